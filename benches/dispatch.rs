@@ -21,8 +21,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{BatchSize, Criterion};
+use hookchain::HooksBuilder;
+use hookchain::chain::Annotations;
 use hookchain::prelude::*;
-use hookchain::{Annotations, HooksBuilder};
 
 // ---------------------------------------------------------------------------------------------
 // The ten hooks: cheap, realistic guards. The benchmarked call (`read_file` of `src/lib.rs`)

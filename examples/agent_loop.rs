@@ -10,12 +10,12 @@
 //!
 //! Run it with `cargo run --example agent_loop`.
 
-use hookchain::prelude::*;
-use hookchain::{
+use hookchain::Stop;
+use hookchain::points::{
     Compaction, CompactionDone, LlmReply, Notification, Outbound, SessionEndEvent,
-    SessionResetEvent, SessionStartEvent, Stop, StopEvent, SubagentStopEvent, ToolResult,
-    TurnEndEvent,
+    SessionResetEvent, SessionStartEvent, StopEvent, SubagentStopEvent, ToolResult, TurnEndEvent,
 };
+use hookchain::prelude::*;
 
 fn at(cx: &HookContext, what: std::fmt::Arguments<'_>) {
     println!("  [{:<21}] {what}", cx.point());

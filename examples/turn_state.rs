@@ -8,7 +8,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use hookchain::TurnEndEvent;
+use hookchain::points::TurnEndEvent;
 use hookchain::prelude::*;
 
 /// Counts tool calls per turn (turn state) and per session (session state).
@@ -16,7 +16,7 @@ use hookchain::prelude::*;
 fn count_calls(
     _call: &ToolCall,
     cx: &HookContext,
-) -> Result<HookResult<Value>, hookchain::StateError> {
+) -> Result<HookResult<Value>, hookchain::state::StateError> {
     get_turn_state(cx.session_id()).update("calls", |n: &mut u32| *n += 1)?;
     get_session_state(cx.session_id()).update("calls", |n: &mut u32| *n += 1)?;
     Ok(HookResult::Pass)

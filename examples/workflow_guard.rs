@@ -23,9 +23,11 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::{LazyLock, Mutex};
 
+use hookchain::config::Config;
+use hookchain::points::TurnEndEvent;
 use hookchain::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput};
 use hookchain::prelude::*;
-use hookchain::{Config, ConfigError, HooksBuilder, Outcome, TurnEndEvent};
+use hookchain::{ConfigError, HooksBuilder, Outcome};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------

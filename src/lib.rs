@@ -30,38 +30,142 @@
 //! - [`Hooks`] builds one priority-ordered chain per point; [`Session`] and [`Turn`] fire them.
 //! - [`get_turn_state`] and [`get_session_state`] share state between hooks.
 //! - Hooks are grouped by extension: [`Hooks::disable_extension`] switches a group off at
-//!   runtime, and `hookchain.yaml` ([`Config`]) gives each group its typed config, which a hook
-//!   reads with [`HookContext::config`] and declares with [`extension_config!`].
+//!   runtime, and each group has a typed config section ([`registry::Sections`], read from
+//!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
+//!   declares with [`extension_config!`].
+//! - [`Hooks::global`] never reads a file: a binary that wants `hookchain.yaml` and its external
+//!   hooks calls `hookchain::init()` (feature `config`) first.
 //!
-//! The chain rules are written once, in [`hooks_runtime::chain`].
+//! The chain rules are written once, in [`chain`].
+//!
+//! # Features
+//!
+//! `config`, `command`, `process`, `http` and `cli` are on by default; with
+//! `default-features = false` hookchain is the compiled-in hooks alone (core, macros, dispatch).
+//! `linkme` collects hooks with linkme instead of inventory; `tokio` lets async hooks use
+//! tokio's timer and the sync API drive tokio-based hooks on a multi-thread runtime.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub use hooks_core::{
-    Annotations, AnnotationsInner, AsyncHandler, AsyncHookFn, Blocked, BoxFuture, Compaction,
-    CompactionDone, ConfigDeclaration, ConfigError, ConfigOrigin, ContextArg, Extension, Flow,
-    HookArg, HookContext, HookError, HookPoint, HookResult, HookReturn, Injection, IntoHookReturn,
-    Level, LlmCall, LlmReply, Message, Metadata, Notification, Observed, OnError, Outbound,
-    PointKind, Reason, Registration, Role, SessionEndEvent, SessionResetEvent, SessionSource,
-    SessionStartEvent, StopEvent, SubagentStopEvent, SyncHandler, SyncHookFn, ToolCall, ToolResult,
-    TurnEnd, TurnEndEvent, backend, config_declarations, points, registrations,
+    Blocked, ConfigError, Flow, HookContext, HookPoint, HookResult, OnError, PointKind, TurnEnd,
+    extension_config, hook_point,
 };
-pub use hooks_core::{extension_config, hook_point};
 pub use hooks_macros::register_hook;
-pub use hooks_runtime::*;
+pub use hooks_runtime::{
+    HookOptions, Hooks, HooksBuilder, Outcome, Session, SessionState, Stop, ToolRun, Turn,
+    TurnState, get_session_state, get_turn_state,
+};
+pub use serde_json::Value;
 
-/// What `#[register_hook]` expands to refers to these; not a public API.
+#[cfg(feature = "config")]
+pub use hooks_config::init;
+
+// What `#[register_hook]` expands to names at the root today.
+#[doc(hidden)]
+pub use hooks_core::{
+    AsyncHandler, BoxFuture, ContextArg, HookArg, HookReturn, IntoHookReturn, Registration,
+    SyncHandler,
+};
+
+/// The built-in hook points, their payloads, and the catalog of their names.
+///
+/// Each point is a unit type implementing [`HookPoint`](crate::HookPoint) (`InterceptToolCall`,
+/// …); the agent fires it with a [`Turn`](crate::Turn) method of the same name, and a hook takes
+/// its payload (`&ToolCall`, …). [`catalog`](points::catalog) and [`resolve`](points::resolve)
+/// give every point's canonical name, kind and other agents' names for it.
+pub mod points {
+    pub use hooks_core::points::*;
+    pub use hooks_core::{
+        Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
+        Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
+        StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+    };
+}
+
+/// The chain rules, and what a dispatch gives back.
+pub mod chain {
+    pub use hooks_core::{
+        Annotations, AnnotationsInner, Blocked, Flow, HookError, Metadata, Observed, Reason,
+    };
+    #[doc(inline)]
+    pub use hooks_runtime::chain::*;
+}
+
+/// The registry: how it is built, what it lists, its extensions and their config sections.
+pub mod registry {
+    pub use hooks_core::Extension;
+    pub use hooks_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
+    pub use hooks_runtime::sections::Sections;
+    pub use hooks_runtime::{
+        BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_OBSERVER_TIMEOUT,
+        DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo, HookSource, SetGlobalError,
+    };
+}
+
+/// Per-turn and per-session state.
+pub mod state {
+    pub use hooks_runtime::{
+        SessionState, State, StateError, TurnState, evict_idle_sessions, get_session_state,
+        get_turn_state, live_sessions, set_idle_timeout,
+    };
+}
+
+/// Config files: `hookchain.yaml`, Claude Code settings, docker-agent agent files; and
+/// [`init`](config::init), which reads them into the global registry.
+#[cfg(feature = "config")]
+pub mod config {
+    #[doc(inline)]
+    pub use hooks_config::{
+        CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
+        docker_agent, init, native,
+    };
+}
+
+/// Consent: configured hooks run only once approved, pinned to their scripts' content.
+#[cfg(feature = "config")]
+pub mod consent {
+    #[doc(inline)]
+    pub use hooks_config::consent::*;
+}
+
+/// External hooks: scripts, long-lived workers and HTTP endpoints in the same chains.
+#[cfg(feature = "external")]
+pub mod external {
+    #[doc(inline)]
+    pub use hooks_external::*;
+}
+
+/// The `hookchain` command line, to mount in an agent (`cli::run_with`).
+#[cfg(feature = "cli")]
+pub mod cli {
+    #[doc(inline)]
+    pub use hooks_cli::*;
+}
+
+/// What `#[register_hook]`, `hook_point!` and `extension_config!` expand to refers to these;
+/// not a public API: it changes in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use hooks_core::__private::*;
+    pub use hooks_core::{
+        AsyncHandler, AsyncHookFn, BoxFuture, ConfigDeclaration, ContextArg, HookArg, HookReturn,
+        IntoHookReturn, Registration, SyncHandler, SyncHookFn, backend, config_declarations,
+        registrations,
+    };
 }
 
 /// The names an agent or a hook needs, in one import: `use hookchain::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "config")]
+    pub use crate::config::{ConfigBuilderExt as _, ConfigHooksExt as _};
+    #[cfg(feature = "external")]
+    pub use crate::external::ExternalHooksExt as _;
+    pub use crate::points::{Injection, LlmCall, Message, ToolCall, ToolResult};
     pub use crate::{
-        Blocked, Flow, HookContext, HookPoint, HookResult, Hooks, Injection, LlmCall, Message,
-        OnError, PointKind, Session, ToolCall, Turn, TurnEnd, TurnState, get_session_state,
-        get_turn_state, register_hook,
+        Blocked, Flow, HookContext, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
+        Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
     pub use serde_json::{Value, json};
 }

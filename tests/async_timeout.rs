@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use hookchain::points::InterceptToolCall;
 use hookchain::prelude::*;
-use hookchain::{BoxFuture, HookOptions, HooksBuilder};
+use hookchain::registry::BoxFuture;
+use hookchain::{HookOptions, HooksBuilder};
 
 fn hangs<'a>(_: &'a ToolCall, _: &'a HookContext<'a>) -> BoxFuture<'a, HookResult<Value>> {
     Box::pin(async {

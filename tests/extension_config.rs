@@ -9,8 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
+use hookchain::config::Config;
 use hookchain::prelude::*;
-use hookchain::{BuildError, Config, ConfigError, ConfigOrigin, HooksBuilder};
+use hookchain::registry::{BuildError, ConfigOrigin};
+use hookchain::{ConfigError, HooksBuilder};
 use serde::Deserialize;
 
 /// The workflow guard's settings, as the feature request has them.
@@ -99,8 +101,8 @@ fn the_declaration_is_collected_by_the_backend_in_use() {
     } else {
         "inventory"
     };
-    assert_eq!(hookchain::backend(), backend);
-    let mut declared: Vec<_> = hookchain::config_declarations().collect();
+    assert_eq!(hookchain::__private::backend(), backend);
+    let mut declared: Vec<_> = hookchain::__private::config_declarations().collect();
     declared.sort_by_key(|d| d.type_name);
     let names: Vec<_> = declared
         .iter()
@@ -119,7 +121,7 @@ fn the_declaration_is_collected_by_the_backend_in_use() {
             .all(|d| d.file.ends_with("extension_config.rs")),
         "{declared:?}"
     );
-    let registered: Vec<_> = hookchain::registrations()
+    let registered: Vec<_> = hookchain::__private::registrations()
         .map(|r| (r.name, r.extension))
         .collect();
     assert!(registered.contains(&("extension_config::require_plan", "workflow-guard")));

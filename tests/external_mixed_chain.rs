@@ -15,13 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
-use hookchain::external::{
-    CommandSpec, ExternalHook, FailurePolicy, Flavor, Matcher, Origin, Transport,
-};
+use hookchain::external::{CommandSpec, ExternalHook, Flavor, Matcher, OnError, Origin, Transport};
 use hookchain::points::InterceptToolCall;
 use hookchain::prelude::*;
-use hookchain::{Config, HooksBuilder, Outcome};
+use hookchain::{HooksBuilder, Outcome};
 
 /// The tool the mixed-chain hooks act on; the `#[register_hook]` hooks pass on every other tool.
 const TOOL: &str = "mixed_shell";
@@ -60,12 +59,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 /// A command hook on `intercept_tool_call`, added in code.
-fn script_hook(
-    name: &str,
-    argv: Vec<String>,
-    priority: i32,
-    on_error: FailurePolicy,
-) -> ExternalHook {
+fn script_hook(name: &str, argv: Vec<String>, priority: i32, on_error: OnError) -> ExternalHook {
     ExternalHook {
         point: "intercept_tool_call",
         event: "PreToolUse".to_owned(),
@@ -115,7 +109,7 @@ fn a_rewrite_flows_through_a_rust_hook_a_script_and_a_rust_hook() {
         SCRIPT,
         vec![fixture("add_flag.sh").display().to_string()],
         10,
-        FailurePolicy::Block,
+        OnError::Block,
     );
     let hooks = HooksBuilder::new()
         .collected()
@@ -221,7 +215,7 @@ fn assert_no_process_left(pids: &Path) {
 }
 
 /// A registry with `hang.sh` (1 s time limit) on `intercept_tool_call`, and where its pids go.
-fn hanging(on_error: FailurePolicy, dir: &TempDir) -> (Hooks, PathBuf) {
+fn hanging(on_error: OnError, dir: &TempDir) -> (Hooks, PathBuf) {
     let pids = dir.0.join("pids");
     let argv = vec![
         fixture("hang.sh").display().to_string(),
@@ -241,7 +235,7 @@ const SLACK: Duration = Duration::from_secs(2);
 #[test]
 fn a_hanging_script_under_on_error_block_blocks_within_its_time_limit() {
     let dir = TempDir::new("block");
-    let (hooks, pids) = hanging(FailurePolicy::Block, &dir);
+    let (hooks, pids) = hanging(OnError::Block, &dir);
     let turn = hooks.session("hang-block").begin_turn();
     let started = Instant::now();
     let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({"cmd": "ls"})));
@@ -266,7 +260,7 @@ fn a_hanging_script_under_on_error_block_blocks_within_its_time_limit() {
 #[test]
 fn a_hanging_script_under_on_error_warn_goes_on_with_a_warning_naming_it() {
     let dir = TempDir::new("warn");
-    let (hooks, pids) = hanging(FailurePolicy::Warn, &dir);
+    let (hooks, pids) = hanging(OnError::Warn, &dir);
     let turn = hooks.session("hang-warn").begin_turn();
     let started = Instant::now();
     let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({"cmd": "ls"})));

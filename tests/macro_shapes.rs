@@ -3,8 +3,9 @@
 
 use std::fmt;
 
+use hookchain::__private::{HookArg, Registration, registrations};
+use hookchain::points::TurnEndEvent;
 use hookchain::prelude::*;
-use hookchain::{HookArg, Registration, TurnEndEvent, registrations};
 
 #[register_hook("intercept_tool_call")]
 fn one_arg(call: &ToolCall) -> HookResult<Value> {
@@ -214,7 +215,7 @@ fn functions_stay_callable() {
 /// The adapters the records hold call the hooks and normalise what they return.
 #[test]
 fn handlers_call_the_hooks() {
-    let notes = hookchain::Annotations::new();
+    let notes = hookchain::chain::Annotations::new();
     let cx = HookContext::new("s", 0, "intercept_tool_call", &notes);
     let handler = record("macro_shapes::fallible")
         .sync_handler::<hookchain::points::InterceptToolCall>()
@@ -248,7 +249,7 @@ fn handlers_call_the_hooks() {
 /// An async hook's adapter returns a future of the normalised result.
 #[test]
 fn async_handlers_call_the_hooks() {
-    let notes = hookchain::Annotations::new();
+    let notes = hookchain::chain::Annotations::new();
     let cx = HookContext::new("s", 0, "before_llm_call", &notes);
     let handler = record("inject_plan_rule")
         .async_handler::<hookchain::points::BeforeLlmCall>()

@@ -32,9 +32,11 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
+use hookchain::points::TurnEndEvent;
 use hookchain::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput};
 use hookchain::prelude::*;
-use hookchain::{HookSource, OnError, Outcome, TurnEndEvent};
+use hookchain::registry::HookSource;
+use hookchain::{OnError, Outcome};
 use parking_lot::Mutex;
 
 // ---------------------------------------------------------------------------------------------
@@ -1187,14 +1189,14 @@ fn describe_lists_every_registered_hook_with_file_and_line() {
     } else {
         "inventory"
     };
-    assert_eq!(hookchain::backend(), backend);
+    assert_eq!(hookchain::__private::backend(), backend);
     let hooks = Hooks::global();
     assert_eq!(hooks.len(), expected.len(), "{}", hooks.describe());
     let text = hooks.describe().to_string();
     let n = expected.len();
     let header = format!(
         "{n} hook(s): {n} collected by #[register_hook] ({}), 0 added by the builder",
-        hookchain::backend()
+        hookchain::__private::backend()
     );
     assert_eq!(text.lines().next(), Some(header.as_str()), "{text}");
     for (ident, point, priority) in expected {

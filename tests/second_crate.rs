@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 
 use hookchain::points::{InterceptToolCall, TransformUserInput};
 use hookchain::prelude::*;
-use hookchain::{HookInfo, HookSource};
+use hookchain::registry::{HookInfo, HookSource};
 use parking_lot::Mutex;
 use second_crate as _;
 
@@ -121,7 +121,7 @@ fn describe_shows_the_hooks_of_both_crates() {
     assert!(
         text.starts_with(&format!(
             "6 hook(s): 6 collected by #[register_hook] ({}), 0 added by the builder\n",
-            hookchain::backend()
+            hookchain::__private::backend()
         )),
         "{text}"
     );
@@ -208,28 +208,40 @@ fn describe_shows_the_hooks_of_both_crates() {
 /// The library's hook runs between this file's hooks, by priority, in one chain per point.
 #[test]
 fn hooks_of_both_crates_run_in_one_chain_in_priority_order() {
-    let chain = |point: &str| -> Vec<(String, i32, &'static str)> {
+    let chain = |point: &str| -> Vec<(String, i32, String)> {
         Hooks::global()
             .chain_of(point)
             .iter()
-            .map(|h| (h.name.to_string(), h.priority, h.file))
+            .map(|h| (h.name.to_string(), h.priority, h.file.to_string()))
             .collect()
     };
     let this = file!();
     assert_eq!(
         chain("intercept_tool_call"),
         [
-            ("second_crate::attach_credentials".to_owned(), 0, this),
-            ("second_crate::redact_tokens".to_owned(), 5, LIB_FILE),
-            ("second_crate::audit_args".to_owned(), 10, this),
+            (
+                "second_crate::attach_credentials".to_owned(),
+                0,
+                this.to_owned()
+            ),
+            (
+                "second_crate::redact_tokens".to_owned(),
+                5,
+                LIB_FILE.to_owned()
+            ),
+            ("second_crate::audit_args".to_owned(), 10, this.to_owned()),
         ]
     );
     assert_eq!(
         chain("transform_user_input"),
         [
-            ("second_crate::expand_login".to_owned(), 0, this),
-            ("second_crate::redact_user_input".to_owned(), 5, LIB_FILE),
-            ("second_crate::record_input".to_owned(), 10, this),
+            ("second_crate::expand_login".to_owned(), 0, this.to_owned()),
+            (
+                "second_crate::redact_user_input".to_owned(),
+                5,
+                LIB_FILE.to_owned()
+            ),
+            ("second_crate::record_input".to_owned(), 10, this.to_owned()),
         ]
     );
 

@@ -31,10 +31,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, TransformToolResult};
+use hookchain::points::{ToolResult, TurnEndEvent};
 use hookchain::prelude::*;
-use hookchain::{Config, HooksBuilder, Outcome, ToolResult, TurnEndEvent};
+use hookchain::{HooksBuilder, Outcome};
 
 // ---------------------------------------------------------------------------------------------
 // The compiled-in hooks.

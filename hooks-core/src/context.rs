@@ -64,7 +64,8 @@ impl Annotations {
 /// What a hook knows about the dispatch it runs in.
 ///
 /// ```
-/// use hooks_core::{Annotations, HookContext};
+/// use hookchain::HookContext;
+/// use hookchain::chain::Annotations;
 ///
 /// let notes = Annotations::new();
 /// let cx = HookContext::new("sess-1", 0, "intercept_tool_call", &notes);
@@ -125,7 +126,9 @@ impl<'a> HookContext<'a> {
     /// The error names the extension, the field, and the file and line it was written at.
     ///
     /// ```
-    /// use hooks_core::{Annotations, Extension, HookContext};
+    /// use hookchain::HookContext;
+    /// use hookchain::chain::Annotations;
+    /// use hookchain::registry::Extension;
     /// use serde::Deserialize;
     ///
     /// #[derive(Deserialize)]

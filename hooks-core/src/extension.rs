@@ -441,7 +441,9 @@ fn segments(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
 /// a config from:
 ///
 /// ```
-/// use hooks_core::{Annotations, Extension, HookContext};
+/// use hookchain::HookContext;
+/// use hookchain::chain::Annotations;
+/// use hookchain::registry::Extension;
 /// use serde::Deserialize;
 ///
 /// #[derive(Deserialize)]
@@ -613,7 +615,7 @@ pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration>
 ///     blocked_tools: Vec<String>,
 /// }
 ///
-/// hooks_core::extension_config!("workflow-guard", WorkflowGuardConfig);
+/// hookchain::extension_config!("workflow-guard", WorkflowGuardConfig);
 /// ```
 #[macro_export]
 macro_rules! extension_config {

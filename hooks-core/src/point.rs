@@ -86,7 +86,7 @@ impl fmt::Display for OnError {
 /// chain semantics as the built-in ones.
 ///
 /// ```
-/// use hooks_core::{HookPoint, PointKind};
+/// use hookchain::{HookPoint, PointKind};
 ///
 /// /// Fired before the agent sends an e-mail; hooks may rewrite the body or block the send.
 /// pub struct SendEmail;
@@ -229,7 +229,7 @@ pub mod point_kinds {
 /// Declares a hook point of your own: a unit struct implementing [`HookPoint`].
 ///
 /// ```
-/// use hooks_core::{hook_point, HookPoint, PointKind};
+/// use hookchain::{hook_point, HookPoint, PointKind};
 ///
 /// pub struct Email { pub to: String, pub body: String }
 ///

@@ -52,7 +52,7 @@ pub fn catalog() -> &'static [PointInfo] {
 /// Finds a built-in point by its canonical name or by another agent's name for it.
 ///
 /// ```
-/// let p = hooks_core::points::resolve("PreToolUse").unwrap();
+/// let p = hookchain::points::resolve("PreToolUse").unwrap();
 /// assert_eq!(p.name, "intercept_tool_call");
 /// ```
 pub fn resolve(name: &str) -> Option<&'static PointInfo> {
@@ -471,7 +471,7 @@ impl LlmCall {
 /// What a `before_llm_call` hook adds to the model call.
 ///
 /// ```
-/// use hooks_core::{HookResult, points::Injection};
+/// use hookchain::{HookResult, points::Injection};
 /// let r: HookResult<Injection> = HookResult::Rewrite(Injection::system("Plan first."));
 /// # assert!(r.is_rewrite());
 /// ```

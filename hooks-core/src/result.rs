@@ -28,7 +28,7 @@ impl<T> HookResult<T> {
     /// Stops the chain with a reason the model (or, on user input, the user) sees.
     ///
     /// ```
-    /// # use hooks_core::HookResult;
+    /// # use hookchain::HookResult;
     /// let r: HookResult<()> = HookResult::block("No valid plan yet: write plans/active/plan.md first");
     /// assert!(r.is_block());
     /// ```

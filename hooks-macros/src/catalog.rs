@@ -1,6 +1,6 @@
 //! The built-in hook points the macro knows by name.
 //!
-//! This table mirrors `hooks_core::points::catalog()`: the canonical name, the type in
+//! This table mirrors `hookchain::points::catalog()`: the canonical name, the type in
 //! `hookchain::points` that implements `HookPoint` for it, and the names other agents use for
 //! it. A proc-macro crate cannot call into `hooks-core` at expansion time, so the table is
 //! repeated here; a unit test compares the two, so they cannot drift apart.

@@ -23,16 +23,19 @@
 //!   `"app"`). The registry keeps one [`Extension`] per name, shared by the chain entries of its
 //!   hooks: [`Hooks::disable_extension`] flips one flag that every chain reads, on every thread,
 //!   before each hook it reaches; the chains themselves never change. The extension also holds
-//!   its config section, loaded and checked as the [`config`](crate::config) module says.
-//! - The config's external hooks join their points' chains when the registry is built, each once
-//!   [`consent`](crate::consent) lets it run ([`HooksBuilder::consent`]); the others are skipped
-//!   with a warning and listed by [`Hooks::consent_report`]. The chains never change after that.
+//!   its config section, loaded and checked as the [`sections`](crate::sections) module says.
+//! - Crates layered on the runtime (config files and consent, external hooks) add their hooks
+//!   through the same builder: the steps they leave with [`HooksBuilder::on_build`] run first
+//!   when the registry is built, and what they want to keep travels with it as an attachment
+//!   ([`HooksBuilder::attach`], [`Hooks::attachment`]). The chains never change after that.
+//! - [`Hooks::global`] does no I/O and cannot fail: it is the collected hooks, or the registry
+//!   the program installed with [`Hooks::set_global`] before first using it.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
 use std::panic::Location;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use hooks_core::points;
@@ -44,8 +47,7 @@ use parking_lot::{Mutex, RwLock};
 use serde::de::DeserializeOwned;
 
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
-use crate::config::{self, Config, Declared};
-use crate::consent::{self, Consent, ConsentError, ConsentPolicy, ConsentReport};
+use crate::sections::{self, Declared, Sections};
 
 /// How long an async observer may run, unless the builder says otherwise.
 pub const DEFAULT_OBSERVER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -82,6 +84,9 @@ pub enum HookSource {
     Registered,
     /// A closure added through [`HooksBuilder`].
     Builder,
+    /// An external hook (a script, a worker process, an HTTP endpoint), from a config file or
+    /// added in code.
+    External,
 }
 
 /// One hook, as [`Hooks::describe`] lists it.
@@ -102,8 +107,8 @@ pub struct HookInfo {
     pub on_error: OnError,
     /// `true` for an async hook.
     pub is_async: bool,
-    /// The source file that defined it.
-    pub file: &'static str,
+    /// The source file that defined it (for an external hook, the config file that names it).
+    pub file: Arc<str>,
     /// The line that defined it.
     pub line: u32,
     /// Where it comes from.
@@ -116,10 +121,15 @@ impl HookInfo {
     fn sort_key(&self) -> (i32, &str, u64) {
         (self.priority, &self.name, self.order)
     }
+
+    /// `file:line` of its definition.
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
 }
 
 /// What can go wrong building a registry.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
     /// Two hooks on one point share a name.
@@ -139,10 +149,67 @@ pub enum BuildError {
     /// The config does not fit the registry: see [`ConfigError`].
     #[error(transparent)]
     Config(#[from] ConfigError),
-    /// The allowlist of approved external hooks cannot be read: see [`ConsentError`].
-    #[error(transparent)]
-    Consent(#[from] ConsentError),
+    /// A step a layered crate left with [`HooksBuilder::on_build`] failed: the allowlist of
+    /// approved hooks cannot be read, a configured hook cannot be added, ...
+    #[error("{0}")]
+    Step(Arc<dyn std::error::Error + Send + Sync>),
 }
+
+impl BuildError {
+    /// A failed [`on_build`](HooksBuilder::on_build) step.
+    pub fn step(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        BuildError::Step(Arc::new(error))
+    }
+}
+
+impl PartialEq for BuildError {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                BuildError::DuplicateName {
+                    point,
+                    name,
+                    first,
+                    second,
+                },
+                BuildError::DuplicateName {
+                    point: p,
+                    name: n,
+                    first: f,
+                    second: s,
+                },
+            ) => (point, name, first, second) == (p, n, f, s),
+            (BuildError::Config(a), BuildError::Config(b)) => a == b,
+            (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for BuildError {}
+
+/// What [`Hooks::set_global`] returns when the global registry is already in use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the global registry is already in use: install it (hookchain::init() or Hooks::set_global) \
+     before anything calls Hooks::global()"
+)]
+#[non_exhaustive]
+pub struct SetGlobalError;
+
+/// Whether [`HooksBuilder::build`] refuses what is wrong or leaves it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildMode {
+    /// [`build`](HooksBuilder::build): any error fails the build.
+    Strict,
+    /// [`build_lenient`](HooksBuilder::build_lenient): what is wrong is left out and reported.
+    Lenient,
+}
+
+/// A step a crate layered on the runtime leaves for [`HooksBuilder::build`]: see
+/// [`HooksBuilder::on_build`].
+pub type BuildStep =
+    Box<dyn FnOnce(&mut HooksBuilder, BuildMode) -> Result<(), BuildError> + Send + Sync>;
 
 /// What can go wrong enabling or disabling an extension.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -182,6 +249,8 @@ pub struct HookOptions {
     priority: i32,
     extension: String,
     on_error: Option<OnError>,
+    at: Option<(Arc<str>, u32)>,
+    source: Option<HookSource>,
 }
 
 impl HookOptions {
@@ -193,6 +262,8 @@ impl HookOptions {
             priority: 0,
             extension: BUILDER_EXTENSION.to_owned(),
             on_error: None,
+            at: None,
+            source: None,
         }
     }
 
@@ -214,6 +285,20 @@ impl HookOptions {
         self.on_error = Some(on_error);
         self
     }
+
+    /// Where the hook is defined, as [`Hooks::describe`] lists it (default: the file and line
+    /// of the call that adds it). A config loader gives the file and line that name the hook.
+    pub fn defined_at(mut self, file: impl Into<Arc<str>>, line: u32) -> Self {
+        self.at = Some((file.into(), line));
+        self
+    }
+
+    /// Where the hook comes from (default [`HookSource::Builder`]); external hooks say
+    /// [`HookSource::External`].
+    pub fn source(mut self, source: HookSource) -> Self {
+        self.source = Some(source);
+        self
+    }
 }
 
 /// A hook added at runtime, with its handler behind `Any` until its point's chain is built.
@@ -226,8 +311,9 @@ struct Added {
 /// Builds a [`Hooks`] registry from link-time hooks and closures.
 ///
 /// ```
-/// use hooks_core::{HookContext, HookResult, ToolCall, points::InterceptToolCall};
-/// use hooks_runtime::HooksBuilder;
+/// use hookchain::{HookContext, HookResult, points::InterceptToolCall};
+/// use hookchain::points::ToolCall;
+/// use hookchain::HooksBuilder;
 /// use serde_json::json;
 ///
 /// let hooks = HooksBuilder::new()
@@ -244,17 +330,49 @@ pub struct HooksBuilder {
     registered: Vec<&'static Registration>,
     added: Vec<Added>,
     declared: Vec<Declared>,
-    config: Option<Config>,
+    sections: Option<Sections>,
     async_timeout: Option<Duration>,
     observer_timeout: Option<Duration>,
     stop_redo_cap: Option<u32>,
     order: u64,
-    /// The allowlist and policy for the config's external hooks (default: from the process).
-    consent: Option<(Consent, ConsentPolicy)>,
-    /// `--accept-hooks`.
-    accept_hooks: bool,
-    /// What consent did with the config's external hooks.
-    consent_report: ConsentReport,
+    /// What layered crates left for `build`, in the order they were left.
+    steps: Vec<BuildStep>,
+    /// What layered crates keep with the registry, one value per type.
+    attachments: Attachments,
+}
+
+/// Values of any type, one per type.
+#[derive(Default)]
+struct Attachments(Vec<(TypeId, Box<dyn Any + Send + Sync>)>);
+
+impl Attachments {
+    fn insert<T: Any + Send + Sync>(&mut self, value: T) {
+        let key = TypeId::of::<T>();
+        self.0.retain(|(k, _)| *k != key);
+        self.0.push((key, Box::new(value)));
+    }
+
+    fn get<T: Any>(&self) -> Option<&T> {
+        let key = TypeId::of::<T>();
+        self.0
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.downcast_ref())
+    }
+
+    fn get_mut<T: Any>(&mut self) -> Option<&mut T> {
+        let key = TypeId::of::<T>();
+        self.0
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.downcast_mut())
+    }
+
+    fn take<T: Any>(&mut self) -> Option<T> {
+        let key = TypeId::of::<T>();
+        let index = self.0.iter().position(|(k, _)| *k == key)?;
+        self.0.remove(index).1.downcast().ok().map(|boxed| *boxed)
+    }
 }
 
 impl HooksBuilder {
@@ -272,11 +390,13 @@ impl HooksBuilder {
         self
     }
 
-    /// Adds the `#[register_hook]` fns for which `keep` returns `true`, and the config types
-    /// declared with `extension_config!` for their extensions.
-    pub fn collected_where(mut self, keep: impl Fn(&Registration) -> bool) -> Self {
-        let kept: Vec<&'static Registration> =
-            hooks_core::registrations().filter(|r| keep(r)).collect();
+    /// Adds the `#[register_hook]` fns for which `keep` returns `true` (given each one's
+    /// [`HookInfo`]), and the config types declared with `extension_config!` for their
+    /// extensions.
+    pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
+        let kept: Vec<&'static Registration> = hooks_core::registrations()
+            .filter(|r| keep(&registered_info(r)))
+            .collect();
         self.declared.extend(
             hooks_core::config_declarations()
                 .filter(|d| kept.iter().any(|r| r.extension == d.extension))
@@ -286,97 +406,50 @@ impl HooksBuilder {
         self
     }
 
-    /// The config the registry starts with (sections and `enabled` flags of its extensions),
-    /// checked by [`build`](HooksBuilder::build); without one, every extension is enabled and
-    /// has no section. See [`config`](crate::config) for the format and the rules.
-    ///
-    /// The config's external hooks join their points' chains when the registry is built, each
-    /// once [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged
-    /// since, or approved then (see [`consent`](HooksBuilder::consent) and
-    /// [`accept_hooks`](HooksBuilder::accept_hooks)). The others are skipped with a warning and
-    /// listed by [`Hooks::consent_report`].
-    pub fn config(mut self, config: Config) -> Self {
-        self.config = Some(config);
+    /// The sections the registry's extensions start with (their config and `enabled` flags),
+    /// checked by [`build`](HooksBuilder::build); without them, every extension is enabled and
+    /// has no section. See [`sections`](crate::sections) for the rules. Given twice, the second
+    /// is put over the first.
+    pub fn sections(mut self, sections: Sections) -> Self {
+        self.sections = Some(match self.sections.take() {
+            Some(base) => base.merge(sections),
+            None => sections,
+        });
         self
     }
 
-    /// The allowlist of approved hooks and how hooks that are not in it get approved, for the
-    /// config's external hooks. Without it, the registry uses
-    /// [`Consent::load_default`] (`~/.config/hookchain/approved-hooks.json`) and
-    /// [`ConsentPolicy::from_env`] (`HOOKCHAIN_ACCEPT_HOOKS`, and a prompt when stdin is a
-    /// terminal). `hooks_auto_accept: true` in the config approves them too.
-    ///
-    /// ```
-    /// use hooks_runtime::consent::{Consent, ConsentPolicy};
-    /// use hooks_runtime::{Config, HooksBuilder};
-    ///
-    /// let config = Config::from_yaml_str(
-    ///     "hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/check\n",
-    ///     "./hookchain.yaml",
-    /// )?;
-    /// let hooks = HooksBuilder::new()
-    ///     .config(config)
-    ///     .consent(Consent::in_memory(), ConsentPolicy::new())
-    ///     .build()?;
-    /// // Not approved, in a run that asks nobody: skipped, and said so.
-    /// assert!(hooks.chain_of("intercept_tool_call").is_empty());
-    /// assert_eq!(hooks.consent_report().skipped[0].name, "./hookchain.yaml#01");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn consent(mut self, consent: Consent, policy: ConsentPolicy) -> Self {
-        self.consent = Some((consent, policy));
+    /// Leaves `step` for [`build`](HooksBuilder::build), which runs the steps first, in the
+    /// order they were left, before it builds the chains. For crates layered on the runtime:
+    /// config files and consent decide which configured hooks to add only once the whole
+    /// builder is known. In a [`BuildMode::Lenient`] build a step reports what it left out
+    /// instead of failing; an error it returns all the same is logged and the build goes on.
+    pub fn on_build(
+        mut self,
+        step: impl FnOnce(&mut HooksBuilder, BuildMode) -> Result<(), BuildError>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        self.steps.push(Box::new(step));
         self
     }
 
-    /// Approves every external hook of the config that is not approved yet (or changed since),
-    /// and records the approvals, as `--accept-hooks` does.
-    pub fn accept_hooks(mut self, accept: bool) -> Self {
-        self.accept_hooks = accept;
+    /// Keeps `value` with the builder and then with the registry ([`Hooks::attachment`]), one
+    /// value per type (a second value of a type replaces the first). For crates layered on the
+    /// runtime, e.g. what consent did with the configured hooks.
+    pub fn attach<T: Any + Send + Sync>(mut self, value: T) -> Self {
+        self.attachments.insert(value);
         self
     }
 
-    /// Puts the config's external hooks that consent lets run in their chains. With `strict`,
-    /// an allowlist that cannot be read is an error; otherwise it is logged and reported, and
-    /// only hooks approved now (flag, environment, config or prompt) run.
-    fn with_config_hooks(mut self, config: &Config, strict: bool) -> Result<Self, ConsentError> {
-        if config.external_hooks().is_empty() {
-            return Ok(self);
-        }
-        let mut report = ConsentReport::default();
-        let (mut allowlist, mut policy) = match self.consent.take() {
-            Some(given) => given,
-            None => {
-                let allowlist = match Consent::load_default() {
-                    Ok(allowlist) => allowlist,
-                    Err(error) if strict => return Err(error),
-                    Err(error) => {
-                        tracing::error!("{error}");
-                        report.errors.push(error);
-                        Consent::in_memory()
-                    }
-                };
-                (allowlist, ConsentPolicy::from_env())
-            }
-        };
-        if self.accept_hooks {
-            policy = policy.accept_hooks(true);
-        }
-        if config.accepts_hooks() {
-            policy = policy.auto_accept(true);
-        }
-        let (admitted, admission) = consent::admit(
-            config.external_hooks().to_vec(),
-            &mut allowlist,
-            &mut policy,
-        );
-        report.admitted = admission.admitted;
-        report.skipped = admission.skipped;
-        report.errors.extend(admission.errors);
-        for hook in admitted {
-            self = self.external(hook);
-        }
-        self.consent_report = report;
-        Ok(self)
+    /// The value of type `T` attached to the builder, to change it.
+    pub fn attachment_mut<T: Any + Send + Sync>(&mut self) -> Option<&mut T> {
+        self.attachments.get_mut()
+    }
+
+    /// Takes the value of type `T` attached to the builder.
+    pub fn take_attachment<T: Any + Send + Sync>(&mut self) -> Option<T> {
+        self.attachments.take()
     }
 
     /// Declares the type `extension`'s section deserializes into, as `extension_config!` does
@@ -428,8 +501,10 @@ impl HooksBuilder {
     /// Adds an async hook on `point`: a fn (or closure) returning a boxed future.
     ///
     /// ```
-    /// use hooks_core::{BoxFuture, HookContext, HookResult, ToolCall, points::InterceptToolCall};
-    /// use hooks_runtime::{HookOptions, HooksBuilder};
+    /// use hookchain::{HookContext, HookResult, points::InterceptToolCall};
+    /// use hookchain::points::ToolCall;
+    /// use hookchain::registry::BoxFuture;
+    /// use hookchain::{HookOptions, HooksBuilder};
     /// use serde_json::Value;
     ///
     /// fn audit<'a>(call: &'a ToolCall, _cx: &'a HookContext<'a>) -> BoxFuture<'a, HookResult<Value>> {
@@ -487,112 +562,6 @@ impl HooksBuilder {
         self
     }
 
-    /// Adds an external hook — a script, a long-lived worker or an HTTP endpoint — to the chain
-    /// of its point, reached through the transport `hook.transport` names.
-    ///
-    /// The hook runs in priority order with every other hook of the point; see
-    /// [`external::hook`](crate::external::hook) for what one firing does and
-    /// [`external_with`](HooksBuilder::external_with) for where it is listed.
-    ///
-    /// A transport that cannot be built (a missing or non-executable program, a malformed URL)
-    /// is logged as an error and the hook is added all the same: every firing fails with that
-    /// error, so the hook's `on_error` applies — a guard with `on_error: block` blocks instead of
-    /// vanishing. Config loaders report the problem at load time with
-    /// [`external::hook::invoker`](crate::external::hook::invoker).
-    #[track_caller]
-    pub fn external(self, hook: crate::external::ExternalHook) -> Self {
-        use crate::external::hook::{Unusable, invoker};
-        let invoker = invoker(&hook.transport).unwrap_or_else(|error| {
-            tracing::error!(
-                hook = hook.name,
-                "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
-                hook.name,
-                hook.origin
-            );
-            Arc::new(Unusable(error))
-        });
-        self.external_with(hook, invoker)
-    }
-
-    /// Adds an external hook that reaches its script, worker or endpoint through `invoker`
-    /// instead of the transport of `hook.transport`: for tests (a fake [`Invoke`]) and for
-    /// transports of your own.
-    ///
-    /// The hook joins the chain of `hook.point` as [`external`](crate::external::hook)
-    /// describes: named `hook.name`, at `hook.priority`, in the extension `"external"`, listed by
-    /// `describe()` at the file and line it was configured at. A point that is not one of the
-    /// built-in points is logged as an error and the hook is left out.
-    ///
-    /// [`Invoke`]: crate::external::Invoke
-    #[track_caller]
-    pub fn external_with(
-        self,
-        hook: crate::external::ExternalHook,
-        invoker: Arc<dyn crate::external::Invoke>,
-    ) -> Self {
-        use crate::external::hook::{EXTENSION, Firing};
-        let at = Location::caller();
-        let site = match &hook.origin.file {
-            // Leaked once per configured hook, as `HookInfo` holds `&'static str`s.
-            Some(file) => (
-                &*Box::leak(file.display().to_string().into_boxed_str()),
-                hook.origin
-                    .line
-                    .map_or(0, |l| u32::try_from(l).unwrap_or(u32::MAX)),
-            ),
-            None => (at.file(), at.line()),
-        };
-        let options = HookOptions::new(hook.name.clone())
-            .priority(hook.priority)
-            .extension(EXTENSION)
-            .on_error(match hook.on_error {
-                crate::external::FailurePolicy::Block => OnError::Block,
-                crate::external::FailurePolicy::Pass => OnError::Pass,
-                crate::external::FailurePolicy::Warn => OnError::Warn,
-            });
-        let firing = Firing::new(&hook);
-        macro_rules! by_point {
-            ($($name:literal => $point:ident),* $(,)?) => {
-                match hook.point {
-                    $($name => {
-                        let closure: SyncClosure<points::$point> = Arc::new(move |input, cx| {
-                            firing.fire::<points::$point>(&*invoker, input, cx)
-                        });
-                        self.add::<points::$point>(options, false, Handler::SyncClosure(closure), site)
-                    })*
-                    other => {
-                        tracing::error!(
-                            hook = hook.name,
-                            "external hook `{}` ({}) is for `{other}`, which is not a built-in point; it is left out",
-                            hook.name,
-                            hook.origin
-                        );
-                        self
-                    }
-                }
-            };
-        }
-        by_point!(
-            "session_start" => SessionStart,
-            "session_end" => SessionEnd,
-            "session_reset" => SessionReset,
-            "transform_user_input" => TransformUserInput,
-            "before_llm_call" => BeforeLlmCall,
-            "after_llm_call" => AfterLlmCall,
-            "intercept_tool_call" => InterceptToolCall,
-            "transform_tool_result" => TransformToolResult,
-            "after_tool_call" => AfterToolCall,
-            "transform_response" => TransformResponse,
-            "on_stop" => OnStop,
-            "before_compaction" => BeforeCompaction,
-            "after_compaction" => AfterCompaction,
-            "subagent_stop" => SubagentStop,
-            "outbound_message" => OutboundMessage,
-            "turn_end" => TurnEnded,
-            "notification" => Notify,
-        )
-    }
-
     fn add<P: HookPoint>(
         mut self,
         options: HookOptions,
@@ -601,6 +570,7 @@ impl HooksBuilder {
         (file, line): (&'static str, u32),
     ) -> Self {
         self.order += 1;
+        let (file, line) = options.at.unwrap_or_else(|| (file.into(), line));
         let info = HookInfo {
             point: P::NAME,
             kind: P::KIND,
@@ -611,7 +581,7 @@ impl HooksBuilder {
             is_async,
             file,
             line,
-            source: HookSource::Builder,
+            source: options.source.unwrap_or(HookSource::Builder),
             order: self.order,
         };
         self.added.push(Added {
@@ -622,16 +592,41 @@ impl HooksBuilder {
         self
     }
 
-    /// Builds the registry; fails when two hooks on one point share a name, or when the config
-    /// does not fit (a section for an unknown extension, a section that does not deserialize
-    /// into its declared type, ...).
+    /// Runs the steps left with [`on_build`](HooksBuilder::on_build), in order, and those they
+    /// leave in turn.
+    fn run_steps(
+        &mut self,
+        mode: BuildMode,
+        errors: &mut Vec<BuildError>,
+    ) -> Result<(), BuildError> {
+        while !self.steps.is_empty() {
+            let steps = std::mem::take(&mut self.steps);
+            for step in steps {
+                if let Err(error) = step(self, mode) {
+                    match mode {
+                        BuildMode::Strict => return Err(error),
+                        BuildMode::Lenient => {
+                            tracing::error!("{error}");
+                            errors.push(error);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the registry; fails when two hooks on one point share a name, when the sections
+    /// do not fit (a section for an unknown extension, a section that does not deserialize into
+    /// its declared type, ...), or when a step left by a layered crate fails.
     pub fn build(mut self) -> Result<Hooks, BuildError> {
-        let config = self.config.take().unwrap_or_default();
-        let registry = Registry::new(self.with_config_hooks(&config, true)?);
+        self.run_steps(BuildMode::Strict, &mut Vec::new())?;
+        let sections = self.sections.take().unwrap_or_default();
+        let registry = Registry::new(self);
         if let Some(error) = registry.duplicates.first() {
             return Err(error.clone());
         }
-        let (plan, errors) = config::plan(&config, &registry.extensions, &registry.declared);
+        let (plan, errors) = sections::plan(&sections, &registry.extensions, &registry.declared);
         if let Some(error) = errors.into_iter().next() {
             return Err(error.into());
         }
@@ -641,26 +636,29 @@ impl HooksBuilder {
         })
     }
 
-    /// Builds the registry, logging (not failing on) duplicate names and config errors: what is
-    /// wrong in the config is left out, as [`Hooks::global`] does.
+    /// Builds the registry, logging (not failing on) duplicate names, sections that do not fit
+    /// and failed steps: what is wrong is left out.
     pub fn build_lenient(self) -> Hooks {
         self.build_reporting().0
     }
 
-    /// [`build_lenient`](HooksBuilder::build_lenient), with the config errors it logged.
-    fn build_reporting(mut self) -> (Hooks, Vec<ConfigError>) {
-        let config = self.config.take().unwrap_or_default();
-        let builder = match self.with_config_hooks(&config, false) {
-            Ok(builder) => builder,
-            Err(_) => unreachable!("a lenient build reports consent errors, it does not fail"),
-        };
-        let registry = Registry::new(builder);
+    /// [`build_lenient`](HooksBuilder::build_lenient), with every error it logged: failed
+    /// steps, duplicate names, then sections that do not fit.
+    pub fn build_reporting(mut self) -> (Hooks, Vec<BuildError>) {
+        let mut errors = Vec::new();
+        // A lenient run of the steps logs and keeps their errors; it never returns one.
+        let _ = self.run_steps(BuildMode::Lenient, &mut errors);
+        let sections = self.sections.take().unwrap_or_default();
+        let registry = Registry::new(self);
         for error in &registry.duplicates {
             tracing::error!("{error}");
+            errors.push(error.clone());
         }
-        let (plan, errors) = config::plan(&config, &registry.extensions, &registry.declared);
-        for error in &errors {
+        let (plan, config_errors) =
+            sections::plan(&sections, &registry.extensions, &registry.declared);
+        for error in config_errors {
             tracing::error!("{error}");
+            errors.push(error.into());
         }
         plan.apply(&registry.extensions);
         let hooks = Hooks {
@@ -694,7 +692,7 @@ pub(crate) struct Registry {
     duplicates: Vec<BuildError>,
     timeouts: Timeouts,
     pub(crate) stop_redo_cap: u32,
-    consent: ConsentReport,
+    attachments: Attachments,
 }
 
 impl Registry {
@@ -706,7 +704,7 @@ impl Registry {
             .chain(builder.added.iter().map(|a| a.info.clone()))
             .collect();
         infos.sort_by(|a, b| {
-            (a.point, a.sort_key(), a.file, a.line).cmp(&(b.point, b.sort_key(), b.file, b.line))
+            (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
         let duplicates = find_duplicates(&infos);
         let extensions = extensions(&infos, &builder.declared);
@@ -729,7 +727,7 @@ impl Registry {
             duplicates,
             timeouts,
             stop_redo_cap: builder.stop_redo_cap.unwrap_or(DEFAULT_STOP_REDO_CAP),
-            consent: builder.consent_report,
+            attachments: builder.attachments,
         }
     }
 }
@@ -840,7 +838,7 @@ fn build_chain<P: HookPoint>(
         }
     }
     hooks.sort_by(|(a, _), (b, _)| {
-        (a.sort_key(), a.file, a.line).cmp(&(b.sort_key(), b.file, b.line))
+        (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
     });
     Chain {
         async_limit: timeouts.of::<P>(),
@@ -935,7 +933,7 @@ fn registered_info(r: &Registration) -> HookInfo {
         extension: r.extension.into(),
         on_error: r.effective_on_error(),
         is_async: r.is_async,
-        file: r.file,
+        file: r.file.into(),
         line: r.line,
         source: HookSource::Registered,
         order: 0,
@@ -958,61 +956,39 @@ fn find_duplicates(sorted: &[HookInfo]) -> Vec<BuildError> {
     errors
 }
 
-/// The global registry, and the errors of the config it was built with.
-static GLOBAL: LazyLock<(Hooks, Vec<ConfigError>)> = LazyLock::new(|| {
-    let home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .filter(|h| !h.is_empty())
-        .map(std::path::PathBuf::from);
-    let (config, errors) = Config::discover_lenient(std::path::Path::new("."), home.as_deref());
-    global_from(HooksBuilder::new().collected(), config, errors)
-});
-
-/// Builds a registry as [`Hooks::global`] does: leniently, with `config` and the errors met
-/// discovering it (each logged), and every error kept.
-fn global_from(
-    builder: HooksBuilder,
-    config: Config,
-    discovery_errors: Vec<ConfigError>,
-) -> (Hooks, Vec<ConfigError>) {
-    for error in &discovery_errors {
-        tracing::error!("{error}");
-    }
-    let (hooks, errors) = builder.config(config).build_reporting();
-    let mut all = discovery_errors;
-    all.extend(errors);
-    (hooks, all)
-}
+/// The global registry, once built or installed.
+static GLOBAL: OnceLock<Hooks> = OnceLock::new();
 
 impl Hooks {
-    /// The registry of every `#[register_hook]` fn linked into the program, with the config
-    /// [`Config::discover`] finds (`./hookchain.yaml` over `~/.config/hookchain/hookchain.yaml`),
-    /// built on first use.
+    /// The program's registry: every `#[register_hook]` fn linked into the program, or the
+    /// registry the program installed with [`set_global`](Hooks::set_global) (which
+    /// `hookchain::init()` does, with the config files it found) before first calling this.
     ///
-    /// A hook in a library crate is collected only if that crate is linked: when nothing else
-    /// of the crate is used, add `use my_hooks as _;`. [`describe`](Hooks::describe) shows what
-    /// was collected.
-    ///
-    /// This cannot fail, so a config error does not stop the agent: what is wrong is left out (a
-    /// file that does not parse, a section for an unknown extension, a section that does not fit
-    /// its declared type), each error is logged with `tracing::error!`, and the first is kept
-    /// for [`global_config_error`](Hooks::global_config_error). Agents that would rather stop
-    /// call [`try_global`](Hooks::try_global).
+    /// It never reads a file, never prompts and cannot fail: two collected hooks with the same
+    /// name on one point are both kept (and logged). A hook in a library crate is collected only
+    /// if that crate is linked: when nothing else of the crate is used, add
+    /// `use my_hooks as _;`. [`describe`](Hooks::describe) shows what was collected.
     pub fn global() -> &'static Hooks {
-        &GLOBAL.0
+        GLOBAL.get_or_init(|| HooksBuilder::new().collected().build_lenient())
     }
 
-    /// The global registry, or the first error of the config it was built with.
-    pub fn try_global() -> Result<&'static Hooks, &'static ConfigError> {
-        match GLOBAL.1.first() {
-            Some(error) => Err(error),
-            None => Ok(&GLOBAL.0),
+    /// Installs `hooks` as the program's registry, which [`global`](Hooks::global) returns from
+    /// then on. Like `tracing::subscriber::set_global_default`, it is the binary's choice, made
+    /// once, before anything uses the global registry: it fails when the global registry was
+    /// already built or installed. A library never calls it.
+    pub fn set_global(hooks: Hooks) -> Result<&'static Hooks, SetGlobalError> {
+        let mut hooks = Some(hooks);
+        let installed = GLOBAL.get_or_init(|| hooks.take().expect("taken once"));
+        match hooks {
+            None => Ok(installed),
+            Some(_) => Err(SetGlobalError),
         }
     }
 
-    /// The first error of the config the global registry was built with (all were logged).
-    pub fn global_config_error() -> Option<&'static ConfigError> {
-        GLOBAL.1.first()
+    /// The value of type `T` a layered crate attached when the registry was built
+    /// ([`HooksBuilder::attach`]).
+    pub fn attachment<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.inner.attachments.get()
     }
 
     /// Every extension, sorted by name: its name, whether it is enabled, how many hooks belong
@@ -1032,14 +1008,14 @@ impl Hooks {
 
     /// Enables the hooks of extension `name` in every chain, on every thread, from the next hook
     /// a dispatch reaches (until [`disable_extension`](Hooks::disable_extension) or the next
-    /// [`set_config`](Hooks::set_config)).
+    /// [`set_sections`](Hooks::set_sections)).
     pub fn enable_extension(&self, name: &str) -> Result<(), ExtensionError> {
         self.set_enabled(name, true)
     }
 
     /// Disables the hooks of extension `name`: every chain skips them, on every thread, from the
     /// next hook a dispatch reaches (until [`enable_extension`](Hooks::enable_extension) or the
-    /// next [`set_config`](Hooks::set_config)).
+    /// next [`set_sections`](Hooks::set_sections)).
     pub fn disable_extension(&self, name: &str) -> Result<(), ExtensionError> {
         self.set_enabled(name, false)
     }
@@ -1049,7 +1025,7 @@ impl Hooks {
             let known: Vec<String> = self.extensions().map(|e| e.name().to_owned()).collect();
             return Err(ExtensionError::Unknown {
                 name: name.to_owned(),
-                suggestion: config::closest(name, known.iter().map(String::as_str))
+                suggestion: sections::closest(name, known.iter().map(String::as_str))
                     .map(str::to_owned),
                 known,
             });
@@ -1063,32 +1039,19 @@ impl Hooks {
         Ok(())
     }
 
-    /// Replaces the config of every extension: checks `config` whole (as
+    /// Replaces the sections of every extension: checks `sections` whole (as
     /// [`HooksBuilder::build`] does), then gives each extension its new section and `enabled`
     /// flag (`true` when its section does not say). On an error nothing changes. Safe while
-    /// other threads dispatch: see [`config`](crate::config#reloading).
-    pub fn set_config(&self, config: Config) -> Result<(), ConfigError> {
-        if !config.external_hooks().is_empty() {
-            tracing::warn!(
-                "set_config reloads extension sections only: the registry's external hooks were \
-                 fixed when it was built, and the {} hook(s) of the new config are not added",
-                config.external_hooks().len()
-            );
-        }
+    /// other threads dispatch: see [`sections`](crate::sections).
+    pub fn set_sections(&self, sections: Sections) -> Result<(), ConfigError> {
         let _one_at_a_time = self.inner.config_lock.lock();
-        let (plan, errors) = config::plan(&config, &self.inner.extensions, &self.inner.declared);
+        let (plan, errors) =
+            sections::plan(&sections, &self.inner.extensions, &self.inner.declared);
         if let Some(error) = errors.into_iter().next() {
             return Err(error);
         }
         plan.apply(&self.inner.extensions);
         Ok(())
-    }
-
-    /// What consent did with the external hooks of the config the registry was built with:
-    /// which run and why, which were skipped (new, or changed since approved) and the
-    /// allowlist's errors. Empty when the config had no external hooks.
-    pub fn consent_report(&self) -> &ConsentReport {
-        &self.inner.consent
     }
 
     /// A builder for a registry of your own.
@@ -1232,10 +1195,10 @@ mod tests {
     use hooks_core::{HookResult, ToolCall};
     use serde_json::{Value, json};
 
-    /// What `Hooks::global()` does with a config that does not fit: builds anyway, leaves out
-    /// what is wrong, keeps every error (discovery's first).
+    /// A lenient build with sections that do not fit: builds anyway, leaves out what is wrong,
+    /// reports every error.
     #[test]
-    fn the_global_registry_runs_without_what_is_wrong_and_keeps_the_errors() {
+    fn a_lenient_build_runs_without_what_is_wrong_and_reports_the_errors() {
         #[derive(serde::Deserialize)]
         struct Guard {
             #[allow(dead_code)]
@@ -1255,29 +1218,31 @@ mod tests {
                 )
                 .config_type::<Guard>("guard")
         };
-        let broken_file = ConfigError::Read {
-            file: "./hookchain.yaml".into(),
-            message: "denied".into(),
-        };
-        let config = Config::new()
+        let sections = Sections::new()
             .extension("guard", json!({"plan_path": 3, "enabled": false}))
             .extension("app", json!({"enabled": false}))
             .extension("gaurd", json!({}));
-        let (hooks, errors) = global_from(builder(), config, vec![broken_file.clone()]);
+        let (hooks, errors) = builder()
+            .sections(sections)
+            .on_build(|_, _| {
+                Err(BuildError::step(std::io::Error::other(
+                    "cannot read approved-hooks.json",
+                )))
+            })
+            .build_reporting();
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(
             messages,
             [
-                "cannot read ./hookchain.yaml: denied",
+                "cannot read approved-hooks.json",
                 "extension `gaurd` in the config set from code: no hook belongs to this \
                  extension, did you mean `guard`?",
                 "extension `guard` in the config set from code: field `plan_path`: invalid \
                  type: integer `3`, expected a string",
             ]
         );
-        assert_eq!(errors[0], broken_file);
         // The section that does not fit is left out whole (`enabled: false` with it); the rest
-        // of the config applies.
+        // of the sections apply.
         let guard = hooks.extension("guard").unwrap();
         assert!(guard.is_enabled());
         assert!(guard.section().is_absent());
@@ -1287,11 +1252,35 @@ mod tests {
                 .dispatch::<InterceptToolCall>(ToolCall::new("x", json!({})))
                 .is_blocked()
         );
-        // A config that fits gives no error.
-        let fine = Config::new().extension("guard", json!({"plan_path": "p"}));
-        let (hooks, errors) = global_from(builder(), fine, Vec::new());
+        // Sections that fit give no error; a strict build refuses the failed step.
+        let fine = Sections::new().extension("guard", json!({"plan_path": "p"}));
+        let (hooks, errors) = builder().sections(fine.clone()).build_reporting();
         assert!(errors.is_empty(), "{errors:?}");
         assert!(!hooks.extension("guard").unwrap().section().is_absent());
+        let refused = builder()
+            .sections(fine)
+            .on_build(|_, mode| {
+                assert_eq!(mode, BuildMode::Strict);
+                Err(BuildError::step(std::io::Error::other("no")))
+            })
+            .build();
+        assert_eq!(refused.unwrap_err().to_string(), "no");
+    }
+
+    #[test]
+    fn attachments_travel_from_the_builder_to_the_registry() {
+        #[derive(Debug, PartialEq)]
+        struct Report(u32);
+        let hooks = HooksBuilder::new()
+            .attach(Report(1))
+            .on_build(|builder, _| {
+                builder.attachment_mut::<Report>().unwrap().0 += 1;
+                Ok(())
+            })
+            .build()
+            .unwrap();
+        assert_eq!(hooks.attachment::<Report>(), Some(&Report(2)));
+        assert_eq!(hooks.attachment::<String>(), None);
     }
 
     #[test]

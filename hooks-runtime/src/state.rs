@@ -248,8 +248,8 @@ impl Deref for SessionState {
 /// until a turn begins or the session ends.
 ///
 /// ```
-/// use hooks_core::TurnEnd;
-/// use hooks_runtime::{Hooks, get_turn_state};
+/// use hookchain::TurnEnd;
+/// use hookchain::{Hooks, get_turn_state};
 ///
 /// let session = Hooks::global().session("state-doc");
 /// let turn = session.begin_turn();

@@ -1,0 +1,1361 @@
+//! The `hookchain` command line: list, test, check, approve and revoke the hooks of an agent.
+//!
+//! ```text
+//! hookchain [--config FILE]... [--consent-file FILE] [--accept-hooks] <COMMAND>
+//!
+//!   list                      every hook: compiled-in and configured, with consent
+//!   test EVENT [--for-tool NAME] [--payload-file F] [--json]
+//!                             fire EVENT's chain once and print the outcome
+//!   doctor                    check every configured hook; exit 1 on any problem
+//!   approve [NAME... | --all] let configured hooks run
+//!   revoke [NAME... | --all]  withdraw approvals
+//! ```
+//!
+//! # What it reads
+//!
+//! - **Config.** Each `--config FILE` is read with [`Config::load`] — a `.json` file as Claude
+//!   Code settings, a YAML file with a top-level `agents:` as a docker-agent agent file, any
+//!   other file as a `hookchain.yaml` — and the files are put over each other in the order given
+//!   ([`Config::merge`]). Without `--config`, [`Config::discover`]: `./hookchain.yaml` over
+//!   `~/.config/hookchain/hookchain.yaml`.
+//! - **Approvals.** The allowlist of [`consent`](hooks_config::consent): `--consent-file FILE`, else
+//!   `~/.config/hookchain/approved-hooks.json`.
+//! - **Compiled-in hooks.** The hooks of the [`HooksBuilder`] given to [`run_with`]: an agent
+//!   that mounts this command line as its own `hooks` subcommand passes the builder of its own
+//!   hooks (`HooksBuilder::new().collected()`), so `list` and `test` show and fire them too.
+//!   [`run`] uses the `#[register_hook]` fns linked into the running binary.
+//!
+//! # The commands
+//!
+//! - `list` prints two tables: the compiled-in hooks (point, priority, name, extension,
+//!   `file:line`) and the configured ones (point, priority, name, matcher, timeout, transport and
+//!   target, `file:line`, consent: `approved`, `new` or `drifted`). An empty table says why it
+//!   may be empty.
+//! - `test EVENT` resolves EVENT (a point's canonical name or any other agent's name for it; an
+//!   unknown one is an error with a "did you mean"), builds the registry — compiled-in hooks and
+//!   the configured hooks that are approved; the others are reported as skipped and **never
+//!   run** — and dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
+//!   point's value as serde reads it; tool points also take the wire form
+//!   `{"tool_name": …, "tool_input": …}`), or a synthetic value (for tool points, a call of
+//!   `--for-tool`, default `Bash`, with `{}` args). With `--json` it prints exactly one JSON
+//!   object on stdout: `{"outcome":"continue","value":…,"context":[…],"warnings":[…]}` or
+//!   `{"outcome":"blocked","reason":"…","hook":"…"}`; the warnings include the hooks skipped for
+//!   want of consent and the hooks that failed. Without `--json` it shows the payload, the chain
+//!   in order (configured hooks whose matcher does not match the tool are marked as not run),
+//!   what was skipped or failed, and the outcome.
+//! - `doctor` checks each configured hook: its program exists and is executable, its consent
+//!   and whether its script drifted since it was approved, then — for approved hooks only —
+//!   fires it once on a synthetic payload, whatever its matcher (on tool points the tool is the
+//!   first name its matcher lists, else `Bash`), checks that its answer can be read and times it
+//!   (within the hook's own time limit). For a `sh -c` line it also names the script the line
+//!   runs. A config file that cannot be loaded (a syntax error, a missing program)
+//!   is reported as a problem and the other files are still checked.
+//! - `approve` and `revoke` change the allowlist for the hooks named as `list` names them, or
+//!   for every configured hook with `--all`. An unknown name is an error with a "did you mean",
+//!   and nothing is changed.
+//!
+//! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
+//! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
+//! recorded, as the agent would record it); the command line never prompts. `doctor`, `list`
+//! and `approve` ignore `--accept-hooks`: they never approve a hook by themselves.
+//!
+//! # Exit codes
+//!
+//! [`EXIT_OK`] (0) for success and for a chain that went on, [`EXIT_BLOCKED`] (2) for a chain
+//! that blocked, [`EXIT_ERROR`] (1) for errors (bad arguments, a config or allowlist that cannot
+//! be read, `doctor` finding a problem). Errors are one line on stderr, naming the file, line or
+//! hook and the fix.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use hooks_core::points::{self, PointInfo};
+use hooks_core::{Annotations, Flow, HookContext, HookPoint};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use hooks_config::consent::{Consent, ConsentPolicy, ConsentStatus};
+use hooks_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, closest};
+use hooks_external::hook::invoker;
+use hooks_external::protocol::{self, Decision, Verdict};
+use hooks_external::wire::WirePoint;
+use hooks_external::{ExternalHook, Transport};
+use hooks_runtime::{Hooks, HooksBuilder};
+
+/// The exit code of a command that succeeded, and of a `test` whose chain went on.
+pub const EXIT_OK: i32 = 0;
+/// The exit code of an error: bad arguments, a file that cannot be read, a problem `doctor`
+/// found.
+pub const EXIT_ERROR: i32 = 1;
+/// The exit code of a `test` whose chain blocked.
+pub const EXIT_BLOCKED: i32 = 2;
+
+/// The tool of the synthetic payload on tool points, when `--for-tool` names none.
+pub const DEFAULT_TOOL: &str = "Bash";
+
+/// The session id of synthetic payloads.
+const SESSION: &str = "hookchain-test";
+
+/// The points whose value is about a tool.
+const TOOL_POINTS: [&str; 3] = [
+    "intercept_tool_call",
+    "transform_tool_result",
+    "after_tool_call",
+];
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookchain",
+    version,
+    about = "List, test, check, approve and revoke the hooks of an agent.",
+    long_about = None
+)]
+struct Cli {
+    /// A config file: hookchain.yaml, a Claude Code settings .json or a docker-agent agent
+    /// YAML. Repeat to put files over each other, later over earlier. Default:
+    /// ./hookchain.yaml over ~/.config/hookchain/hookchain.yaml.
+    #[arg(long = "config", value_name = "FILE", global = true)]
+    config: Vec<PathBuf>,
+
+    /// The allowlist of approved hooks. Default: ~/.config/hookchain/approved-hooks.json.
+    #[arg(long, value_name = "FILE", global = true)]
+    consent_file: Option<PathBuf>,
+
+    /// `test`: approve (and record) every configured hook that is not approved yet, and run it.
+    #[arg(long, global = true)]
+    accept_hooks: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every hook: compiled-in and configured, with its consent.
+    List,
+    /// Fire the hooks of one event on a synthetic or given payload and print the outcome.
+    Test(TestArgs),
+    /// Check every configured hook: program, consent, drift, and one timed firing of each
+    /// approved hook.
+    Doctor,
+    /// Approve configured hooks, pinned to their scripts' current content.
+    Approve(Names),
+    /// Withdraw the approval of configured hooks.
+    Revoke(Names),
+}
+
+#[derive(Args, Debug)]
+struct TestArgs {
+    /// The event: a point (intercept_tool_call) or another agent's name for it (PreToolUse).
+    event: String,
+    /// The tool of the synthetic call on tool points (default: Bash).
+    #[arg(long, value_name = "NAME")]
+    for_tool: Option<String>,
+    /// A JSON file with the point's value; tool points also take
+    /// {"tool_name": …, "tool_input": …}.
+    #[arg(long, value_name = "F")]
+    payload_file: Option<PathBuf>,
+    /// Print one JSON object: {"outcome": "continue", "value", "context", "warnings"} or
+    /// {"outcome": "blocked", "reason", "hook"}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct Names {
+    /// Hook names, as `list` shows them.
+    #[arg(value_name = "NAME", required_unless_present = "all")]
+    names: Vec<String>,
+    /// Every configured hook.
+    #[arg(long, conflicts_with = "names")]
+    all: bool,
+}
+
+/// A command that could not be carried out: one line for stderr.
+struct Failure(String);
+
+impl<T: std::fmt::Display> From<T> for Failure {
+    fn from(error: T) -> Self {
+        Failure(error.to_string())
+    }
+}
+
+/// Where a command writes.
+struct Io<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+}
+
+/// Runs the command line `args` (the program's name first, as `std::env::args_os()` gives it)
+/// with the `#[register_hook]` fns linked into the program, on stdout and stderr.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     hookchain::cli::run(std::env::args_os())
+/// }
+/// ```
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let code = run_with(
+        args,
+        HooksBuilder::new().collected(),
+        &mut stdout.lock(),
+        &mut stderr.lock(),
+    );
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// Runs the command line `args` (the program's name first) with the compiled-in hooks of
+/// `hooks`, writing to `out` and `err`; returns the exit code ([`EXIT_OK`], [`EXIT_BLOCKED`] or
+/// [`EXIT_ERROR`]).
+///
+/// An agent mounts it as its own subcommand by passing the rest of its arguments and the
+/// builder of its own hooks (without a config: the command line adds the config it reads):
+///
+/// ```
+/// use hookchain::{HooksBuilder, cli};
+///
+/// // `my-agent hooks list`
+/// let args = ["my-agent hooks", "--config", "/nonexistent/hookchain.yaml", "list"];
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let code = cli::run_with(args, HooksBuilder::new().collected(), &mut out, &mut err);
+/// assert_eq!(code, cli::EXIT_ERROR);
+/// assert!(String::from_utf8(err)?.contains("/nonexistent/hookchain.yaml"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_with<I, T>(args: I, hooks: HooksBuilder, out: &mut dyn Write, err: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let text = error.render().to_string();
+            return if error.use_stderr() {
+                let _ = write!(err, "{text}");
+                EXIT_ERROR
+            } else {
+                let _ = write!(out, "{text}");
+                EXIT_OK
+            };
+        }
+    };
+    let mut io = Io { out, err };
+    let result = match &cli.command {
+        Command::List => list(&cli, hooks, &mut io),
+        Command::Test(args) => test(&cli, args, hooks, &mut io),
+        Command::Doctor => doctor(&cli, hooks, &mut io),
+        Command::Approve(names) => change_consent(&cli, names, true, &mut io),
+        Command::Revoke(names) => change_consent(&cli, names, false, &mut io),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(Failure(message)) => {
+            let _ = writeln!(io.err, "hookchain: {message}");
+            EXIT_ERROR
+        }
+    };
+    let _ = io.out.flush();
+    let _ = io.err.flush();
+    code
+}
+
+// ---------------------------------------------------------------------------------------------
+// What every command reads.
+// ---------------------------------------------------------------------------------------------
+
+/// The config of `--config` (in order, later over earlier) or of discovery, and notes on what
+/// was left out of it.
+///
+/// `hooks_auto_accept: true` is honoured only in the user's own file
+/// (`~/.config/hookchain/hookchain.yaml`), whether it is discovered or named with `--config`:
+/// pointing the command line at a project's file to see what it would do must not let that
+/// file approve its own hooks.
+fn load_config(cli: &Cli) -> Result<(Config, Vec<String>), Failure> {
+    if cli.config.is_empty() {
+        return Ok((Config::discover()?, Vec::new()));
+    }
+    let user_file = discovery_files()
+        .into_iter()
+        .next()
+        .filter(|p| p.is_absolute())
+        .and_then(|p| std::fs::canonicalize(p).ok());
+    let mut config = Config::new();
+    let mut notes = Vec::new();
+    let mut auto_accept = false;
+    for path in &cli.config {
+        let loaded = Config::load(path)?;
+        if loaded.accepts_hooks() {
+            let is_user_file = user_file.is_some() && std::fs::canonicalize(path).ok() == user_file;
+            if is_user_file {
+                auto_accept = true;
+            } else {
+                notes.push(format!(
+                    "{}: `hooks_auto_accept: true` is left out: only the user's own \
+                     ~/.config/hookchain/hookchain.yaml may approve hooks (or pass --accept-hooks)",
+                    path.display()
+                ));
+            }
+        }
+        config = config.merge(loaded);
+    }
+    Ok((config.accept_hooks(auto_accept), notes))
+}
+
+/// The files discovery reads, whether or not they exist.
+fn discovery_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        files.push(
+            PathBuf::from(home)
+                .join(".config")
+                .join("hookchain")
+                .join(CONFIG_FILE),
+        );
+    }
+    files.push(Path::new(".").join(CONFIG_FILE));
+    files
+}
+
+fn load_consent(cli: &Cli) -> Result<Consent, Failure> {
+    match &cli.consent_file {
+        Some(path) => Consent::load(path).map_err(Failure::from),
+        None => Consent::load_default().map_err(|e| {
+            Failure(format!(
+                "{e}; or name the allowlist with --consent-file FILE"
+            ))
+        }),
+    }
+}
+
+/// `approved`, `new` or `drifted`.
+fn consent_word(status: &ConsentStatus) -> &'static str {
+    match status {
+        ConsentStatus::Approved => "approved",
+        ConsentStatus::New => "new",
+        ConsentStatus::Drifted { .. } => "drifted",
+    }
+}
+
+fn matcher_text(hook: &ExternalHook) -> String {
+    if !TOOL_POINTS.contains(&hook.point) {
+        "-".to_owned()
+    } else if hook.matcher.is_all() {
+        "*".to_owned()
+    } else {
+        hook.matcher.as_str().to_owned()
+    }
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{}s", duration.as_secs_f64())
+}
+
+fn millis(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+/// Rows under headers, columns padded to their widest cell (the last one is not padded); the
+/// columns in `right` (numbers) are aligned right.
+fn table(headers: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut text = String::new();
+    let header: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
+    for row in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (i, (cell, width)) in row.iter().zip(&widths).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            if right.contains(&i) {
+                let _ = write!(line, "{cell:>width$}");
+            } else if i + 1 == row.len() {
+                line.push_str(cell);
+            } else {
+                let _ = write!(line, "{cell:<width$}");
+            }
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// list
+// ---------------------------------------------------------------------------------------------
+
+fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
+    let (config, mut notes) = load_config(cli)?;
+    let consent = load_consent(cli)?;
+    let compiled = hooks.build_lenient();
+    let mut text = String::new();
+
+    if compiled.is_empty() {
+        text.push_str(
+            "compiled-in hooks: none (this program links no #[register_hook] fn; an agent lists \
+             its own by mounting hookchain::cli::run_with with its HooksBuilder)\n",
+        );
+    } else {
+        let _ = writeln!(text, "compiled-in hooks: {}", compiled.len());
+        let rows: Vec<Vec<String>> = compiled
+            .hooks()
+            .iter()
+            .map(|h| {
+                vec![
+                    h.point.to_owned(),
+                    h.priority.to_string(),
+                    h.name.to_string(),
+                    h.extension.to_string(),
+                    format!("{}:{}", h.file, h.line),
+                ]
+            })
+            .collect();
+        text.push_str(&table(
+            &["point", "priority", "name", "extension", "location"],
+            &rows,
+            &[1],
+        ));
+    }
+    text.push('\n');
+
+    let configured = config.external_hooks();
+    if configured.is_empty() {
+        if config.files().is_empty() {
+            let looked: Vec<String> = if cli.config.is_empty() {
+                discovery_files()
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect()
+            } else {
+                cli.config.iter().map(|p| p.display().to_string()).collect()
+            };
+            let _ = writeln!(
+                text,
+                "configured hooks: none (no config file: looked for {}; name one with --config FILE)",
+                looked.join(" and ")
+            );
+        } else {
+            let _ = writeln!(
+                text,
+                "configured hooks: none ({} configures no hooks: add a `hooks:` section)",
+                config.files().join(", ")
+            );
+        }
+    } else {
+        let _ = writeln!(
+            text,
+            "configured hooks: {} (from {})",
+            configured.len(),
+            config.files().join(", ")
+        );
+        let mut notes = Vec::new();
+        let rows: Vec<Vec<String>> = configured
+            .iter()
+            .map(|h| {
+                let status = consent.status(h);
+                if let ConsentStatus::Drifted { .. } = status {
+                    notes.push(format!("`{}`: {status}", h.name));
+                }
+                vec![
+                    h.point.to_owned(),
+                    h.priority.to_string(),
+                    h.name.clone(),
+                    matcher_text(h),
+                    seconds(h.timeout),
+                    h.transport.kind().to_owned(),
+                    h.transport.target().to_owned(),
+                    h.origin.to_string(),
+                    consent_word(&status).to_owned(),
+                ]
+            })
+            .collect();
+        text.push_str(&table(
+            &[
+                "point",
+                "priority",
+                "name",
+                "matcher",
+                "timeout",
+                "transport",
+                "target",
+                "origin",
+                "consent",
+            ],
+            &rows,
+            &[1],
+        ));
+        for note in notes {
+            let _ = writeln!(text, "note: {note}");
+        }
+        if configured
+            .iter()
+            .any(|h| consent.status(h) != ConsentStatus::Approved)
+        {
+            text.push_str(
+                "hooks that are not approved do not run: approve them with `hookchain approve \
+                 NAME...` (or --all)\n",
+            );
+        }
+    }
+    notes.extend(config.warnings().iter().cloned());
+    for note in notes {
+        let _ = writeln!(text, "note: {note}");
+    }
+    io.out.write_all(text.as_bytes())?;
+    Ok(EXIT_OK)
+}
+
+// ---------------------------------------------------------------------------------------------
+// approve, revoke
+// ---------------------------------------------------------------------------------------------
+
+fn change_consent(
+    cli: &Cli,
+    names: &Names,
+    approve: bool,
+    io: &mut Io<'_>,
+) -> Result<i32, Failure> {
+    let (config, _) = load_config(cli)?;
+    let mut consent = load_consent(cli)?;
+    let configured = config.external_hooks();
+    let verb = if approve { "approve" } else { "revoke" };
+    if configured.is_empty() {
+        return Err(Failure(format!(
+            "there are no configured hooks to {verb} (config files read: {}); name a config \
+             with --config FILE",
+            if config.files().is_empty() {
+                "none".to_owned()
+            } else {
+                config.files().join(", ")
+            }
+        )));
+    }
+    let chosen: Vec<&ExternalHook> = if names.all {
+        configured.iter().collect()
+    } else {
+        let mut chosen = Vec::new();
+        for name in &names.names {
+            let matching: Vec<&ExternalHook> =
+                configured.iter().filter(|h| &h.name == name).collect();
+            if matching.is_empty() {
+                return Err(Failure(unknown_hook(name, configured)));
+            }
+            chosen.extend(matching);
+        }
+        chosen
+    };
+    for hook in chosen {
+        let status = consent.status(hook);
+        let what = format!(
+            "{} `{}` on {} ({})",
+            hook.transport.kind(),
+            hook.transport.target(),
+            hook.point,
+            hook.origin
+        );
+        if approve {
+            let line = match &status {
+                ConsentStatus::Approved => format!("`{}` is already approved: {what}", hook.name),
+                ConsentStatus::New => {
+                    consent.approve(hook)?;
+                    format!("approved `{}`: {what}", hook.name)
+                }
+                ConsentStatus::Drifted { .. } => {
+                    consent.approve(hook)?;
+                    format!(
+                        "approved `{}` again: {what}; {status}, and the new version is approved",
+                        hook.name
+                    )
+                }
+            };
+            writeln!(io.out, "{line}")?;
+        } else if consent.revoke(hook)? {
+            writeln!(io.out, "revoked `{}`: {what}", hook.name)?;
+        } else {
+            writeln!(io.out, "`{}` was not approved: {what}", hook.name)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn unknown_hook(name: &str, configured: &[ExternalHook]) -> String {
+    let known: Vec<&str> = configured.iter().map(|h| h.name.as_str()).collect();
+    match closest(name, known.iter().copied()) {
+        Some(close) => format!(
+            "no configured hook is named `{name}`, did you mean `{close}`? (`hookchain list` \
+             shows the names)"
+        ),
+        None => format!(
+            "no configured hook is named `{name}` (the hooks are {}; `hookchain list` shows them)",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points: names, payloads, and calling a generic fn with a point's type.
+// ---------------------------------------------------------------------------------------------
+
+/// Calls `$f::<P>($args)` with `P` the point type of the canonical name `$point`.
+macro_rules! with_point {
+    ($point:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $point {
+            "session_start" => $f::<points::SessionStart>($($arg),*),
+            "session_end" => $f::<points::SessionEnd>($($arg),*),
+            "session_reset" => $f::<points::SessionReset>($($arg),*),
+            "transform_user_input" => $f::<points::TransformUserInput>($($arg),*),
+            "before_llm_call" => $f::<points::BeforeLlmCall>($($arg),*),
+            "after_llm_call" => $f::<points::AfterLlmCall>($($arg),*),
+            "intercept_tool_call" => $f::<points::InterceptToolCall>($($arg),*),
+            "transform_tool_result" => $f::<points::TransformToolResult>($($arg),*),
+            "after_tool_call" => $f::<points::AfterToolCall>($($arg),*),
+            "transform_response" => $f::<points::TransformResponse>($($arg),*),
+            "on_stop" => $f::<points::OnStop>($($arg),*),
+            "before_compaction" => $f::<points::BeforeCompaction>($($arg),*),
+            "after_compaction" => $f::<points::AfterCompaction>($($arg),*),
+            "subagent_stop" => $f::<points::SubagentStop>($($arg),*),
+            "outbound_message" => $f::<points::OutboundMessage>($($arg),*),
+            "turn_end" => $f::<points::TurnEnded>($($arg),*),
+            "notification" => $f::<points::Notify>($($arg),*),
+            other => Err(Failure(format!("`{other}` is not a built-in point"))),
+        }
+    };
+}
+
+/// The point EVENT names, or an error with a "did you mean".
+fn resolve_event(event: &str) -> Result<&'static PointInfo, Failure> {
+    if let Some(point) = points::resolve(event) {
+        return Ok(point);
+    }
+    let names: Vec<&str> = points::catalog()
+        .iter()
+        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().map(|(alias, _)| *alias)))
+        .collect();
+    let hint = match closest(event, names.iter().copied()) {
+        Some(close) => format!(", did you mean `{close}`?"),
+        None => format!(
+            " (the points are {})",
+            points::catalog()
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(Failure(format!("unknown event `{event}`{hint}")))
+}
+
+/// A synthetic value of `point`, as JSON its value type reads.
+fn synthetic(point: &str, tool: &str) -> Value {
+    let conversation = json!([
+        {"role": "user", "content": "Hello"},
+        {"role": "assistant", "content": "Hello! How can I help?"},
+    ]);
+    match point {
+        "session_start" => json!({"session_id": SESSION, "source": "startup", "context": []}),
+        "session_end" => json!({"session_id": SESSION, "reason": "exit"}),
+        "session_reset" => {
+            json!({"old_session_id": SESSION, "new_session_id": format!("{SESSION}-2")})
+        }
+        "transform_user_input" => json!("Hello"),
+        "before_llm_call" => json!({
+            "system_prompt": "You are a helpful assistant.",
+            "messages": [{"role": "user", "content": "Hello"}],
+        }),
+        "after_llm_call" => json!({"text": "Hello! How can I help?", "tool_calls": []}),
+        "intercept_tool_call" => json!({"name": tool, "args": {}}),
+        "transform_tool_result" | "after_tool_call" => json!({
+            "tool_name": tool,
+            "tool_input": {},
+            "tool_response": "",
+            "is_error": false,
+        }),
+        "transform_response" => json!("Hello! How can I help?"),
+        "on_stop" => json!({"response": "Done.", "stop_hook_active": false, "redos": 0}),
+        "before_compaction" => json!({"messages": conversation, "trigger": "manual"}),
+        "after_compaction" => json!({
+            "summary": "The user said hello.",
+            "messages_before": 2,
+            "messages_after": 1,
+        }),
+        "subagent_stop" => json!({
+            "session_id": format!("{SESSION}-child"),
+            "parent_session_id": SESSION,
+            "reason": "done",
+        }),
+        "outbound_message" => {
+            json!({"platform": "slack", "recipient": "#general", "text": "Hello!"})
+        }
+        "turn_end" => json!({"session_id": SESSION, "turn": 0, "reason": {"reason": "normal"}}),
+        _ => json!({"level": "warning", "message": "a test notification from hookchain"}),
+    }
+}
+
+/// The payload file's JSON as `point`'s value type reads it: the wire form of tool points
+/// (`tool_name`, `tool_input`, `tool_use_id`) and `{"prompt": …}` for user input are put in the
+/// value's shape; `tool` (from `--for-tool`) renames the tool.
+fn from_file(point: &str, mut value: Value, tool: Option<&str>) -> Value {
+    match point {
+        "intercept_tool_call" => {
+            if let Value::Object(object) = &mut value
+                && object.contains_key("tool_name")
+                && !object.contains_key("name")
+            {
+                let mut call = Map::new();
+                call.insert(
+                    "name".to_owned(),
+                    object.remove("tool_name").unwrap_or_default(),
+                );
+                call.insert(
+                    "args".to_owned(),
+                    object.remove("tool_input").unwrap_or_else(|| json!({})),
+                );
+                if let Some(id) = object.remove("tool_use_id") {
+                    call.insert("id".to_owned(), id);
+                }
+                value = Value::Object(call);
+            }
+            if let (Some(tool), Value::Object(object)) = (tool, &mut value) {
+                object.insert("name".to_owned(), Value::from(tool));
+            }
+        }
+        "transform_tool_result" | "after_tool_call" => {
+            if let Value::Object(object) = &mut value {
+                if object.contains_key("tool_name") {
+                    object.entry("tool_input").or_insert_with(|| json!({}));
+                    object
+                        .entry("tool_response")
+                        .or_insert_with(|| Value::from(""));
+                }
+                if let Some(tool) = tool {
+                    object.insert("tool_name".to_owned(), Value::from(tool));
+                }
+            }
+        }
+        "transform_user_input" => {
+            if let Value::Object(object) = &value
+                && let Some(Value::String(prompt)) = object.get("prompt")
+            {
+                value = Value::from(prompt.as_str());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+/// The value of point `P` read from `json`, or why not.
+fn read_value<P>(json: &Value) -> Result<P::Value, Failure>
+where
+    P: HookPoint,
+    P::Value: DeserializeOwned,
+{
+    serde_json::from_value(json.clone()).map_err(|e| Failure(e.to_string()))
+}
+
+/// The value of point `P` read from `json`, as its type writes it (compact JSON, fields in the
+/// type's order), or why it cannot be read.
+fn canonical<P>(json: &Value) -> Result<String, Failure>
+where
+    P: HookPoint,
+    P::Value: Serialize + DeserializeOwned,
+{
+    Ok(serde_json::to_string(&read_value::<P>(json)?)?)
+}
+
+// ---------------------------------------------------------------------------------------------
+// test
+// ---------------------------------------------------------------------------------------------
+
+/// The JSON `test --json` prints (`V`: the point's value), and what the readable output shows
+/// (`V`: the value as compact JSON).
+#[derive(Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+enum TestReport<V> {
+    Continue {
+        value: V,
+        context: Vec<String>,
+        warnings: Vec<String>,
+    },
+    Blocked {
+        reason: String,
+        hook: String,
+    },
+}
+
+/// What one dispatch of `test` gave.
+struct Fired {
+    /// The line `--json` prints.
+    json: String,
+    /// The outcome, its warnings those of the hooks only.
+    report: TestReport<String>,
+    rewritten_by: Vec<String>,
+    failures: Vec<String>,
+    /// Whether the block was a hook failing under `on_error = "block"`.
+    failed: bool,
+}
+
+/// Dispatches the value in `json` through the chain of `P`. `notices` (hooks skipped for want of
+/// consent) come first in the JSON's warnings, then the hooks that failed, then the warnings
+/// the hooks added.
+fn fire<P>(hooks: &Hooks, json: &Value, notices: &[String]) -> Result<Fired, Failure>
+where
+    P: HookPoint,
+    P::Value: Serialize + DeserializeOwned,
+{
+    let value = read_value::<P>(json)?;
+    let outcome = hooks.dispatch::<P>(value);
+    let failures: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
+    let fired = match outcome.flow {
+        Flow::Continue(value) => {
+            let mut warnings = notices.to_vec();
+            warnings.extend(failures.iter().map(|f| format!("{f} (went on)")));
+            warnings.extend(outcome.warnings.iter().cloned());
+            let json = serde_json::to_string(&TestReport::Continue {
+                value: &value,
+                context: outcome.context.clone(),
+                warnings,
+            })?;
+            Fired {
+                json,
+                report: TestReport::Continue {
+                    value: serde_json::to_string(&value)?,
+                    context: outcome.context,
+                    warnings: outcome.warnings,
+                },
+                rewritten_by: outcome.rewritten_by,
+                failures,
+                failed: false,
+            }
+        }
+        Flow::Blocked(blocked) => {
+            let report = TestReport::<String>::Blocked {
+                reason: blocked.reason,
+                hook: blocked.hook,
+            };
+            Fired {
+                json: serde_json::to_string(&report)?,
+                report,
+                rewritten_by: outcome.rewritten_by,
+                failures,
+                failed: blocked.failed,
+            }
+        }
+    };
+    Ok(fired)
+}
+
+fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
+    let point = resolve_event(&args.event)?;
+    let is_tool_point = TOOL_POINTS.contains(&point.name);
+    if args.for_tool.is_some() && !is_tool_point {
+        return Err(Failure(format!(
+            "--for-tool names the tool of a tool point ({}); `{}` is not one",
+            TOOL_POINTS.join(", "),
+            point.name
+        )));
+    }
+    let payload = match &args.payload_file {
+        Some(path) => {
+            let shown = path.display();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
+            let json: Value = serde_json::from_str(&text)
+                .map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
+            let json = from_file(point.name, json, args.for_tool.as_deref());
+            with_point!(point.name, canonical(&json)).map_err(|Failure(e)| {
+                Failure(format!(
+                    "{shown}: not a value of {}: {e} (e.g. {})",
+                    point.name,
+                    synthetic(point.name, DEFAULT_TOOL)
+                ))
+            })?;
+            json
+        }
+        None => synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
+    };
+    let (config, mut notes) = load_config(cli)?;
+    let consent = load_consent(cli)?;
+    let policy = ConsentPolicy::from_lookup(|name| std::env::var(name).ok());
+    let registry = hooks
+        .config(config.clone())
+        .consent(consent, policy)
+        .accept_hooks(cli.accept_hooks)
+        .build_lenient();
+    // A lenient build leaves out what does not fit; say what that was.
+    if let Err(error) = registry.set_config(config.clone()) {
+        notes.push(format!("{error} (left out)"));
+    }
+    for error in &registry.consent_report().errors {
+        notes.push(error.to_string());
+    }
+    notes.extend(config.warnings().iter().cloned());
+    let skipped: Vec<String> = registry
+        .consent_report()
+        .skipped
+        .iter()
+        .filter(|s| s.point == point.name)
+        .map(ToString::to_string)
+        .collect();
+    let fired = with_point!(point.name, fire(&registry, &payload, &skipped))?;
+    let code = match fired.report {
+        TestReport::Continue { .. } => EXIT_OK,
+        TestReport::Blocked { .. } => EXIT_BLOCKED,
+    };
+
+    if args.json {
+        for note in &notes {
+            writeln!(io.err, "note: {note}")?;
+        }
+        writeln!(io.out, "{}", fired.json)?;
+        return Ok(code);
+    }
+
+    let mut text = String::new();
+    let alias = if point.name == args.event {
+        String::new()
+    } else {
+        format!(" (as `{}`)", args.event)
+    };
+    let _ = writeln!(text, "event: {}{alias}", point.name);
+    let shown = with_point!(point.name, canonical(&payload))?;
+    let _ = writeln!(text, "payload: {shown}");
+    let chain = registry.chain_of(point.name);
+    if chain.is_empty() {
+        text.push_str("chain: no hooks\n");
+    } else {
+        let _ = writeln!(text, "chain: {} hook(s), in order", chain.len());
+        let tool = match point.name {
+            "intercept_tool_call" => payload.get("name"),
+            _ => payload.get("tool_name"),
+        }
+        .and_then(Value::as_str);
+        let rows: Vec<Vec<String>> = chain
+            .iter()
+            .map(|h| {
+                let configured = config
+                    .external_hooks()
+                    .iter()
+                    .find(|e| e.point == h.point && *e.name == *h.name);
+                let gate = match (configured, tool) {
+                    (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
+                        "  (its matcher `{}` does not match `{tool}`: not run)",
+                        hook.matcher
+                    ),
+                    _ => String::new(),
+                };
+                vec![
+                    h.priority.to_string(),
+                    h.name.to_string(),
+                    h.extension.to_string(),
+                    format!("{}:{}{gate}", h.file, h.line),
+                ]
+            })
+            .collect();
+        let listed = table(&["priority", "name", "extension", "location"], &rows, &[0]);
+        for line in listed.lines() {
+            let _ = writeln!(text, "  {line}");
+        }
+    }
+    for admitted in &registry.consent_report().admitted {
+        if admitted.point == point.name
+            && admitted.accepted_by != hooks_config::consent::AcceptedBy::Allowlist
+        {
+            let _ = writeln!(
+                text,
+                "approved `{}` (by {})",
+                admitted.name, admitted.accepted_by
+            );
+        }
+    }
+    for skip in &skipped {
+        let _ = writeln!(text, "skipped: {skip}");
+    }
+    for note in &notes {
+        let _ = writeln!(text, "note: {note}");
+    }
+    for failure in &fired.failures {
+        let _ = writeln!(text, "failed: {failure}");
+    }
+    match &fired.report {
+        TestReport::Continue {
+            value,
+            context,
+            warnings,
+        } => {
+            if !fired.rewritten_by.is_empty() {
+                let _ = writeln!(text, "rewritten by: {}", fired.rewritten_by.join(", "));
+            }
+            for line in context {
+                let _ = writeln!(text, "context: {line}");
+            }
+            for line in warnings {
+                let _ = writeln!(text, "warning: {line}");
+            }
+            let _ = writeln!(text, "outcome: continue with {value}");
+        }
+        TestReport::Blocked { reason, hook } => {
+            let how = if fired.failed {
+                " (the hook failed, and its on_error is block)"
+            } else {
+                ""
+            };
+            let _ = writeln!(text, "outcome: blocked by `{hook}`{how}: {reason}");
+        }
+    }
+    io.out.write_all(text.as_bytes())?;
+    Ok(code)
+}
+
+// ---------------------------------------------------------------------------------------------
+// doctor
+// ---------------------------------------------------------------------------------------------
+
+/// The tool of `hook`'s synthetic payload: the first name its matcher lists that it matches
+/// (`write_file` for `write_file|edit_file`), else [`DEFAULT_TOOL`].
+fn tool_for(hook: &ExternalHook) -> &str {
+    hook.matcher
+        .as_str()
+        .split(['|', ','])
+        .map(str::trim)
+        .find(|name| !name.is_empty() && hook.matcher.matches(name))
+        .unwrap_or(DEFAULT_TOOL)
+}
+
+/// One timed firing of `hook` on a synthetic payload of `P`, whatever its matcher: the time it
+/// took and its answer, or why it failed.
+fn fire_once<P>(hook: &ExternalHook) -> Result<(Duration, Result<Decision, String>), Failure>
+where
+    P: WirePoint,
+    P::Value: DeserializeOwned,
+{
+    let value = read_value::<P>(&synthetic(P::NAME, tool_for(hook)))?;
+    let invoke = invoker(&hook.transport)?;
+    let notes = Annotations::new();
+    let cx = HookContext::new(SESSION, 0, P::NAME, &notes).with_hook(&hook.name);
+    let payload = protocol::payload::<P>(&hook.event, P::input(&value), &cx);
+    let bytes = serde_json::to_vec(&payload)?;
+    let started = Instant::now();
+    let raw = invoke.invoke(&bytes, hook.timeout);
+    let took = started.elapsed();
+    let answer = match raw {
+        Ok(raw) => protocol::decide(&raw).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    Ok((took, answer))
+}
+
+/// What an answer says, in a few words.
+fn describe_decision(decision: &Decision) -> String {
+    let mut parts = Vec::new();
+    match &decision.verdict {
+        Verdict::Pass => {}
+        Verdict::Allow => parts.push("allows".to_owned()),
+        Verdict::Block(reason) => parts.push(format!("blocks: {}", first_line(reason))),
+        Verdict::Ask(reason) => parts.push(format!("asks (blocks): {}", first_line(reason))),
+    }
+    if let Some(reason) = &decision.stop {
+        parts.push(format!("stops: {}", first_line(reason)));
+    }
+    if decision.updated_input.is_some() || decision.merge_input.is_some() {
+        parts.push("rewrites the input".to_owned());
+    }
+    if decision.updated_output.is_some() || decision.updated_text.is_some() {
+        parts.push("rewrites the value".to_owned());
+    }
+    if !decision.context.is_empty() {
+        parts.push(format!("adds {} context line(s)", decision.context.len()));
+    }
+    if !decision.warnings.is_empty() {
+        parts.push(format!("adds {} warning(s)", decision.warnings.len()));
+    }
+    if parts.is_empty() {
+        "passes".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
+
+fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
+    let mut text = String::new();
+    let mut problems = 0usize;
+    let mut load_errors = 0usize;
+
+    // Each file on its own, so that one that cannot be loaded does not hide the others.
+    let files: Vec<PathBuf> = if cli.config.is_empty() {
+        discovery_files()
+            .into_iter()
+            .filter(|p| p.exists())
+            .collect()
+    } else {
+        cli.config.clone()
+    };
+    let mut config = Config::new();
+    for file in &files {
+        match Config::load(file) {
+            Ok(loaded) => config = config.merge(loaded),
+            Err(error) => {
+                load_errors += 1;
+                let _ = writeln!(text, "problem: {error}");
+            }
+        }
+    }
+    if files.is_empty() {
+        let looked: Vec<String> = discovery_files()
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let _ = writeln!(
+            text,
+            "no config file: looked for {}; name one with --config FILE",
+            looked.join(" and ")
+        );
+    }
+    for warning in config.warnings() {
+        let _ = writeln!(text, "note: {warning}");
+    }
+    let consent = match load_consent(cli) {
+        Ok(consent) => Some(consent),
+        Err(Failure(error)) => {
+            problems += 1;
+            let _ = writeln!(text, "problem: {error}");
+            None
+        }
+    };
+    let compiled = hooks.build_lenient().len();
+
+    let configured = config.external_hooks();
+    let mut ok = 0usize;
+    for hook in configured {
+        let mut hook_problems = 0usize;
+        let _ = writeln!(
+            text,
+            "{} ({} {} `{}`, {})",
+            hook.name,
+            hook.point,
+            hook.transport.kind(),
+            hook.transport.target(),
+            hook.origin
+        );
+        let mut line = |text: &mut String, good: bool, message: String| {
+            if !good {
+                hook_problems += 1;
+            }
+            let mark = if good { "ok     " } else { "problem" };
+            let _ = writeln!(text, "  {mark} {message}");
+        };
+        // The program.
+        let usable = match &hook.transport {
+            Transport::Command(spec) | Transport::Process(spec) => {
+                match hooks_external::program::resolve_program(spec) {
+                    Ok(program) => {
+                        let mut found = format!("program {} is executable", program.display());
+                        if let Some(script) = hooks_config::consent::script_of(spec)
+                            && std::fs::canonicalize(&script).ok()
+                                != std::fs::canonicalize(&program).ok()
+                        {
+                            let _ = write!(found, "; it runs the script {}", script.display());
+                        }
+                        line(&mut text, true, found);
+                        true
+                    }
+                    Err(error) => {
+                        line(
+                            &mut text,
+                            false,
+                            format!(
+                                "{error}; fix the path in {} or the file's mode",
+                                hook.origin
+                            ),
+                        );
+                        false
+                    }
+                }
+            }
+            Transport::Http(_) => match invoker(&hook.transport) {
+                Ok(_) => {
+                    line(&mut text, true, "URL is valid".to_owned());
+                    true
+                }
+                Err(error) => {
+                    line(&mut text, false, error.to_string());
+                    false
+                }
+            },
+        };
+        // Consent and drift.
+        let status = consent.as_ref().map(|c| c.status(hook));
+        let approved = match &status {
+            Some(ConsentStatus::Approved) => {
+                line(&mut text, true, "approved, unchanged since".to_owned());
+                true
+            }
+            Some(ConsentStatus::New) => {
+                line(
+                    &mut text,
+                    false,
+                    format!(
+                        "not approved, so it does not run: approve it with `hookchain approve {}`",
+                        hook.name
+                    ),
+                );
+                false
+            }
+            Some(drifted @ ConsentStatus::Drifted { .. }) => {
+                line(
+                    &mut text,
+                    false,
+                    format!(
+                        "{drifted}, so it does not run: review it, then `hookchain approve {}`",
+                        hook.name
+                    ),
+                );
+                false
+            }
+            None => false,
+        };
+        // One firing, of approved hooks only.
+        if !approved {
+            let _ = writeln!(
+                text,
+                "  -       not fired: doctor runs only hooks that are approved and unchanged"
+            );
+        } else if usable {
+            match with_point!(hook.point, fire_once(hook)) {
+                Ok((took, Ok(decision))) => line(
+                    &mut text,
+                    true,
+                    format!(
+                        "fired on a synthetic payload in {}: valid answer ({})",
+                        millis(took),
+                        describe_decision(&decision)
+                    ),
+                ),
+                Ok((took, Err(error))) => line(
+                    &mut text,
+                    false,
+                    format!(
+                        "fired on a synthetic payload in {}: {error} (on_error: {})",
+                        millis(took),
+                        hook.on_error
+                    ),
+                ),
+                Err(Failure(error)) => line(&mut text, false, error),
+            }
+        }
+        if hook_problems == 0 {
+            ok += 1;
+        } else {
+            problems += 1;
+        }
+    }
+    let _ = writeln!(
+        text,
+        "{} configured hook(s): {ok} ok, {} with problems; {} config file(s) not loaded; {compiled} \
+         compiled-in hook(s) (not checked)",
+        configured.len(),
+        configured.len() - ok,
+        load_errors
+    );
+    io.out.write_all(text.as_bytes())?;
+    Ok(if problems + load_errors == 0 {
+        EXIT_OK
+    } else {
+        EXIT_ERROR
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(point: &str) -> Result<(), Failure> {
+        with_point!(point, canonical(&synthetic(point, DEFAULT_TOOL))).map(drop)
+    }
+
+    #[test]
+    fn every_point_has_a_synthetic_value() {
+        for point in points::catalog() {
+            if let Err(Failure(e)) = check(point.name) {
+                panic!("{}: {e}", point.name);
+            }
+        }
+    }
+
+    #[test]
+    fn tool_points_take_the_wire_form() {
+        let call = from_file(
+            "intercept_tool_call",
+            json!({"tool_name": "Write", "tool_input": {"path": "a"}, "tool_use_id": "t1"}),
+            None,
+        );
+        assert_eq!(
+            call,
+            json!({"name": "Write", "args": {"path": "a"}, "id": "t1"})
+        );
+        let result = from_file(
+            "transform_tool_result",
+            json!({"tool_name": "Write"}),
+            Some("Edit"),
+        );
+        assert_eq!(
+            result,
+            json!({"tool_name": "Edit", "tool_input": {}, "tool_response": ""})
+        );
+        assert_eq!(
+            from_file("transform_user_input", json!({"prompt": "hi"}), None),
+            json!("hi")
+        );
+    }
+
+    #[test]
+    fn unknown_events_suggest_the_closest_name() {
+        let Err(Failure(message)) = resolve_event("pre_tool_cal") else {
+            panic!("resolved")
+        };
+        assert_eq!(
+            message,
+            "unknown event `pre_tool_cal`, did you mean `pre_tool_call`?"
+        );
+        assert_eq!(
+            resolve_event("PreToolUse").ok().map(|p| p.name),
+            Some("intercept_tool_call")
+        );
+    }
+
+    #[test]
+    fn tables_pad_all_but_the_last_column() {
+        let text = table(
+            &["a", "bb", "c"],
+            &[vec!["xxx".into(), "y".into(), "z".into()]],
+            &[1],
+        );
+        assert_eq!(text, "a    bb  c\nxxx   y  z\n");
+    }
+}

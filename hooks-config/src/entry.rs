@@ -1,0 +1,497 @@
+//! One hook entry of a config file, whatever its format: the checks the formats share (event
+//! names, keys, time limits, failure policies, programs) and what an entry becomes, an
+//! [`ExternalHook`] with a name that keeps its place in the file.
+//!
+//! Every problem is a [`ConfigError`] naming the file and the line of the offending value, with
+//! a "did you mean" when a name is close to a known one (Jaro-Winkler above 0.8).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hooks_core::points::{self, PointInfo};
+use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
+use serde_json::{Map, Value};
+
+use crate::closest;
+use crate::script;
+use hooks_external::program::resolve_program;
+use hooks_external::{
+    CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Origin, Transport,
+    TransportError,
+};
+
+/// The file an entry is read from.
+pub(crate) struct FileContext<'a> {
+    /// The file as the user should read it (`./hookchain.yaml`).
+    pub(crate) file: &'a str,
+    /// Finds the line of any value of the file.
+    pub(crate) source: &'a ConfigSource,
+    /// Whose conventions the file follows.
+    pub(crate) flavor: Flavor,
+}
+
+/// A path from a file's root to one of its values.
+pub(crate) type ValuePath = Vec<PathSegment>;
+
+/// `path` with `segment` after it.
+pub(crate) fn at(path: &[PathSegment], segment: impl Into<Segment>) -> ValuePath {
+    let mut path = path.to_vec();
+    path.push(segment.into().0);
+    path
+}
+
+/// A key or an index, for [`at`].
+pub(crate) struct Segment(PathSegment);
+
+impl From<&str> for Segment {
+    fn from(key: &str) -> Self {
+        Segment(PathSegment::Key(key.to_owned()))
+    }
+}
+
+impl From<usize> for Segment {
+    fn from(index: usize) -> Self {
+        Segment(PathSegment::Index(index))
+    }
+}
+
+/// What an event name of a config file is to hookchain.
+pub(crate) enum Event {
+    /// A point of the catalog (by its canonical name or another agent's name).
+    Point(&'static PointInfo),
+    /// An event the file's own agent has and hookchain has no point for.
+    Unsupported,
+}
+
+impl FileContext<'_> {
+    /// Where the value at `path` is.
+    pub(crate) fn origin(&self, path: &[PathSegment]) -> ConfigOrigin {
+        self.source.origin(path)
+    }
+
+    /// The line of the value at `path` (or of its closest ancestor in the file).
+    pub(crate) fn line(&self, path: &[PathSegment]) -> Option<usize> {
+        match self.origin(path) {
+            ConfigOrigin::File { line, .. } => line,
+            _ => None,
+        }
+    }
+
+    /// An error about the value at `path`.
+    pub(crate) fn error(
+        &self,
+        subject: impl Into<String>,
+        path: &[PathSegment],
+        problem: impl Into<String>,
+    ) -> ConfigError {
+        ConfigError::Malformed {
+            subject: subject.into(),
+            origin: self.origin(path),
+            problem: problem.into(),
+        }
+    }
+
+    /// `file line N` of the value at `path`, for warnings.
+    pub(crate) fn place(&self, path: &[PathSegment]) -> String {
+        match self.line(path) {
+            Some(line) => format!("{} line {line}", self.file),
+            None => self.file.to_owned(),
+        }
+    }
+
+    /// The file and line of the value at `path`, as a hook records it.
+    pub(crate) fn hook_origin(&self, path: &[PathSegment]) -> Origin {
+        Origin {
+            file: Some(PathBuf::from(self.file)),
+            line: self.line(path),
+        }
+    }
+
+    /// The directory of the file (`.` for a bare file name).
+    pub(crate) fn dir(&self) -> PathBuf {
+        match Path::new(self.file).parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    /// Reads an event name: a point of the catalog, or one of `unsupported` (the file's agent
+    /// has it, hookchain has no point for it). Anything else is an error with the closest known
+    /// name.
+    pub(crate) fn event(
+        &self,
+        name: &str,
+        path: &[PathSegment],
+        own: &[&'static str],
+        unsupported: &[&'static str],
+    ) -> Result<Event, ConfigError> {
+        if let Some(point) = points::resolve(name) {
+            return Ok(Event::Point(point));
+        }
+        if unsupported.contains(&name) {
+            return Ok(Event::Unsupported);
+        }
+        let known = points::catalog()
+            .iter()
+            .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().map(|(a, _)| *a)))
+            .chain(own.iter().copied())
+            .chain(unsupported.iter().copied());
+        let hint = match closest(name, known) {
+            Some(suggestion) => format!(", did you mean `{suggestion}`?"),
+            None => format!(
+                " (the points are {}; `hookchain list` shows other agents' names for them)",
+                points::catalog()
+                    .iter()
+                    .map(|p| format!("`{}`", p.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Err(self.error(
+            format!("event `{name}`"),
+            path,
+            format!("no hook point has this name{hint}"),
+        ))
+    }
+
+    /// Checks that every key of `entry` is one of `known`.
+    pub(crate) fn known_keys(
+        &self,
+        subject: &str,
+        entry: &Map<String, Value>,
+        path: &[PathSegment],
+        known: &[&str],
+    ) -> Result<(), ConfigError> {
+        for key in entry.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let hint = match closest(key, known.iter().copied()) {
+                Some(suggestion) => format!(", did you mean `{suggestion}`?"),
+                None => format!(
+                    " (the keys are {})",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            return Err(self.error(
+                format!("key `{key}` of {subject}"),
+                &at(path, key.as_str()),
+                format!("unknown key{hint}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A string value.
+    pub(crate) fn string<'v>(
+        &self,
+        subject: &str,
+        value: &'v Value,
+        path: &[PathSegment],
+    ) -> Result<&'v str, ConfigError> {
+        value.as_str().ok_or_else(|| {
+            self.error(
+                subject,
+                path,
+                format!("expected a string, found {}", json_kind(value)),
+            )
+        })
+    }
+
+    /// A time limit in seconds: a positive number, at most [`MAX_TIMEOUT`].
+    pub(crate) fn timeout(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<Duration, ConfigError> {
+        let seconds = value.as_f64().ok_or_else(|| {
+            self.error(
+                subject,
+                path,
+                format!("expected a number of seconds, found {}", json_kind(value)),
+            )
+        })?;
+        if seconds.is_nan() || seconds <= 0.0 {
+            return Err(self.error(
+                subject,
+                path,
+                format!("a time limit must be more than 0 seconds, found {value}"),
+            ));
+        }
+        if seconds > MAX_TIMEOUT.as_secs_f64() {
+            return Err(self.error(
+                subject,
+                path,
+                format!(
+                    "{value} seconds is over the longest time limit a hook may have, {} seconds",
+                    MAX_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        Ok(Duration::from_secs_f64(seconds))
+    }
+
+    /// A priority: an integer that fits an `i32`.
+    pub(crate) fn priority(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<i32, ConfigError> {
+        value
+            .as_i64()
+            .and_then(|p| i32::try_from(p).ok())
+            .ok_or_else(|| {
+                self.error(
+                    subject,
+                    path,
+                    format!("expected an integer (lower runs earlier), found {value}"),
+                )
+            })
+    }
+
+    /// A failure policy, one of `words`.
+    pub(crate) fn failure_policy(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+        words: &[(&str, OnError)],
+    ) -> Result<OnError, ConfigError> {
+        let word = self.string(subject, value, path)?;
+        if let Some((_, policy)) = words.iter().find(|(w, _)| *w == word) {
+            return Ok(*policy);
+        }
+        let names: Vec<String> = words.iter().map(|(w, _)| format!("`{w}`")).collect();
+        let hint = closest(word, words.iter().map(|(w, _)| *w))
+            .map(|s| format!(", did you mean `{s}`?"))
+            .unwrap_or_default();
+        Err(self.error(
+            subject,
+            path,
+            format!("expected one of {}, found `{word}`{hint}", names.join(", ")),
+        ))
+    }
+
+    /// A boolean.
+    pub(crate) fn boolean(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<bool, ConfigError> {
+        value.as_bool().ok_or_else(|| {
+            self.error(
+                subject,
+                path,
+                format!("expected `true` or `false`, found {}", json_kind(value)),
+            )
+        })
+    }
+
+    /// A mapping of names to strings (numbers and booleans are written out as strings).
+    pub(crate) fn string_map(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<BTreeMap<String, String>, ConfigError> {
+        let Value::Object(map) = value else {
+            return Err(self.error(
+                subject,
+                path,
+                format!(
+                    "expected a mapping of names to strings, found {}",
+                    json_kind(value)
+                ),
+            ));
+        };
+        map.iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    other => {
+                        return Err(self.error(
+                            format!("`{name}` of {subject}"),
+                            &at(path, name.as_str()),
+                            format!("expected a string, found {}", json_kind(other)),
+                        ));
+                    }
+                };
+                Ok((name.clone(), value))
+            })
+            .collect()
+    }
+
+    /// A matcher, read by the file's flavor.
+    pub(crate) fn matcher(
+        &self,
+        subject: &str,
+        value: Option<&Value>,
+        path: &[PathSegment],
+    ) -> Result<Matcher, ConfigError> {
+        let Some(value) = value.filter(|v| !v.is_null()) else {
+            return Ok(Matcher::all());
+        };
+        let text = self.string(subject, value, path)?;
+        Matcher::parse(self.flavor, text).map_err(|e| self.error(subject, path, e.to_string()))
+    }
+
+    /// Checks a command whose argv was read from the config: its program must exist and be
+    /// executable (a bare name is looked up on `PATH`).
+    pub(crate) fn check_argv(
+        &self,
+        subject: &str,
+        spec: &CommandSpec,
+        path: &[PathSegment],
+    ) -> Result<(), ConfigError> {
+        resolve_program(spec)
+            .map(drop)
+            .map_err(|e| self.error(subject, path, transport_reason(e)))
+    }
+
+    /// Checks a shell line: when it starts with a program named by a path, that program must
+    /// exist and be executable (bare names are the shell's business).
+    pub(crate) fn check_shell_line(
+        &self,
+        subject: &str,
+        line: &str,
+        working_dir: &Path,
+        project_dir: &Path,
+        path: &[PathSegment],
+    ) -> Result<(), ConfigError> {
+        if line.trim().is_empty() {
+            return Err(self.error(subject, path, "the command is empty"));
+        }
+        if let Some(program) = script::shell_program(line, working_dir, project_dir) {
+            let spec = CommandSpec {
+                argv: vec![program.display().to_string()],
+                display: line.to_owned(),
+                env: BTreeMap::new(),
+                working_dir: Some(working_dir.to_path_buf()),
+            };
+            return self.check_argv(subject, &spec, path);
+        }
+        Ok(())
+    }
+
+    /// Checks an HTTP hook's URL and headers.
+    pub(crate) fn check_http(
+        &self,
+        subject: &str,
+        spec: &HttpSpec,
+        path: &[PathSegment],
+    ) -> Result<(), ConfigError> {
+        hooks_external::hook::invoker(&Transport::Http(spec.clone()))
+            .map(drop)
+            .map_err(|e| self.error(subject, path, transport_reason(e)))
+    }
+}
+
+/// A hook read from a file, before its default name is given.
+pub(crate) struct Entry {
+    /// The name the file gives it, if any.
+    pub(crate) name: Option<String>,
+    /// The hook, named `""` until [`name_entries`] names it.
+    pub(crate) hook: ExternalHook,
+}
+
+/// Gives every entry of one file without a name of its own the name `<file>#<n>`, `n` counting
+/// the file's hooks from 1 in file order, zero-padded to one width per file, so that names sort
+/// in file order: hooks of one priority run in the order the file lists them.
+pub(crate) fn name_entries(file: &str, entries: Vec<Entry>) -> Vec<ExternalHook> {
+    let width = entries.len().to_string().len().max(2);
+    entries
+        .into_iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut hook = entry.hook;
+            hook.name = entry
+                .name
+                .unwrap_or_else(|| format!("{file}#{:0width$}", index + 1));
+            hook
+        })
+        .collect()
+}
+
+/// What is wrong with a hook that cannot be reached, without the transport's own framing.
+fn transport_reason(error: TransportError) -> String {
+    match error {
+        TransportError::Spawn { reason, .. } => reason,
+        TransportError::Http(reason) => reason,
+        other => other.to_string(),
+    }
+}
+
+/// A command's transport.
+pub(crate) fn command_transport(kind: &str, spec: CommandSpec) -> Transport {
+    match kind {
+        "process" => Transport::Process(spec),
+        _ => Transport::Command(spec),
+    }
+}
+
+/// A name for the kind of a JSON value, in messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook() -> ExternalHook {
+        ExternalHook {
+            point: "intercept_tool_call",
+            event: "PreToolUse".to_owned(),
+            name: String::new(),
+            transport: Transport::Http(HttpSpec {
+                url: "https://example.com".to_owned(),
+                headers: BTreeMap::new(),
+                allow_local: false,
+            }),
+            matcher: Matcher::all(),
+            timeout: hooks_external::DEFAULT_TIMEOUT,
+            priority: 50,
+            on_error: OnError::Pass,
+            flavor: Flavor::Native,
+            origin: Origin::default(),
+        }
+    }
+
+    #[test]
+    fn default_names_sort_in_file_order() {
+        let entries = (0..12)
+            .map(|i| Entry {
+                name: (i == 3).then(|| "mine".to_owned()),
+                hook: hook(),
+            })
+            .collect();
+        let names: Vec<String> = name_entries("./h.yaml", entries)
+            .into_iter()
+            .map(|h| h.name)
+            .collect();
+        assert_eq!(names[0], "./h.yaml#01");
+        assert_eq!(names[3], "mine");
+        assert_eq!(names[11], "./h.yaml#12");
+        let mut unnamed: Vec<&String> = names.iter().filter(|n| *n != "mine").collect();
+        let in_file_order = unnamed.clone();
+        unnamed.sort();
+        assert_eq!(unnamed, in_file_order);
+    }
+}

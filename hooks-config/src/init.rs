@@ -1,0 +1,276 @@
+//! `hookchain::init()`: the binary's explicit choice to read the config files, apply consent
+//! and install the result as the global registry.
+//!
+//! # The rules it keeps
+//!
+//! - Nothing happens behind the program's back: [`Hooks::global`] never reads a file. A binary
+//!   calls [`init`] (or [`Init::install`]) once, before anything uses the global registry, as it
+//!   would call `tracing::subscriber::set_global_default`; a library never calls it.
+//! - It reads `~/.config/hookchain/hookchain.yaml`, then `./hookchain.yaml` over it
+//!   ([`Config::discover`](crate::Config::discover)), or the files given with [`Init::file`].
+//! - The configured external hooks run once consent lets them (see [`consent`](crate::consent)):
+//!   the allowlist `~/.config/hookchain/approved-hooks.json` and `HOOKCHAIN_ACCEPT_HOOKS`, by
+//!   default. Nobody is asked on a terminal unless the program says so ([`Init::prompt`]).
+//! - One bad file or section does not cost the others: what can be loaded is installed, and
+//!   every error is returned ([`InitError::Config`]) — never only logged. A binary that would
+//!   rather stop returns the error (`hookchain::init()?`); one that goes on has the rest of its
+//!   hooks installed, and prints the error.
+//! - What was loaded, admitted and skipped comes back in an [`InitReport`], which prints as a
+//!   few lines for the user.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use hooks_runtime::{BuildError, Hooks, HooksBuilder};
+
+use crate::consent::{Consent, ConsentPolicy, ConsentReport, TerminalPrompt};
+use crate::registry::{ConfigBuilderExt, ConfigHooksExt};
+use crate::{Config, home_dir};
+
+/// Reads the discovered config files, applies consent and installs the result as the global
+/// registry ([`Hooks::global`]): `Init::new().install()`.
+///
+/// ```no_run
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let report = hookchain::init()?;
+///     eprintln!("{report}");
+///     let hooks = hookchain::Hooks::global(); // the collected hooks + the configured ones
+///     # let _ = hooks;
+///     Ok(())
+/// }
+/// ```
+pub fn init() -> Result<InitReport, InitError> {
+    Init::new().install()
+}
+
+/// How [`init`] reads the config and applies consent, to change before installing.
+pub struct Init {
+    project_dir: PathBuf,
+    home_dir: Option<PathBuf>,
+    files: Vec<PathBuf>,
+    consent: Option<(Consent, ConsentPolicy)>,
+    prompt: bool,
+    builder: Option<HooksBuilder>,
+}
+
+impl fmt::Debug for Init {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Init")
+            .field("project_dir", &self.project_dir)
+            .field("home_dir", &self.home_dir)
+            .field("files", &self.files)
+            .field("prompt", &self.prompt)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Init {
+    fn default() -> Self {
+        Init::new()
+    }
+}
+
+impl Init {
+    /// Discovery from the current directory and `$HOME`, the default allowlist and the
+    /// environment's policy, no prompt, and every `#[register_hook]` fn.
+    pub fn new() -> Self {
+        Init {
+            project_dir: PathBuf::from("."),
+            home_dir: home_dir(),
+            files: Vec::new(),
+            consent: None,
+            prompt: false,
+            builder: None,
+        }
+    }
+
+    /// Discovers `dir/hookchain.yaml` instead of `./hookchain.yaml`.
+    pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = dir.into();
+        self
+    }
+
+    /// Discovers `dir/.config/hookchain/hookchain.yaml` as the user's file (`None`: no user
+    /// file) instead of the one under `$HOME`.
+    pub fn home_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.home_dir = dir;
+        self
+    }
+
+    /// Reads `path` ([`Config::load`]: a `hookchain.yaml`, a Claude Code settings file or a
+    /// docker-agent agent file) instead of discovering; given several times, later files are
+    /// put over earlier ones.
+    pub fn file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.files.push(path.into());
+        self
+    }
+
+    /// The allowlist and the policy for configured hooks that are not approved.
+    pub fn consent(mut self, consent: Consent, policy: ConsentPolicy) -> Self {
+        self.consent = Some((consent, policy));
+        self
+    }
+
+    /// Asks the user on the terminal about each configured hook that is not approved, when stdin
+    /// is one (default: nobody is asked; hooks not approved are skipped and reported).
+    pub fn prompt(mut self, prompt: bool) -> Self {
+        self.prompt = prompt;
+        self
+    }
+
+    /// The builder the config is added to (default: `Hooks::builder().collected()`), for
+    /// closures and settings of the agent's own.
+    pub fn builder(mut self, builder: HooksBuilder) -> Self {
+        self.builder = Some(builder);
+        self
+    }
+
+    /// Builds the registry without installing it: what [`install`](Init::install) would
+    /// install, with the report, and the errors met.
+    pub fn build(self) -> (Hooks, InitReport, Vec<BuildError>) {
+        let mut errors: Vec<BuildError> = Vec::new();
+        let config = if self.files.is_empty() {
+            let (config, discovery) =
+                Config::discover_lenient(&self.project_dir, self.home_dir.as_deref());
+            errors.extend(discovery.into_iter().map(BuildError::from));
+            config
+        } else {
+            let mut config = Config::new();
+            for file in &self.files {
+                match Config::load(file) {
+                    Ok(file) => config = config.merge(file),
+                    Err(error) => errors.push(error.into()),
+                }
+            }
+            config
+        };
+        for error in &errors {
+            tracing::error!("{error}");
+        }
+        let files = config.files().to_vec();
+        let warnings = config.warnings().to_vec();
+        let mut builder = self
+            .builder
+            .unwrap_or_else(|| HooksBuilder::new().collected())
+            .config(config);
+        let (allowlist, mut policy) = match self.consent {
+            Some(given) => given,
+            None => {
+                let allowlist = Consent::load_default().unwrap_or_else(|error| {
+                    tracing::error!("{error}");
+                    errors.push(BuildError::step(error));
+                    Consent::in_memory()
+                });
+                (
+                    allowlist,
+                    ConsentPolicy::from_lookup(|name| std::env::var(name).ok()),
+                )
+            }
+        };
+        if self.prompt
+            && let Some(prompt) = TerminalPrompt::stdio()
+        {
+            policy = policy.prompt(prompt);
+        }
+        builder = builder.consent(allowlist, policy);
+        let (hooks, build_errors) = builder.build_reporting();
+        errors.extend(build_errors);
+        let report = InitReport {
+            files,
+            hooks: hooks.len(),
+            consent: hooks.consent_report().clone(),
+            warnings,
+        };
+        (hooks, report, errors)
+    }
+
+    /// Builds the registry and installs it as the global one. Fails when the global registry is
+    /// already in use ([`InitError::AlreadyInstalled`]: nothing changes), or when something
+    /// configured could not be loaded ([`InitError::Config`]: the rest is installed).
+    pub fn install(self) -> Result<InitReport, InitError> {
+        let (hooks, report, errors) = self.build();
+        Hooks::set_global(hooks).map_err(|_| InitError::AlreadyInstalled)?;
+        if errors.is_empty() {
+            Ok(report)
+        } else {
+            Err(InitError::Config {
+                errors,
+                report: Box::new(report),
+            })
+        }
+    }
+}
+
+/// What [`init`] loaded: the files, the hooks, what consent did, what was left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InitReport {
+    /// The config files read, in the order they were put over each other.
+    pub files: Vec<String>,
+    /// How many hooks the registry has: collected, configured and added in code.
+    pub hooks: usize,
+    /// Which configured hooks run, which were skipped and why.
+    pub consent: ConsentReport,
+    /// What the files have that hookchain left out (events it has no point for, a project's
+    /// `hooks_auto_accept`), each naming its file and line.
+    pub warnings: Vec<String>,
+}
+
+impl fmt::Display for InitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.files.len() {
+            0 => writeln!(f, "hookchain: no config file")?,
+            _ => writeln!(f, "hookchain: config from {}", self.files.join(", "))?,
+        }
+        writeln!(
+            f,
+            "hookchain: {} hook(s); {} configured hook(s) run, {} skipped",
+            self.hooks,
+            self.consent.admitted.len(),
+            self.consent.skipped.len()
+        )?;
+        for skipped in &self.consent.skipped {
+            writeln!(f, "hookchain: {skipped}")?;
+        }
+        for error in &self.consent.errors {
+            writeln!(f, "hookchain: {error}")?;
+        }
+        for warning in &self.warnings {
+            writeln!(f, "hookchain: {warning}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why [`init`] failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InitError {
+    /// The global registry was already built or installed: `init` must run before anything
+    /// calls `Hooks::global()`. Nothing was changed.
+    #[error(
+        "the global registry is already in use: call hookchain::init() before anything calls \
+         Hooks::global()"
+    )]
+    AlreadyInstalled,
+    /// Something configured could not be loaded. Everything else was installed.
+    #[error("{}", config_errors(.errors))]
+    Config {
+        /// Every error, each naming its file, line or hook.
+        errors: Vec<BuildError>,
+        /// What was installed.
+        report: Box<InitReport>,
+    },
+}
+
+fn config_errors(errors: &[BuildError]) -> String {
+    let mut text = match errors.len() {
+        1 => "the hookchain config has an error (the rest was installed):".to_owned(),
+        n => format!("the hookchain config has {n} errors (the rest was installed):"),
+    };
+    for error in errors {
+        text.push_str("\n  ");
+        text.push_str(&error.to_string());
+    }
+    text
+}

@@ -1,0 +1,980 @@
+//! Config: the `hookchain.yaml` files and config set from code — the sections of extensions
+//! and the external hooks — and the other agents' config files hookchain reads.
+//!
+//! # The format
+//!
+//! ```yaml
+//! extensions:
+//!   workflow-guard:
+//!     enabled: true          # optional; `enabled` is reserved in every section
+//!     plan_path: plans/active/plan.md
+//!     blocked_tools: [write_file, edit_file, apply_patch]
+//!     allowed_paths: [plans/, handoff/]
+//!
+//! hooks:
+//!   intercept_tool_call:     # a point, or another agent's name for it (PreToolUse)
+//!     - command: ./hooks/guard.sh
+//!       matcher: "Bash|Write"
+//!       timeout: 10          # seconds: default 60, at most 600
+//!       priority: 20         # default 50
+//!       on_error: block      # pass (default) | block | warn
+//!
+//! hooks_auto_accept: false   # the user's file only: run new hooks without asking
+//! ```
+//!
+//! `extensions` maps an extension's name (the `extension = ".."` of its hooks) to its section.
+//! The section's keys, `enabled` excepted, are what the extension's hooks read with
+//! `cx.config::<T>()`; `enabled: false` disables all the extension's hooks.
+//!
+//! `hooks` maps a point to its external hooks: commands, long-lived worker processes and HTTP
+//! endpoints, with the keys of [`external::native`](crate::native):
+//! `command` | `process` | `url` (exactly one), `matcher`, `timeout`, `priority`, `on_error`,
+//! `env`, `working_dir`, `allow_local`, `headers`, `name`. Commands are split like a shell
+//! would split them and run without one. A point is named by its canonical name or by another
+//! agent's name for it (`PreToolUse`); an unknown point or key is an error with file, line and
+//! a "did you mean". A `command` or `process` whose program does not exist or is not
+//! executable is an error when the file is loaded, never a hook that silently does nothing.
+//!
+//! External hooks join the compiled-in ones in the chains of their points, by priority:
+//! [`DEFAULT_PRIORITY`](crate::external::DEFAULT_PRIORITY) (50) when they set none, so that the
+//! agent's own hooks (priority 0 by default) run first. A hook without a `name` is named
+//! `<file>#<n>` (`./hookchain.yaml#03`), `n` counting the file's hooks in file order and
+//! zero-padded to one width per file: the registry breaks ties of priority by name, so hooks
+//! of one file and one priority run in the order the file lists them. A hook given a `name`
+//! sorts by that name among the hooks of its priority.
+//!
+//! `hooks_auto_accept: true` lets hooks run without being approved first (see
+//! [`consent`](crate::consent)). It is honoured in the user's file
+//! (`~/.config/hookchain/hookchain.yaml`), in a file loaded with [`Config::load`] and in config
+//! set from code; a project's `./hookchain.yaml` cannot approve its own hooks, so there it is
+//! left out with a warning.
+//!
+//! Nothing else may stand at the top level: an unknown key is an error with a "did you mean".
+//!
+//! # Other agents' config files
+//!
+//! Hooks written for other agents run unchanged, read from their own files:
+//!
+//! - [`Config::load_claude_settings`]: Claude Code's `settings.json` (`hooks` by event, matcher
+//!   groups, `type: command` shell lines run with `sh -c`, `type: http`).
+//! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
+//!   YAML (shell lines run with `sh -c`, matchers anchored as docker-agent anchors them).
+//!
+//! [`Config::load`] tells them apart: a `.json` file is Claude Code settings, a YAML file with a
+//! top-level `agents:` is a docker-agent file, and anything else is a `hookchain.yaml`. The
+//! rules of each format are in the docs of [`external::claude`](crate::claude) and
+//! [`external::docker_agent`](crate::docker_agent) (summarised in the README).
+//! Events of those agents that hookchain has no point for, and hook types it cannot run (model
+//! prompts, docker-agent built-ins), are left out with a warning ([`Config::warnings`], also
+//! logged with `tracing::warn!`).
+//!
+//! # Where it comes from
+//!
+//! [`Config::discover`] reads `~/.config/hookchain/hookchain.yaml` (global, under `$HOME`), then
+//! `./hookchain.yaml` (the project, in the current directory), and puts the project over the
+//! global: for each extension, the project's keys replace the global's, one key at a time (a
+//! shallow merge of each section; `enabled` too). The hooks of both files run: the global
+//! file's, then the project's. A file that does not exist is skipped.
+//! [`Config::load`] reads one file, [`Config::from_yaml_str`] parses text, and [`Config::new`]
+//! with [`Config::extension`] sets sections from code; [`Config::merge`] puts one config over
+//! another the same way discovery does.
+//!
+//! # When it is checked, and what is an error
+//!
+//! A file's syntax, its hooks (points, keys, time limits, matchers, programs) and the shape of
+//! its sections are checked when it is read. Its sections are checked against the registry
+//! when it is loaded into one: by [`HooksBuilder::config`] and [`HooksBuilder::build`], and by
+//! [`Hooks::set_config`] at runtime. Before any hook sees it,
+//!
+//! - every section must belong to an extension the registry knows (one of its hooks' extensions,
+//!   or one declared with `extension_config!`): a section for an unknown extension is an
+//!   **error**, with a "did you mean" among the known ones, because a misspelt name would
+//!   otherwise leave a guard running without its config;
+//! - every type declared with `extension_config!` must deserialize from its extension's section
+//!   (a missing section is an empty mapping, so a type with a required field needs a section).
+//!
+//! [`HooksBuilder::build`] and [`Hooks::set_config`] refuse a config with any of these errors
+//! and change nothing. [`Hooks::global`] cannot fail: it loads the discovered config leniently —
+//! a file that does not parse (or names a hook that cannot run) is left out whole, a section for
+//! an unknown extension is ignored, and an extension whose section does not fit its declared
+//! type runs enabled with no section — logs each error with `tracing::error!`, and keeps the
+//! first for [`Hooks::global_config_error`] and [`Hooks::try_global`].
+//!
+//! External hooks are put in the chains when the registry is built, once they pass
+//! [`consent`](crate::consent); [`Hooks::set_config`] reloads sections and flags only, and
+//! says so in a warning when the new config has hooks.
+//!
+//! # Reloading
+//!
+//! [`Hooks::set_config`] validates the new config whole, then gives every extension its new
+//! section and its `enabled` flag (`true` when the section does not say): a runtime
+//! [`Hooks::disable_extension`] lasts until the next `set_config`. Each extension switches its
+//! section, then its flag; dispatches in flight on other threads see every extension either
+//! before or after its switch, and a hook reading its config gets one whole section, old or new.
+//!
+//! [`HooksBuilder::config`]: crate::HooksBuilder::config
+//! [`HooksBuilder::build`]: crate::HooksBuilder::build
+//! [`Hooks::set_config`]: crate::Hooks::set_config
+//! [`Hooks::global`]: crate::Hooks::global
+//! [`Hooks::global_config_error`]: crate::Hooks::global_config_error
+//! [`Hooks::try_global`]: crate::Hooks::try_global
+//! [`Hooks::disable_extension`]: crate::Hooks::disable_extension
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
+use hooks_runtime::Sections;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use yaml_serde::Value as Yaml;
+
+pub mod claude;
+pub mod consent;
+pub mod docker_agent;
+mod entry;
+mod init;
+pub mod native;
+mod registry;
+mod script;
+
+pub use init::{Init, InitError, InitReport, init};
+pub use registry::{ConfigBuilderExt, ConfigHooksExt};
+
+use crate::entry::{FileContext, name_entries};
+use hooks_external::{ExternalHook, Flavor};
+
+/// The name of a config file, in the project and in `~/.config/hookchain/`.
+pub const CONFIG_FILE: &str = "hookchain.yaml";
+
+/// The top-level keys of a config file.
+const TOP_LEVEL_KEYS: [&str; 3] = ["extensions", "hooks", "hooks_auto_accept"];
+
+/// The top-level key that lets hooks run without being approved.
+const AUTO_ACCEPT: &str = "hooks_auto_accept";
+
+/// Config for a registry's extensions: each extension's section and `enabled` flag, and where
+/// every key was written. Cheap to clone.
+///
+/// ```
+/// use hookchain::config::Config;
+/// use serde_json::json;
+///
+/// let file = Config::from_yaml_str(
+///     "extensions:\n  workflow-guard:\n    plan_path: plans/plan.md\n",
+///     "./hookchain.yaml",
+/// )
+/// .unwrap();
+/// let code = Config::new().extension("workflow-guard", json!({"enabled": false}));
+/// let config = file.merge(code);
+/// assert_eq!(config.enabled("workflow-guard"), Some(false));
+/// assert_eq!(config.section("workflow-guard").unwrap()["plan_path"], "plans/plan.md");
+/// ```
+#[derive(Clone, Default)]
+pub struct Config {
+    sections: Sections,
+    files: Vec<String>,
+    /// External hooks, in file order (files in the order they were put over each other).
+    hooks: Vec<ExternalHook>,
+    /// `hooks_auto_accept`, and where it was written.
+    auto_accept: Option<(bool, String)>,
+    /// What was left out of the files read, and why.
+    warnings: Vec<String>,
+}
+
+impl Config {
+    /// An empty config: every extension enabled, every section absent.
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// Sets keys of `extension`'s section from code, over the keys it has (`enabled`, if
+    /// present, must be `true` or `false`). `section` is a JSON object, or `null` for an empty
+    /// section; anything else is reported when the config is loaded into a registry.
+    pub fn extension(mut self, extension: impl Into<String>, section: Value) -> Self {
+        self.sections = self.sections.extension(extension, section);
+        self
+    }
+
+    /// Parses the text of a config file; `source_name` names the file in errors (e.g.
+    /// `./hookchain.yaml`).
+    pub fn from_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let origin = |path: &[&str]| {
+            let path: Vec<PathSegment> = path
+                .iter()
+                .map(|k| PathSegment::Key((*k).to_owned()))
+                .collect();
+            source.origin(&path)
+        };
+        let mut document: Yaml =
+            yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        document.apply_merge().map_err(|e| ConfigError::Malformed {
+            subject: "a `<<` merge key".to_owned(),
+            origin: origin(&[]),
+            problem: e.to_string(),
+        })?;
+        let mut config = Config {
+            files: vec![source_name.to_owned()],
+            ..Config::default()
+        };
+        let top = match document {
+            Yaml::Null => return Ok(config),
+            Yaml::Mapping(top) => top,
+            other => {
+                return Err(ConfigError::Malformed {
+                    subject: "the config".to_owned(),
+                    origin: origin(&[]),
+                    problem: format!(
+                        "expected a mapping with the key `extensions`, found {}",
+                        yaml_kind(&other)
+                    ),
+                });
+            }
+        };
+        for (key, value) in top {
+            let key = yaml_key(&key);
+            match key.as_str() {
+                "extensions" => {}
+                "hooks" => {
+                    let cx = FileContext {
+                        file: source_name,
+                        source: &source,
+                        flavor: Flavor::Native,
+                    };
+                    let entries = native::read(&cx, value)?;
+                    config.hooks = name_entries(source_name, entries);
+                    continue;
+                }
+                AUTO_ACCEPT => {
+                    match value {
+                        Yaml::Bool(accept) => {
+                            let at = match origin(&[AUTO_ACCEPT]) {
+                                ConfigOrigin::File {
+                                    path,
+                                    line: Some(line),
+                                } => format!("{path} line {line}"),
+                                _ => source_name.to_owned(),
+                            };
+                            config.auto_accept = Some((accept, at));
+                        }
+                        Yaml::Null => {}
+                        other => {
+                            return Err(ConfigError::Malformed {
+                                subject: format!("`{AUTO_ACCEPT}`"),
+                                origin: origin(&[AUTO_ACCEPT]),
+                                problem: format!(
+                                    "expected `true` or `false`, found {}",
+                                    yaml_kind(&other)
+                                ),
+                            });
+                        }
+                    }
+                    continue;
+                }
+                _ => {
+                    return Err(ConfigError::UnknownKey {
+                        suggestion: closest(&key, TOP_LEVEL_KEYS.iter().copied())
+                            .map(str::to_owned),
+                        origin: origin(&[&key]),
+                        key,
+                    });
+                }
+            }
+            let extensions = match value {
+                Yaml::Null => continue,
+                Yaml::Mapping(extensions) => extensions,
+                other => {
+                    return Err(ConfigError::Malformed {
+                        subject: "`extensions`".to_owned(),
+                        origin: origin(&["extensions"]),
+                        problem: format!(
+                            "expected a mapping from extension names to their sections, found {}",
+                            yaml_kind(&other)
+                        ),
+                    });
+                }
+            };
+            for (name, section) in extensions {
+                let name = yaml_key(&name);
+                let values = match section {
+                    Yaml::Null => Map::new(),
+                    Yaml::Mapping(section) => {
+                        let mut values = Map::new();
+                        for (key, value) in section {
+                            let key = yaml_key(&key);
+                            let value = serde_json::to_value(&value).map_err(|e| {
+                                ConfigError::Malformed {
+                                    subject: format!("`{key}` of extension `{name}`"),
+                                    origin: origin(&["extensions", &name, &key]),
+                                    problem: e.to_string(),
+                                }
+                            })?;
+                            values.insert(key, value);
+                        }
+                        values
+                    }
+                    other => {
+                        return Err(ConfigError::Malformed {
+                            subject: format!("extension `{name}`"),
+                            origin: origin(&["extensions", &name]),
+                            problem: format!(
+                                "expected a mapping of its settings, found {}",
+                                yaml_kind(&other)
+                            ),
+                        });
+                    }
+                };
+                config
+                    .sections
+                    .insert(name.clone(), values, &source, &["extensions", &name])?;
+            }
+        }
+        Ok(config)
+    }
+
+    /// Reads one config file, of any format hookchain reads: a `.json` file is Claude Code
+    /// settings ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
+    /// top-level `agents:` is a docker-agent agent file
+    /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
+    /// `hookchain.yaml`. A file that does not exist is an error.
+    pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        if path.as_ref().extension().is_some_and(|e| e == "json") {
+            return Config::from_claude_settings_str(&text, &name);
+        }
+        if is_docker_agent(&text) {
+            return Config::from_docker_agent_str(&text, &name);
+        }
+        Config::from_yaml_str(&text, &name)
+    }
+
+    /// Reads the hooks of a Claude Code `settings.json` (see
+    /// [`external::claude`](crate::claude) for how each key is read). Commands run with `sh -c` in the project
+    /// directory: the directory holding `.claude/` when the file is `.claude/settings*.json`,
+    /// else the current directory.
+    pub fn load_claude_settings(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_claude_settings_str(&text, &name)
+    }
+
+    /// Parses the text of a Claude Code `settings.json`; `source_name` names the file in
+    /// errors and decides the project directory.
+    pub fn from_claude_settings_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::ClaudeCode,
+        };
+        let (entries, warnings) = claude::read(&cx, &text)?;
+        Ok(Config::of_hooks(source_name, entries, warnings))
+    }
+
+    /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
+    /// [`external::docker_agent`](crate::docker_agent)). Commands run with `sh -c`.
+    pub fn load_docker_agent(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_docker_agent_str(&text, &name)
+    }
+
+    /// Parses the text of a docker-agent agent YAML; `source_name` names the file in errors.
+    pub fn from_docker_agent_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::DockerAgent,
+        };
+        let (entries, warnings) = docker_agent::read(&cx, document)?;
+        Ok(Config::of_hooks(source_name, entries, warnings))
+    }
+
+    /// A config of the hooks of one file, with what was left out of it (logged here).
+    fn of_hooks(
+        source_name: &str,
+        entries: Vec<crate::entry::Entry>,
+        warnings: Vec<String>,
+    ) -> Config {
+        for warning in &warnings {
+            tracing::warn!("{warning}");
+        }
+        Config {
+            files: vec![source_name.to_owned()],
+            hooks: name_entries(source_name, entries),
+            warnings,
+            ..Config::default()
+        }
+    }
+
+    /// The config of the current directory's project over the user's: `./hookchain.yaml` over
+    /// `~/.config/hookchain/hookchain.yaml` (`$HOME`). Files that do not exist are skipped; a
+    /// file that does not read or parse is an error.
+    pub fn discover() -> Result<Config, ConfigError> {
+        Config::discover_from(Path::new("."), home_dir().as_deref())
+    }
+
+    /// [`discover`](Config::discover) with the directories given: `project_dir/hookchain.yaml`
+    /// over `home_dir/.config/hookchain/hookchain.yaml` (no global file when `home_dir` is
+    /// `None`).
+    pub fn discover_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let files = discovered_files(project_dir, home_dir);
+        let project = files.len() - 1;
+        for (index, path) in files.iter().enumerate() {
+            if let Some(file) = load_if_present(path)? {
+                config = config.merge(discovered(file, index == project));
+            }
+        }
+        Ok(config)
+    }
+
+    /// [`discover_from`](Config::discover_from), leaving out each file that does not read or
+    /// parse, with the errors.
+    pub(crate) fn discover_lenient(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> (Config, Vec<ConfigError>) {
+        let mut config = Config::new();
+        let mut errors = Vec::new();
+        let files = discovered_files(project_dir, home_dir);
+        let project = files.len() - 1;
+        for (index, path) in files.iter().enumerate() {
+            match load_if_present(path) {
+                Ok(Some(file)) => config = config.merge(discovered(file, index == project)),
+                Ok(None) => {}
+                Err(error) => errors.push(error),
+            }
+        }
+        (config, errors)
+    }
+
+    /// `over` put over this config: for each extension, `over`'s keys (and `enabled`) replace
+    /// this config's, one key at a time.
+    pub fn merge(mut self, over: Config) -> Config {
+        self.sections = self.sections.merge(over.sections);
+        self.files.extend(over.files);
+        self.hooks.extend(over.hooks);
+        if over.auto_accept.is_some() {
+            self.auto_accept = over.auto_accept;
+        }
+        self.warnings.extend(over.warnings);
+        self
+    }
+
+    /// The names of the extensions the config has a section for, sorted.
+    pub fn extensions(&self) -> impl Iterator<Item = &str> {
+        self.sections.extensions()
+    }
+
+    /// The keys of an extension's section, `enabled` excepted.
+    pub fn section(&self, extension: &str) -> Option<&Map<String, Value>> {
+        self.sections.section(extension)
+    }
+
+    /// What the config says of an extension's `enabled`, if anything.
+    pub fn enabled(&self, extension: &str) -> Option<bool> {
+        self.sections.enabled(extension)
+    }
+
+    /// The files the config was read from, in the order they were put over each other.
+    pub fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    /// The sections of the extensions, as a registry takes them
+    /// ([`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections)).
+    pub fn sections(&self) -> &Sections {
+        &self.sections
+    }
+
+    /// `true` when the config has no section and no external hook.
+    pub fn is_empty(&self) -> bool {
+        self.sections.is_empty() && self.hooks.is_empty()
+    }
+
+    /// The external hooks of the config, in file order (the files in the order they were put
+    /// over each other). They run once the registry's [`consent`](crate::consent) lets them.
+    pub fn external_hooks(&self) -> &[ExternalHook] {
+        &self.hooks
+    }
+
+    /// Adds an external hook, as if a file had configured it.
+    pub fn external_hook(mut self, hook: ExternalHook) -> Self {
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Lets (or, with `false`, stops letting) external hooks run without being approved, as
+    /// `hooks_auto_accept: true` does in the user's `hookchain.yaml`.
+    pub fn accept_hooks(mut self, accept: bool) -> Self {
+        self.auto_accept = Some((accept, "the config set from code".to_owned()));
+        self
+    }
+
+    /// `true` when the config says `hooks_auto_accept: true` (or [`accept_hooks`] was set).
+    ///
+    /// [`accept_hooks`]: Config::accept_hooks
+    pub fn accepts_hooks(&self) -> bool {
+        self.auto_accept.as_ref().is_some_and(|(accept, _)| *accept)
+    }
+
+    /// What was left out of the files read (events and hook types hookchain has no use for, a
+    /// project's `hooks_auto_accept`), each naming its file and line. Each was also logged
+    /// with `tracing::warn!`.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut map = f.debug_map();
+        for name in self.sections.extensions() {
+            map.entry(
+                &name,
+                &format_args!(
+                    "enabled: {:?}, {:?}",
+                    self.sections.enabled(name),
+                    self.sections.section(name)
+                ),
+            );
+        }
+        for hook in &self.hooks {
+            map.entry(
+                &hook.name,
+                &format_args!(
+                    "{} {} `{}`",
+                    hook.point,
+                    hook.transport.kind(),
+                    hook.transport.target()
+                ),
+            );
+        }
+        if let Some((accept, _)) = &self.auto_accept {
+            map.entry(&AUTO_ACCEPT, accept);
+        }
+        map.finish()
+    }
+}
+
+/// The global file, then the project's.
+fn discovered_files(project_dir: &Path, home_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Some(home) = home_dir {
+        files.push(home.join(".config").join("hookchain").join(CONFIG_FILE));
+    }
+    files.push(project_dir.join(CONFIG_FILE));
+    files
+}
+
+/// A discovered file: a project's file cannot let its own hooks run unapproved.
+fn discovered(mut file: Config, is_project: bool) -> Config {
+    if is_project && let Some((true, at)) = file.auto_accept.take() {
+        let warning = format!(
+            "{at}: `{AUTO_ACCEPT}: true` is left out: a project's hookchain.yaml cannot approve \
+             its own hooks (set it in ~/.config/hookchain/hookchain.yaml, or pass \
+             --accept-hooks)"
+        );
+        tracing::warn!("{warning}");
+        file.warnings.push(warning);
+    }
+    file
+}
+
+/// Reads a file's text, with the name it has in messages.
+fn read(path: &Path) -> Result<(String, String), ConfigError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+        file: name.clone(),
+        message: e.to_string(),
+    })?;
+    Ok((name, text))
+}
+
+/// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.
+fn is_docker_agent(text: &str) -> bool {
+    match yaml_serde::from_str::<Yaml>(text) {
+        Ok(Yaml::Mapping(top)) => {
+            top.contains_key("agents") && !TOP_LEVEL_KEYS.iter().any(|key| top.contains_key(*key))
+        }
+        _ => false,
+    }
+}
+
+fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Config::from_yaml_str(&text, &path.display().to_string()).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::Read {
+            file: path.display().to_string(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The closest of `candidates` to `name`, when it is close (Jaro-Winkler above 0.8).
+#[doc(hidden)]
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(name, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+fn syntax(file: &str, error: &yaml_serde::Error) -> ConfigError {
+    let mut message = error.to_string();
+    let (line, column) = match error.location() {
+        Some(at) => {
+            let suffix = format!(" at line {} column {}", at.line(), at.column());
+            message = message.replacen(&suffix, "", 1);
+            (Some(at.line()), Some(at.column()))
+        }
+        None => (None, None),
+    };
+    ConfigError::Syntax {
+        file: file.to_owned(),
+        line,
+        column,
+        message,
+    }
+}
+
+pub(crate) fn yaml_key(key: &Yaml) -> String {
+    match key {
+        Yaml::String(s) => s.clone(),
+        other => yaml_serde::to_string(other)
+            .map(|s| s.trim_end().to_owned())
+            .unwrap_or_else(|_| format!("{other:?}")),
+    }
+}
+
+pub(crate) fn yaml_kind(value: &Yaml) -> &'static str {
+    match value {
+        Yaml::Null => "nothing",
+        Yaml::Bool(_) => "a boolean",
+        Yaml::Number(_) => "a number",
+        Yaml::String(_) => "a string",
+        Yaml::Sequence(_) => "a sequence",
+        Yaml::Mapping(_) => "a mapping",
+        Yaml::Tagged(_) => "a tagged value",
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines: where a value is in a file's text.
+// ---------------------------------------------------------------------------------------------
+
+/// The message of the error a walk raises where its path ends; the YAML deserializer attaches the
+/// position of the node being read to it.
+const FOUND: &str = "hookchain: found the node";
+
+/// The line (from 1) of the value at `path` in `text`: of the key, for a path ending in a key.
+fn locate(text: &str, path: &[PathSegment]) -> Option<usize> {
+    let deserializer = yaml_serde::Deserializer::from_str(text);
+    match (Walk { path }).deserialize(deserializer) {
+        Ok(()) => None,
+        Err(error) if error.to_string().contains(FOUND) => error.location().map(|l| l.line()),
+        Err(_) => None,
+    }
+}
+
+/// The line (from 1) of the value at `path` in JSON `text`: of the key, for a path ending in a
+/// key.
+fn locate_json(text: &str, path: &[PathSegment]) -> Option<usize> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    match (Walk { path }).deserialize(&mut deserializer) {
+        Ok(()) => None,
+        Err(error) if error.to_string().contains(FOUND) && error.line() > 0 => Some(error.line()),
+        Err(_) => None,
+    }
+}
+
+/// Walks down `path`, ignoring everything else; fails with [`FOUND`] where the path ends.
+struct Walk<'p> {
+    path: &'p [PathSegment],
+}
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        if self.path.is_empty() {
+            deserializer.deserialize_any(Here)
+        } else {
+            deserializer.deserialize_any(self)
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (PathSegment::Key(want), rest) = (&self.path[0], &self.path[1..]) else {
+            return Ok(());
+        };
+        while let Some(matched) = map.next_key_seed(Key {
+            want,
+            last: rest.is_empty(),
+        })? {
+            if matched {
+                return map.next_value_seed(Walk { path: rest });
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (PathSegment::Index(index), rest) = (&self.path[0], &self.path[1..]) else {
+            return Ok(());
+        };
+        for _ in 0..*index {
+            if seq.next_element::<IgnoredAny>()?.is_none() {
+                return Ok(());
+            }
+        }
+        seq.next_element_seed(Walk { path: rest }).map(drop)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use de::VariantAccess;
+        let (IgnoredAny, variant) = data.variant::<IgnoredAny>()?;
+        variant.newtype_variant::<IgnoredAny>().map(drop)
+    }
+}
+
+/// Reads a mapping key: `true` when it is the one wanted; fails with [`FOUND`] on it when it
+/// ends the path, so the position is the key's.
+struct Key<'w> {
+    want: &'w str,
+    last: bool,
+}
+
+impl Key<'_> {
+    fn check<E: de::Error>(self, key: &str) -> Result<bool, E> {
+        match key == self.want {
+            true if self.last => Err(E::custom(FOUND)),
+            matched => Ok(matched),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = bool;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
+        self.check(key)
+    }
+    fn visit_bool<E: de::Error>(self, key: bool) -> Result<bool, E> {
+        self.check(&key.to_string())
+    }
+    fn visit_i64<E: de::Error>(self, key: i64) -> Result<bool, E> {
+        self.check(&key.to_string())
+    }
+    fn visit_u64<E: de::Error>(self, key: u64) -> Result<bool, E> {
+        self.check(&key.to_string())
+    }
+    fn visit_f64<E: de::Error>(self, key: f64) -> Result<bool, E> {
+        self.check(&key.to_string())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        self.check("null")
+    }
+}
+
+/// Fails with [`FOUND`] on whatever node it is given.
+struct Here;
+
+impl<'de> DeserializeSeed<'de> for Here {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Here {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(FOUND))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(FOUND))
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(de::Error::custom(FOUND))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(k: &str) -> PathSegment {
+        PathSegment::Key(k.to_owned())
+    }
+
+    const TEXT: &str = "\
+# a comment
+extensions:
+  workflow-guard:
+    plan_path: plans/active/plan.md
+    blocked_tools: [write_file, 3]
+    allowed_paths:
+      - plans/
+      - handoff/
+    nested: {a: {b: 1}}
+";
+
+    #[test]
+    fn locate_finds_keys_and_elements() {
+        assert_eq!(locate(TEXT, &[key("extensions")]), Some(2));
+        assert_eq!(
+            locate(TEXT, &[key("extensions"), key("workflow-guard")]),
+            Some(3)
+        );
+        let guard = [key("extensions"), key("workflow-guard")];
+        let at = |rest: &[PathSegment]| {
+            let mut path = guard.to_vec();
+            path.extend_from_slice(rest);
+            locate(TEXT, &path)
+        };
+        assert_eq!(at(&[key("plan_path")]), Some(4));
+        assert_eq!(at(&[key("blocked_tools"), PathSegment::Index(1)]), Some(5));
+        assert_eq!(at(&[key("allowed_paths"), PathSegment::Index(1)]), Some(8));
+        assert_eq!(at(&[key("nested"), key("a"), key("b")]), Some(9));
+        assert_eq!(at(&[key("missing")]), None);
+        assert_eq!(at(&[key("allowed_paths"), PathSegment::Index(5)]), None);
+        assert_eq!(at(&[key("plan_path"), key("deeper")]), None);
+    }
+
+    /// What `Hooks::global()` discovers: a file that does not parse is left out whole, with its
+    /// error; the other file still applies.
+    #[test]
+    fn lenient_discovery_leaves_out_a_broken_file() {
+        let root = std::env::temp_dir().join(format!("hookchain-lenient-{}", std::process::id()));
+        let (project, home) = (root.join("project"), root.join("home"));
+        let global_dir = home.join(".config").join("hookchain");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&global_dir).unwrap();
+        std::fs::write(
+            global_dir.join(CONFIG_FILE),
+            "extensions:\n  guard:\n    plan_path: global.md\n",
+        )
+        .unwrap();
+        std::fs::write(project.join(CONFIG_FILE), "extensions:\n  guard: [\n").unwrap();
+        let (config, errors) = Config::discover_lenient(&project, Some(&home));
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(config.section("guard").unwrap()["plan_path"], "global.md");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let message = errors[0].to_string();
+        let project_file = project.join(CONFIG_FILE).display().to_string();
+        assert!(
+            message.starts_with(&format!("{project_file} line 3 column 1: invalid YAML: ")),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn closest_needs_a_close_name() {
+        assert_eq!(
+            closest("extentions", TOP_LEVEL_KEYS.iter().copied()),
+            Some("extensions")
+        );
+        assert_eq!(closest("zzz", TOP_LEVEL_KEYS.iter().copied()), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! A config in a registry: [`ConfigBuilderExt`] gives a [`HooksBuilder`] a [`Config`] — its
+//! extension sections and its external hooks, each let in by consent — and
+//! [`ConfigHooksExt`] reloads a built registry's sections and says what consent did.
+//!
+//! # The rules it keeps
+//!
+//! - The sections go to the registry's extensions as
+//!   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says.
+//! - The config's external hooks join their points' chains when the registry is built, each once
+//!   [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged since, or
+//!   approved then by the policy. The others are skipped with a warning naming each and listed by
+//!   [`ConfigHooksExt::consent_report`]. The chains never change after that:
+//!   [`ConfigHooksExt::set_config`] reloads sections and flags only.
+//! - Without [`ConfigBuilderExt::consent`], the allowlist is
+//!   `~/.config/hookchain/approved-hooks.json` and the policy is the environment's
+//!   (`HOOKCHAIN_ACCEPT_HOOKS`); nobody is asked on a terminal unless the program gives a
+//!   policy with a prompt. A strict build fails when that allowlist cannot be read; a lenient
+//!   one runs only the hooks approved otherwise and reports the error.
+
+use hooks_core::ConfigError;
+use hooks_external::ExternalHooksExt;
+use hooks_runtime::{BuildError, BuildMode, Hooks, HooksBuilder};
+use parking_lot::Mutex;
+
+use crate::Config;
+use crate::consent::{self, Consent, ConsentPolicy, ConsentReport};
+
+/// What the builder was given, until it is built.
+#[derive(Default)]
+struct Pending {
+    config: Option<Config>,
+    consent: Option<(Consent, ConsentPolicy)>,
+    accept_hooks: bool,
+}
+
+/// Gives a [`HooksBuilder`] a config: `use hookchain::prelude::*;` brings it in.
+pub trait ConfigBuilderExt: Sized {
+    /// The config the registry starts with: its sections (checked by `build`, see
+    /// [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections)) and its external
+    /// hooks, which join their chains once consent lets them (see the [module docs](self)).
+    /// Given twice, the second is put over the first.
+    fn config(self, config: Config) -> Self;
+
+    /// The allowlist of approved hooks and how hooks that are not in it get approved, for the
+    /// config's external hooks. `hooks_auto_accept: true` in the config approves them too.
+    ///
+    /// ```
+    /// use hookchain::config::Config;
+    /// use hookchain::consent::{Consent, ConsentPolicy};
+    /// use hookchain::prelude::*;
+    ///
+    /// let config = Config::from_yaml_str(
+    ///     "hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/check\n",
+    ///     "./hookchain.yaml",
+    /// )?;
+    /// let hooks = Hooks::builder()
+    ///     .config(config)
+    ///     .consent(Consent::in_memory(), ConsentPolicy::new())
+    ///     .build()?;
+    /// // Not approved, in a run that asks nobody: skipped, and said so.
+    /// assert!(hooks.chain_of("intercept_tool_call").is_empty());
+    /// assert_eq!(hooks.consent_report().skipped[0].name, "./hookchain.yaml#01");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn consent(self, consent: Consent, policy: ConsentPolicy) -> Self;
+
+    /// Approves every external hook of the config that is not approved yet (or changed since),
+    /// and records the approvals, as `--accept-hooks` does.
+    fn accept_hooks(self, accept: bool) -> Self;
+}
+
+impl ConfigBuilderExt for HooksBuilder {
+    fn config(self, config: Config) -> Self {
+        with_pending(self, |pending| {
+            pending.config = Some(match pending.config.take() {
+                Some(base) => base.merge(config),
+                None => config,
+            });
+        })
+    }
+
+    fn consent(self, consent: Consent, policy: ConsentPolicy) -> Self {
+        with_pending(self, |pending| pending.consent = Some((consent, policy)))
+    }
+
+    fn accept_hooks(self, accept: bool) -> Self {
+        with_pending(self, |pending| pending.accept_hooks = accept)
+    }
+}
+
+/// Changes what the builder was given; the first change leaves the step that uses it.
+fn with_pending(mut builder: HooksBuilder, change: impl FnOnce(&mut Pending)) -> HooksBuilder {
+    if let Some(pending) = builder.attachment_mut::<Mutex<Pending>>() {
+        change(pending.get_mut());
+        return builder;
+    }
+    let mut pending = Pending::default();
+    change(&mut pending);
+    builder
+        .attach(Mutex::new(pending))
+        .on_build(|builder, mode| {
+            let pending = builder
+                .take_attachment::<Mutex<Pending>>()
+                .map(Mutex::into_inner)
+                .unwrap_or_default();
+            apply(builder, pending, mode)
+        })
+}
+
+/// Puts the config's sections in the builder, and its external hooks that consent lets run.
+fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Result<(), BuildError> {
+    let Some(config) = pending.config else {
+        return Ok(());
+    };
+    let mut taken = std::mem::take(builder).sections(config.sections().clone());
+    let mut report = ConsentReport::default();
+    if !config.external_hooks().is_empty() {
+        let (mut allowlist, mut policy) = match pending.consent {
+            Some(given) => given,
+            None => {
+                let allowlist = match Consent::load_default() {
+                    Ok(allowlist) => allowlist,
+                    Err(error) if mode == BuildMode::Strict => {
+                        *builder = taken;
+                        return Err(BuildError::step(error));
+                    }
+                    Err(error) => {
+                        tracing::error!("{error}");
+                        report.errors.push(error);
+                        Consent::in_memory()
+                    }
+                };
+                (
+                    allowlist,
+                    ConsentPolicy::from_lookup(|name| std::env::var(name).ok()),
+                )
+            }
+        };
+        if pending.accept_hooks {
+            policy = policy.accept_hooks(true);
+        }
+        if config.accepts_hooks() {
+            policy = policy.auto_accept(true);
+        }
+        let (admitted, admission) = consent::admit(
+            config.external_hooks().to_vec(),
+            &mut allowlist,
+            &mut policy,
+        );
+        report.admitted = admission.admitted;
+        report.skipped = admission.skipped;
+        report.errors.extend(admission.errors);
+        for hook in admitted {
+            taken = taken.external(hook);
+        }
+    }
+    *builder = taken.attach(report);
+    Ok(())
+}
+
+/// Reloads a registry's config and says what consent did: `use hookchain::prelude::*;` brings
+/// it in.
+pub trait ConfigHooksExt {
+    /// Replaces the sections of every extension with the config's, as
+    /// [`Hooks::set_sections`](hooks_runtime::Hooks::set_sections) does: all or nothing, safe
+    /// while other threads dispatch. The registry's external hooks were fixed when it was built:
+    /// the config's hooks are not added (a warning says so).
+    fn set_config(&self, config: Config) -> Result<(), ConfigError>;
+
+    /// What consent did with the external hooks of the config the registry was built with:
+    /// which run and why, which were skipped (new, or changed since approved) and the
+    /// allowlist's errors. Empty when the registry was built without a config.
+    fn consent_report(&self) -> &ConsentReport;
+}
+
+impl ConfigHooksExt for Hooks {
+    fn set_config(&self, config: Config) -> Result<(), ConfigError> {
+        if !config.external_hooks().is_empty() {
+            tracing::warn!(
+                "set_config reloads extension sections only: the registry's external hooks were \
+                 fixed when it was built, and the {} hook(s) of the new config are not added",
+                config.external_hooks().len()
+            );
+        }
+        self.set_sections(config.sections().clone())
+    }
+
+    fn consent_report(&self) -> &ConsentReport {
+        static EMPTY: ConsentReport = ConsentReport {
+            admitted: Vec::new(),
+            skipped: Vec::new(),
+            errors: Vec::new(),
+        };
+        self.attachment::<ConsentReport>().unwrap_or(&EMPTY)
+    }
+}

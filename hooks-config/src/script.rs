@@ -1,0 +1,148 @@
+//! The script a command hook runs: the file the loader checks exists and is executable, and
+//! whose content consent pins.
+//!
+//! # Which file is the script
+//!
+//! - For a hook whose argv is split from the config (`./hooks/guard.sh --strict`), the program
+//!   when it is named by a path; when it is a bare name found on `PATH` (an interpreter:
+//!   `python3 -u hooks/guard.py`), its first operand that is a file.
+//! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), the same rule
+//!   applied to the line's words, after `$CLAUDE_PROJECT_DIR`, `$HOOKCHAIN_PROJECT_DIR` (with or
+//!   without braces) and a leading `~/` are expanded: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`
+//!   names the file `<project>/.claude/hooks/x.sh`.
+//!
+//! A relative path is taken from the hook's working directory (the current directory when it
+//! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
+//! `CLAUDE_PROJECT_DIR` variable when it sets one, else its working directory.
+
+use std::path::{Path, PathBuf};
+
+use hooks_external::CommandSpec;
+
+/// The line of a hook run with `sh -c LINE`, if it is one.
+pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
+    match spec.argv.as_slice() {
+        [sh, c, line] if sh == "sh" && c == "-c" => Some(line),
+        _ => None,
+    }
+}
+
+/// The file `spec` runs, when it can be told (see the [module docs](self)).
+pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
+    let base = base_dir(spec);
+    let words: Vec<String> = match shell_line(spec) {
+        Some(line) => {
+            let project = project_dir(spec, &base);
+            shell_words::split(line)
+                .ok()?
+                .iter()
+                .map(|word| expand(word, &project))
+                .collect()
+        }
+        None => spec.argv.clone(),
+    };
+    let mut words = words.iter();
+    let program = words.next()?;
+    if is_path(program) {
+        let path = base.join(program);
+        return path.is_file().then_some(path);
+    }
+    let operand = words.find(|word| !word.starts_with('-'))?;
+    let path = base.join(operand);
+    path.is_file().then_some(path)
+}
+
+/// The program a shell line starts with, when it is named by a path (after the project
+/// directory and `~` are expanded), from `working_dir`: what the loader checks exists. Bare
+/// names (`jq`, `cd`, `python3`) are left to the shell.
+pub(crate) fn shell_program(line: &str, working_dir: &Path, project_dir: &Path) -> Option<PathBuf> {
+    let words = shell_words::split(line).ok()?;
+    let program = expand(words.first()?, project_dir);
+    is_path(&program).then(|| working_dir.join(program))
+}
+
+/// `true` when a word names a file by a path rather than a name looked up on `PATH`.
+pub(crate) fn is_path(word: &str) -> bool {
+    word.contains('/')
+}
+
+fn base_dir(spec: &CommandSpec) -> PathBuf {
+    match &spec.working_dir {
+        Some(dir) if dir.is_absolute() => dir.clone(),
+        Some(dir) => current_dir().join(dir),
+        None => current_dir(),
+    }
+}
+
+fn project_dir(spec: &CommandSpec, base: &Path) -> PathBuf {
+    spec.env
+        .get("HOOKCHAIN_PROJECT_DIR")
+        .or_else(|| spec.env.get("CLAUDE_PROJECT_DIR"))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| base.to_path_buf())
+}
+
+fn current_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// Expands the project directory variables anywhere in `word`, and a leading `~/`.
+pub(crate) fn expand(word: &str, project_dir: &Path) -> String {
+    let project = project_dir.display().to_string();
+    let mut word = word.to_owned();
+    for var in ["CLAUDE_PROJECT_DIR", "HOOKCHAIN_PROJECT_DIR"] {
+        word = word
+            .replace(&format!("${{{var}}}"), &project)
+            .replace(&format!("${var}"), &project);
+    }
+    if let Some(rest) = word.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
+    {
+        word = Path::new(&home).join(rest).display().to_string();
+    }
+    word
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn spec(argv: &[&str], working_dir: &Path) -> CommandSpec {
+        CommandSpec {
+            argv: argv.iter().map(|s| (*s).to_owned()).collect(),
+            display: argv.join(" "),
+            env: BTreeMap::new(),
+            working_dir: Some(working_dir.to_path_buf()),
+        }
+    }
+
+    #[test]
+    fn the_script_is_the_program_or_the_interpreters_operand() {
+        let dir = std::env::temp_dir().join(format!("hookchain-script-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(".claude/hooks")).unwrap();
+        std::fs::write(dir.join("guard.py"), "print()").unwrap();
+        std::fs::write(dir.join(".claude/hooks/x.sh"), "exit 0").unwrap();
+
+        let found = |argv: &[&str]| script_of(&spec(argv, &dir));
+        assert_eq!(found(&["./guard.py"]), Some(dir.join("./guard.py")));
+        assert_eq!(
+            found(&["python3", "-u", "guard.py"]),
+            Some(dir.join("guard.py"))
+        );
+        assert_eq!(found(&["python3", "missing.py"]), None);
+        assert_eq!(found(&["./missing.sh"]), None);
+        let line = "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.sh --fast";
+        assert_eq!(
+            found(&["sh", "-c", line]),
+            Some(dir.join(format!("{}/.claude/hooks/x.sh", dir.display())))
+        );
+        assert_eq!(found(&["sh", "-c", "jq -r .tool_name"]), None);
+        assert_eq!(
+            shell_program("${CLAUDE_PROJECT_DIR}/a.sh x", &dir, Path::new("/p")),
+            Some(PathBuf::from("/p/a.sh"))
+        );
+        assert_eq!(shell_program("jq .", &dir, Path::new("/p")), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

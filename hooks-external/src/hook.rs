@@ -1,0 +1,272 @@
+//! An external hook as a chain entry: what one firing does, from the matcher to the point's
+//! result.
+//!
+//! # One firing
+//!
+//! 1. On a point with a tool name, a [`Matcher`] that does not match passes at
+//!    once: nothing is spawned, connected to or sent.
+//! 2. The [payload](super::protocol::payload) is built and sent through the hook's transport
+//!    ([`Invoke`]), within the hook's time limit.
+//! 3. The answer is read ([`decide`]) and applied by the point
+//!    ([`WirePoint::apply_decision`]).
+//!
+//! A transport that fails ([`TransportError`]) or an answer that cannot be read
+//! ([`ProtocolError`]) is a hook failure: an `Err` naming the hook, its transport and target,
+//! where it was configured, and what went wrong. The chain then applies the hook's policy —
+//! `block` blocks with that reason; `pass` goes on; `warn` goes on, and the chain adds a warning
+//! for the user naming the hook and the failure (`OnError::Warn`). Either way the failure is logged and
+//! listed in the dispatch's `Outcome::failures`.
+//!
+//! # In the registry
+//!
+//! [`ExternalHooksExt::external`] adds an [`ExternalHook`] to the chain of its point on a
+//! [`HooksBuilder`], reaching it through the transport [`invoker`] builds
+//! ([`ExternalHooksExt::external_with`] takes any [`Invoke`]), named `hook.name`, with
+//! `hook.priority`, in the extension
+//! [`EXTENSION`] (`"external"`: one switch, `disable_extension("external")`, turns every
+//! external hook off, and a config section `extensions: {external: {enabled: false}}` does the
+//! same). `describe()` lists it at the file and line it was configured at (hooks built in code
+//! are listed at the line that added them).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hooks_core::points;
+use hooks_core::{HookContext, HookError, HookResult};
+use hooks_runtime::{HookOptions, HookSource, HooksBuilder};
+
+use super::protocol::{self, ProtocolError, decide};
+use super::wire::WirePoint;
+use super::{ExternalHook, Invoke, MAX_TIMEOUT, Matcher, Transport, TransportError};
+
+/// The extension every external hook belongs to.
+pub const EXTENSION: &str = "external";
+
+/// Why one firing of an external hook failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FiringError {
+    /// The transport brought nothing back.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The hook's answer cannot be read.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+}
+
+/// What a chain entry needs of an [`ExternalHook`], fixed when the hook is added.
+#[derive(Debug, Clone)]
+pub struct Firing {
+    name: Arc<str>,
+    event: String,
+    matcher: Matcher,
+    timeout: Duration,
+    /// `command `./guard.sh` (hookchain.yaml:12)`, for messages.
+    described: String,
+}
+
+impl Firing {
+    /// The firing of `hook` (its time limit capped at [`MAX_TIMEOUT`]).
+    pub fn new(hook: &ExternalHook) -> Firing {
+        Firing {
+            name: hook.name.as_str().into(),
+            event: hook.event.clone(),
+            matcher: hook.matcher.clone(),
+            timeout: hook.timeout.min(MAX_TIMEOUT),
+            described: format!(
+                "{} `{}`, configured at {}",
+                hook.transport.kind(),
+                hook.transport.target(),
+                hook.origin
+            ),
+        }
+    }
+
+    /// Fires the hook once on point `P` through `invoker` (steps 1–3 of the
+    /// [module docs](self)). A failure is an `Err`, for the chain to handle by the hook's policy.
+    pub fn fire<P: WirePoint>(
+        &self,
+        invoker: &dyn Invoke,
+        input: &P::Input,
+        cx: &HookContext<'_>,
+    ) -> Result<HookResult<P::Rewrite>, HookError> {
+        if let Some(tool) = P::tool_name(input)
+            && !self.matcher.matches(tool)
+        {
+            return Ok(HookResult::Pass);
+        }
+        match self.answer::<P>(invoker, input, cx) {
+            Ok(decision) => Ok(P::apply_decision(input, decision, cx)),
+            Err(error) => {
+                let message = format!(
+                    "external hook `{}` ({}) failed: {error}",
+                    self.name, self.described
+                );
+                Err(HookError::new(message))
+            }
+        }
+    }
+
+    /// Sends the payload and reads the answer.
+    fn answer<P: WirePoint>(
+        &self,
+        invoker: &dyn Invoke,
+        input: &P::Input,
+        cx: &HookContext<'_>,
+    ) -> Result<protocol::Decision, FiringError> {
+        let payload = protocol::payload::<P>(&self.event, input, cx);
+        let bytes = serde_json::to_vec(&payload)
+            .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;
+        let raw = invoker.invoke(&bytes, self.timeout)?;
+        Ok(decide(&raw)?)
+    }
+
+    /// The hook's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+/// The transport of `transport`: a [`CommandHook`](super::command::CommandHook), a
+/// [`ProcessHook`](super::process::ProcessHook) or an [`HttpHook`](super::http::HttpHook).
+/// Fails when the hook cannot be used at all (a missing or non-executable program, a malformed
+/// URL): config loaders call it to report that at load time.
+#[allow(unreachable_code, unreachable_patterns)]
+pub fn invoker(transport: &Transport) -> Result<Arc<dyn Invoke>, TransportError> {
+    Ok(match transport {
+        #[cfg(all(unix, feature = "command"))]
+        Transport::Command(spec) => Arc::new(super::command::CommandHook::new(spec.clone())?),
+        #[cfg(all(unix, feature = "process"))]
+        Transport::Process(spec) => Arc::new(super::process::ProcessHook::new(spec.clone())?),
+        #[cfg(feature = "http")]
+        Transport::Http(spec) => Arc::new(super::http::HttpHook::new(spec.clone())?),
+        other => return Err(not_built(other.kind())),
+    })
+}
+
+/// Why a transport is not part of this build, and what would make it one.
+fn not_built(transport: &'static str) -> TransportError {
+    let fix = match transport {
+        "command" if cfg!(not(unix)) => "external commands run on Unix only",
+        "process" if cfg!(not(unix)) => "worker processes run on Unix only",
+        "command" => "enable hookchain's `command` feature",
+        "process" => "enable hookchain's `process` feature",
+        _ => "enable hookchain's `http` feature",
+    };
+    TransportError::NotBuilt { transport, fix }
+}
+
+/// A transport that could not be built: every firing fails with the error it met, so the hook's
+/// policy applies and the problem is never a silent pass.
+#[derive(Debug)]
+pub(crate) struct Unusable(pub(crate) TransportError);
+
+impl Invoke for Unusable {
+    fn invoke(
+        &self,
+        _payload: &[u8],
+        _timeout: Duration,
+    ) -> Result<super::RawOutput, TransportError> {
+        Err(self.0.clone())
+    }
+}
+
+/// Adds external hooks to a [`HooksBuilder`]: `use hookchain::prelude::*;` brings it in.
+pub trait ExternalHooksExt: Sized {
+    /// Adds an external hook — a script, a long-lived worker or an HTTP endpoint — to the chain
+    /// of its point, reached through the transport `hook.transport` names.
+    ///
+    /// The hook runs in priority order with every other hook of the point; see the
+    /// [module docs](self) for what one firing does and
+    /// [`external_with`](ExternalHooksExt::external_with) for where it is listed.
+    ///
+    /// A transport that cannot be built (a missing or non-executable program, a malformed URL, a
+    /// transport not part of this build) is logged as an error and the hook is added all the
+    /// same: every firing fails with that error, so the hook's `on_error` applies — a guard with
+    /// `on_error: block` blocks instead of vanishing. Config loaders report the problem at load
+    /// time with [`invoker`].
+    fn external(self, hook: ExternalHook) -> Self;
+
+    /// Adds an external hook that reaches its script, worker or endpoint through `invoker`
+    /// instead of the transport of `hook.transport`: for tests (a fake [`Invoke`]) and for
+    /// transports of your own.
+    ///
+    /// The hook joins the chain of `hook.point` named `hook.name`, at `hook.priority`, in the
+    /// extension [`EXTENSION`], listed by `describe()` at the file and line it was configured at.
+    /// A point that is not one of the built-in points is logged as an error and the hook is left
+    /// out.
+    fn external_with(self, hook: ExternalHook, invoker: Arc<dyn Invoke>) -> Self;
+}
+
+impl ExternalHooksExt for HooksBuilder {
+    #[track_caller]
+    fn external(self, hook: ExternalHook) -> Self {
+        let invoker = invoker(&hook.transport).unwrap_or_else(|error| {
+            tracing::error!(
+                hook = hook.name,
+                "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
+                hook.name,
+                hook.origin
+            );
+            Arc::new(Unusable(error))
+        });
+        self.external_with(hook, invoker)
+    }
+
+    #[track_caller]
+    fn external_with(self, hook: ExternalHook, invoker: Arc<dyn Invoke>) -> Self {
+        let mut options = HookOptions::new(hook.name.clone())
+            .priority(hook.priority)
+            .extension(EXTENSION)
+            .on_error(hook.on_error)
+            .source(HookSource::External);
+        if let Some(file) = &hook.origin.file {
+            let line = hook
+                .origin
+                .line
+                .map_or(0, |l| u32::try_from(l).unwrap_or(u32::MAX));
+            options = options.defined_at(file.display().to_string(), line);
+        }
+        let firing = Firing::new(&hook);
+        macro_rules! by_point {
+            ($($name:literal => $point:ident),* $(,)?) => {
+                match hook.point {
+                    $($name => self.hook_with(
+                        points::$point,
+                        options,
+                        move |input: &<points::$point as hooks_core::HookPoint>::Input, cx: &HookContext<'_>| {
+                            firing.fire::<points::$point>(&*invoker, input, cx)
+                        },
+                    ),)*
+                    other => {
+                        tracing::error!(
+                            hook = hook.name,
+                            "external hook `{}` ({}) is for `{other}`, which is not a built-in point; it is left out",
+                            hook.name,
+                            hook.origin
+                        );
+                        self
+                    }
+                }
+            };
+        }
+        by_point!(
+            "session_start" => SessionStart,
+            "session_end" => SessionEnd,
+            "session_reset" => SessionReset,
+            "transform_user_input" => TransformUserInput,
+            "before_llm_call" => BeforeLlmCall,
+            "after_llm_call" => AfterLlmCall,
+            "intercept_tool_call" => InterceptToolCall,
+            "transform_tool_result" => TransformToolResult,
+            "after_tool_call" => AfterToolCall,
+            "transform_response" => TransformResponse,
+            "on_stop" => OnStop,
+            "before_compaction" => BeforeCompaction,
+            "after_compaction" => AfterCompaction,
+            "subagent_stop" => SubagentStop,
+            "outbound_message" => OutboundMessage,
+            "turn_end" => TurnEnded,
+            "notification" => Notify,
+        )
+    }
+}

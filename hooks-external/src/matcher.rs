@@ -1,0 +1,306 @@
+//! Matchers: which tool names an external hook fires for.
+//!
+//! A matcher is read once, when the hook is configured ([`Matcher::parse`]), and then only
+//! asked [`Matcher::matches`]. On points without a tool name it is not consulted; on tool points
+//! a miss means the hook is not run at all: nothing is spawned, connected to or sent.
+//!
+//! # The rules
+//!
+//! The text is trimmed first (YAML folding leaves spaces that no tool name has).
+//!
+//! Claude Code's rule, for hookchain's own config ([`Flavor::Native`]) and Claude Code's
+//! `settings.json` ([`Flavor::ClaudeCode`]):
+//!
+//! - empty or `*`: every tool;
+//! - only letters, digits, `_`, `-`, `|` and `,`: a list of exact names, split on `|` and `,`
+//!   (`Write|Edit` fires for `Write` and `Edit`, never for `WriteFile`);
+//! - anything else: a regular expression searched anywhere in the name (`mcp__.*` also fires for
+//!   `x_mcp__y`; write `^mcp__` to anchor it).
+//!
+//! docker-agent's rule, for its agent YAML ([`Flavor::DockerAgent`]): empty or `*` is every
+//! tool, and anything else is a regular expression that must match the whole name (docker-agent
+//! compiles `^(?:pattern)$`), so `shell` fires for `shell` only and `read_.*` for every
+//! `read_…` tool.
+//!
+//! A regular expression that does not compile is a [`MatcherError`] naming the pattern and what
+//! is wrong with it; the config loader adds the file and line.
+
+use std::fmt;
+
+use regex::Regex;
+
+use super::Flavor;
+
+/// Which tool names an external hook fires for.
+///
+/// ```
+/// use hookchain::external::{Flavor, Matcher};
+///
+/// let exact = Matcher::parse(Flavor::ClaudeCode, "Write|Edit").unwrap();
+/// assert!(exact.matches("Edit"));
+/// assert!(!exact.matches("EditFile"));
+///
+/// let regex = Matcher::parse(Flavor::ClaudeCode, "mcp__.*__write").unwrap();
+/// assert!(regex.matches("mcp__github__write"));
+///
+/// let anchored = Matcher::parse(Flavor::DockerAgent, "read_.*").unwrap();
+/// assert!(anchored.matches("read_file"));
+/// assert!(!anchored.matches("thread_file"));
+///
+/// assert!(Matcher::all().matches("anything"));
+/// ```
+#[derive(Clone)]
+pub struct Matcher {
+    /// The pattern as written (untrimmed), for messages and `Display`.
+    text: String,
+    rule: Rule,
+}
+
+#[derive(Clone)]
+enum Rule {
+    All,
+    Names(Box<[String]>),
+    /// The regex, and whether it is anchored (docker-agent) or searched (Claude Code).
+    Regex(Regex, bool),
+}
+
+/// A matcher that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatcherError {
+    /// The pattern is read as a regular expression and does not compile.
+    #[error("the matcher `{pattern}` is not a valid regular expression: {reason}")]
+    InvalidRegex {
+        /// The pattern as written.
+        pattern: String,
+        /// What the regex engine says is wrong.
+        reason: String,
+    },
+}
+
+impl Matcher {
+    /// A matcher that fires for every tool.
+    pub fn all() -> Matcher {
+        Matcher {
+            text: "*".to_owned(),
+            rule: Rule::All,
+        }
+    }
+
+    /// Reads `text` by the rule of `flavor` (see the [module docs](self)).
+    pub fn parse(flavor: Flavor, text: &str) -> Result<Matcher, MatcherError> {
+        let pattern = text.trim();
+        let rule = if pattern.is_empty() || pattern == "*" {
+            Rule::All
+        } else if flavor == Flavor::DockerAgent {
+            Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
+        } else if pattern.chars().all(is_name_char) {
+            Rule::Names(
+                pattern
+                    .split(['|', ','])
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+            )
+        } else {
+            Rule::Regex(compile(text, pattern)?, false)
+        };
+        Ok(Matcher {
+            text: text.to_owned(),
+            rule,
+        })
+    }
+
+    /// `true` when the hook fires for the tool `tool_name`.
+    pub fn matches(&self, tool_name: &str) -> bool {
+        match &self.rule {
+            Rule::All => true,
+            Rule::Names(names) => names.iter().any(|name| name == tool_name),
+            Rule::Regex(regex, _) => regex.is_match(tool_name),
+        }
+    }
+
+    /// `true` when the matcher fires for every tool.
+    pub fn is_all(&self) -> bool {
+        matches!(self.rule, Rule::All)
+    }
+
+    /// The pattern as it was written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl Default for Matcher {
+    /// [`Matcher::all`].
+    fn default() -> Self {
+        Matcher::all()
+    }
+}
+
+/// The characters of Claude Code's exact-name lists.
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '|' | ',')
+}
+
+fn compile(pattern: &str, regex: &str) -> Result<Regex, MatcherError> {
+    Regex::new(regex).map_err(|e| MatcherError::InvalidRegex {
+        pattern: pattern.to_owned(),
+        reason: match e {
+            // The engine's syntax errors span several lines (the pattern, a caret, the message);
+            // keep the message, which is what the user acts on.
+            regex::Error::Syntax(text) => text
+                .lines()
+                .rev()
+                .find(|line| line.starts_with("error:"))
+                .map(|line| line.trim_start_matches("error:").trim().to_owned())
+                .unwrap_or(text),
+            other => other.to_string(),
+        },
+    })
+}
+
+impl fmt::Display for Matcher {
+    /// The pattern as it was written.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&self.text)
+    }
+}
+
+impl fmt::Debug for Matcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rule = match &self.rule {
+            Rule::All => "all",
+            Rule::Names(_) => "names",
+            Rule::Regex(_, true) => "anchored regex",
+            Rule::Regex(_, false) => "regex",
+        };
+        f.debug_struct("Matcher")
+            .field("text", &self.text)
+            .field("rule", &rule)
+            .finish()
+    }
+}
+
+impl PartialEq for Matcher {
+    /// Two matchers are equal when they were written alike and read by the same rule.
+    fn eq(&self, other: &Self) -> bool {
+        let same_rule = match (&self.rule, &other.rule) {
+            (Rule::All, Rule::All) => true,
+            (Rule::Names(a), Rule::Names(b)) => a == b,
+            (Rule::Regex(_, a), Rule::Regex(_, b)) => a == b,
+            _ => false,
+        };
+        same_rule && self.text == other.text
+    }
+}
+
+impl Eq for Matcher {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claude(text: &str) -> Matcher {
+        Matcher::parse(Flavor::ClaudeCode, text).unwrap()
+    }
+
+    fn docker(text: &str) -> Matcher {
+        Matcher::parse(Flavor::DockerAgent, text).unwrap()
+    }
+
+    #[test]
+    fn empty_and_star_match_every_tool_in_every_flavor() {
+        for flavor in [Flavor::Native, Flavor::ClaudeCode, Flavor::DockerAgent] {
+            for text in ["", "*", "  ", " * "] {
+                let m = Matcher::parse(flavor, text).unwrap();
+                assert!(m.is_all(), "{flavor:?} {text:?}");
+                assert!(m.matches("Bash") && m.matches("") && m.matches("mcp__x__y"));
+            }
+        }
+        assert!(Matcher::all().is_all());
+        assert_eq!(Matcher::all().to_string(), "*");
+        assert_eq!(Matcher::default(), Matcher::all());
+    }
+
+    #[test]
+    fn plain_names_are_an_exact_list_split_on_bars_and_commas() {
+        let m = claude("Write|Edit,multi-edit");
+        for name in ["Write", "Edit", "multi-edit"] {
+            assert!(m.matches(name), "{name}");
+        }
+        for name in ["write", "WriteFile", "Edi", "xEdit", "Write|Edit", "multi"] {
+            assert!(!m.matches(name), "{name}");
+        }
+        let single = claude("Bash");
+        assert!(single.matches("Bash"));
+        assert!(!single.matches("Bash2") && !single.matches("MyBash"));
+        // Native configs follow Claude Code's rule.
+        assert_eq!(
+            Matcher::parse(Flavor::Native, "Bash").unwrap(),
+            Matcher::parse(Flavor::ClaudeCode, "Bash").unwrap()
+        );
+        // Empty items of a list are ignored.
+        let sloppy = claude("Write||Edit,");
+        assert!(sloppy.matches("Write") && sloppy.matches("Edit") && !sloppy.matches(""));
+    }
+
+    #[test]
+    fn anything_else_is_an_unanchored_regex() {
+        let m = claude("mcp__.*");
+        assert!(m.matches("mcp__github__create_issue"));
+        assert!(m.matches("x_mcp__y"), "unanchored: found anywhere");
+        assert!(!m.matches("Bash"));
+        let anchored_by_hand = claude("^Notebook.*$");
+        assert!(anchored_by_hand.matches("NotebookEdit"));
+        assert!(!anchored_by_hand.matches("MyNotebookEdit"));
+        // A dot is enough to make it a regex.
+        let dotted = claude("Web.etch");
+        assert!(dotted.matches("WebFetch") && dotted.matches("xWebFetchy"));
+    }
+
+    #[test]
+    fn docker_agent_patterns_are_anchored_regexes() {
+        let m = docker("read_.*|write_file");
+        assert!(m.matches("read_file") && m.matches("write_file"));
+        assert!(!m.matches("thread_file"), "anchored at the start");
+        assert!(!m.matches("write_file2"), "anchored at the end");
+        let plain = docker("shell");
+        assert!(plain.matches("shell") && !plain.matches("shell_exec"));
+        // The same text reads differently under Claude Code's rule.
+        assert!(claude("read_.*").matches("thread_file"));
+    }
+
+    #[test]
+    fn an_invalid_regex_names_the_pattern_and_the_error() {
+        let err = Matcher::parse(Flavor::ClaudeCode, "Bash(").unwrap_err();
+        let MatcherError::InvalidRegex { pattern, reason } = &err;
+        assert_eq!(pattern, "Bash(");
+        assert_eq!(reason, "unclosed group");
+        assert_eq!(
+            err.to_string(),
+            "the matcher `Bash(` is not a valid regular expression: unclosed group"
+        );
+        let err = Matcher::parse(Flavor::DockerAgent, "[a-").unwrap_err();
+        assert!(
+            err.to_string().starts_with("the matcher `[a-` is not"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn display_is_the_pattern_as_written() {
+        assert_eq!(claude("Write|Edit").to_string(), "Write|Edit");
+        assert_eq!(docker(" read_.* ").to_string(), " read_.* ");
+        assert_eq!(claude("mcp__.*").as_str(), "mcp__.*");
+        assert_eq!(format!("{:>8}", claude("Bash")), "    Bash");
+    }
+
+    #[test]
+    fn equality_compares_the_text_and_the_rule() {
+        assert_eq!(claude("a.*"), claude("a.*"));
+        assert_ne!(claude("a.*"), docker("a.*"));
+        assert_ne!(claude("Bash"), claude("Edit"));
+    }
+}

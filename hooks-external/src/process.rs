@@ -1,0 +1,885 @@
+//! The `process` transport: one long-lived worker per hook, JSON lines over its stdin and stdout,
+//! so that a firing costs a round trip through two pipes instead of a spawn.
+//!
+//! # The line protocol
+//!
+//! hookchain writes one request per line on the worker's stdin:
+//!
+//! ```text
+//! {"id":7,"payload":{"hook_event_name":"intercept_tool_call","tool_name":"shell",…}}
+//! ```
+//!
+//! The worker answers each request with one line on its stdout, in either form:
+//!
+//! - **the envelope**: `{"id":7,"output":{"decision":"block","reason":"…"}}` — `output` is the
+//!   decision object, in any dialect a command hook may print on its stdout; `null` (or no
+//!   `output` at all: `{"id":7}`) is a pass, and a string is plain-text output, as a command hook's
+//!   non-JSON stdout;
+//! - **flat**: `{"id":7,"decision":"block","reason":"…"}` — the decision object itself, with `id`
+//!   beside the dialect's fields.
+//!
+//! A line with an `output` key is an envelope; any other is flat (no dialect has a top-level
+//! `output` field). Ids are unsigned integers, unique per hook. Answers may come in any order:
+//! each is routed to its request by id. Blank lines are skipped; a line that is not a JSON object
+//! with an unsigned integer `id`, or an answer nobody waits for any more (its request timed out),
+//! is logged and dropped. A line longer than [`OUTPUT_CAP`] ends the worker. The payload is
+//! written on one line: newlines in it — which valid JSON has only as whitespace — are written as
+//! spaces.
+//!
+//! What a firing brings back is a [`RawOutput`] with `exit_code: None`, the decision's JSON in
+//! `stdout` (empty for a pass) and an empty `stderr`: the protocol layer reads it like a command
+//! hook's stdout.
+//!
+//! # The life of a worker
+//!
+//! - **Started lazily** by the first firing ([`ProcessHook::start`] starts it at once), with the
+//!   environment, directory and own process group of a [`command`](super::command) hook;
+//!   [`ProcessHook::new`] checks the program at load time, as [`CommandHook::new`] does.
+//! - **Multiplexed.** Any number of threads may fire at once. Each writes its request line (the
+//!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit)
+//!   and waits for its answer; one reader thread per worker routes answers by id. No process and
+//!   no thread is started per request.
+//! - **A time limit per request.** A request not answered in time fails with
+//!   [`TransportError::Timeout`]; the worker goes on serving the others, and the late answer is
+//!   dropped.
+//! - **Death.** End-of-file on the worker's stdout (it exited, or closed it) or a line past the
+//!   cap: the worker's process group is killed and the worker reaped, and every pending request
+//!   fails with [`TransportError::WorkerDied`], saying how it ended (exit code or signal) and the
+//!   last lines of its stderr.
+//! - **Restart with backoff.** The next firing starts a new worker — but after the n-th death in a
+//!   row not before [`Backoff::delay`]`(n)` has passed since that death (100 ms doubling up to
+//!   30 s by default). Until then firings fail at once with [`TransportError::WorkerDied`],
+//!   saying when the restart will be tried. A worker that stayed up for
+//!   [`Backoff::healthy_after`] resets the count.
+//! - **stderr** is drained by a thread of its own, so a chatty worker never blocks on it: each
+//!   line (cut at 4 KiB) is logged with `tracing` at debug level under the target
+//!   `hookchain::external::process`, and the last few are kept for the death message.
+//! - **Drop** kills the worker's process group and reaps it.
+//!
+//! [`CommandHook::new`]: super::command::CommandHook::new
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::process::ChildStdin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+use serde_json::Value;
+
+use super::command::{self, Group, describe_status};
+use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportError};
+
+/// The longest stderr line logged whole; longer ones are cut.
+const STDERR_LINE_CAP: usize = 4 * 1024;
+
+/// How many of the last stderr lines a death message quotes.
+const STDERR_TAIL_LINES: usize = 5;
+
+/// How long a worker whose stdout closed may take to become reapable, so that its exit status
+/// can be told; and how long its last stderr lines may take to arrive.
+const DEATH_GRACE: Duration = Duration::from_millis(100);
+
+/// When a dead worker is started again.
+///
+/// After the n-th death in a row the restart waits [`delay`](Backoff::delay)`(n)`: `initial`,
+/// doubling at each death, at most `max`. A worker that stayed up for `healthy_after` before it
+/// died starts the count again.
+///
+/// ```
+/// use std::time::Duration;
+/// use hookchain::external::process::Backoff;
+///
+/// let backoff = Backoff::default();
+/// assert_eq!(backoff.delay(1), Duration::from_millis(100));
+/// assert_eq!(backoff.delay(3), Duration::from_millis(400));
+/// assert_eq!(backoff.delay(40), Duration::from_secs(30));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    /// The wait after the first death (100 ms by default; zero restarts at once).
+    pub initial: Duration,
+    /// The longest wait (30 s by default).
+    pub max: Duration,
+    /// How long a worker must have stayed up for its death to count as the first in a row
+    /// (60 s by default).
+    pub healthy_after: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff {
+            initial: Duration::from_millis(100),
+            max: Duration::from_secs(30),
+            healthy_after: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Backoff {
+    /// The wait before restarting after the `deaths`-th death in a row (1 for the first).
+    pub fn delay(&self, deaths: u32) -> Duration {
+        let doublings = deaths.saturating_sub(1).min(31);
+        self.initial.saturating_mul(1 << doublings).min(self.max)
+    }
+}
+
+/// A hook served by one long-lived worker process (see the [module docs](self) for the line
+/// protocol and the worker's life).
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use hookchain::external::process::ProcessHook;
+/// use hookchain::external::{CommandSpec, Invoke};
+///
+/// let hook = ProcessHook::new(CommandSpec {
+///     argv: vec!["python3".into(), "hooks/worker.py".into()],
+///     display: "python3 hooks/worker.py".into(),
+///     env: Default::default(),
+///     working_dir: None,
+/// })?;
+/// hook.start()?; // optional: the first firing starts the worker otherwise
+/// let out = hook.invoke(br#"{"hook_event_name":"intercept_tool_call"}"#, Duration::from_secs(5))?;
+/// println!("decision: {}", String::from_utf8_lossy(&out.stdout));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ProcessHook {
+    spec: CommandSpec,
+    program: PathBuf,
+    backoff: Backoff,
+    next_id: AtomicU64,
+    supervisor: Mutex<Supervisor>,
+}
+
+/// The current worker, and what is known of the deaths of the previous ones.
+#[derive(Default)]
+struct Supervisor {
+    worker: Option<Arc<Worker>>,
+    /// Deaths in a row (reset by a worker that stayed up long enough).
+    deaths: u32,
+    /// No restart before this.
+    retry_at: Option<Instant>,
+    /// How the last worker ended.
+    last_death: String,
+}
+
+impl Supervisor {
+    fn record_death(&mut self, reason: &str, lived: Duration, at: Instant, backoff: &Backoff) {
+        if lived >= backoff.healthy_after {
+            self.deaths = 0;
+        }
+        self.deaths = self.deaths.saturating_add(1);
+        self.retry_at = Some(at + backoff.delay(self.deaths));
+        self.last_death = reason.to_owned();
+    }
+}
+
+impl std::fmt::Debug for ProcessHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProcessHook")
+            .field("command", &self.spec.display)
+            .field("program", &self.program)
+            .field("backoff", &self.backoff)
+            .field("pid", &self.pid())
+            .finish()
+    }
+}
+
+impl ProcessHook {
+    /// Checks the command (as [`command::resolve_program`] does: a missing or non-executable
+    /// program is an error here, at load time) and returns the hook. The worker is not started
+    /// yet: the first firing, or [`start`](ProcessHook::start), starts it.
+    pub fn new(spec: CommandSpec) -> Result<ProcessHook, TransportError> {
+        let program = command::resolve_program(&spec)?;
+        Ok(ProcessHook {
+            spec,
+            program,
+            backoff: Backoff::default(),
+            next_id: AtomicU64::new(1),
+            supervisor: Mutex::new(Supervisor::default()),
+        })
+    }
+
+    /// Restarts dead workers with `backoff` instead of [`Backoff::default`].
+    pub fn with_backoff(mut self, backoff: Backoff) -> ProcessHook {
+        self.backoff = backoff;
+        self
+    }
+
+    /// The command as configured.
+    pub fn spec(&self) -> &CommandSpec {
+        &self.spec
+    }
+
+    /// The file that runs: the program resolved when the hook was loaded.
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
+    /// Starts the worker now if none is running (subject to the backoff after a death).
+    pub fn start(&self) -> Result<(), TransportError> {
+        self.worker(Instant::now() + MAX_TIMEOUT, MAX_TIMEOUT)
+            .map(drop)
+    }
+
+    /// The pid of the running worker (also its process group id), if one is running.
+    pub fn pid(&self) -> Option<u32> {
+        let supervisor = self.supervisor.lock();
+        let worker = supervisor.worker.as_ref()?;
+        worker.death().is_none().then_some(worker.pid)
+    }
+
+    /// The running worker, started (again) if need be.
+    fn worker(&self, deadline: Instant, timeout: Duration) -> Result<Arc<Worker>, TransportError> {
+        let mut supervisor = self
+            .supervisor
+            .try_lock_until(deadline)
+            .ok_or(TransportError::Timeout(timeout))?;
+        if let Some(worker) = &supervisor.worker {
+            match worker.death() {
+                None => return Ok(Arc::clone(worker)),
+                Some(death) => {
+                    let lived = death.at.saturating_duration_since(worker.started);
+                    supervisor.worker = None;
+                    supervisor.record_death(&death.reason, lived, death.at, &self.backoff);
+                }
+            }
+        }
+        let now = Instant::now();
+        if let Some(retry_at) = supervisor.retry_at
+            && now < retry_at
+        {
+            return Err(TransportError::WorkerDied {
+                command: self.spec.display.clone(),
+                reason: format!(
+                    "{}; restarting in {}",
+                    supervisor.last_death,
+                    human(retry_at - now)
+                ),
+            });
+        }
+        match Worker::spawn(&self.spec, &self.program) {
+            Ok(worker) => {
+                if supervisor.deaths > 0 {
+                    tracing::info!(
+                        worker = %self.spec.display,
+                        pid = worker.pid,
+                        "process hook worker restarted after {} death(s) in a row",
+                        supervisor.deaths
+                    );
+                }
+                supervisor.worker = Some(Arc::clone(&worker));
+                Ok(worker)
+            }
+            Err(e) => {
+                let reason = e.to_string();
+                supervisor.record_death(&reason, Duration::ZERO, Instant::now(), &self.backoff);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Invoke for ProcessHook {
+    fn invoke(&self, payload: &[u8], timeout: Duration) -> Result<RawOutput, TransportError> {
+        let timeout = timeout.min(MAX_TIMEOUT);
+        let deadline = Instant::now() + timeout;
+        let worker = self.worker(deadline, timeout)?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let slot = Arc::new(Slot::default());
+        worker.register(id, &slot)?;
+        if let Err(e) = worker.send(&request_line(id, payload), deadline, timeout) {
+            if matches!(e, TransportError::WorkerDied { .. }) {
+                // Its stdin is closed: the worker is going, and its reader thread will fail this
+                // request with how it ended (exit code, last words) — better than "broken pipe".
+                let wait = deadline.min(Instant::now() + 3 * DEATH_GRACE);
+                if let Some(answer) = slot.wait_until(wait) {
+                    return answer;
+                }
+            }
+            worker.forget(id);
+            return slot.take().unwrap_or(Err(e));
+        }
+        if let Some(answer) = slot.wait_until(deadline) {
+            return answer;
+        }
+        // Out of time. Once forgotten, nobody can answer any more: look one last time.
+        worker.forget(id);
+        slot.take().unwrap_or(Err(TransportError::Timeout(timeout)))
+    }
+}
+
+impl Drop for ProcessHook {
+    fn drop(&mut self) {
+        if let Some(worker) = self.supervisor.get_mut().worker.take() {
+            worker.stop();
+        }
+    }
+}
+
+/// Where one request's answer is left for its caller.
+#[derive(Default)]
+struct Slot {
+    answer: Mutex<Option<Result<RawOutput, TransportError>>>,
+    ready: Condvar,
+}
+
+impl Slot {
+    fn fill(&self, answer: Result<RawOutput, TransportError>) {
+        *self.answer.lock() = Some(answer);
+        self.ready.notify_one();
+    }
+
+    fn wait_until(&self, deadline: Instant) -> Option<Result<RawOutput, TransportError>> {
+        let mut answer = self.answer.lock();
+        while answer.is_none() {
+            if self.ready.wait_until(&mut answer, deadline).timed_out() {
+                break;
+            }
+        }
+        answer.take()
+    }
+
+    fn take(&self) -> Option<Result<RawOutput, TransportError>> {
+        self.answer.lock().take()
+    }
+}
+
+#[derive(Clone)]
+struct Death {
+    reason: String,
+    at: Instant,
+}
+
+/// The requests waiting for an answer, and whether the worker died.
+#[derive(Default)]
+struct Pending {
+    waiting: HashMap<u64, Arc<Slot>>,
+    death: Option<Death>,
+}
+
+/// The write end of the worker's stdin.
+struct Feed {
+    stdin: ChildStdin,
+    /// What is left of a line whose writer ran out of time halfway: written before anything else,
+    /// so that lines never interleave.
+    tail: Vec<u8>,
+}
+
+/// One running worker: its pipes, its pending requests, its process group.
+struct Worker {
+    command: String,
+    pid: u32,
+    started: Instant,
+    feed: Mutex<Feed>,
+    pending: Mutex<Pending>,
+    group: Mutex<Group>,
+    stderr_tail: Mutex<VecDeque<String>>,
+    /// Set when the hook is dropped: the death that follows is expected.
+    stopping: AtomicBool,
+}
+
+impl Worker {
+    fn spawn(spec: &CommandSpec, program: &Path) -> Result<Arc<Worker>, TransportError> {
+        let mut cmd = command::command(spec, program)?;
+        let mut group = Group::spawn(&mut cmd, &spec.display)?;
+        let child = group.child();
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(TransportError::Io(format!(
+                "no pipes to the worker `{}`",
+                spec.display
+            )));
+        };
+        set_nonblocking(stdin.as_raw_fd()).map_err(|e| {
+            TransportError::Io(format!(
+                "cannot set up the stdin of `{}`: {e}",
+                spec.display
+            ))
+        })?;
+        let worker = Arc::new(Worker {
+            command: spec.display.clone(),
+            pid: group.pid(),
+            started: Instant::now(),
+            feed: Mutex::new(Feed {
+                stdin,
+                tail: Vec::new(),
+            }),
+            pending: Mutex::default(),
+            group: Mutex::new(group),
+            stderr_tail: Mutex::default(),
+            stopping: AtomicBool::new(false),
+        });
+        let (stderr_done, stderr_drained) = mpsc::channel::<()>();
+        let threads = spawn_thread("hookchain-worker-stderr", {
+            let worker = Arc::clone(&worker);
+            move || {
+                worker.drain_stderr(stderr);
+                drop(stderr_done);
+            }
+        })
+        .and_then(|()| {
+            spawn_thread("hookchain-worker-stdout", {
+                let worker = Arc::clone(&worker);
+                move || worker.read_answers(stdout, stderr_drained)
+            })
+        });
+        if let Err(e) = threads {
+            worker.stop();
+            return Err(e);
+        }
+        tracing::debug!(worker = %worker.command, pid = worker.pid, "process hook worker started");
+        Ok(worker)
+    }
+
+    fn death(&self) -> Option<Death> {
+        self.pending.lock().death.clone()
+    }
+
+    /// Waits for the answer to `id` in `slot`; fails when the worker is dead already.
+    fn register(&self, id: u64, slot: &Arc<Slot>) -> Result<(), TransportError> {
+        let mut pending = self.pending.lock();
+        if let Some(death) = &pending.death {
+            return Err(self.died(death.reason.clone()));
+        }
+        pending.waiting.insert(id, Arc::clone(slot));
+        Ok(())
+    }
+
+    fn forget(&self, id: u64) {
+        self.pending.lock().waiting.remove(&id);
+    }
+
+    fn died(&self, reason: String) -> TransportError {
+        TransportError::WorkerDied {
+            command: self.command.clone(),
+            reason,
+        }
+    }
+
+    /// Writes `line` to the worker's stdin, giving up at `deadline`.
+    fn send(
+        &self,
+        line: &[u8],
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<(), TransportError> {
+        let mut feed = self
+            .feed
+            .try_lock_until(deadline)
+            .ok_or(TransportError::Timeout(timeout))?;
+        let feed = &mut *feed;
+        let fd = feed.stdin.as_raw_fd();
+        let joined;
+        let mut rest: &[u8] = if feed.tail.is_empty() {
+            line
+        } else {
+            feed.tail.extend_from_slice(line);
+            joined = std::mem::take(&mut feed.tail);
+            &joined
+        };
+        while !rest.is_empty() {
+            match (&feed.stdin).write(rest) {
+                Ok(0) => return Err(self.died("its stdin accepts nothing".to_owned())),
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if !wait_writable(fd, deadline) {
+                        // Keep what must still be written for the line in the pipe to be whole;
+                        // a line not begun is dropped (its caller is gone).
+                        let unsent = rest.len().saturating_sub(line.len());
+                        feed.tail = if rest.len() > line.len() {
+                            rest[..unsent].to_vec()
+                        } else if rest.len() == line.len() {
+                            Vec::new()
+                        } else {
+                            rest.to_vec()
+                        };
+                        return Err(TransportError::Timeout(timeout));
+                    }
+                }
+                Err(e) => return Err(self.died(format!("cannot write to its stdin: {e}"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// The reader thread: routes every answer line to its request until stdout closes.
+    fn read_answers(&self, stdout: impl Read, stderr_drained: mpsc::Receiver<()>) {
+        let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+        let mut line = Vec::new();
+        let why = loop {
+            match read_line(&mut reader, &mut line, OUTPUT_CAP) {
+                Ok(LineEnd::Line) => {
+                    self.route(&line);
+                    line.clear();
+                }
+                Ok(LineEnd::Eof) => break None,
+                Ok(LineEnd::TooLong) => {
+                    break Some(format!(
+                        "printed a line longer than {OUTPUT_CAP} bytes on its stdout"
+                    ));
+                }
+                Err(e) => break Some(format!("cannot read its stdout: {e}")),
+            }
+        };
+        self.die(why, &stderr_drained);
+    }
+
+    /// Hands one answer line to the request it answers.
+    fn route(&self, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match parse_answer(line) {
+            Ok((id, stdout)) => {
+                let slot = self.pending.lock().waiting.remove(&id);
+                match slot {
+                    Some(slot) => slot.fill(Ok(RawOutput {
+                        exit_code: None,
+                        stdout,
+                        stderr: Vec::new(),
+                    })),
+                    None => tracing::debug!(
+                        worker = %self.command,
+                        "dropped the answer to request {id}: nobody waits for it (timed out?)"
+                    ),
+                }
+            }
+            Err(why) => tracing::warn!(
+                worker = %self.command,
+                "dropped a line that is no answer ({why}): {}",
+                shorten(&String::from_utf8_lossy(line), 200)
+            ),
+        }
+    }
+
+    /// The worker's stdout closed (`why` says more when it was not end-of-file): kill and reap it,
+    /// and fail every pending request.
+    fn die(&self, why: Option<String>, stderr_drained: &mpsc::Receiver<()>) {
+        let at = Instant::now();
+        let (exited, status) = {
+            let mut group = self.group.lock();
+            let exited = why.is_none() && group.exited_within(DEATH_GRACE);
+            (exited, group.reap())
+        };
+        let mut reason = match (why, status) {
+            (Some(why), _) => why,
+            (None, Ok(status)) if exited => describe_status(status),
+            (None, _) => "closed its stdout (and was killed)".to_owned(),
+        };
+        // Its last words, when it had any.
+        let _ = stderr_drained.recv_timeout(DEATH_GRACE);
+        let tail = self.stderr_tail.lock();
+        if !tail.is_empty() {
+            let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
+            reason.push_str("; its stderr ended with: ");
+            reason.push_str(&lines.join(" / "));
+        }
+        drop(tail);
+        let waiting = {
+            let mut pending = self.pending.lock();
+            pending.death = Some(Death {
+                reason: reason.clone(),
+                at,
+            });
+            std::mem::take(&mut pending.waiting)
+        };
+        if self.stopping.load(Ordering::Relaxed) {
+            tracing::debug!(worker = %self.command, pid = self.pid, "process hook worker stopped");
+        } else {
+            tracing::warn!(
+                worker = %self.command,
+                pid = self.pid,
+                pending = waiting.len(),
+                "process hook worker died: {reason}"
+            );
+        }
+        for slot in waiting.into_values() {
+            slot.fill(Err(self.died(reason.clone())));
+        }
+    }
+
+    /// The stderr thread: logs each line, keeps the last few.
+    fn drain_stderr(&self, stderr: impl Read) {
+        let mut reader = BufReader::new(stderr);
+        let mut line = Vec::new();
+        let mut cut = false;
+        loop {
+            let buf = match reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            if buf.is_empty() {
+                if !line.is_empty() {
+                    self.log_stderr(&line, cut);
+                }
+                break;
+            }
+            let newline = buf.iter().position(|&b| b == b'\n');
+            let text = &buf[..newline.unwrap_or(buf.len())];
+            let room = STDERR_LINE_CAP.saturating_sub(line.len());
+            line.extend_from_slice(&text[..text.len().min(room)]);
+            cut |= text.len() > room;
+            let used = newline.map_or(buf.len(), |i| i + 1);
+            reader.consume(used);
+            if newline.is_some() {
+                self.log_stderr(&line, cut);
+                line.clear();
+                cut = false;
+            }
+        }
+    }
+
+    fn log_stderr(&self, line: &[u8], cut: bool) {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim_end();
+        let more = if cut { " …" } else { "" };
+        tracing::debug!(worker = %self.command, pid = self.pid, "stderr: {text}{more}");
+        let mut tail = self.stderr_tail.lock();
+        if tail.len() == STDERR_TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(shorten(text, 200));
+    }
+
+    /// Kills the worker's process group and reaps it.
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        let _ = self.group.lock().reap();
+    }
+}
+
+/// `{"id":7,"payload":…}` and a newline.
+fn request_line(id: u64, payload: &[u8]) -> Vec<u8> {
+    let mut line = Vec::with_capacity(payload.len() + 32);
+    line.extend_from_slice(b"{\"id\":");
+    line.extend_from_slice(id.to_string().as_bytes());
+    line.extend_from_slice(b",\"payload\":");
+    if payload.iter().all(u8::is_ascii_whitespace) {
+        line.extend_from_slice(b"null");
+    } else {
+        line.extend(payload.iter().map(|&b| match b {
+            b'\n' | b'\r' => b' ',
+            b => b,
+        }));
+    }
+    line.extend_from_slice(b"}\n");
+    line
+}
+
+/// The id an answer line is for, and the decision's JSON (empty for a pass).
+fn parse_answer(line: &[u8]) -> Result<(u64, Vec<u8>), String> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(mut fields) = value else {
+        return Err("not a JSON object".to_owned());
+    };
+    let id = fields
+        .remove("id")
+        .and_then(|id| id.as_u64())
+        .ok_or_else(|| "no unsigned integer `id`".to_owned())?;
+    let output = match fields.remove("output") {
+        Some(Value::Null) => return Ok((id, Vec::new())),
+        Some(Value::String(text)) => return Ok((id, text.into_bytes())),
+        Some(output) => output,
+        None if fields.is_empty() => return Ok((id, Vec::new())),
+        None => Value::Object(fields),
+    };
+    let json = serde_json::to_vec(&output).map_err(|e| format!("cannot re-serialize: {e}"))?;
+    Ok((id, json))
+}
+
+enum LineEnd {
+    /// `line` holds a line (without its newline; the last one may lack it).
+    Line,
+    Eof,
+    TooLong,
+}
+
+/// Reads one line into `line` (cleared by the caller), failing past `cap` bytes.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, cap: usize) -> io::Result<LineEnd> {
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(if line.is_empty() {
+                LineEnd::Eof
+            } else {
+                LineEnd::Line
+            });
+        }
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let end = newline.unwrap_or(buf.len());
+        line.extend_from_slice(&buf[..end]);
+        reader.consume(newline.map_or(end, |i| i + 1));
+        if line.len() > cap {
+            return Ok(LineEnd::TooLong);
+        }
+        if newline.is_some() {
+            return Ok(LineEnd::Line);
+        }
+    }
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Waits until `fd` can be written to (or has an error to report); `false` when `deadline` passed
+/// first.
+fn wait_writable(fd: RawFd, deadline: Instant) -> bool {
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        let millis = (deadline - now)
+            .as_micros()
+            .div_ceil(1000)
+            .min(i32::MAX as u128) as i32;
+        let mut pollfd = libc::pollfd {
+            fd,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: `pollfd` is one valid, writable pollfd for the duration of the call.
+        let ready = unsafe { libc::poll(&mut pollfd, 1, millis) };
+        if ready > 0 {
+            return true;
+        }
+        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            // Let the write report the error.
+            return true;
+        }
+    }
+}
+
+fn spawn_thread(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), TransportError> {
+    thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(f)
+        .map(drop)
+        .map_err(|e| TransportError::Io(format!("cannot start a thread for the worker: {e}")))
+}
+
+/// `"250 ms"`, `"1.5 s"`.
+fn human(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis().max(1))
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// `text` cut at about `max` bytes (on a char boundary), with `…` when cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_one_line() {
+        assert_eq!(
+            request_line(7, b"{\n  \"a\": \"x\\ny\"\r\n}\n"),
+            b"{\"id\":7,\"payload\":{   \"a\": \"x\\ny\"  } }\n"
+        );
+        assert_eq!(request_line(1, b""), b"{\"id\":1,\"payload\":null}\n");
+    }
+
+    #[test]
+    fn answers_in_both_forms() {
+        let json = |bytes: Vec<u8>| serde_json::from_slice::<Value>(&bytes).unwrap();
+        let (id, out) =
+            parse_answer(br#"{"id":3,"output":{"decision":"block","reason":"r"}}"#).unwrap();
+        assert_eq!(id, 3);
+        assert_eq!(
+            json(out),
+            serde_json::json!({"decision":"block","reason":"r"})
+        );
+        let (id, out) = parse_answer(br#"{"decision":"block","id":4,"reason":"r"}"#).unwrap();
+        assert_eq!(id, 4);
+        assert_eq!(
+            json(out),
+            serde_json::json!({"decision":"block","reason":"r"})
+        );
+        assert_eq!(parse_answer(br#"{"id":5}"#).unwrap(), (5, vec![]));
+        assert_eq!(
+            parse_answer(br#"{"id":5,"output":null}"#).unwrap(),
+            (5, vec![])
+        );
+        assert_eq!(
+            parse_answer(br#"{"id":6,"output":"plain text"}"#).unwrap(),
+            (6, b"plain text".to_vec())
+        );
+        assert!(parse_answer(b"hello").is_err());
+        assert!(parse_answer(br#"{"id":-1}"#).is_err());
+        assert!(parse_answer(br#"[1]"#).is_err());
+    }
+
+    #[test]
+    fn lines_are_capped() {
+        let mut reader = BufReader::with_capacity(4, &b"ab\ncdefgh\nij"[..]);
+        let mut line = Vec::new();
+        assert!(matches!(
+            read_line(&mut reader, &mut line, 5),
+            Ok(LineEnd::Line)
+        ));
+        assert_eq!(line, b"ab");
+        line.clear();
+        assert!(matches!(
+            read_line(&mut reader, &mut line, 5),
+            Ok(LineEnd::TooLong)
+        ));
+        let mut reader = BufReader::new(&b"ij"[..]);
+        line.clear();
+        assert!(matches!(
+            read_line(&mut reader, &mut line, 5),
+            Ok(LineEnd::Line)
+        ));
+        assert_eq!(line, b"ij");
+        line.clear();
+        assert!(matches!(
+            read_line(&mut reader, &mut line, 5),
+            Ok(LineEnd::Eof)
+        ));
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_its_max() {
+        let backoff = Backoff {
+            initial: Duration::from_millis(10),
+            max: Duration::from_millis(50),
+            healthy_after: Duration::from_secs(1),
+        };
+        let delays: Vec<u128> = (1..=5).map(|n| backoff.delay(n).as_millis()).collect();
+        assert_eq!(delays, [10, 20, 40, 50, 50]);
+        assert_eq!(backoff.delay(u32::MAX), Duration::from_millis(50));
+    }
+}

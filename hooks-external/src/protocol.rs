@@ -1,0 +1,797 @@
+//! The wire protocol: the payload an external hook receives, and the [`Decision`] read from what
+//! it answers, in whichever agent's dialect it answers.
+//!
+//! # The payload
+//!
+//! One JSON object ([`payload`]):
+//!
+//! | key | value |
+//! |---|---|
+//! | `hook_event_name` | the canonical point (`"intercept_tool_call"`) |
+//! | `event` | the event as the hook was configured (`"PreToolUse"`) |
+//! | `session_id` | the session |
+//! | `cwd` | the project directory: the agent's current directory |
+//! | `turn` | the turn's index in its session, from 0 |
+//! | `turn_state` | a snapshot of the turn's state (`get_turn_state(session_id).snapshot()`) |
+//! | the point's fields | `tool_name`, `tool_input`, `prompt`, … as [`WirePoint::fields`] lists them |
+//!
+//! # Reading the answer
+//!
+//! [`decide`] reads a [`RawOutput`]:
+//!
+//! - exit code 0 (or none, for `process` and `http`): stdout is read. Empty or blank: pass.
+//!   First non-blank character `{`: a JSON object in one of the dialects below; invalid JSON is a
+//!   [`ProtocolError`]. Anything else: plain text, which is context for the model (dropped, with a
+//!   debug log, on points that take no context; see [`wire`](super::wire)). Stdout that is not
+//!   UTF-8 is a [`ProtocolError`].
+//! - exit code 2: a block; stderr, trimmed, is the reason (the hook's name makes a default reason
+//!   when it is empty; stderr that is not UTF-8 is read lossily, as it is only a message).
+//!   Stdout is not read, as in Claude Code.
+//! - any other exit code: a [`ProtocolError`] naming the code and the first line of stderr — the
+//!   hook failed, and its `on_error` applies.
+//!
+//! # The dialects
+//!
+//! Every field of every dialect is read from the same object, so a script written for any of
+//! these agents works unchanged (and a script may mix them).
+//!
+//! | dialect | verdict | input | other |
+//! |---|---|---|---|
+//! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason`, `systemMessage` (warning) |
+//! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction), `continue: false` + `stop_reason`, `system_message` |
+//! | Hermes | `action: block` + `message` (or `reason`) | `action: modify` merges `args`, `tool_input` or `input` into it | `modify` may carry `prompt` or `text` (new text); `context` |
+//! | Starchild | `decision` | `tool_input` replaces it | `context`, `systemMessage`, `add_warning` |
+//!
+//! `decision` is shared by Claude Code, docker-agent and Starchild; it takes `approve`/`allow`,
+//! `block`/`deny`, `ask`, and Hermes' `modify` (which merges `tool_input` like `action: modify`).
+//! `context` and `add_warning` take a string or a list of strings.
+//!
+//! Strictness follows each field's source: Claude Code and docker-agent reject a `decision` or a
+//! permission decision they do not know, so an unknown value there is a [`ProtocolError`] (the
+//! hook meant something, and a guessed pass would fail open); Hermes ignores an `action` it does
+//! not know, so hookchain passes on it, with a debug log. A field of the wrong type is a
+//! [`ProtocolError`]; unknown keys are ignored.
+//!
+//! # Contradictions
+//!
+//! When one answer says two things, each rule below is the one its source documents:
+//!
+//! 1. **`continue: false` wins over everything** — it stops, whatever the verdict, and rewrites
+//!    are not applied. Claude Code, hooks reference, "Common JSON fields": "In all cases,
+//!    `continue = false` takes precedence over any `decision: block` output". docker-agent
+//!    checks `continue` before the verdict (`pkg/hooks/executor.go`, `aggregate`).
+//! 2. **`permissionDecision` overrides the top-level `decision`** in Claude Code's own fields:
+//!    `{"decision": "block", "hookSpecificOutput": {"permissionDecision": "allow"}}` allows.
+//!    Claude Code, hooks reference, "PreToolUse decision control": "The `decision` and `reason`
+//!    fields are deprecated for PreToolUse hooks. Use `hookSpecificOutput.permissionDecision` …
+//!    The deprecated fields `approve` and `block` map to `allow` and `deny`"; its output parser
+//!    reads `decision` first, then overrides it "with more specific permission decision if
+//!    provided". `defer` is no decision: the top-level `decision` is not overridden by it, and
+//!    on its own it passes.
+//! 3. **Otherwise the most restrictive verdict wins: block (deny) over ask over allow** — across
+//!    dialects (`{"hookSpecificOutput": {"permissionDecision": "allow"}, "hook_specific_output":
+//!    {"permission_decision": "deny"}}` blocks) and within docker-agent's fields (`decision:
+//!    block` with `permission_decision: allow` blocks). Claude Code, hooks reference: when hooks
+//!    disagree "deny > defer > ask > allow"; docker-agent, `decisionWeight`/`strongerDecision`:
+//!    "Deny > Ask > Allow", and `decision: block` sets `Allowed = false` whatever the permission
+//!    decision. The reasons of every blocking field are kept, one per line, as docker-agent
+//!    joins its messages.
+//! 4. **A block wins over a rewrite**: a blocked (or asked, or stopped) answer's `updatedInput`,
+//!    `modify` or text is not applied. Hermes checks every `block` before any `modify`
+//!    (`agent/shell_hooks.py`, `_parse_pre_tool_call`); docker-agent applies `ModifiedInput` only
+//!    when the call is allowed (`pkg/runtime`, `executePreToolHook`); in Claude Code a denied call
+//!    never runs.
+//! 5. **A replacement comes before a merge**: `updatedInput` (or `updated_input`, or Starchild's
+//!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement.
+//!    Among the replacements, Claude Code's comes first, then docker-agent's, then Starchild's.
+//! 6. **Exit code 2 ignores stdout**: Claude Code, hooks reference, "Exit code output": "If your
+//!    hook exits with code 2 (blocking error), stderr text is used directly — any JSON in stdout
+//!    is ignored."
+//! 7. **The block reason**: Claude Code's `decision: block` takes `reason` (then Hermes'
+//!    `message`); Hermes' `action: block` takes `message` (then `reason`), as Hermes does;
+//!    `permissionDecision: deny` takes `permissionDecisionReason`, then `reason`, as Claude Code
+//!    does.
+//!
+//! Context and warnings are never contradictory: every one is kept, in the order of the table.
+//!
+//! [`WirePoint::fields`]: super::wire::WirePoint::fields
+
+use std::fmt;
+
+use hooks_core::HookContext;
+use serde_json::{Map, Value};
+
+use super::RawOutput;
+use super::wire::WirePoint;
+
+/// The payload of one firing of an external hook on point `P`: the common keys and the point's
+/// fields (see the [module docs](self)).
+pub fn payload<P: WirePoint>(
+    event: &str,
+    input: &P::Input,
+    cx: &HookContext<'_>,
+) -> Map<String, Value> {
+    let mut payload = P::fields(input);
+    let cwd = std::env::current_dir()
+        .map(|dir| dir.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let common = [
+        ("hook_event_name", Value::from(P::NAME)),
+        ("event", Value::from(event)),
+        ("session_id", Value::from(cx.session_id())),
+        ("cwd", Value::from(cwd)),
+        ("turn", Value::from(cx.turn())),
+        (
+            "turn_state",
+            Value::Object(hooks_runtime::get_turn_state(cx.session_id()).snapshot()),
+        ),
+    ];
+    for (key, value) in common {
+        payload.insert(key.to_owned(), value);
+    }
+    payload
+}
+
+/// What an answer says about going on.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Verdict {
+    /// Nothing: go on (with whatever else the answer says).
+    #[default]
+    Pass,
+    /// Go on, explicitly (`allow`, `approve`). Later hooks still run.
+    Allow,
+    /// Stop, with this reason (empty when the hook gave none).
+    Block(String),
+    /// Ask the user first, with this reason (empty when the hook gave none). hookchain has no one
+    /// to ask, so this blocks, with a reason saying so.
+    Ask(String),
+}
+
+impl Verdict {
+    fn weight(&self) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Allow => 1,
+            Verdict::Ask(_) => 2,
+            Verdict::Block(_) => 3,
+        }
+    }
+
+    /// The more restrictive of the two; the reasons of equally restrictive ones are joined.
+    fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::Block(a), Verdict::Block(b)) => Verdict::Block(join(a, b)),
+            (Verdict::Ask(a), Verdict::Ask(b)) => Verdict::Ask(join(a, b)),
+            (a, b) if b.weight() > a.weight() => b,
+            (a, _) => a,
+        }
+    }
+}
+
+/// Two reasons, one per line; an empty or repeated one adds nothing.
+fn join(a: String, b: String) -> String {
+    if a.is_empty() || a == b {
+        b
+    } else if b.is_empty() {
+        a
+    } else {
+        format!("{a}\n{b}")
+    }
+}
+
+/// Everything an external hook's answer says, whatever dialect it said it in.
+///
+/// Every part is optional; how a part applies depends on the point (see
+/// [`WirePoint::apply_decision`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Decision {
+    /// Go on, stop or ask.
+    pub verdict: Verdict,
+    /// A new input, replacing the whole of it (`updatedInput`, `updated_input`, Starchild's
+    /// `tool_input`).
+    pub updated_input: Option<Value>,
+    /// Keys to merge into the input (Hermes' `modify`), after any replacement.
+    pub merge_input: Option<Map<String, Value>>,
+    /// A new tool result (`updatedMCPToolOutput`, `updated_tool_response`).
+    pub updated_output: Option<Value>,
+    /// A new text: the user's prompt, the reply, the outbound message (Hermes' `modify` with
+    /// `prompt` or `text`).
+    pub updated_text: Option<String>,
+    /// A compaction summary to use instead of the agent's (docker-agent's `summary`).
+    pub summary: Option<String>,
+    /// Context for the model, in order.
+    pub context: Vec<String>,
+    /// Warnings for the user, in order.
+    pub warnings: Vec<String>,
+    /// `continue: false`: stop, with this reason (empty when the hook gave none). Wins over
+    /// everything else.
+    pub stop: Option<String>,
+}
+
+impl Decision {
+    /// A decision that says nothing: pass.
+    pub fn pass() -> Self {
+        Decision::default()
+    }
+
+    /// `true` when the decision says nothing at all.
+    pub fn is_pass(&self) -> bool {
+        *self == Decision::default()
+    }
+
+    /// A block with `reason`.
+    pub fn block(reason: impl Into<String>) -> Self {
+        Decision {
+            verdict: Verdict::Block(reason.into()),
+            ..Decision::default()
+        }
+    }
+
+    /// The input after this decision's replacement and merge, or `None` when it changes nothing.
+    ///
+    /// A merge into an input that is not an object starts from an empty object.
+    pub fn new_input(&self, current: &Value) -> Option<Value> {
+        if self.updated_input.is_none() && self.merge_input.is_none() {
+            return None;
+        }
+        let mut input = self
+            .updated_input
+            .clone()
+            .unwrap_or_else(|| current.clone());
+        if let Some(merge) = &self.merge_input {
+            if !input.is_object() {
+                input = Value::Object(Map::new());
+            }
+            if let Value::Object(object) = &mut input {
+                object.extend(merge.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+        }
+        Some(input)
+    }
+}
+
+/// An answer hookchain cannot read: the hook failed, and its `on_error` applies.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The hook exited with a code other than 0 and 2.
+    #[error(
+        "the hook exited with code {code} (only 0, go on, and 2, block, have a meaning){}",
+        stderr_hint(.stderr)
+    )]
+    ExitCode {
+        /// The exit code.
+        code: i32,
+        /// The first line of its stderr, trimmed (empty when it printed nothing).
+        stderr: String,
+    },
+    /// The hook printed bytes that are not UTF-8.
+    #[error("the hook printed {stream} that is not UTF-8 (an invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// `"stdout"`.
+        stream: &'static str,
+        /// Where the first invalid byte is.
+        offset: usize,
+    },
+    /// Stdout starts with `{` but is not one JSON object.
+    #[error("the hook printed invalid JSON on stdout ({error}); it began: {start}")]
+    InvalidJson {
+        /// What the JSON parser says.
+        error: String,
+        /// The first characters of stdout.
+        start: String,
+    },
+    /// A known field has the wrong type.
+    #[error("the hook printed `{field}` as {found}, but it must be {expected}")]
+    WrongType {
+        /// The field (`hookSpecificOutput.updatedInput`).
+        field: String,
+        /// What it must be.
+        expected: &'static str,
+        /// What it was.
+        found: String,
+    },
+    /// A verdict field has a value its dialect does not know.
+    #[error("the hook printed `{field}: {value}`, but it must be one of {expected}")]
+    UnknownValue {
+        /// The field (`decision`).
+        field: String,
+        /// The value, as printed.
+        value: String,
+        /// The values it may take.
+        expected: &'static str,
+    },
+}
+
+fn stderr_hint(stderr: &str) -> String {
+    if stderr.is_empty() {
+        "; it printed nothing on stderr".to_owned()
+    } else {
+        format!("; its stderr began: {stderr}")
+    }
+}
+
+/// The longest excerpt of a hook's output a message quotes.
+const EXCERPT: usize = 80;
+
+/// The first characters of `text`, control characters escaped, marked when cut.
+fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == EXCERPT {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads a hook's raw output into a [`Decision`] (see the [module docs](self) for the rules).
+///
+/// ```
+/// use hookchain::external::RawOutput;
+/// use hookchain::external::protocol::{decide, Verdict};
+///
+/// let raw = RawOutput {
+///     exit_code: Some(0),
+///     stdout: br#"{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no rm"}}"#.to_vec(),
+///     stderr: Vec::new(),
+/// };
+/// assert_eq!(decide(&raw).unwrap().verdict, Verdict::Block("no rm".into()));
+///
+/// let blocked = RawOutput { exit_code: Some(2), stdout: Vec::new(), stderr: b"no rm\n".to_vec() };
+/// assert_eq!(decide(&blocked).unwrap().verdict, Verdict::Block("no rm".into()));
+/// ```
+pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+    match raw.exit_code.unwrap_or(0) {
+        0 => {
+            let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
+                stream: "stdout",
+                offset: e.valid_up_to(),
+            })?;
+            let text = stdout.trim();
+            if text.is_empty() {
+                Ok(Decision::pass())
+            } else if text.starts_with('{') {
+                let value: Value =
+                    serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
+                        error: e.to_string(),
+                        start: excerpt(text),
+                    })?;
+                match value {
+                    Value::Object(object) => from_object(&object),
+                    // `{` starts an object or fails to parse; this is never reached.
+                    other => Err(ProtocolError::WrongType {
+                        field: "stdout".to_owned(),
+                        expected: "a JSON object",
+                        found: describe(&other),
+                    }),
+                }
+            } else {
+                Ok(Decision {
+                    context: vec![text.to_owned()],
+                    ..Decision::default()
+                })
+            }
+        }
+        2 => Ok(Decision::block(
+            String::from_utf8_lossy(&raw.stderr).trim().to_owned(),
+        )),
+        code => Err(ProtocolError::ExitCode {
+            code,
+            stderr: String::from_utf8_lossy(&raw.stderr)
+                .lines()
+                .map(str::trim)
+                .find(|line| !line.is_empty())
+                .map(excerpt)
+                .unwrap_or_default(),
+        }),
+    }
+}
+
+/// A JSON value as a message names it: its type and a short excerpt.
+fn describe(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    format!("{kind} ({})", excerpt(&value.to_string()))
+}
+
+/// The fields of one JSON object, read with their path for messages.
+#[derive(Clone, Copy)]
+struct Fields<'a> {
+    object: &'a Map<String, Value>,
+    path: &'static str,
+}
+
+impl<'a> Fields<'a> {
+    fn name(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str, found: &Value) -> ProtocolError {
+        ProtocolError::WrongType {
+            field: self.name(key),
+            expected,
+            found: describe(found),
+        }
+    }
+
+    /// A field that is absent or `null` is `None`.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.object.get(key).filter(|v| !v.is_null())
+    }
+
+    /// A string; an empty one is `None`.
+    fn string(&self, key: &str) -> Result<Option<&'a str>, ProtocolError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(self.wrong(key, "a string", other)),
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<Option<bool>, ProtocolError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.wrong(key, "true or false", other)),
+        }
+    }
+
+    fn object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>, ProtocolError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Object(o)) => Ok(Some(o)),
+            Some(other) => Err(self.wrong(key, "an object", other)),
+        }
+    }
+
+    fn nested(&self, key: &'static str) -> Result<Option<Fields<'a>>, ProtocolError> {
+        Ok(self.object(key)?.map(|object| Fields { object, path: key }))
+    }
+
+    /// A string or a list of strings; empty ones are dropped.
+    fn texts(&self, key: &str) -> Result<Vec<String>, ProtocolError> {
+        const EXPECTED: &str = "a string or a list of strings";
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::String(s)) => Ok(non_empty(s).into_iter().collect()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter(|item| !item.is_null())
+                .map(|item| match item {
+                    Value::String(s) => Ok(non_empty(s)),
+                    other => Err(self.wrong(key, EXPECTED, other)),
+                })
+                .filter_map(Result::transpose)
+                .collect(),
+            Some(other) => Err(self.wrong(key, EXPECTED, other)),
+        }
+    }
+}
+
+fn non_empty(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_owned())
+}
+
+fn owned(s: Option<&str>) -> String {
+    s.map(str::to_owned).unwrap_or_default()
+}
+
+/// What the top-level `decision` says.
+enum TopDecision {
+    Verdict(Verdict),
+    /// Hermes' `decision: modify`.
+    Modify,
+}
+
+/// Reads one JSON answer, applying the contradiction rules of the module docs.
+fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
+    let top = Fields { object, path: "" };
+    let claude = top.nested("hookSpecificOutput")?;
+    let docker = top.nested("hook_specific_output")?;
+    let reason = top.string("reason")?;
+    let message = top.string("message")?;
+    let mut decision = Decision::default();
+
+    // The verdict. Rule 2: Claude Code's permission decision overrides the top-level `decision`;
+    // rule 3: everything else combines, the most restrictive winning.
+    let top_decision = match top.string("decision")? {
+        None => None,
+        Some(value) => Some(match value.to_ascii_lowercase().as_str() {
+            "approve" | "allow" => TopDecision::Verdict(Verdict::Allow),
+            "block" | "deny" => TopDecision::Verdict(Verdict::Block(owned(reason.or(message)))),
+            "ask" => TopDecision::Verdict(Verdict::Ask(owned(reason.or(message)))),
+            "modify" => TopDecision::Modify,
+            _ => {
+                return Err(ProtocolError::UnknownValue {
+                    field: "decision".to_owned(),
+                    value: value.to_owned(),
+                    expected: "`approve`, `allow`, `block`, `deny`, `ask` or `modify`",
+                });
+            }
+        }),
+    };
+    let claude_permission = match claude {
+        None => None,
+        Some(fields) => permission(
+            &fields,
+            "permissionDecision",
+            "permissionDecisionReason",
+            reason,
+            "`allow`, `deny`, `ask` or `defer`",
+        )?,
+    };
+    let docker_permission = match docker {
+        None => None,
+        Some(fields) => permission(
+            &fields,
+            "permission_decision",
+            "permission_decision_reason",
+            reason,
+            "`allow`, `deny` or `ask`",
+        )?,
+    };
+    let mut verdict = Verdict::Pass;
+    match (claude_permission, &top_decision) {
+        // `defer` is no decision: it neither overrides `decision` nor says anything itself.
+        (Some(Permission::Defer) | None, Some(TopDecision::Verdict(v))) => {
+            verdict = verdict.and(v.clone());
+        }
+        (Some(Permission::Verdict(v)), _) => verdict = verdict.and(v),
+        _ => {}
+    }
+    if let Some(Permission::Verdict(v)) = docker_permission {
+        verdict = verdict.and(v);
+    }
+
+    // Hermes: `action: block | modify`; any other action passes, as in Hermes.
+    let mut modify = matches!(top_decision, Some(TopDecision::Modify));
+    match top.string("action")? {
+        None => {}
+        Some(action) => match action.to_ascii_lowercase().as_str() {
+            "block" | "deny" => verdict = verdict.and(Verdict::Block(owned(message.or(reason)))),
+            "modify" => modify = true,
+            other => tracing::debug!(action = other, "ignoring an unknown Hermes `action`"),
+        },
+    }
+    decision.verdict = verdict;
+
+    // Rule 5: replacements, Claude Code's first, then docker-agent's, then Starchild's
+    // `tool_input` (which is Hermes' merge payload under `modify`).
+    let mut replacements = Vec::new();
+    if let Some(fields) = claude {
+        replacements.push(fields.object("updatedInput")?);
+    }
+    if let Some(fields) = docker {
+        replacements.push(fields.object("updated_input")?);
+    }
+    if !modify {
+        replacements.push(top.object("tool_input")?);
+    }
+    decision.updated_input = replacements
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|o| Value::Object(o.clone()));
+    if modify {
+        for key in ["args", "tool_input", "input"] {
+            if let Some(merge) = top.object(key)? {
+                decision.merge_input = Some(merge.clone());
+                break;
+            }
+        }
+        decision.updated_text = top
+            .string("prompt")?
+            .or(top.string("text")?)
+            .map(str::to_owned);
+    }
+
+    // Tool results, summaries.
+    if let Some(fields) = claude {
+        decision.updated_output = fields.get("updatedMCPToolOutput").cloned();
+    }
+    if let Some(fields) = docker {
+        if decision.updated_output.is_none() {
+            decision.updated_output = fields
+                .get("updated_tool_response")
+                .map(|v| match v {
+                    Value::String(_) => Ok(v.clone()),
+                    other => Err(fields.wrong("updated_tool_response", "a string", other)),
+                })
+                .transpose()?;
+        }
+        decision.summary = fields.string("summary")?.map(str::to_owned);
+    }
+
+    // Context and warnings: every one, in the order of the dialect table.
+    if let Some(fields) = claude {
+        decision.context.extend(fields.texts("additionalContext")?);
+    }
+    if let Some(fields) = docker {
+        decision.context.extend(fields.texts("additional_context")?);
+    }
+    decision.context.extend(top.texts("context")?);
+    decision.warnings.extend(top.texts("systemMessage")?);
+    decision.warnings.extend(top.texts("system_message")?);
+    decision.warnings.extend(top.texts("add_warning")?);
+
+    // Rule 1: `continue: false` stops, whatever else was said.
+    if top.boolean("continue")? == Some(false) {
+        decision.stop = Some(owned(
+            top.string("stopReason")?.or(top.string("stop_reason")?),
+        ));
+    }
+    Ok(decision)
+}
+
+enum Permission {
+    Verdict(Verdict),
+    Defer,
+}
+
+/// A permission decision (`allow`/`deny`/`ask`, and for Claude Code `defer`) with its reason;
+/// rule 7: the specific reason first, then the top-level `reason`.
+fn permission(
+    fields: &Fields<'_>,
+    key: &str,
+    reason_key: &str,
+    top_reason: Option<&str>,
+    expected: &'static str,
+) -> Result<Option<Permission>, ProtocolError> {
+    let Some(value) = fields.string(key)? else {
+        return Ok(None);
+    };
+    let reason = || -> Result<String, ProtocolError> {
+        Ok(owned(fields.string(reason_key)?.or(top_reason)))
+    };
+    let defer_allowed = expected.contains("defer");
+    Ok(Some(match value.to_ascii_lowercase().as_str() {
+        "allow" | "approve" => Permission::Verdict(Verdict::Allow),
+        "deny" | "block" => Permission::Verdict(Verdict::Block(reason()?)),
+        "ask" => Permission::Verdict(Verdict::Ask(reason()?)),
+        "defer" if defer_allowed => Permission::Defer,
+        _ => {
+            return Err(ProtocolError::UnknownValue {
+                field: fields.name(key),
+                value: value.to_owned(),
+                expected,
+            });
+        }
+    }))
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Pass => f.write_str("pass"),
+            Verdict::Allow => f.write_str("allow"),
+            Verdict::Block(reason) if reason.is_empty() => f.write_str("block"),
+            Verdict::Block(reason) => write!(f, "block: {reason}"),
+            Verdict::Ask(reason) if reason.is_empty() => f.write_str("ask"),
+            Verdict::Ask(reason) => write!(f, "ask: {reason}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn out(stdout: &str) -> RawOutput {
+        RawOutput {
+            exit_code: Some(0),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: Vec::new(),
+        }
+    }
+
+    fn json(value: Value) -> Decision {
+        decide(&out(&value.to_string())).unwrap()
+    }
+
+    #[test]
+    fn no_exit_code_is_zero() {
+        let raw = RawOutput {
+            exit_code: None,
+            stdout: b"hello".to_vec(),
+            stderr: Vec::new(),
+        };
+        assert_eq!(decide(&raw).unwrap().context, ["hello"]);
+    }
+
+    #[test]
+    fn verdicts_combine_most_restrictive_first() {
+        let block = || Verdict::Block("b".into());
+        let ask = || Verdict::Ask("a".into());
+        assert_eq!(Verdict::Allow.and(block()), block());
+        assert_eq!(block().and(Verdict::Allow), block());
+        assert_eq!(ask().and(Verdict::Allow), ask());
+        assert_eq!(ask().and(block()), block());
+        assert_eq!(Verdict::Pass.and(Verdict::Allow), Verdict::Allow);
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("y".into())),
+            Verdict::Block("x\ny".into())
+        );
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("x".into())),
+            Verdict::Block("x".into())
+        );
+        assert_eq!(
+            Verdict::Block(String::new()).and(Verdict::Block("y".into())),
+            Verdict::Block("y".into())
+        );
+    }
+
+    #[test]
+    fn new_input_replaces_then_merges() {
+        let current = json!({"a": 1, "b": 2});
+        assert_eq!(Decision::pass().new_input(&current), None);
+        let merge = Decision {
+            merge_input: json!({"b": 3}).as_object().cloned(),
+            ..Decision::default()
+        };
+        assert_eq!(merge.new_input(&current), Some(json!({"a": 1, "b": 3})));
+        let both = Decision {
+            updated_input: Some(json!({"c": 1})),
+            ..merge.clone()
+        };
+        assert_eq!(both.new_input(&current), Some(json!({"c": 1, "b": 3})));
+        assert_eq!(merge.new_input(&json!("text")), Some(json!({"b": 3})));
+    }
+
+    #[test]
+    fn fields_of_the_wrong_type_are_named() {
+        let err = decide(&out(r#"{"hookSpecificOutput": {"updatedInput": "rm"}}"#)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the hook printed `hookSpecificOutput.updatedInput` as a string (\"rm\"), but it must be an object"
+        );
+        let err = decide(&out(r#"{"continue": "no"}"#)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the hook printed `continue` as a string (\"no\"), but it must be true or false"
+        );
+        let err = decide(&out(r#"{"context": [1]}"#)).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "`context` as a number (1), but it must be a string or a list of strings"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn nulls_and_empty_strings_say_nothing() {
+        let d = json(json!({
+            "decision": null, "reason": "", "hookSpecificOutput": null, "context": ["", null],
+            "systemMessage": "  ", "continue": null
+        }));
+        assert!(d.is_pass(), "{d:?}");
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escaped() {
+        assert_eq!(excerpt("a\nb"), "a\\nb");
+        let long = "x".repeat(200);
+        assert_eq!(excerpt(&long).chars().count(), EXCERPT + 1);
+    }
+}

@@ -1,0 +1,436 @@
+//! The `command` transport against the fixture scripts in `tests/fixtures/external/`: what comes
+//! back for every way a hook can end, that every failure ends within its time limit, and that no
+//! process of the hook is left behind.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use hooks_external::command::{
+    ArgvError, CommandHook, argv_from_line, resolve_program, shell_argv,
+};
+use hooks_external::{CommandSpec, Invoke, OUTPUT_CAP, TransportError};
+
+/// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.
+const HANG_BOUND: Duration = Duration::from_secs(5);
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/external")
+        .join(name)
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+fn spec(argv: &[&str]) -> CommandSpec {
+    CommandSpec {
+        argv: argv.iter().map(|s| s.to_string()).collect(),
+        display: argv.join(" "),
+        env: BTreeMap::new(),
+        working_dir: None,
+    }
+}
+
+/// A hook running the fixture `name` with `args`.
+fn hook(name: &str, args: &[&str]) -> CommandHook {
+    let program = fixture(name);
+    let mut argv = vec![program.to_str().unwrap()];
+    argv.extend_from_slice(args);
+    CommandHook::new(spec(&argv)).unwrap()
+}
+
+/// A fresh directory under the system's temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "hookchain-test-{tag}-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir.canonicalize().unwrap())
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The pid a fixture wrote to `file` (it may still be writing it: bounded retries).
+fn read_pid(file: &Path) -> i32 {
+    for _ in 0..100 {
+        if let Ok(text) = std::fs::read_to_string(file)
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no pid in {}", file.display());
+}
+
+/// Whether `pid` is gone: no such process, or a zombie waiting for a parent that is not us.
+fn gone(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    if unsafe { libc::kill(pid, 0) } != 0 {
+        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
+            Some(state == 'Z' || state == 'X')
+        })
+        .unwrap_or(false)
+}
+
+/// Asserts that `pid` is gone, giving the kernel a moment (killing and reaping are asynchronous).
+fn assert_gone(pid: i32) {
+    for _ in 0..100 {
+        if gone(pid) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("process {pid} is still running");
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let started = Instant::now();
+    let out = f();
+    (out, started.elapsed())
+}
+
+const PAYLOAD: &[u8] = br#"{"hook_event_name":"intercept_tool_call","tool_name":"shell"}"#;
+
+#[test]
+fn a_passing_hook_exits_0_with_empty_output() {
+    let out = hook("pass.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn payload_args_env_and_working_dir_reach_the_hook() {
+    let dir = TempDir::new("workdir");
+    let mut spec = spec(&[fixture("echo_env.sh").to_str().unwrap(), "one", "two words"]);
+    spec.env.insert("HOOK_GREETING".into(), "hello".into());
+    spec.working_dir = Some(dir.0.clone());
+    let out = CommandHook::new(spec)
+        .unwrap()
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let d = dir.0.display();
+    let expected = format!(
+        "payload={}\nargs=one two words\ncwd={d}\nHOOKCHAIN_PROJECT_DIR={d}\nCLAUDE_PROJECT_DIR={d}\nHOOK_GREETING=hello\n",
+        std::str::from_utf8(PAYLOAD).unwrap()
+    );
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn without_working_dir_the_project_dir_is_the_current_dir() {
+    let out = hook("echo_env.sh", &[])
+        .invoke(b"{}", Duration::from_secs(10))
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let cwd = std::env::current_dir().unwrap();
+    assert!(
+        text.contains(&format!("\nHOOKCHAIN_PROJECT_DIR={}\n", cwd.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\nCLAUDE_PROJECT_DIR={}\n", cwd.display())),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_hooks_env_may_override_the_project_dir() {
+    let mut spec = spec(&[fixture("echo_env.sh").to_str().unwrap()]);
+    spec.env
+        .insert("CLAUDE_PROJECT_DIR".into(), "/somewhere/else".into());
+    let out = CommandHook::new(spec)
+        .unwrap()
+        .invoke(b"{}", Duration::from_secs(10))
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\nCLAUDE_PROJECT_DIR=/somewhere/else\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn exit_codes_come_back_as_they_are() {
+    let blocked = hook("block.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(blocked.exit_code, Some(2));
+    assert_eq!(blocked.stderr, b"rm -rf is not allowed here\n");
+    assert!(blocked.stdout.is_empty());
+
+    let failed = hook("fail.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(failed.exit_code, Some(1));
+    assert_eq!(failed.stderr, b"something went wrong\n");
+
+    let missing = hook("missing_inside.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(missing.exit_code, Some(127));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("hookchain-fixture-no-such-command"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn junk_and_non_utf8_come_back_as_raw_bytes() {
+    let junk = hook("junk.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(junk.exit_code, Some(0));
+    assert_eq!(junk.stdout, b"{\"decision\": \"block\", oops\n");
+
+    let bytes = hook("non_utf8.sh", &[])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(bytes.exit_code, Some(0));
+    assert_eq!(bytes.stdout, b"\xff\xfe{\x80}\n");
+    assert_eq!(bytes.stderr, b"caf\xe9\n");
+}
+
+#[test]
+fn output_past_the_cap_fails_the_hook() {
+    for stream in ["stdout", "stderr"] {
+        let (result, elapsed) =
+            timed(|| hook("big_output.sh", &[stream]).invoke(PAYLOAD, Duration::from_secs(30)));
+        assert_eq!(
+            result,
+            Err(TransportError::OutputTooLarge {
+                stream: if stream == "stdout" {
+                    "stdout"
+                } else {
+                    "stderr"
+                },
+                limit: OUTPUT_CAP
+            })
+        );
+        assert!(elapsed < HANG_BOUND, "{stream}: took {elapsed:?}");
+    }
+}
+
+#[test]
+fn a_timeout_kills_the_whole_process_group() {
+    let dir = TempDir::new("timeout");
+    let pid_file = dir.path("grandchild.pid");
+    let timeout = Duration::from_millis(500);
+    let (result, elapsed) =
+        timed(|| hook("sleep.sh", &[pid_file.to_str().unwrap()]).invoke(PAYLOAD, timeout));
+    assert_eq!(result, Err(TransportError::Timeout(timeout)));
+    assert!(elapsed >= timeout, "returned after {elapsed:?}");
+    assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
+    assert_gone(read_pid(&pid_file));
+}
+
+#[test]
+fn a_grandchild_holding_stdout_open_does_not_hold_the_firing() {
+    let dir = TempDir::new("grandchild");
+    let pid_file = dir.path("grandchild.pid");
+    // A long time limit: the firing must end because the hook exited, not because time ran out.
+    let (result, elapsed) = timed(|| {
+        hook("grandchild_holds_stdout.sh", &[pid_file.to_str().unwrap()])
+            .invoke(PAYLOAD, Duration::from_secs(60))
+    });
+    let out = result.unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    assert_eq!(out.stdout, b"{\"decision\": \"approve\"}\n");
+    assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
+    assert_gone(read_pid(&pid_file));
+}
+
+#[test]
+fn a_background_process_is_killed_when_the_hook_succeeds() {
+    let dir = TempDir::new("background");
+    let pid_file = dir.path("background.pid");
+    let out = hook("background.sh", &[pid_file.to_str().unwrap()])
+        .invoke(PAYLOAD, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    assert_gone(read_pid(&pid_file));
+}
+
+#[test]
+fn a_hook_that_never_reads_stdin_neither_blocks_nor_fails() {
+    // Far more than a pipe holds, so the writer meets a closed pipe.
+    let payload = vec![b' '; 4 * 1024 * 1024];
+    let (result, elapsed) =
+        timed(|| hook("ignore_stdin.sh", &[]).invoke(&payload, Duration::from_secs(10)));
+    assert_eq!(result.unwrap().exit_code, Some(0));
+    assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
+}
+
+#[test]
+fn a_hook_killed_by_a_signal_fails_naming_it() {
+    match hook("self_kill.sh", &[]).invoke(PAYLOAD, Duration::from_secs(10)) {
+        Err(TransportError::Io(message)) => {
+            assert!(message.contains("SIGKILL (signal 9)"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn shell_strings_run_with_sh() {
+    let line = "read -r payload; echo \"got $payload\"; exit 3";
+    let hook = CommandHook::new(CommandSpec {
+        argv: shell_argv(line),
+        display: line.into(),
+        env: BTreeMap::new(),
+        working_dir: None,
+    })
+    .unwrap();
+    assert!(hook.program().ends_with("sh"));
+    let out = hook.invoke(b"{}\n", Duration::from_secs(10)).unwrap();
+    assert_eq!(out.exit_code, Some(3));
+    assert_eq!(out.stdout, b"got {}\n");
+}
+
+#[test]
+fn many_firings_at_once() {
+    let hook = hook("echo_env.sh", &[]);
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let hook = &hook;
+            s.spawn(move || {
+                for i in 0..5 {
+                    let payload = format!("{{\"n\":\"{t}-{i}\"}}");
+                    let out = hook
+                        .invoke(payload.as_bytes(), Duration::from_secs(30))
+                        .unwrap();
+                    let text = String::from_utf8(out.stdout).unwrap();
+                    assert!(text.starts_with(&format!("payload={payload}\n")), "{text}");
+                }
+            });
+        }
+    });
+}
+
+fn spawn_error(spec: CommandSpec) -> String {
+    match CommandHook::new(spec) {
+        Err(TransportError::Spawn { reason, .. }) => reason,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_missing_program_is_an_error_at_load_time() {
+    let reason = spawn_error(spec(&["./hooks/no-such-guard.sh"]));
+    assert!(
+        reason.ends_with("hooks/no-such-guard.sh` does not exist"),
+        "{reason}"
+    );
+
+    let reason = spawn_error(spec(&["hookchain-no-such-program-anywhere", "--x"]));
+    assert_eq!(
+        reason,
+        "`hookchain-no-such-program-anywhere` is not found in PATH"
+    );
+
+    let mut in_missing_dir = spec(&["sh"]);
+    in_missing_dir.working_dir = Some("/hookchain/no/such/dir".into());
+    let reason = spawn_error(in_missing_dir);
+    assert_eq!(
+        reason,
+        "its working_dir `/hookchain/no/such/dir` is not a directory"
+    );
+
+    assert_eq!(spawn_error(spec(&[])), "the command is empty");
+}
+
+#[test]
+fn a_non_executable_program_is_an_error_at_load_time() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = TempDir::new("noexec");
+    let script = dir.path("guard.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let reason = spawn_error(spec(&[script.to_str().unwrap()]));
+    assert_eq!(
+        reason,
+        format!("`{}` is not executable (mode 644)", script.display())
+    );
+
+    let reason = spawn_error(spec(&[dir.0.to_str().unwrap()]));
+    assert!(reason.ends_with("is a directory"), "{reason}");
+
+    // Found in PATH, but not executable: said so, rather than "not found".
+    let mut on_path = spec(&["guard.sh"]);
+    on_path
+        .env
+        .insert("PATH".into(), dir.0.to_str().unwrap().into());
+    let reason = spawn_error(on_path);
+    assert!(reason.contains("is not executable"), "{reason}");
+}
+
+#[test]
+fn programs_are_found_in_the_hooks_own_path_and_relative_to_working_dir() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = TempDir::new("resolve");
+    std::fs::create_dir(dir.path("bin")).unwrap();
+    let script = dir.path("bin/guard.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let mut on_path = spec(&["guard.sh"]);
+    on_path
+        .env
+        .insert("PATH".into(), dir.path("bin").to_str().unwrap().into());
+    assert_eq!(resolve_program(&on_path).unwrap(), script);
+
+    let mut relative = spec(&["./bin/guard.sh"]);
+    relative.working_dir = Some(dir.0.clone());
+    assert_eq!(
+        resolve_program(&relative).unwrap(),
+        dir.0.join("./bin/guard.sh")
+    );
+}
+
+#[test]
+fn command_lines_split_like_a_shell_without_one() {
+    assert_eq!(
+        argv_from_line(r#"python3 hooks/guard.py --msg "no rm -rf" $HOME 'a;b'"#).unwrap(),
+        [
+            "python3",
+            "hooks/guard.py",
+            "--msg",
+            "no rm -rf",
+            "$HOME",
+            "a;b"
+        ]
+    );
+    assert_eq!(argv_from_line("   "), Err(ArgvError::Empty));
+    assert!(matches!(
+        argv_from_line("guard.sh \"open"),
+        Err(ArgvError::Unclosed { .. })
+    ));
+    assert_eq!(shell_argv("a | b"), ["sh", "-c", "a | b"]);
+}

@@ -1,0 +1,137 @@
+//! Real scripts, one per dialect, run through the `command` transport in a chain: each gives the
+//! decision its own agent would give — a block with its reason for `rm -rf`, and otherwise the
+//! rewrite, context and warnings its dialect expresses.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hooks_core::points::InterceptToolCall;
+use hooks_core::{Flow, ToolCall};
+use hooks_external::ExternalHooksExt;
+use hooks_external::{CommandSpec, ExternalHook, Flavor, Matcher, OnError, Origin, Transport};
+use hooks_runtime::{HooksBuilder, Outcome};
+use serde_json::{Value, json};
+
+fn script(name: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "external",
+        name,
+    ]
+    .iter()
+    .collect();
+    path.display().to_string()
+}
+
+fn hook(script_name: &str, event: &str) -> ExternalHook {
+    let path = script(script_name);
+    ExternalHook {
+        point: "intercept_tool_call",
+        event: event.to_owned(),
+        name: script_name.to_owned(),
+        transport: Transport::Command(CommandSpec {
+            argv: vec![path.clone()],
+            display: path,
+            env: BTreeMap::new(),
+            working_dir: None,
+        }),
+        matcher: Matcher::parse(Flavor::Native, "shell").unwrap(),
+        timeout: Duration::from_secs(20),
+        priority: 10,
+        on_error: OnError::Block,
+        flavor: Flavor::Native,
+        origin: Origin::default(),
+    }
+}
+
+fn fire(script_name: &str, event: &str, cmd: &str) -> Outcome<ToolCall> {
+    let hooks = HooksBuilder::new()
+        .external(hook(script_name, event))
+        .build()
+        .unwrap();
+    let session = hooks.session(format!("dialect-{script_name}-{}", cmd.len()));
+    let turn = session.begin_turn();
+    turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({ "cmd": cmd })))
+}
+
+fn blocked(outcome: &Outcome<ToolCall>) -> (String, String) {
+    match &outcome.flow {
+        Flow::Blocked(b) => (b.reason.clone(), b.hook.clone()),
+        Flow::Continue(call) => panic!("expected a block, got {call:?} ({:?})", outcome.failures),
+    }
+}
+
+fn args(outcome: &Outcome<ToolCall>) -> Value {
+    match &outcome.flow {
+        Flow::Continue(call) => call.args.clone(),
+        Flow::Blocked(b) => panic!("expected to go on, got {b}"),
+    }
+}
+
+#[test]
+fn claude_code_script_denies_and_rewrites_through_hook_specific_output() {
+    let (reason, hook) = blocked(&fire("claude_code_guard.sh", "PreToolUse", "rm -rf /"));
+    assert_eq!(reason, "rm -rf is not allowed here");
+    assert_eq!(hook, "claude_code_guard.sh");
+    let outcome = fire("claude_code_guard.sh", "PreToolUse", "ls");
+    assert_eq!(
+        args(&outcome),
+        json!({"cmd": "set -e; ls"}),
+        "updatedInput replaces the input"
+    );
+    assert_eq!(outcome.context, ["commands run with set -e"]);
+    assert_eq!(outcome.warnings, ["shell command rewritten"]);
+}
+
+#[test]
+fn hermes_script_blocks_and_modify_merges_into_the_input() {
+    let (reason, _) = blocked(&fire("hermes_guard.sh", "pre_tool_call", "rm -rf /"));
+    assert_eq!(reason, "Hermes policy: no rm -rf");
+    let outcome = fire("hermes_guard.sh", "pre_tool_call", "ls");
+    assert_eq!(
+        args(&outcome),
+        json!({"cmd": "ls", "timeout": 30}),
+        "modify merges"
+    );
+    assert_eq!(outcome.context, ["shell calls time out after 30 s"]);
+}
+
+#[test]
+fn docker_agent_script_denies_and_replaces_the_input() {
+    let (reason, _) = blocked(&fire("docker_agent_guard.sh", "pre_tool_use", "rm -rf /"));
+    assert_eq!(reason, "docker-agent policy: no rm -rf");
+    let outcome = fire("docker_agent_guard.sh", "pre_tool_use", "ls");
+    assert_eq!(args(&outcome), json!({"cmd": "ls -la"}));
+    assert_eq!(outcome.context, ["listing in long form"]);
+}
+
+#[test]
+fn starchild_script_blocks_and_replaces_tool_input_with_a_warning() {
+    let (reason, _) = blocked(&fire("starchild_guard.sh", "tool_call", "rm -rf /"));
+    assert_eq!(reason, "Starchild policy: no rm -rf");
+    let outcome = fire("starchild_guard.sh", "tool_call", "ls");
+    assert_eq!(args(&outcome), json!({"cmd": "ls -1"}));
+    assert_eq!(outcome.context, ["one name per line"]);
+    assert_eq!(outcome.warnings, ["the command was changed"]);
+}
+
+#[test]
+fn a_tool_the_matcher_does_not_name_never_runs_the_script() {
+    let hooks = HooksBuilder::new()
+        .external(hook("claude_code_guard.sh", "PreToolUse"))
+        .build()
+        .unwrap();
+    let session = hooks.session("dialect-matcher-miss");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("read_file", json!({"cmd": "rm -rf /"})));
+    assert!(
+        !outcome.is_blocked(),
+        "read_file is not `shell`: the guard does not fire"
+    );
+    assert!(outcome.failures.is_empty());
+}

@@ -1,0 +1,299 @@
+//! The `process` transport against the fixture workers in `tests/fixtures/external/`: round trips
+//! in both answer forms, many threads at once, answers out of order, per-request time limits, a
+//! worker crashing mid-request and its restart with backoff, and no worker left behind.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hooks_external::process::{Backoff, ProcessHook};
+use hooks_external::{CommandSpec, Invoke, TransportError};
+use serde_json::{Value, json};
+
+/// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.
+const HANG_BOUND: Duration = Duration::from_secs(5);
+
+/// Long enough for a Python worker to start on a loaded machine.
+const LONG: Duration = Duration::from_secs(30);
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/external")
+        .join(name)
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+fn spec(name: &str) -> CommandSpec {
+    let program = fixture(name).to_str().unwrap().to_owned();
+    CommandSpec {
+        display: program.clone(),
+        argv: vec![program],
+        env: BTreeMap::new(),
+        working_dir: None,
+    }
+}
+
+fn worker(name: &str) -> ProcessHook {
+    ProcessHook::new(spec(name)).unwrap()
+}
+
+fn call(hook: &ProcessHook, payload: Value, timeout: Duration) -> Result<Value, TransportError> {
+    let out = hook.invoke(&serde_json::to_vec(&payload).unwrap(), timeout)?;
+    assert_eq!(out.exit_code, None);
+    assert!(out.stderr.is_empty());
+    Ok(if out.stdout.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&out.stdout).unwrap()
+    })
+}
+
+/// Whether `pid` is gone: no such process, or a zombie waiting for a parent that is not us.
+fn gone(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    if unsafe { libc::kill(pid, 0) } != 0 {
+        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
+            Some(state == 'Z' || state == 'X')
+        })
+        .unwrap_or(false)
+}
+
+fn assert_gone(pid: u32) {
+    for _ in 0..100 {
+        if gone(pid as i32) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("worker {pid} is still running");
+}
+
+fn died_reason(result: Result<Value, TransportError>) -> String {
+    match result {
+        Err(TransportError::WorkerDied { reason, .. }) => reason,
+        other => panic!("expected WorkerDied, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_round_trip_in_the_envelope_form() {
+    let hook = worker("echo_worker.py");
+    let payload = json!({"hook_event_name": "intercept_tool_call", "tool_name": "shell"});
+    assert_eq!(
+        call(&hook, payload.clone(), LONG).unwrap(),
+        json!({"echo": payload})
+    );
+    // The same worker serves the next request.
+    let pid = hook.pid().unwrap();
+    assert_eq!(
+        call(&hook, json!({"n": 2}), LONG).unwrap(),
+        json!({"echo": {"n": 2}})
+    );
+    assert_eq!(hook.pid(), Some(pid));
+}
+
+#[test]
+fn flat_answers_pass_and_junk_lines() {
+    let hook = worker("echo_worker.py");
+    let decision = json!({"decision": "block", "reason": "no rm -rf"});
+    assert_eq!(
+        call(&hook, json!({"flat": decision}), LONG).unwrap(),
+        decision
+    );
+    let out = hook.invoke(br#"{"pass": true}"#, LONG).unwrap();
+    assert!(out.stdout.is_empty());
+    // A line that is no answer is dropped; the answer after it still arrives.
+    assert_eq!(
+        call(&hook, json!({"noise": true}), LONG).unwrap(),
+        json!({"echo": {"noise": true}})
+    );
+}
+
+#[test]
+fn a_pretty_printed_payload_travels_on_one_line() {
+    let hook = worker("echo_worker.py");
+    let payload = json!({"prompt": "two\nlines", "n": [1, 2]});
+    let pretty = serde_json::to_vec_pretty(&payload).unwrap();
+    let out = hook.invoke(&pretty, LONG).unwrap();
+    let echoed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(echoed, json!({"echo": payload}));
+}
+
+#[test]
+fn many_threads_at_once_each_get_their_own_answer() {
+    let hook = worker("echo_worker.py");
+    hook.start().unwrap();
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let hook = &hook;
+            s.spawn(move || {
+                for i in 0..50 {
+                    let payload = json!({"thread": t, "i": i});
+                    let answer = call(hook, payload.clone(), LONG).unwrap();
+                    assert_eq!(answer, json!({"echo": payload}));
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn answers_out_of_order_reach_their_callers() {
+    let hook = worker("out_of_order_worker.py");
+    hook.start().unwrap();
+    // The worker answers requests by pairs, the newer first: in each round all four threads have
+    // one request in flight, so every request has a partner.
+    let round = std::sync::Barrier::new(4);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (hook, round) = (&hook, &round);
+            s.spawn(move || {
+                for i in 0..25 {
+                    round.wait();
+                    let payload = json!({"thread": t, "i": i});
+                    let answer = call(hook, payload.clone(), LONG).unwrap();
+                    assert_eq!(answer, json!({"echo": payload}));
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn a_slow_request_times_out_while_fast_ones_are_answered() {
+    let hook = worker("slow_worker.py");
+    hook.start().unwrap();
+    // Warm up: the worker is up and answering.
+    call(&hook, json!({"warm": true}), LONG).unwrap();
+    let timeout = Duration::from_millis(300);
+    std::thread::scope(|s| {
+        let slow = s.spawn(|| {
+            let started = Instant::now();
+            let result = call(&hook, json!({"sleep_ms": 1500}), timeout);
+            (result, started.elapsed())
+        });
+        for i in 0..5 {
+            let payload = json!({"fast": i});
+            assert_eq!(
+                call(&hook, payload.clone(), LONG).unwrap(),
+                json!({"echo": payload})
+            );
+        }
+        let (result, elapsed) = slow.join().unwrap();
+        assert_eq!(result, Err(TransportError::Timeout(timeout)));
+        assert!(elapsed >= timeout && elapsed < HANG_BOUND, "{elapsed:?}");
+    });
+    // The late answer arrives and is dropped; later requests get their own.
+    std::thread::sleep(Duration::from_millis(1400));
+    for i in 0..3 {
+        let payload = json!({"after": i});
+        assert_eq!(
+            call(&hook, payload.clone(), LONG).unwrap(),
+            json!({"echo": payload})
+        );
+    }
+}
+
+#[test]
+fn a_crash_mid_request_fails_the_pending_requests_then_the_worker_restarts() {
+    let backoff = Backoff {
+        initial: Duration::from_secs(1),
+        max: Duration::from_secs(2),
+        healthy_after: Duration::from_secs(60),
+    };
+    let hook = ProcessHook::new(spec("crash_worker.py"))
+        .unwrap()
+        .with_backoff(backoff);
+    assert_eq!(
+        call(&hook, json!({"n": 1}), LONG).unwrap(),
+        json!({"echo": {"n": 1}})
+    );
+    let first = hook.pid().unwrap();
+
+    std::thread::scope(|s| {
+        let held = s.spawn(|| {
+            let started = Instant::now();
+            (call(&hook, json!({"hold": true}), LONG), started.elapsed())
+        });
+        // Let the held request reach the worker before it crashes.
+        std::thread::sleep(Duration::from_millis(100));
+        let started = Instant::now();
+        let reason = died_reason(call(&hook, json!({"crash": true}), LONG));
+        assert!(started.elapsed() < HANG_BOUND);
+        assert!(reason.starts_with("exited with code 3"), "{reason}");
+        assert!(reason.contains("worker: giving up on request"), "{reason}");
+        let (held, elapsed) = held.join().unwrap();
+        assert_eq!(died_reason(held), reason);
+        assert!(elapsed < HANG_BOUND, "{elapsed:?}");
+    });
+    assert_gone(first);
+
+    // Backing off: fails at once, saying when it retries.
+    let started = Instant::now();
+    let reason = died_reason(call(&hook, json!({"n": 2}), LONG));
+    assert!(started.elapsed() < Duration::from_millis(900));
+    assert!(reason.contains("; restarting in "), "{reason}");
+    assert_eq!(hook.pid(), None);
+
+    std::thread::sleep(backoff.initial);
+    assert_eq!(
+        call(&hook, json!({"n": 3}), LONG).unwrap(),
+        json!({"echo": {"n": 3}})
+    );
+    assert_ne!(hook.pid(), Some(first));
+}
+
+#[test]
+fn a_worker_that_cannot_stay_up_is_not_restarted_in_a_loop() {
+    // fail.sh exits 1 at once: a worker that dies before answering.
+    let hook = ProcessHook::new(spec("fail.sh"))
+        .unwrap()
+        .with_backoff(Backoff {
+            initial: Duration::from_secs(10),
+            ..Backoff::default()
+        });
+    let started = Instant::now();
+    let reason = died_reason(call(&hook, json!({}), LONG));
+    assert!(started.elapsed() < HANG_BOUND);
+    assert!(reason.contains("exited with code 1"), "{reason}");
+    assert!(reason.contains("something went wrong"), "{reason}");
+
+    let started = Instant::now();
+    let reason = died_reason(call(&hook, json!({}), LONG));
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert!(reason.contains("exited with code 1"), "{reason}");
+    assert!(reason.contains("; restarting in "), "{reason}");
+    assert!(reason.ends_with(" s"), "{reason}");
+}
+
+#[test]
+fn the_worker_starts_lazily_and_dies_with_the_hook() {
+    let hook = worker("echo_worker.py");
+    assert_eq!(hook.pid(), None);
+    hook.start().unwrap();
+    let pid = hook.pid().unwrap();
+    assert!(!gone(pid as i32));
+    drop(hook);
+    assert_gone(pid);
+}
+
+#[test]
+fn a_missing_worker_is_an_error_at_load_time() {
+    let mut spec = spec("echo_worker.py");
+    spec.argv[0] = "./no/such/worker.py".into();
+    match ProcessHook::new(spec) {
+        Err(TransportError::Spawn { reason, .. }) => {
+            assert!(
+                reason.ends_with("no/such/worker.py` does not exist"),
+                "{reason}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,796 @@
+//! The `hookchain` command line, run in-process through `cli::run_with` on configs written to
+//! temporary directories, with the fixture scripts of `tests/fixtures/external/`. Every run
+//! names its config and its allowlist: the user's home is never read or written.
+
+use std::path::{Path, PathBuf};
+
+use hookchain::HooksBuilder;
+use hookchain::cli::{self, EXIT_BLOCKED, EXIT_ERROR, EXIT_OK};
+use hookchain::consent::ACCEPT_HOOKS_ENV;
+use hooks_core::points::InterceptToolCall;
+use hooks_core::{HookContext, HookResult, ToolCall};
+use serde_json::{Value, json};
+
+/// A fixture script of the workspace's `tests/fixtures/external/`.
+fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/external")
+        .join(name);
+    std::fs::canonicalize(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .display()
+        .to_string()
+}
+
+/// A temporary directory with a config and an allowlist, removed when dropped.
+struct Sandbox {
+    dir: PathBuf,
+    config: PathBuf,
+    consent: PathBuf,
+}
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+impl Sandbox {
+    fn new(name: &str, config: &str) -> Sandbox {
+        let dir = std::env::temp_dir().join(format!("hookchain-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sandbox = Sandbox {
+            config: dir.join("hookchain.yaml"),
+            consent: dir.join("approved-hooks.json"),
+            dir,
+        };
+        sandbox.write_config(config);
+        sandbox
+    }
+
+    fn write_config(&self, text: &str) {
+        std::fs::write(&self.config, text).unwrap();
+    }
+
+    /// Writes an executable bash script into the sandbox and returns its path.
+    fn script(&self, name: &str, body: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.dir.join(name);
+        std::fs::write(&path, format!("#!/usr/bin/env bash\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, HooksBuilder::new())
+    }
+
+    fn run_with(&self, args: &[&str], hooks: HooksBuilder) -> Run {
+        let mut argv: Vec<String> = vec![
+            "hookchain".into(),
+            "--config".into(),
+            self.config.display().to_string(),
+            "--consent-file".into(),
+            self.consent.display().to_string(),
+        ];
+        argv.extend(args.iter().map(|a| (*a).to_owned()));
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = cli::run_with(argv, hooks, &mut out, &mut err);
+        Run {
+            code,
+            out: String::from_utf8(out).unwrap(),
+            err: String::from_utf8(err).unwrap(),
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `block.sh` (matcher `Bash|shell`, named `block-rm`) and `pass.sh` on `PreToolUse`.
+fn block_and_pass() -> String {
+    format!(
+        "hooks:\n  PreToolUse:\n    - command: {}\n      matcher: \"Bash|shell\"\n      \
+         priority: 20\n      name: block-rm\n    - command: {}\n      name: pass\n",
+        fixture("block.sh"),
+        fixture("pass.sh"),
+    )
+}
+
+/// The one JSON object `test --json` printed.
+fn json_of(run: &Run) -> Value {
+    assert_eq!(run.out.lines().count(), 1, "one line: {:?}", run.out);
+    serde_json::from_str(&run.out).unwrap_or_else(|e| panic!("{e}: {:?}", run.out))
+}
+
+/// The row of `name` in `list`'s output.
+fn row<'a>(out: &'a str, name: &str) -> &'a str {
+    out.lines()
+        .find(|line| line.split_whitespace().nth(2) == Some(name))
+        .unwrap_or_else(|| panic!("no row for `{name}` in:\n{out}"))
+}
+
+fn accept_env_is_set() -> bool {
+    std::env::var_os(ACCEPT_HOOKS_ENV).is_some()
+}
+
+#[test]
+fn list_shows_each_configured_hook_and_its_consent() {
+    let sandbox = Sandbox::new("list", &block_and_pass());
+    let run = sandbox.run(&["list"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(run.out.contains("compiled-in hooks: none"), "{}", run.out);
+    assert!(run.out.contains("configured hooks: 2"), "{}", run.out);
+    let header = run
+        .out
+        .lines()
+        .find(|l| l.starts_with("point"))
+        .unwrap_or_else(|| panic!("{}", run.out));
+    for column in [
+        "priority",
+        "name",
+        "matcher",
+        "timeout",
+        "transport",
+        "target",
+        "origin",
+        "consent",
+    ] {
+        assert!(header.contains(column), "{header}");
+    }
+    let config = sandbox.config.display().to_string();
+    let block = row(&run.out, "block-rm");
+    let cells: Vec<&str> = block.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "intercept_tool_call",
+            "20",
+            "block-rm",
+            "Bash|shell",
+            "60s",
+            "command",
+            fixture("block.sh").as_str(),
+            format!("{config}:3").as_str(),
+            "new",
+        ]
+    );
+    let pass = row(&run.out, "pass");
+    assert!(pass.contains(" 50 ") && pass.contains(" * "), "{pass}");
+    assert!(pass.ends_with("new"), "{pass}");
+    assert!(run.out.contains("hookchain approve"), "{}", run.out);
+
+    let approved = sandbox.run(&["approve", "block-rm"]);
+    assert_eq!(approved.code, EXIT_OK, "{}", approved.err);
+    assert!(
+        approved.out.starts_with("approved `block-rm`: command `"),
+        "{}",
+        approved.out
+    );
+    let run = sandbox.run(&["list"]);
+    assert!(
+        row(&run.out, "block-rm").ends_with("approved"),
+        "{}",
+        run.out
+    );
+    assert!(row(&run.out, "pass").ends_with("new"), "{}", run.out);
+    assert!(sandbox.consent.exists());
+}
+
+#[test]
+fn an_empty_list_says_why() {
+    let sandbox = Sandbox::new("empty", "extensions: {}\n");
+    let run = sandbox.run(&["list"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(run.out.contains("compiled-in hooks: none ("), "{}", run.out);
+    assert!(
+        run.out.contains("configured hooks: none (") && run.out.contains("add a `hooks:` section"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn list_shows_the_compiled_in_hooks_of_the_builder_it_is_given() {
+    let sandbox = Sandbox::new("compiled", &block_and_pass());
+    let hooks = HooksBuilder::new().hook(InterceptToolCall, 5, |_: &ToolCall, _: &HookContext| {
+        HookResult::<Value>::Pass
+    });
+    let run = sandbox.run_with(&["list"], hooks);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(run.out.contains("compiled-in hooks: 1"), "{}", run.out);
+    let line = run
+        .out
+        .lines()
+        .find(|l| l.starts_with("intercept_tool_call") && l.contains("tests/cli.rs"))
+        .unwrap_or_else(|| panic!("{}", run.out));
+    let cells: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(cells[1], "5", "{line}");
+    assert_eq!(cells[3], "app", "{line}");
+}
+
+#[test]
+fn test_json_is_blocked_by_an_approved_block_script() {
+    let sandbox = Sandbox::new("blocked", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["test", "PreToolUse", "--json"]);
+    assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
+    assert_eq!(
+        run.out,
+        "{\"outcome\":\"blocked\",\"reason\":\"rm -rf is not allowed here\",\"hook\":\"block-rm\"}\n"
+    );
+    assert_eq!(
+        json_of(&run),
+        json!({"outcome": "blocked", "reason": "rm -rf is not allowed here", "hook": "block-rm"})
+    );
+
+    // The readable form says the same, with the chain.
+    let run = sandbox.run(&["test", "pre_tool_call"]);
+    assert_eq!(run.code, EXIT_BLOCKED);
+    assert!(
+        run.out
+            .contains("event: intercept_tool_call (as `pre_tool_call`)"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains("chain: 2 hook(s), in order"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .ends_with("outcome: blocked by `block-rm`: rm -rf is not allowed here\n"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn test_json_continues_when_no_hook_blocks() {
+    let sandbox = Sandbox::new("continue", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    // block-rm's matcher is `Bash|shell`: a `Read` call passes it by.
+    let run = sandbox.run(&[
+        "test",
+        "intercept_tool_call",
+        "--for-tool",
+        "Read",
+        "--json",
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert_eq!(
+        json_of(&run),
+        json!({
+            "outcome": "continue",
+            "value": {"name": "Read", "args": {}},
+            "context": [],
+            "warnings": [],
+        })
+    );
+    assert!(
+        run.out.starts_with("{\"outcome\":\"continue\","),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["test", "intercept_tool_call", "--for-tool", "Read"]);
+    assert!(
+        run.out
+            .contains(":3  (its matcher `Bash|shell` does not match `Read`: not run)\n"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .ends_with("outcome: continue with {\"name\":\"Read\",\"args\":{}}\n"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn a_payload_file_is_read_in_the_points_form_or_the_wire_form() {
+    let sandbox = Sandbox::new("payload", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let wire = sandbox.path("wire.json");
+    std::fs::write(
+        &wire,
+        r#"{"tool_name": "shell", "tool_input": {"cmd": "rm -rf /"}}"#,
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "PreToolUse",
+        "--payload-file",
+        wire.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
+
+    let native = sandbox.path("native.json");
+    std::fs::write(&native, r#"{"name": "Write", "args": {"path": "a.txt"}}"#).unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "PreToolUse",
+        "--json",
+        "--payload-file",
+        native.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert_eq!(
+        json_of(&run)["value"],
+        json!({"name": "Write", "args": {"path": "a.txt"}})
+    );
+
+    let wrong = sandbox.path("wrong.json");
+    std::fs::write(&wrong, r#"{"args": {}}"#).unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "PreToolUse",
+        "--payload-file",
+        wrong.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert!(
+        run.err.starts_with(&format!(
+            "hookchain: {}: not a value of intercept_tool_call: missing field `name`",
+            wrong.display()
+        )),
+        "{}",
+        run.err
+    );
+}
+
+#[test]
+fn hooks_that_are_not_approved_are_skipped_and_never_run() {
+    if accept_env_is_set() {
+        eprintln!("{ACCEPT_HOOKS_ENV} is set: every hook is approved, nothing to test");
+        return;
+    }
+    let sandbox = Sandbox::new("skipped", "");
+    let marker = sandbox.path("marker");
+    let script = sandbox.script(
+        "touch.sh",
+        &format!("cat >/dev/null\ntouch '{}'", marker.display()),
+    );
+    sandbox.write_config(&format!(
+        "hooks:\n  PreToolUse:\n    - command: {script}\n      name: toucher\n"
+    ));
+
+    let run = sandbox.run(&["test", "PreToolUse", "--json"]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    let report = json_of(&run);
+    assert_eq!(report["outcome"], "continue");
+    let warnings = report["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let warning = warnings[0].as_str().unwrap();
+    assert!(
+        warning.starts_with("hook `toucher` (command `") && warning.contains("is skipped: new"),
+        "{warning}"
+    );
+    assert!(!marker.exists(), "an unapproved script ran");
+
+    let run = sandbox.run(&["test", "PreToolUse"]);
+    assert!(run.out.contains("chain: no hooks"), "{}", run.out);
+    assert!(run.out.contains("skipped: hook `toucher`"), "{}", run.out);
+    assert!(!marker.exists(), "an unapproved script ran");
+
+    // doctor does not run it either.
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(!marker.exists(), "doctor ran an unapproved script");
+
+    // Approved, it runs.
+    assert_eq!(sandbox.run(&["approve", "toucher"]).code, EXIT_OK);
+    let run = sandbox.run(&["test", "PreToolUse", "--json"]);
+    assert_eq!(json_of(&run)["warnings"], json!([]));
+    assert!(marker.exists(), "the approved script did not run");
+}
+
+#[test]
+fn a_named_config_cannot_approve_its_own_hooks() {
+    if accept_env_is_set() {
+        return;
+    }
+    let sandbox = Sandbox::new("auto-accept", "");
+    let marker = sandbox.path("marker");
+    let script = sandbox.script(
+        "touch.sh",
+        &format!("cat >/dev/null\ntouch '{}'", marker.display()),
+    );
+    sandbox.write_config(&format!(
+        "hooks_auto_accept: true\nhooks:\n  PreToolUse:\n    - command: {script}\n"
+    ));
+    let run = sandbox.run(&["test", "PreToolUse", "--json"]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(!marker.exists(), "a project's file approved its own hook");
+    assert_eq!(
+        run.err,
+        format!(
+            "note: {}: `hooks_auto_accept: true` is left out: only the user's own \
+             ~/.config/hookchain/hookchain.yaml may approve hooks (or pass --accept-hooks)\n",
+            sandbox.config.display()
+        )
+    );
+    assert!(!sandbox.consent.exists());
+}
+
+#[test]
+fn accept_hooks_approves_runs_and_records() {
+    let sandbox = Sandbox::new("accept", &block_and_pass());
+    let run = sandbox.run(&["--accept-hooks", "test", "PreToolUse", "--json"]);
+    assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
+    let run = sandbox.run(&["list"]);
+    assert!(
+        row(&run.out, "block-rm").ends_with("approved"),
+        "{}",
+        run.out
+    );
+    assert!(row(&run.out, "pass").ends_with("approved"), "{}", run.out);
+}
+
+#[test]
+fn an_edited_script_is_drifted_skipped_and_reported() {
+    if accept_env_is_set() {
+        return;
+    }
+    let sandbox = Sandbox::new("drift", "");
+    let script = sandbox.script("guard.sh", "cat >/dev/null\necho 'no' >&2\nexit 2");
+    sandbox.write_config(&format!(
+        "hooks:\n  PreToolUse:\n    - command: {script}\n      name: guard\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "guard"]).code, EXIT_OK);
+    assert_eq!(sandbox.run(&["test", "PreToolUse"]).code, EXIT_BLOCKED);
+
+    sandbox.script("guard.sh", "cat >/dev/null\nexit 0");
+    let run = sandbox.run(&["list"]);
+    assert!(row(&run.out, "guard").ends_with("drifted"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("note: `guard`: its script changed since it was approved (sha256 "),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["test", "PreToolUse", "--json"]);
+    assert_eq!(run.code, EXIT_OK);
+    assert!(
+        json_of(&run)["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("is skipped: its script changed"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert!(
+        run.out
+            .contains("problem its script changed since it was approved"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["approve", "guard"]);
+    assert!(run.out.starts_with("approved `guard` again"), "{}", run.out);
+    assert_eq!(sandbox.run(&["doctor"]).code, EXIT_OK);
+}
+
+#[test]
+fn doctor_passes_a_good_config() {
+    let sandbox = Sandbox::new("doctor-good", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.out);
+    assert!(!run.out.contains("  problem "), "{}", run.out);
+    assert!(
+        run.out.contains(&format!(
+            "  ok      program {} is executable",
+            fixture("block.sh")
+        )),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .contains("valid answer (blocks: rm -rf is not allowed here)"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("valid answer (passes)"), "{}", run.out);
+    assert!(
+        run.out
+            .lines()
+            .filter(|l| l.contains("fired on a synthetic payload in ") && l.contains(" ms"))
+            .count()
+            == 2,
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .ends_with("2 configured hook(s): 2 ok, 0 with problems; 0 config file(s) not loaded; 0 compiled-in hook(s) (not checked)\n"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn doctor_fires_a_process_worker_once() {
+    let sandbox = Sandbox::new("doctor-process", "");
+    sandbox.write_config(&format!(
+        "hooks:\n  session_start:\n    - process: [{}]\n      name: worker\n",
+        fixture("echo_worker.py")
+    ));
+    assert_eq!(sandbox.run(&["approve", "worker"]).code, EXIT_OK);
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.out);
+    assert!(
+        run.out.contains("worker (session_start process `"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("valid answer (passes)"), "{}", run.out);
+}
+
+#[test]
+fn doctor_reports_a_hook_that_answers_junk() {
+    let sandbox = Sandbox::new("doctor-junk", "");
+    sandbox.write_config(&format!(
+        "hooks:\n  Stop:\n    - command: {}\n      name: junk\n",
+        fixture("junk.sh")
+    ));
+    assert_eq!(sandbox.run(&["approve", "junk"]).code, EXIT_OK);
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out
+            .contains("  problem fired on a synthetic payload in "),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("1 with problems"), "{}", run.out);
+}
+
+#[test]
+fn doctor_reports_a_missing_program_and_checks_the_other_files() {
+    let sandbox = Sandbox::new("doctor-missing", &block_and_pass());
+    let missing = sandbox.path("missing.yaml");
+    std::fs::write(
+        &missing,
+        "hooks:\n  PreToolUse:\n    - command: /nonexistent/hookchain/guard.sh\n",
+    )
+    .unwrap();
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["--config", missing.to_str().unwrap(), "doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    let problem = run
+        .out
+        .lines()
+        .find(|l| l.starts_with("problem: "))
+        .unwrap_or_else(|| panic!("{}", run.out));
+    assert!(
+        problem.contains(&format!("{} line 3", missing.display())),
+        "{problem}"
+    );
+    assert!(
+        problem.contains("/nonexistent/hookchain/guard.sh"),
+        "{problem}"
+    );
+    // The good file is still checked.
+    assert!(
+        run.out
+            .contains("2 configured hook(s): 2 ok, 0 with problems; 1 config file(s) not loaded"),
+        "{}",
+        run.out
+    );
+
+    // The other commands stop on it, with the same message.
+    let run = sandbox.run(&["--config", missing.to_str().unwrap(), "list"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert!(
+        run.err.starts_with("hookchain: ")
+            && run.err.contains(&format!("{} line 3", missing.display())),
+        "{}",
+        run.err
+    );
+    assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+}
+
+#[test]
+fn revoke_withdraws_an_approval() {
+    let sandbox = Sandbox::new("revoke", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["revoke", "block-rm"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(run.out.starts_with("revoked `block-rm`: "), "{}", run.out);
+    let run = sandbox.run(&["list"]);
+    assert!(row(&run.out, "block-rm").ends_with("new"), "{}", run.out);
+    assert!(row(&run.out, "pass").ends_with("approved"), "{}", run.out);
+    if !accept_env_is_set() {
+        assert_eq!(sandbox.run(&["test", "PreToolUse", "--json"]).code, EXIT_OK);
+    }
+    let run = sandbox.run(&["revoke", "block-rm"]);
+    assert!(
+        run.out.starts_with("`block-rm` was not approved"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["revoke", "--all"]);
+    assert_eq!(run.code, EXIT_OK);
+    assert!(sandbox.run(&["list"]).out.contains("  new\n"));
+}
+
+#[test]
+fn unknown_names_are_errors_with_a_suggestion_and_change_nothing() {
+    let sandbox = Sandbox::new("names", &block_and_pass());
+    let run = sandbox.run(&["approve", "pass", "block-rn"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert_eq!(
+        run.err,
+        "hookchain: no configured hook is named `block-rn`, did you mean `block-rm`? \
+         (`hookchain list` shows the names)\n"
+    );
+    assert!(!sandbox.consent.exists(), "nothing may be approved");
+    let run = sandbox.run(&["approve", "zzz"]);
+    assert!(
+        run.err.contains("(the hooks are `block-rm`, `pass`;"),
+        "{}",
+        run.err
+    );
+    // Names or --all, not neither and not both.
+    assert_eq!(sandbox.run(&["approve"]).code, EXIT_ERROR);
+    assert_eq!(sandbox.run(&["approve", "--all", "pass"]).code, EXIT_ERROR);
+}
+
+#[test]
+fn an_unknown_event_is_an_error_with_a_suggestion() {
+    let sandbox = Sandbox::new("event", &block_and_pass());
+    let run = sandbox.run(&["test", "pre_tool_cal"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert_eq!(
+        run.err,
+        "hookchain: unknown event `pre_tool_cal`, did you mean `pre_tool_call`?\n"
+    );
+    assert!(run.out.is_empty());
+    let run = sandbox.run(&["test", "PreToolUze", "--json"]);
+    assert!(
+        run.err.contains("did you mean `PreToolUse`?"),
+        "{}",
+        run.err
+    );
+    let run = sandbox.run(&["test", "session_start", "--for-tool", "Bash"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert!(run.err.contains("--for-tool"), "{}", run.err);
+}
+
+#[test]
+fn every_point_can_be_tested_on_a_synthetic_payload() {
+    let sandbox = Sandbox::new("points", "");
+    for point in hooks_core::points::catalog() {
+        let run = sandbox.run(&["test", point.name, "--json"]);
+        assert_eq!(run.code, EXIT_OK, "{}: {}{}", point.name, run.out, run.err);
+        assert_eq!(json_of(&run)["outcome"], "continue", "{}", point.name);
+    }
+}
+
+#[test]
+fn compiled_in_and_configured_hooks_fire_in_one_chain() {
+    let sandbox = Sandbox::new("mixed", &block_and_pass());
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    // Priority 5 runs before block-rm (20): it rewrites the args and blocks nothing.
+    let hooks =
+        HooksBuilder::new().hook(InterceptToolCall, 5, |call: &ToolCall, _: &HookContext| {
+            let mut args = call.args.clone();
+            args["checked"] = json!(true);
+            HookResult::Rewrite(args)
+        });
+    let run = sandbox.run_with(
+        &["test", "PreToolUse", "--for-tool", "Read", "--json"],
+        hooks,
+    );
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert_eq!(
+        json_of(&run)["value"],
+        json!({"name": "Read", "args": {"checked": true}})
+    );
+}
+
+#[test]
+fn exit_codes_of_usage_help_and_version() {
+    let sandbox = Sandbox::new("usage", "");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        cli::run_with(["hookchain"], HooksBuilder::new(), &mut out, &mut err),
+        EXIT_ERROR
+    );
+    assert!(String::from_utf8_lossy(&err).contains("Usage: hookchain"));
+    let run = sandbox.run(&["frobnicate"]);
+    assert_eq!(run.code, EXIT_ERROR);
+    assert!(
+        run.err.contains("unrecognized subcommand 'frobnicate'"),
+        "{}",
+        run.err
+    );
+    let run = sandbox.run(&["--help"]);
+    assert_eq!(run.code, EXIT_OK);
+    for command in ["list", "test", "doctor", "approve", "revoke"] {
+        assert!(run.out.contains(command), "{}", run.out);
+    }
+    let run = sandbox.run(&["--version"]);
+    assert_eq!(run.code, EXIT_OK);
+    assert!(run.out.starts_with("hookchain "), "{}", run.out);
+}
+
+#[test]
+fn a_missing_config_file_is_an_error_naming_it() {
+    let sandbox = Sandbox::new("no-config", "");
+    let missing = sandbox.path("nope.yaml");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let args = [
+        "hookchain",
+        "--config",
+        missing.to_str().unwrap(),
+        "--consent-file",
+        sandbox.consent.to_str().unwrap(),
+        "list",
+    ];
+    assert_eq!(
+        cli::run_with(args, HooksBuilder::new(), &mut out, &mut err),
+        EXIT_ERROR
+    );
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.starts_with(&format!("hookchain: cannot read {}: ", missing.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn claude_code_settings_are_read_as_such() {
+    let sandbox = Sandbox::new("claude", "");
+    let settings = sandbox.path("settings.json");
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": fixture("block.sh")}
+        ]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&["--config", settings.to_str().unwrap(), "list"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(run.out.contains("configured hooks: 1"), "{}", run.out);
+    let line = run
+        .out
+        .lines()
+        .find(|l| l.contains("settings.json#"))
+        .unwrap_or_else(|| panic!("{}", run.out));
+    assert!(line.contains(" Bash ") && line.ends_with("new"), "{line}");
+    // Its shell line runs with `sh -c`; doctor names the script the line runs.
+    assert_eq!(
+        sandbox
+            .run(&["--config", settings.to_str().unwrap(), "approve", "--all"])
+            .code,
+        EXIT_OK
+    );
+    let run = sandbox.run(&["--config", settings.to_str().unwrap(), "doctor"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.out);
+    assert!(
+        run.out
+            .contains(&format!("; it runs the script {}\n", fixture("block.sh"))),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .contains("valid answer (blocks: rm -rf is not allowed here)"),
+        "{}",
+        run.out
+    );
+}

@@ -1,0 +1,453 @@
+//! Consent: configured hooks run only once approved, and only while their script is the one
+//! approved. Every test keeps its allowlist and scripts in a directory of its own under the
+//! system's temp directory, never in the real home directory.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use hookchain::config::Config;
+use hookchain::consent::{
+    ACCEPT_HOOKS_ENV, AcceptedBy, Consent, ConsentError, ConsentPolicy, ConsentStatus, Prompt,
+    TerminalPrompt, admit,
+};
+use hookchain::external::ExternalHook;
+
+/// A directory of its own for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("hookchain-consent-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes an executable script.
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        make_executable(&path);
+        path
+    }
+
+    /// The hooks of a `hookchain.yaml` in this directory.
+    fn hooks(&self, yaml: &str) -> Vec<ExternalHook> {
+        let file = self.path("hookchain.yaml").display().to_string();
+        Config::from_yaml_str(yaml, &file)
+            .unwrap()
+            .external_hooks()
+            .to_vec()
+    }
+
+    fn allowlist(&self) -> PathBuf {
+        self.path("state/approved-hooks.json")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+const GUARD: &str = "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      matcher: Bash\n";
+
+fn names(hooks: &[ExternalHook]) -> Vec<&str> {
+    hooks.iter().map(|h| h.name.as_str()).collect()
+}
+
+#[test]
+fn a_hook_runs_once_approved_and_stops_when_its_script_changes() {
+    let dir = Scratch::new("lifecycle");
+    let script = dir.script("guard.sh", "exit 0");
+    let hooks = dir.hooks(GUARD);
+    let hook = &hooks[0];
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    assert!(consent.approvals().is_empty());
+
+    // New: not run, skipped with a warning naming it, its file and line.
+    assert_eq!(consent.status(hook), ConsentStatus::New);
+    let (admitted, report) = admit(hooks.clone(), &mut consent, &mut ConsentPolicy::new());
+    assert!(admitted.is_empty());
+    assert!(report.admitted.is_empty());
+    let skipped = &report.skipped[0];
+    assert_eq!(skipped.name, hook.name);
+    assert_eq!(skipped.point, "intercept_tool_call");
+    assert_eq!(skipped.status, ConsentStatus::New);
+    let file = dir.path("hookchain.yaml").display().to_string();
+    assert_eq!(
+        skipped.to_string(),
+        format!(
+            "hook `{file}#01` (command `./guard.sh` on intercept_tool_call, {file} line 3) is \
+             skipped: new: never approved; approve it with `hookchain approve`, --accept-hooks or \
+             HOOKCHAIN_ACCEPT_HOOKS=1"
+        )
+    );
+
+    // Approved: it runs, and the approval is in the file.
+    consent.approve(hook).unwrap();
+    assert_eq!(consent.status(hook), ConsentStatus::Approved);
+    let (admitted, report) = admit(hooks.clone(), &mut consent, &mut ConsentPolicy::new());
+    assert_eq!(names(&admitted), [hook.name.as_str()]);
+    assert_eq!(report.admitted[0].accepted_by, AcceptedBy::Allowlist);
+    assert!(report.skipped.is_empty());
+    let reloaded = Consent::load(dir.allowlist()).unwrap();
+    assert_eq!(reloaded.status(hook), ConsentStatus::Approved);
+    let approval = &reloaded.approvals()[0];
+    assert_eq!(approval.event, "intercept_tool_call");
+    assert_eq!(approval.kind, "command");
+    assert_eq!(approval.command, "./guard.sh");
+    assert_eq!(approval.script.as_deref(), Some(script.as_path()));
+    let approved_hash = approval.sha256.clone().unwrap();
+    assert_eq!(approved_hash.len(), 64);
+
+    // The script is edited: the drift is reported and the hook does not run.
+    std::fs::write(&script, "#!/bin/sh\nexit 2\n").unwrap();
+    let ConsentStatus::Drifted { old, new } = consent.status(hook) else {
+        panic!("{:?}", consent.status(hook))
+    };
+    assert_eq!(old, approved_hash);
+    assert_ne!(new, old);
+    let (admitted, report) = admit(hooks.clone(), &mut consent, &mut ConsentPolicy::new());
+    assert!(admitted.is_empty());
+    let warning = report.skipped[0].to_string();
+    assert!(
+        warning.contains(&format!(
+            "is skipped: its script changed since it was approved (sha256 {} → {})",
+            &old[..12],
+            &new[..12]
+        )),
+        "{warning}"
+    );
+
+    // Approved again: it runs.
+    consent.approve(hook).unwrap();
+    assert_eq!(consent.status(hook), ConsentStatus::Approved);
+    assert_eq!(
+        consent.approvals().len(),
+        1,
+        "the new approval replaces the old"
+    );
+    let (admitted, _) = admit(hooks.clone(), &mut consent, &mut ConsentPolicy::new());
+    assert_eq!(admitted.len(), 1);
+
+    // Revoked: new again.
+    assert!(consent.revoke(hook).unwrap());
+    assert_eq!(consent.status(hook), ConsentStatus::New);
+    assert!(!consent.revoke(hook).unwrap());
+    assert!(
+        Consent::load(dir.allowlist())
+            .unwrap()
+            .approvals()
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_environment_approves_and_remembers() {
+    let dir = Scratch::new("env");
+    dir.script("guard.sh", "exit 0");
+    let hooks = dir.hooks(GUARD);
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+
+    let env = |value: &'static str| {
+        move |name: &str| (name == ACCEPT_HOOKS_ENV).then(|| value.to_owned())
+    };
+    for refused in ["0", "", "no"] {
+        let (admitted, _) = admit(
+            hooks.clone(),
+            &mut consent,
+            &mut ConsentPolicy::from_lookup(env(refused)),
+        );
+        assert!(admitted.is_empty(), "{ACCEPT_HOOKS_ENV}={refused}");
+    }
+    let (admitted, report) = admit(
+        hooks.clone(),
+        &mut consent,
+        &mut ConsentPolicy::from_lookup(env("1")),
+    );
+    assert_eq!(admitted.len(), 1);
+    assert_eq!(report.admitted[0].accepted_by, AcceptedBy::Env);
+    assert_eq!(report.admitted[0].was, ConsentStatus::New);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    // Remembered: the next run needs no variable.
+    let mut later = Consent::load(dir.allowlist()).unwrap();
+    let (admitted, report) = admit(hooks, &mut later, &mut ConsentPolicy::new());
+    assert_eq!(admitted.len(), 1);
+    assert_eq!(report.admitted[0].accepted_by, AcceptedBy::Allowlist);
+    for accepted in ["true", "YES", " 1 "] {
+        assert!(
+            format!("{:?}", ConsentPolicy::from_lookup(env(accepted))).contains("env: true"),
+            "{accepted}"
+        );
+    }
+}
+
+#[test]
+fn auto_accept_and_the_accept_flag_approve_new_and_changed_hooks() {
+    let dir = Scratch::new("auto");
+    let script = dir.script("guard.sh", "exit 0");
+    let hooks = dir.hooks(GUARD);
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+
+    let (admitted, report) = admit(
+        hooks.clone(),
+        &mut consent,
+        &mut ConsentPolicy::new().auto_accept(true),
+    );
+    assert_eq!(admitted.len(), 1);
+    assert_eq!(report.admitted[0].accepted_by, AcceptedBy::Config);
+
+    std::fs::write(&script, "#!/bin/sh\nexit 1\n").unwrap();
+    let (admitted, report) = admit(
+        hooks.clone(),
+        &mut consent,
+        &mut ConsentPolicy::new().accept_hooks(true),
+    );
+    assert_eq!(admitted.len(), 1);
+    assert_eq!(report.admitted[0].accepted_by, AcceptedBy::AcceptFlag);
+    assert!(matches!(
+        report.admitted[0].was,
+        ConsentStatus::Drifted { .. }
+    ));
+    assert_eq!(consent.status(&hooks[0]), ConsentStatus::Approved);
+}
+
+#[test]
+fn the_prompt_is_asked_about_unapproved_hooks_only() {
+    let dir = Scratch::new("prompt");
+    dir.script("guard.sh", "exit 0");
+    dir.script("audit.sh", "exit 0");
+    let hooks =
+        dir.hooks("hooks:\n  PreToolUse:\n    - command: ./guard.sh\n    - command: ./audit.sh\n");
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    consent.approve(&hooks[0]).unwrap();
+
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&asked);
+    let no = move |hook: &ExternalHook, status: &ConsentStatus| {
+        record
+            .lock()
+            .unwrap()
+            .push((hook.name.clone(), status.clone()));
+        false
+    };
+    let (admitted, report) = admit(
+        hooks.clone(),
+        &mut consent,
+        &mut ConsentPolicy::new().prompt(no),
+    );
+    assert_eq!(names(&admitted), [hooks[0].name.as_str()]);
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [(hooks[1].name.clone(), ConsentStatus::New)]
+    );
+    assert_eq!(report.skipped[0].name, hooks[1].name);
+
+    let (admitted, report) = admit(
+        hooks.clone(),
+        &mut consent,
+        &mut ConsentPolicy::new().prompt(|_: &ExternalHook, _: &ConsentStatus| true),
+    );
+    assert_eq!(admitted.len(), 2);
+    assert_eq!(report.admitted[1].accepted_by, AcceptedBy::Prompt);
+    assert_eq!(consent.status(&hooks[1]), ConsentStatus::Approved);
+}
+
+#[test]
+fn the_terminal_prompt_shows_the_hook_and_takes_yes_only() {
+    let dir = Scratch::new("terminal");
+    let script = dir.script("guard.sh", "exit 0");
+    let hooks = dir.hooks(GUARD);
+    let hook = &hooks[0];
+    let ask = |input: &str, status: &ConsentStatus| {
+        let mut shown = Vec::new();
+        let yes = TerminalPrompt::new(input.as_bytes(), &mut shown).ask(hook, status);
+        (yes, String::from_utf8(shown).unwrap())
+    };
+    let (yes, shown) = ask("y\n", &ConsentStatus::New);
+    assert!(yes);
+    assert!(
+        shown.starts_with("hookchain: a new hook wants to run\n"),
+        "{shown}"
+    );
+    assert!(shown.contains(&format!(
+        "{} on intercept_tool_call: command `./guard.sh`",
+        hook.name
+    )));
+    assert!(shown.contains(&format!(
+        "configured in {} line 3",
+        dir.path("hookchain.yaml").display()
+    )));
+    assert!(shown.contains(&format!("script {}", script.display())));
+    assert!(shown.ends_with("Run it, now and from now on? [y/N] "));
+    assert!(ask("YES\n", &ConsentStatus::New).0);
+    assert!(!ask("n\n", &ConsentStatus::New).0);
+    assert!(!ask("", &ConsentStatus::New).0, "end of input is no");
+    assert!(!ask("maybe\n", &ConsentStatus::New).0);
+    let drift = ConsentStatus::Drifted {
+        old: "a".repeat(64),
+        new: "b".repeat(64),
+    };
+    let (_, shown) = ask("y\n", &drift);
+    assert!(shown.starts_with("hookchain: the script of an approved hook changed\n"));
+    assert!(
+        shown.contains("sha256 aaaaaaaaaaaa → bbbbbbbbbbbb"),
+        "{shown}"
+    );
+
+    // Only the answer's line is read.
+    let mut input: &[u8] = b"y\nrest of the input";
+    assert!(TerminalPrompt::new(&mut input, std::io::sink()).ask(hook, &ConsentStatus::New));
+    assert_eq!(input, b"rest of the input");
+}
+
+#[test]
+fn the_allowlist_is_written_whole_and_atomically() {
+    let dir = Scratch::new("atomic");
+    dir.script("guard.sh", "exit 0");
+    dir.script("audit.sh", "exit 0");
+    let hooks = dir.hooks(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n  on_stop:\n    - command: ./audit.sh\n",
+    );
+    // The directory does not exist yet: it is created.
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    for hook in &hooks {
+        consent.approve(hook).unwrap();
+        // After every write the file is the whole list, as valid JSON.
+        let text = std::fs::read_to_string(dir.allowlist()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["version"], 1);
+        assert_eq!(
+            json["hooks"].as_array().unwrap().len(),
+            consent.approvals().len()
+        );
+    }
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path("state"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        leftovers,
+        ["approved-hooks.json"],
+        "no temporary file is left"
+    );
+
+    // Another process's approval, saved meanwhile, is kept by the next write.
+    let mut other = Consent::load(dir.allowlist()).unwrap();
+    other.revoke(&hooks[0]).unwrap();
+    consent.revoke(&hooks[1]).unwrap();
+    assert!(
+        Consent::load(dir.allowlist())
+            .unwrap()
+            .approvals()
+            .is_empty()
+    );
+}
+
+#[test]
+fn an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list() {
+    let dir = Scratch::new("corrupt");
+    std::fs::create_dir_all(dir.path("state")).unwrap();
+    std::fs::write(dir.allowlist(), "{\"version\": 1, \"hooks\": [").unwrap();
+    let error = Consent::load(dir.allowlist()).unwrap_err();
+    assert!(matches!(error, ConsentError::Invalid { .. }), "{error:?}");
+    assert!(
+        error.to_string().starts_with(&format!(
+            "the approved hooks in {} cannot be read: ",
+            dir.allowlist().display()
+        )),
+        "{error}"
+    );
+    std::fs::write(dir.allowlist(), "{\"version\": 9, \"hooks\": []}").unwrap();
+    assert!(
+        Consent::load(dir.allowlist())
+            .unwrap_err()
+            .to_string()
+            .contains("format version 9")
+    );
+}
+
+#[test]
+fn an_http_hook_is_approved_by_its_url() {
+    let dir = Scratch::new("http");
+    let hooks = dir.hooks("hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/a\n");
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    consent.approve(&hooks[0]).unwrap();
+    let approval = &consent.approvals()[0];
+    assert_eq!(approval.kind, "http");
+    assert_eq!(approval.command, "https://hooks.example.com/a");
+    assert_eq!(approval.sha256, None);
+    assert_eq!(consent.status(&hooks[0]), ConsentStatus::Approved);
+    let other = dir.hooks("hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/b\n");
+    assert_eq!(consent.status(&other[0]), ConsentStatus::New);
+}
+
+#[test]
+fn shell_lines_pin_the_script_they_name() {
+    let dir = Scratch::new("shell");
+    std::fs::create_dir_all(dir.path(".claude/hooks")).unwrap();
+    let script = dir.script(".claude/hooks/check.sh", "exit 0");
+    let settings = dir.path(".claude/settings.json");
+    let config = Config::from_claude_settings_str(
+        "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \
+         \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/check.sh --fast\"}]}]}}",
+        &settings.display().to_string(),
+    )
+    .unwrap();
+    let hook = &config.external_hooks()[0];
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    consent.approve(hook).unwrap();
+    assert_eq!(
+        consent.approvals()[0].script.as_deref(),
+        Some(script.as_path())
+    );
+    std::fs::write(&script, "#!/bin/sh\necho changed\n").unwrap();
+    assert!(matches!(
+        consent.status(hook),
+        ConsentStatus::Drifted { .. }
+    ));
+
+    // An interpreter's script: its first operand that is a file.
+    dir.script("audit.sh", "exit 0");
+    let hooks =
+        dir.hooks("hooks:\n  PreToolUse:\n    - command: sh -e audit.sh\n      working_dir: .\n");
+    consent.approve(&hooks[0]).unwrap();
+    assert_eq!(
+        consent.approvals()[1].script.as_deref(),
+        Some(dir.path("audit.sh").as_path())
+    );
+    std::fs::write(dir.path("audit.sh"), "exit 3\n").unwrap();
+    assert!(matches!(
+        consent.status(&hooks[0]),
+        ConsentStatus::Drifted { .. }
+    ));
+}
+
+#[test]
+fn an_in_memory_allowlist_writes_nothing() {
+    let dir = Scratch::new("memory");
+    dir.script("guard.sh", "exit 0");
+    let hooks = dir.hooks(GUARD);
+    let mut consent = Consent::in_memory();
+    assert_eq!(consent.path(), None);
+    consent.approve(&hooks[0]).unwrap();
+    assert_eq!(consent.status(&hooks[0]), ConsentStatus::Approved);
+    assert!(!dir.allowlist().exists());
+    assert!(
+        Consent::default_path()
+            .is_none_or(|p| p.ends_with(".config/hookchain/approved-hooks.json"))
+    );
+}
