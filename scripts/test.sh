@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, and every test of the workspace with both
-# registration backends (inventory, the default, and linkme).
+# The whole test suite: formatting, lints, the feature combinations that matter, the docs, and
+# every test of the workspace with both registration backends (inventory, the default, and
+# linkme).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,16 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo clippy (linkme)"
 cargo clippy --workspace --all-targets --features linkme -- -D warnings
+
+echo "== feature combinations of the facade"
+# Compiled-in hooks only; then each layer on its own.
+for features in "" "linkme" "tokio" "external" "config" "command" "process" "http" "cli"; do
+    echo "-- --no-default-features --features '${features}'"
+    cargo clippy -p hookchain --no-default-features --features "${features}" -- -D warnings
+done
+
+echo "== cargo doc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
 echo "== cargo test (inventory)"
 cargo test --workspace

@@ -71,8 +71,8 @@ pub use hooks_core::{
 
 /// The built-in hook points, their payloads, and the catalog of their names.
 ///
-/// Each point is a unit type implementing [`HookPoint`](crate::HookPoint) (`InterceptToolCall`,
-/// …); the agent fires it with a [`Turn`](crate::Turn) method of the same name, and a hook takes
+/// Each point is a unit type implementing [`HookPoint`] (`InterceptToolCall`,
+/// …); the agent fires it with a [`Turn`] method of the same name, and a hook takes
 /// its payload (`&ToolCall`, …). [`catalog`](points::catalog) and [`resolve`](points::resolve)
 /// give every point's canonical name, kind and other agents' names for it.
 pub mod points {
@@ -113,7 +113,7 @@ pub mod state {
 }
 
 /// Config files: `hookchain.yaml`, Claude Code settings, docker-agent agent files; and
-/// [`init`](config::init), which reads them into the global registry.
+/// [`init`], which reads them into the global registry.
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]

@@ -27,7 +27,7 @@
 //! `cx.config::<T>()`; `enabled: false` disables all the extension's hooks.
 //!
 //! `hooks` maps a point to its external hooks: commands, long-lived worker processes and HTTP
-//! endpoints, with the keys of [`external::native`](crate::native):
+//! endpoints, with the keys of [`native`]:
 //! `command` | `process` | `url` (exactly one), `matcher`, `timeout`, `priority`, `on_error`,
 //! `env`, `working_dir`, `allow_local`, `headers`, `name`. Commands are split like a shell
 //! would split them and run without one. A point is named by its canonical name or by another
@@ -36,7 +36,7 @@
 //! executable is an error when the file is loaded, never a hook that silently does nothing.
 //!
 //! External hooks join the compiled-in ones in the chains of their points, by priority:
-//! [`DEFAULT_PRIORITY`](crate::external::DEFAULT_PRIORITY) (50) when they set none, so that the
+//! [`DEFAULT_PRIORITY`](hooks_external::DEFAULT_PRIORITY) (50) when they set none, so that the
 //! agent's own hooks (priority 0 by default) run first. A hook without a `name` is named
 //! `<file>#<n>` (`./hookchain.yaml#03`), `n` counting the file's hooks in file order and
 //! zero-padded to one width per file: the registry breaks ties of priority by name, so hooks
@@ -44,7 +44,7 @@
 //! sorts by that name among the hooks of its priority.
 //!
 //! `hooks_auto_accept: true` lets hooks run without being approved first (see
-//! [`consent`](crate::consent)). It is honoured in the user's file
+//! [`consent`]). It is honoured in the user's file
 //! (`~/.config/hookchain/hookchain.yaml`), in a file loaded with [`Config::load`] and in config
 //! set from code; a project's `./hookchain.yaml` cannot approve its own hooks, so there it is
 //! left out with a warning.
@@ -83,42 +83,20 @@
 //!
 //! A file's syntax, its hooks (points, keys, time limits, matchers, programs) and the shape of
 //! its sections are checked when it is read. Its sections are checked against the registry
-//! when it is loaded into one: by [`HooksBuilder::config`] and [`HooksBuilder::build`], and by
-//! [`Hooks::set_config`] at runtime. Before any hook sees it,
+//! when it is loaded into one — by [`ConfigBuilderExt::config`] and `build`, and by
+//! [`ConfigHooksExt::set_config`] at runtime — as [`hooks_runtime::sections`] says: a section
+//! for an extension no hook belongs to is an error with a "did you mean", and every type
+//! declared with `extension_config!` must deserialize from its section.
 //!
-//! - every section must belong to an extension the registry knows (one of its hooks' extensions,
-//!   or one declared with `extension_config!`): a section for an unknown extension is an
-//!   **error**, with a "did you mean" among the known ones, because a misspelt name would
-//!   otherwise leave a guard running without its config;
-//! - every type declared with `extension_config!` must deserialize from its extension's section
-//!   (a missing section is an empty mapping, so a type with a required field needs a section).
-//!
-//! [`HooksBuilder::build`] and [`Hooks::set_config`] refuse a config with any of these errors
-//! and change nothing. [`Hooks::global`] cannot fail: it loads the discovered config leniently —
-//! a file that does not parse (or names a hook that cannot run) is left out whole, a section for
-//! an unknown extension is ignored, and an extension whose section does not fit its declared
-//! type runs enabled with no section — logs each error with `tracing::error!`, and keeps the
-//! first for [`Hooks::global_config_error`] and [`Hooks::try_global`].
+//! `build` and `set_config` refuse a config with any of these errors and change nothing.
+//! [`init`] installs what can be loaded and returns every error: a file that does not parse
+//! (or names a hook that cannot run) is left out whole, a section for an unknown extension is
+//! ignored, and an extension whose section does not fit its declared type runs enabled with no
+//! section. [`Hooks::global`](hooks_runtime::Hooks::global) never reads a file.
 //!
 //! External hooks are put in the chains when the registry is built, once they pass
-//! [`consent`](crate::consent); [`Hooks::set_config`] reloads sections and flags only, and
-//! says so in a warning when the new config has hooks.
-//!
-//! # Reloading
-//!
-//! [`Hooks::set_config`] validates the new config whole, then gives every extension its new
-//! section and its `enabled` flag (`true` when the section does not say): a runtime
-//! [`Hooks::disable_extension`] lasts until the next `set_config`. Each extension switches its
-//! section, then its flag; dispatches in flight on other threads see every extension either
-//! before or after its switch, and a hook reading its config gets one whole section, old or new.
-//!
-//! [`HooksBuilder::config`]: crate::HooksBuilder::config
-//! [`HooksBuilder::build`]: crate::HooksBuilder::build
-//! [`Hooks::set_config`]: crate::Hooks::set_config
-//! [`Hooks::global`]: crate::Hooks::global
-//! [`Hooks::global_config_error`]: crate::Hooks::global_config_error
-//! [`Hooks::try_global`]: crate::Hooks::try_global
-//! [`Hooks::disable_extension`]: crate::Hooks::disable_extension
+//! [`consent`]; `set_config` reloads sections and flags only, and says so in a warning when the
+//! new config has hooks.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -514,7 +492,7 @@ impl Config {
     }
 
     /// The external hooks of the config, in file order (the files in the order they were put
-    /// over each other). They run once the registry's [`consent`](crate::consent) lets them.
+    /// over each other). They run once the registry's [`consent`] lets them.
     pub fn external_hooks(&self) -> &[ExternalHook] {
         &self.hooks
     }

@@ -34,10 +34,22 @@ struct Pending {
 }
 
 /// Gives a [`HooksBuilder`] a config: `use hookchain::prelude::*;` brings it in.
+///
+/// - The sections go to the registry's extensions as
+///   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says.
+/// - The config's external hooks join their points' chains when the registry is built, each
+///   once [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged
+///   since, or approved then by the policy. The others are skipped with a warning naming each,
+///   and listed by [`ConfigHooksExt::consent_report`].
+/// - Without [`consent`](ConfigBuilderExt::consent), the allowlist is
+///   `~/.config/hookchain/approved-hooks.json` and the policy is the environment's
+///   (`HOOKCHAIN_ACCEPT_HOOKS`); nobody is asked on a terminal unless the program gives a policy
+///   with a prompt. A strict `build` fails when that allowlist cannot be read; a lenient one runs
+///   only the hooks approved otherwise and reports the error.
 pub trait ConfigBuilderExt: Sized {
     /// The config the registry starts with: its sections (checked by `build`, see
     /// [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections)) and its external
-    /// hooks, which join their chains once consent lets them (see the [module docs](self)).
+    /// hooks, which join their chains once consent lets them (see the [trait docs](ConfigBuilderExt)).
     /// Given twice, the second is put over the first.
     fn config(self, config: Config) -> Self;
 

@@ -27,7 +27,7 @@ pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
     }
 }
 
-/// The file `spec` runs, when it can be told (see the [module docs](self)).
+/// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs).
 pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
     let base = base_dir(spec);
     let words: Vec<String> = match shell_line(spec) {

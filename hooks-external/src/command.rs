@@ -127,6 +127,7 @@ impl Group {
     }
 
     /// Whether the hook has exited (without reaping it), waiting at most `within`.
+    #[cfg_attr(not(feature = "process"), allow(dead_code))]
     pub(crate) fn exited_within(&self, within: Duration) -> bool {
         let until = Instant::now() + within;
         let mut pause = Duration::from_micros(200);

@@ -33,7 +33,7 @@
 //! # The life of a worker
 //!
 //! - **Started lazily** by the first firing ([`ProcessHook::start`] starts it at once), with the
-//!   environment, directory and own process group of a [`command`](super::command) hook;
+//!   environment, directory and own process group of a [`command`] hook;
 //!   [`ProcessHook::new`] checks the program at load time, as [`CommandHook::new`] does.
 //! - **Multiplexed.** Any number of threads may fire at once. Each writes its request line (the
 //!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit)
