@@ -53,7 +53,7 @@ fn init_installs_the_discovered_config_and_says_what_it_loaded() {
         .install()
         .unwrap();
     let file = dir.join("hookchain.yaml").display().to_string();
-    assert_eq!(report.files, [file.clone()]);
+    assert_eq!(report.files, std::slice::from_ref(&file));
     assert_eq!(report.consent.admitted.len(), 1);
     assert!(report.consent.skipped.is_empty());
     let text = report.to_string();
