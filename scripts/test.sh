@@ -27,5 +27,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 echo "== cargo test (inventory)"
 cargo test --workspace
 
+echo "== cargo test: compiled-in hooks only (--no-default-features)"
+cargo test -p hookchain --no-default-features
+
 echo "== cargo test (linkme)"
 cargo test --workspace --features linkme
