@@ -1055,7 +1055,7 @@ where
     let invoke = invoker(&hook.transport)?;
     let notes = Annotations::new();
     let cx = HookContext::new(SESSION, 0, P::NAME, &notes).with_hook(&hook.name);
-    let payload = protocol::payload::<P>(&hook.event, P::input(&value), &cx);
+    let payload = hooks_external::wire::payload::<P>(&hook.event, P::input(&value), &cx);
     let bytes = serde_json::to_vec(&payload)?;
     let started = Instant::now();
     let raw = invoke.invoke(&bytes, hook.timeout);

@@ -5,7 +5,7 @@
 //!
 //! 1. On a point with a tool name, a [`Matcher`] that does not match passes at
 //!    once: nothing is spawned, connected to or sent.
-//! 2. The [payload](super::protocol::payload) is built and sent through the hook's transport
+//! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
 //!    ([`Invoke`]), within the hook's time limit.
 //! 3. The answer is read ([`decide`]) and applied by the point
 //!    ([`WirePoint::apply_decision`]).
@@ -114,7 +114,7 @@ impl Firing {
         input: &P::Input,
         cx: &HookContext<'_>,
     ) -> Result<protocol::Decision, FiringError> {
-        let payload = protocol::payload::<P>(&self.event, input, cx);
+        let payload = super::wire::payload::<P>(&self.event, input, cx);
         let bytes = serde_json::to_vec(&payload)
             .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;
         let raw = invoker.invoke(&bytes, self.timeout)?;

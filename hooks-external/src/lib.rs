@@ -31,6 +31,7 @@
 
 #[cfg(all(unix, any(feature = "command", feature = "process")))]
 pub mod command;
+pub mod decision;
 pub mod hook;
 #[cfg(feature = "http")]
 pub mod http;

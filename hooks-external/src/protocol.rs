@@ -3,7 +3,7 @@
 //!
 //! # The payload
 //!
-//! One JSON object ([`payload`]):
+//! One JSON object ([`payload`], built by the [`wire`](super::wire) module):
 //!
 //! | key | value |
 //! |---|---|
@@ -95,160 +95,12 @@
 //! Context and warnings are never contradictory: every one is kept, in the order of the table.
 //!
 //! [`WirePoint::fields`]: super::wire::WirePoint::fields
+//! [`payload`]: super::wire::payload
 
-use std::fmt;
-
-use hooks_core::HookContext;
 use serde_json::{Map, Value};
 
 use super::RawOutput;
-use super::wire::WirePoint;
-
-/// The payload of one firing of an external hook on point `P`: the common keys and the point's
-/// fields (see the [module docs](self)).
-pub fn payload<P: WirePoint>(
-    event: &str,
-    input: &P::Input,
-    cx: &HookContext<'_>,
-) -> Map<String, Value> {
-    let mut payload = P::fields(input);
-    let cwd = std::env::current_dir()
-        .map(|dir| dir.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let common = [
-        ("hook_event_name", Value::from(P::NAME)),
-        ("event", Value::from(event)),
-        ("session_id", Value::from(cx.session_id())),
-        ("cwd", Value::from(cwd)),
-        ("turn", Value::from(cx.turn())),
-        (
-            "turn_state",
-            Value::Object(hooks_runtime::get_turn_state(cx.session_id()).snapshot()),
-        ),
-    ];
-    for (key, value) in common {
-        payload.insert(key.to_owned(), value);
-    }
-    payload
-}
-
-/// What an answer says about going on.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Verdict {
-    /// Nothing: go on (with whatever else the answer says).
-    #[default]
-    Pass,
-    /// Go on, explicitly (`allow`, `approve`). Later hooks still run.
-    Allow,
-    /// Stop, with this reason (empty when the hook gave none).
-    Block(String),
-    /// Ask the user first, with this reason (empty when the hook gave none). hookchain has no one
-    /// to ask, so this blocks, with a reason saying so.
-    Ask(String),
-}
-
-impl Verdict {
-    fn weight(&self) -> u8 {
-        match self {
-            Verdict::Pass => 0,
-            Verdict::Allow => 1,
-            Verdict::Ask(_) => 2,
-            Verdict::Block(_) => 3,
-        }
-    }
-
-    /// The more restrictive of the two; the reasons of equally restrictive ones are joined.
-    fn and(self, other: Verdict) -> Verdict {
-        match (self, other) {
-            (Verdict::Block(a), Verdict::Block(b)) => Verdict::Block(join(a, b)),
-            (Verdict::Ask(a), Verdict::Ask(b)) => Verdict::Ask(join(a, b)),
-            (a, b) if b.weight() > a.weight() => b,
-            (a, _) => a,
-        }
-    }
-}
-
-/// Two reasons, one per line; an empty or repeated one adds nothing.
-fn join(a: String, b: String) -> String {
-    if a.is_empty() || a == b {
-        b
-    } else if b.is_empty() {
-        a
-    } else {
-        format!("{a}\n{b}")
-    }
-}
-
-/// Everything an external hook's answer says, whatever dialect it said it in.
-///
-/// Every part is optional; how a part applies depends on the point (see
-/// [`WirePoint::apply_decision`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Decision {
-    /// Go on, stop or ask.
-    pub verdict: Verdict,
-    /// A new input, replacing the whole of it (`updatedInput`, `updated_input`, Starchild's
-    /// `tool_input`).
-    pub updated_input: Option<Value>,
-    /// Keys to merge into the input (Hermes' `modify`), after any replacement.
-    pub merge_input: Option<Map<String, Value>>,
-    /// A new tool result (`updatedMCPToolOutput`, `updated_tool_response`).
-    pub updated_output: Option<Value>,
-    /// A new text: the user's prompt, the reply, the outbound message (Hermes' `modify` with
-    /// `prompt` or `text`).
-    pub updated_text: Option<String>,
-    /// A compaction summary to use instead of the agent's (docker-agent's `summary`).
-    pub summary: Option<String>,
-    /// Context for the model, in order.
-    pub context: Vec<String>,
-    /// Warnings for the user, in order.
-    pub warnings: Vec<String>,
-    /// `continue: false`: stop, with this reason (empty when the hook gave none). Wins over
-    /// everything else.
-    pub stop: Option<String>,
-}
-
-impl Decision {
-    /// A decision that says nothing: pass.
-    pub fn pass() -> Self {
-        Decision::default()
-    }
-
-    /// `true` when the decision says nothing at all.
-    pub fn is_pass(&self) -> bool {
-        *self == Decision::default()
-    }
-
-    /// A block with `reason`.
-    pub fn block(reason: impl Into<String>) -> Self {
-        Decision {
-            verdict: Verdict::Block(reason.into()),
-            ..Decision::default()
-        }
-    }
-
-    /// The input after this decision's replacement and merge, or `None` when it changes nothing.
-    ///
-    /// A merge into an input that is not an object starts from an empty object.
-    pub fn new_input(&self, current: &Value) -> Option<Value> {
-        if self.updated_input.is_none() && self.merge_input.is_none() {
-            return None;
-        }
-        let mut input = self
-            .updated_input
-            .clone()
-            .unwrap_or_else(|| current.clone());
-        if let Some(merge) = &self.merge_input {
-            if !input.is_object() {
-                input = Value::Object(Map::new());
-            }
-            if let Value::Object(object) = &mut input {
-                object.extend(merge.iter().map(|(k, v)| (k.clone(), v.clone())));
-            }
-        }
-        Some(input)
-    }
-}
+pub use super::decision::{Decision, Verdict};
 
 /// An answer hookchain cannot read: the hook failed, and its `on_error` applies.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -676,19 +528,6 @@ fn permission(
             });
         }
     }))
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Pass => f.write_str("pass"),
-            Verdict::Allow => f.write_str("allow"),
-            Verdict::Block(reason) if reason.is_empty() => f.write_str("block"),
-            Verdict::Block(reason) => write!(f, "block: {reason}"),
-            Verdict::Ask(reason) if reason.is_empty() => f.write_str("ask"),
-            Verdict::Ask(reason) => write!(f, "ask: {reason}"),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@
 //!
 //! Optional fields (`tool_use_id`, `parent_session_id`, `summary`, `source`) are left out when
 //! the value has none. The common keys (`hook_event_name`, `session_id`, …) are added by
-//! [`payload`](super::protocol::payload).
+//! [`payload`].
 //!
 //! # Decisions
 //!
@@ -73,7 +73,7 @@ use hooks_core::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::protocol::{Decision, Verdict};
+use super::decision::{Decision, Verdict};
 
 /// A hook point external hooks can attach to: how its input goes on the wire and how an answer
 /// comes back as its result. Implemented for every built-in point.
@@ -577,6 +577,34 @@ impl WirePoint for Notify {
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
     }
+}
+
+/// The payload of one firing of an external hook on point `P`: the common keys and the point's
+/// fields (see the [module docs](self)).
+pub fn payload<P: WirePoint>(
+    event: &str,
+    input: &P::Input,
+    cx: &HookContext<'_>,
+) -> Map<String, Value> {
+    let mut payload = P::fields(input);
+    let cwd = std::env::current_dir()
+        .map(|dir| dir.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let common = [
+        ("hook_event_name", Value::from(P::NAME)),
+        ("event", Value::from(event)),
+        ("session_id", Value::from(cx.session_id())),
+        ("cwd", Value::from(cwd)),
+        ("turn", Value::from(cx.turn())),
+        (
+            "turn_state",
+            Value::Object(hooks_runtime::get_turn_state(cx.session_id()).snapshot()),
+        ),
+    ];
+    for (key, value) in common {
+        payload.insert(key.to_owned(), value);
+    }
+    payload
 }
 
 #[cfg(test)]

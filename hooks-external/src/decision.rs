@@ -1,0 +1,138 @@
+//! What an external hook's answer says — go on, stop, ask, a new input, context, warnings —
+//! whatever dialect it said it in: the [`protocol`](super::protocol) module reads it, the
+//! [`wire`](super::wire) module applies it to a point.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// What an answer says about going on.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Verdict {
+    /// Nothing: go on (with whatever else the answer says).
+    #[default]
+    Pass,
+    /// Go on, explicitly (`allow`, `approve`). Later hooks still run.
+    Allow,
+    /// Stop, with this reason (empty when the hook gave none).
+    Block(String),
+    /// Ask the user first, with this reason (empty when the hook gave none). hookchain has no one
+    /// to ask, so this blocks, with a reason saying so.
+    Ask(String),
+}
+
+impl Verdict {
+    fn weight(&self) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Allow => 1,
+            Verdict::Ask(_) => 2,
+            Verdict::Block(_) => 3,
+        }
+    }
+
+    /// The more restrictive of the two; the reasons of equally restrictive ones are joined.
+    pub(crate) fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::Block(a), Verdict::Block(b)) => Verdict::Block(join(a, b)),
+            (Verdict::Ask(a), Verdict::Ask(b)) => Verdict::Ask(join(a, b)),
+            (a, b) if b.weight() > a.weight() => b,
+            (a, _) => a,
+        }
+    }
+}
+
+/// Two reasons, one per line; an empty or repeated one adds nothing.
+fn join(a: String, b: String) -> String {
+    if a.is_empty() || a == b {
+        b
+    } else if b.is_empty() {
+        a
+    } else {
+        format!("{a}\n{b}")
+    }
+}
+
+/// Everything an external hook's answer says, whatever dialect it said it in.
+///
+/// Every part is optional; how a part applies depends on the point (see
+/// [`WirePoint::apply_decision`](super::wire::WirePoint::apply_decision)).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Decision {
+    /// Go on, stop or ask.
+    pub verdict: Verdict,
+    /// A new input, replacing the whole of it (`updatedInput`, `updated_input`, Starchild's
+    /// `tool_input`).
+    pub updated_input: Option<Value>,
+    /// Keys to merge into the input (Hermes' `modify`), after any replacement.
+    pub merge_input: Option<Map<String, Value>>,
+    /// A new tool result (`updatedMCPToolOutput`, `updated_tool_response`).
+    pub updated_output: Option<Value>,
+    /// A new text: the user's prompt, the reply, the outbound message (Hermes' `modify` with
+    /// `prompt` or `text`).
+    pub updated_text: Option<String>,
+    /// A compaction summary to use instead of the agent's (docker-agent's `summary`).
+    pub summary: Option<String>,
+    /// Context for the model, in order.
+    pub context: Vec<String>,
+    /// Warnings for the user, in order.
+    pub warnings: Vec<String>,
+    /// `continue: false`: stop, with this reason (empty when the hook gave none). Wins over
+    /// everything else.
+    pub stop: Option<String>,
+}
+
+impl Decision {
+    /// A decision that says nothing: pass.
+    pub fn pass() -> Self {
+        Decision::default()
+    }
+
+    /// `true` when the decision says nothing at all.
+    pub fn is_pass(&self) -> bool {
+        *self == Decision::default()
+    }
+
+    /// A block with `reason`.
+    pub fn block(reason: impl Into<String>) -> Self {
+        Decision {
+            verdict: Verdict::Block(reason.into()),
+            ..Decision::default()
+        }
+    }
+
+    /// The input after this decision's replacement and merge, or `None` when it changes nothing.
+    ///
+    /// A merge into an input that is not an object starts from an empty object.
+    pub fn new_input(&self, current: &Value) -> Option<Value> {
+        if self.updated_input.is_none() && self.merge_input.is_none() {
+            return None;
+        }
+        let mut input = self
+            .updated_input
+            .clone()
+            .unwrap_or_else(|| current.clone());
+        if let Some(merge) = &self.merge_input {
+            if !input.is_object() {
+                input = Value::Object(Map::new());
+            }
+            if let Value::Object(object) = &mut input {
+                object.extend(merge.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+        }
+        Some(input)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Pass => f.write_str("pass"),
+            Verdict::Allow => f.write_str("allow"),
+            Verdict::Block(reason) if reason.is_empty() => f.write_str("block"),
+            Verdict::Block(reason) => write!(f, "block: {reason}"),
+            Verdict::Ask(reason) if reason.is_empty() => f.write_str("ask"),
+            Verdict::Ask(reason) => write!(f, "ask: {reason}"),
+        }
+    }
+}
