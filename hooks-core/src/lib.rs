@@ -1,6 +1,7 @@
 //! The vocabulary of hookchain, with no I/O: hook points and their payloads, what hooks return,
-//! what they know about their dispatch, the extensions hooks are grouped and configured by, and
-//! the records `#[register_hook]` and [`extension_config!`] collect at link time.
+//! what they know about their dispatch, the extensions hooks are grouped and configured by, the
+//! records `#[register_hook]` and [`extension_config!`] collect at link time, and the
+//! "did you mean ..?" suggestions every part of hookchain makes ([`suggest`]).
 //!
 //! Agents use these types through the `hookchain` facade; this crate is what a library of hooks
 //! can depend on without pulling in the runtime.
@@ -13,6 +14,7 @@ mod point;
 pub mod points;
 mod registration;
 mod result;
+pub mod suggest;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use extension::{
