@@ -38,9 +38,13 @@ pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    /// The table of built-in points (`points/table.rs`): `builtin_points!(callback)`.
+    pub use crate::__builtin_points as builtin_points;
     pub use inventory;
     #[cfg(feature = "linkme")]
     pub use linkme;
+    /// For the types the table of built-in points names.
+    pub use serde_json;
 
     /// The linkme slice that collects registrations.
     #[cfg(feature = "linkme")]
