@@ -276,8 +276,7 @@ fn on_error(value: &Expr) -> syn::Result<OnErrorPolicy> {
         "block" => Ok(OnErrorPolicy::Block(lit.span())),
         "warn" => Ok(OnErrorPolicy::Warn(lit.span())),
         other => {
-            let candidates = ON_ERROR_POLICIES.iter().map(|p| (*p, *p));
-            let message = match closest(other, candidates) {
+            let message = match closest(other, ON_ERROR_POLICIES.iter().copied()) {
                 Some(suggestion) => {
                     format!("unknown `on_error` policy `{other}` — did you mean `{suggestion}`?")
                 }
@@ -308,7 +307,7 @@ fn crate_path(value: &Expr) -> syn::Result<Path> {
 
 /// An unknown key, with the closest known key or the list of keys.
 fn unknown_key(key: &Ident, key_name: &str) -> syn::Error {
-    let message = match closest(key_name, KEYS.iter().map(|k| (*k, *k))) {
+    let message = match closest(key_name, KEYS.iter().copied()) {
         Some(suggestion) => format!("unknown key `{key_name}` — did you mean `{suggestion}`?"),
         None => format!(
             "unknown key `{key_name}`; the keys are {}",
