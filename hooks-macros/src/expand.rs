@@ -2,7 +2,9 @@
 //! registration record that points at it.
 //!
 //! Everything is emitted inside `const _: () = { ... };`, after the user's fn, so no name leaks
-//! into the user's module.
+//! into the user's module. The priority, when the attribute gives one, is a `const` of type `i32`
+//! there, which the record is initialised from: any constant expression the compiler accepts as
+//! an `i32` is a priority, and one it does not accept is an error on the expression.
 //!
 //! The adapter is where the hook's signature meets its point: each argument and the return value
 //! go through a trait of `hooks-core` (`HookArg`, `ContextArg`, `IntoHookReturn`), in a path
@@ -21,7 +23,7 @@ use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::attr::{HookAttr, OnErrorPolicy};
+use crate::attr::{HookAttr, OnErrorPolicy, ungroup};
 use crate::point::Point;
 use crate::signature::HookFn;
 
@@ -30,13 +32,19 @@ pub(crate) fn registration(attr: &HookAttr, point: &Point, hook: &HookFn) -> Tok
     let generator = Generator::new(attr, point, hook);
     let span = generator.span;
     let krate = &generator.krate;
+    let priority = generator.priority();
     let adapter = generator.adapter();
     let record = generator.record();
-    quote_spanned! {span=>
-        const _: () = {
-            #adapter
-            #krate::__private::submit! { #record }
-        };
+    let body = quote_spanned! {span=>
+        #priority
+        #adapter
+        #krate::__private::submit! { #record }
+    };
+    // The wrapper is spanned on the attribute (mixed-site), not on a token the user wrote: an
+    // error that names the constant it happens in (a local variable used as the priority) then
+    // points at the attribute, not at the point's name.
+    quote_spanned! {Span::mixed_site()=>
+        const _: () = { #body };
     }
 }
 
@@ -75,6 +83,26 @@ impl<'a> Generator<'a> {
         } = self;
         let item = format_ident!("{}", item, span = *span);
         quote_spanned!(*span=> <#point as #krate::HookPoint>::#item)
+    }
+
+    /// `priority = EXPR` as a typed constant: `const __HOOKCHAIN_PRIORITY: i32 = EXPR;`, every
+    /// token of it but the expression spanned on the expression, so that an expression that is
+    /// not a constant `i32` is reported there, by the compiler ("expected `i32`, found `u64`").
+    /// Nothing without the key: the record's priority is then 0.
+    fn priority(&self) -> TokenStream {
+        let Some(expr) = &self.attr.priority else {
+            return TokenStream::new();
+        };
+        let at = ungroup(expr).span();
+        let ident = self.priority_ident(at);
+        quote_spanned! {at=>
+            const #ident: ::core::primitive::i32 = #expr;
+        }
+    }
+
+    /// The name of the priority's constant.
+    fn priority_ident(&self, span: Span) -> syn::Ident {
+        format_ident!("__HOOKCHAIN_PRIORITY", span = span)
     }
 
     /// The adapter fn: converts the point's input and the context into the hook's arguments,
@@ -194,7 +222,10 @@ impl<'a> Generator<'a> {
             || quote_spanned!(span=> ::core::env!("CARGO_PKG_NAME")),
             ToTokens::to_token_stream,
         );
-        let priority = attr.priority;
+        let priority = match &attr.priority {
+            Some(expr) => self.priority_ident(ungroup(expr).span()).to_token_stream(),
+            None => quote_spanned!(span=> 0),
+        };
         let on_error = match attr.on_error {
             None => quote_spanned!(span=> ::core::option::Option::None),
             Some(OnErrorPolicy::Pass(span)) => {
