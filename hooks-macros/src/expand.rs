@@ -135,15 +135,21 @@ impl<'a> Generator<'a> {
             )
         };
 
+        // The adapter's parameters, spanned on the glue where they are used as where they are
+        // declared: a local variable resolves only from the same context, and the user's types may
+        // come from another one (a `macro_rules!` that writes the hook).
+        let input_var = quote_spanned!(span=> __input);
+        let cx_var = quote_spanned!(span=> __cx);
+
         let input_ty = hook.input;
         let input_arg = quote_spanned! {input_ty.span()=>
-            <#input_ty as #krate::HookArg<#input_lifetime, #point_input>>::from_input(__input)
+            <#input_ty as #krate::HookArg<#input_lifetime, #point_input>>::from_input(#input_var)
         };
         let mut lets = quote_spanned!(span=> let __arg0 = #input_arg;);
         let mut args = quote_spanned!(span=> __arg0);
         if let Some(cx_ty) = hook.context {
             let cx_arg = quote_spanned! {cx_ty.span()=>
-                <#cx_ty as #krate::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(__cx)
+                <#cx_ty as #krate::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(#cx_var)
             };
             lets.extend(quote_spanned!(span=> let __arg1 = #cx_arg;));
             args.extend(quote_spanned!(span=> , __arg1));
@@ -172,8 +178,8 @@ impl<'a> Generator<'a> {
             None => quote_spanned! {span=>
                 #allow
                 fn #adapter_ident<'a, 'b, 'c>(
-                    __input: &'a #point_input,
-                    __cx: &'b #krate::HookContext<'c>,
+                    #input_var: &'a #point_input,
+                    #cx_var: &'b #krate::HookContext<'c>,
                 ) -> #hook_return {
                     #lets
                     #into_return(#ident(#args))
@@ -187,8 +193,8 @@ impl<'a> Generator<'a> {
                 quote_spanned! {span=>
                     #allow
                     fn #adapter_ident<'a>(
-                        __input: &'a #point_input,
-                        __cx: &'a #krate::HookContext<'a>,
+                        #input_var: &'a #point_input,
+                        #cx_var: &'a #krate::HookContext<'a>,
                     ) -> #krate::BoxFuture<'a, #hook_return> {
                         #lets
                         #boxed
