@@ -176,14 +176,7 @@ impl Args {
             let key = Ident::parse_any(input)?;
             let eq = input.parse::<Token![=]>()?;
             if input.is_empty() || input.peek(Token![,]) {
-                let key = key.unraw();
-                return Err(syn::Error::new(
-                    eq.span,
-                    format!(
-                        "`{key} =` needs a value after it, as in `{key} = {}`",
-                        example(&key)
-                    ),
-                ));
+                return Err(missing_value(&key, eq.span));
             }
             let value = input.parse()?;
             entries.push(Entry { key, value });
@@ -192,16 +185,21 @@ impl Args {
     }
 }
 
-/// A value to show for `key` in a message.
-fn example(key: &Ident) -> &'static str {
-    match key.to_string().as_str() {
+/// `key =` with nothing after it, reported on the `=`.
+fn missing_value(key: &Ident, eq: Span) -> syn::Error {
+    let key = key.unraw().to_string();
+    let example = match key.as_str() {
         "priority" => "10",
         "name" => "\"require_plan\"",
         "extension" => "\"workflow_guards\"",
         "on_error" => "\"block\"",
         "crate" => "hookchain",
-        _ => "...",
-    }
+        _ => return syn::Error::new(eq, format!("`{key} =` needs a value after it")),
+    };
+    syn::Error::new(
+        eq,
+        format!("`{key} =` needs a value after it, as in `{key} = {example}`"),
+    )
 }
 
 /// `priority = EXPR`: any constant `i32` expression — `10`, `-5`, `GUARD`, `prio::GUARD + 1`,
@@ -516,6 +514,10 @@ mod tests {
         assert_eq!(
             parse(quote!("turn_end", name = , priority = 1)).1,
             ["`name =` needs a value after it, as in `name = \"require_plan\"`"]
+        );
+        assert_eq!(
+            parse(quote!("turn_end", colour =)).1,
+            ["`colour =` needs a value after it"]
         );
         assert_eq!(parse(quote!(10, priority = 1)).1.len(), 1);
     }

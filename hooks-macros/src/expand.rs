@@ -94,15 +94,10 @@ impl<'a> Generator<'a> {
             return TokenStream::new();
         };
         let at = ungroup(expr).span();
-        let ident = self.priority_ident(at);
+        let ident = priority_ident(at);
         quote_spanned! {at=>
             const #ident: ::core::primitive::i32 = #expr;
         }
-    }
-
-    /// The name of the priority's constant.
-    fn priority_ident(&self, span: Span) -> syn::Ident {
-        format_ident!("__HOOKCHAIN_PRIORITY", span = span)
     }
 
     /// The adapter fn: converts the point's input and the context into the hook's arguments,
@@ -229,7 +224,7 @@ impl<'a> Generator<'a> {
             ToTokens::to_token_stream,
         );
         let priority = match &attr.priority {
-            Some(expr) => self.priority_ident(ungroup(expr).span()).to_token_stream(),
+            Some(expr) => priority_ident(ungroup(expr).span()).to_token_stream(),
             None => quote_spanned!(span=> 0),
         };
         let on_error = match attr.on_error {
@@ -267,6 +262,11 @@ impl<'a> Generator<'a> {
             }
         }
     }
+}
+
+/// The name of the priority's constant, spanned on the priority's expression.
+fn priority_ident(span: Span) -> syn::Ident {
+    format_ident!("__HOOKCHAIN_PRIORITY", span = span)
 }
 
 /// `tokens`, every one of them (delimiters too) set to `span`.
