@@ -4,7 +4,8 @@
 //! and their `HookPoint` impls, [`catalog`](crate::points::catalog) and
 //! [`resolve`](crate::points::resolve), [`BUILTIN_SLOTS`](crate::points::BUILTIN_SLOTS), the
 //! names `#[register_hook]` knows, and the tests that go through every point. Adding a point is
-//! one row here, plus its payload type in [`points`](crate::points).
+//! one row here, plus its payload type in [`points`](crate::points) and its line in the table of
+//! that module's docs (a unit test fails until the line is there).
 //!
 //! The table is a callback macro: `__builtin_points!(path::to::callback)` expands to
 //! `path::to::callback! { ROWS }` (in item or expression position, wherever it is invoked), one
