@@ -111,6 +111,43 @@ mod nested {
     }
 }
 
+/// One hook on every built-in point, named by its canonical name, generated from hooks-core's
+/// table of built-in points with the input and rewrite types the table gives.
+macro_rules! hook_on_every_builtin_point {
+    ($(
+        $(#[$doc:meta])*
+        $point:ident {
+            name: $name:literal,
+            kind: $kind:ident,
+            fires: $fires:literal,
+            aliases: [$(($alias:literal, $agent:literal)),* $(,)?],
+            slot: $slot:literal,
+            on_error: $on_error:ident,
+            value: $value:ty,
+            input: $input:ty,
+            rewrite: $rewrite:ty,
+            apply: $($apply:tt)*
+        }
+    )*) => {
+        mod every_point {
+            use hookchain::prelude::*;
+            $(
+                #[register_hook($name)]
+                #[allow(non_snake_case)]
+                pub(crate) fn $point(_: &$input, _: &HookContext) -> HookResult<$rewrite> {
+                    HookResult::Pass
+                }
+            )*
+        }
+
+        /// Every built-in point, in the table's order: (name, type, kind, default `on_error`).
+        const EVERY_POINT: &[(&str, &str, PointKind, OnError)] =
+            &[$(($name, stringify!($point), PointKind::$kind, OnError::$on_error)),*];
+    };
+}
+
+hookchain::__private::builtin_points!(hook_on_every_builtin_point);
+
 fn record(name: &str) -> &'static Registration {
     let found: Vec<_> = registrations().filter(|r| r.name == name).collect();
     assert_eq!(found.len(), 1, "records named `{name}`: {found:?}");
@@ -176,6 +213,22 @@ fn points() {
     let nested = record("macro_shapes::nested::no_empty_email");
     assert_eq!(nested.point, "send_email");
     assert_eq!(nested.extension, "mail");
+}
+
+/// The macro knows every built-in point by its canonical name, and each one's record is of the
+/// point the table says.
+#[test]
+fn every_builtin_point_by_its_name() {
+    let catalog = hookchain::points::catalog();
+    assert_eq!(EVERY_POINT.len(), catalog.len());
+    for ((name, type_name, kind, on_error), info) in EVERY_POINT.iter().zip(catalog) {
+        assert_eq!(*name, info.name);
+        let r = record(&format!("macro_shapes::every_point::{type_name}"));
+        assert_eq!(r.point, *name);
+        assert_eq!(r.kind, *kind);
+        assert_eq!(r.default_on_error, *on_error);
+        assert_eq!(r.on_error, None);
+    }
 }
 
 #[test]

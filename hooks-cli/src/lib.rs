@@ -81,7 +81,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use hooks_config::consent::{Consent, ConsentPolicy, ConsentStatus};
-use hooks_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, closest};
+use hooks_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt};
+use hooks_core::suggest::closest;
 use hooks_external::hook::invoker;
 use hooks_external::protocol::{self, Decision, Verdict};
 use hooks_external::wire::WirePoint;

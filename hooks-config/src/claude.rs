@@ -382,7 +382,7 @@ impl ReadHook<'_> {
                 Ok(None)
             }
             other => {
-                let hint = crate::closest(other, TYPES.iter().copied())
+                let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
                     .unwrap_or_else(|| " (`command`, `http`, `prompt` or `agent`)".to_owned());
                 Err(cx.error(

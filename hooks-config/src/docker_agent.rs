@@ -330,7 +330,7 @@ impl ReadHook<'_> {
                 return Ok(None);
             }
             other => {
-                let hint = crate::closest(other, TYPES.iter().copied())
+                let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
                     .unwrap_or_else(|| " (`command`, `builtin` or `model`)".to_owned());
                 return Err(cx.error(

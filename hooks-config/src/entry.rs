@@ -13,8 +13,8 @@ use hooks_core::points::{self, PointInfo};
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
 use serde_json::{Map, Value};
 
-use crate::closest;
 use crate::script;
+use hooks_core::suggest::closest;
 use hooks_external::program::resolve_program;
 use hooks_external::{
     CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Origin, Transport,

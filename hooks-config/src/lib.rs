@@ -105,6 +105,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use hooks_core::suggest::closest;
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
 use hooks_runtime::Sections;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -616,17 +617,6 @@ pub(crate) fn home_dir() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("USERPROFILE"))
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-}
-
-/// The closest of `candidates` to `name`, when it is close (Jaro-Winkler above 0.8).
-#[doc(hidden)]
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(name, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 fn syntax(file: &str, error: &yaml_serde::Error) -> ConfigError {

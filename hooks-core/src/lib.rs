@@ -1,6 +1,7 @@
 //! The vocabulary of hookchain, with no I/O: hook points and their payloads, what hooks return,
-//! what they know about their dispatch, the extensions hooks are grouped and configured by, and
-//! the records `#[register_hook]` and [`extension_config!`] collect at link time.
+//! what they know about their dispatch, the extensions hooks are grouped and configured by, the
+//! records `#[register_hook]` and [`extension_config!`] collect at link time, and the
+//! "did you mean ..?" suggestions every part of hookchain makes ([`suggest`]).
 //!
 //! Agents use these types through the `hookchain` facade; this crate is what a library of hooks
 //! can depend on without pulling in the runtime.
@@ -13,6 +14,7 @@ mod point;
 pub mod points;
 mod registration;
 mod result;
+pub mod suggest;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use extension::{
@@ -36,9 +38,13 @@ pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    /// The table of built-in points (`points/table.rs`): `builtin_points!(callback)`.
+    pub use crate::__builtin_points as builtin_points;
     pub use inventory;
     #[cfg(feature = "linkme")]
     pub use linkme;
+    /// For the types the table of built-in points names.
+    pub use serde_json;
 
     /// The linkme slice that collects registrations.
     #[cfg(feature = "linkme")]

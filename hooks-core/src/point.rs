@@ -274,8 +274,10 @@ macro_rules! hook_point {
             type Value = $value;
             type Input = $value;
             type Rewrite = $crate::Observed;
+            // Named lifetimes: `$value` may hold references itself (`Vec<&'static str>`).
             #[inline(always)]
-            fn input(value: &$value) -> &$value {
+            #[allow(clippy::needless_lifetimes)]
+            fn input<'a>(value: &'a $value) -> &'a $value {
                 value
             }
             fn apply(_: &mut $value, rewrite: $crate::Observed) {
@@ -301,8 +303,10 @@ macro_rules! hook_point {
             type Value = $value;
             type Input = $value;
             type Rewrite = $rewrite;
+            // Named lifetimes: `$value` may hold references itself (`Vec<&'static str>`).
             #[inline(always)]
-            fn input(value: &$value) -> &$value {
+            #[allow(clippy::needless_lifetimes)]
+            fn input<'a>(value: &'a $value) -> &'a $value {
                 value
             }
             fn apply($v: &mut $value, $r: $rewrite) $body
@@ -320,4 +324,33 @@ macro_rules! hook_point {
              or `pub struct Name: observe(\"name\") { type Value = T; }`"
         );
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    hook_point! {
+        /// A point whose value holds references.
+        struct Names: transform("names") {
+            type Value = Vec<&'static str>;
+            type Rewrite = &'static str;
+            fn apply(names, name) { names.push(name); }
+        }
+    }
+
+    hook_point! {
+        struct NamesSeen: observe("names_seen") {
+            type Value = Vec<&'static str>;
+        }
+    }
+
+    #[test]
+    fn hook_point_takes_a_value_with_references() {
+        let mut names = vec!["a"];
+        Names::apply(&mut names, "b");
+        assert_eq!(Names::input(&names), &["a", "b"]);
+        assert_eq!(NamesSeen::input(&names).len(), 2);
+        assert_eq!(NamesSeen::KIND, PointKind::Observe);
+    }
 }

@@ -20,16 +20,23 @@
 //! | `turn_end` ([`TurnEnded`]) | observe | [`TurnEndEvent`] | — |
 //! | `notification` ([`Notify`]) | observe | [`Notification`] | — |
 //!
-//! On observe points the rewrite type is [`Observed`], which has no values: hooks return `()`.
+//! On observe points the rewrite type is [`Observed`](crate::Observed), which has no values:
+//! hooks return `()`.
 //!
 //! [`catalog`] lists every built-in point with its kind and the names other agents use for it.
+//!
+//! Every built-in point is declared once, as a row of one table (`points/table.rs`), and every
+//! list of them — the types and their `HookPoint` impls below, the catalog, the names
+//! `#[register_hook]` knows — is generated from it.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::point::{HookPoint, Observed, PointKind};
+use crate::point::{HookPoint, OnError, PointKind};
+
+mod table;
 
 /// A built-in point as the catalog lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,298 +68,89 @@ pub fn resolve(name: &str) -> Option<&'static PointInfo> {
         .find(|p| p.name == name || p.aliases.iter().any(|(alias, _)| *alias == name))
 }
 
-const CATALOG: &[PointInfo] = &[
-    info::<SessionStart>(
-        "a new session starts (and again after a reset)",
-        &[
-            ("on_session_start", "Hermes"),
-            ("SessionStart", "Claude Code"),
-        ],
-    ),
-    info::<SessionEnd>(
-        "the session ends, with its reason",
-        &[
-            ("on_session_end", "Hermes"),
-            ("SessionEnd", "Claude Code"),
-            ("session_shutdown", "Pi"),
-        ],
-    ),
-    info::<SessionReset>(
-        "the session id is rotated (/new)",
-        &[
-            ("on_session_reset", "Hermes"),
-            ("on_session_finalize", "Hermes"),
-        ],
-    ),
-    info::<TransformUserInput>(
-        "a user message arrives, before the model sees it",
-        &[
-            ("on_user_message", "Hermes"),
-            ("UserPromptSubmit", "Claude Code"),
-            ("user_prompt_submit", "docker-agent"),
-            ("input", "Pi"),
-        ],
-    ),
-    info::<BeforeLlmCall>(
-        "before every model call",
-        &[
-            ("pre_llm_call", "Hermes"),
-            ("before_agent_start", "Pi"),
-            ("context", "Pi"),
-            ("turn_start", "docker-agent"),
-        ],
-    ),
-    info::<AfterLlmCall>("after a model reply", &[("post_llm_call", "Hermes")]),
-    info::<InterceptToolCall>(
-        "before a tool runs",
-        &[
-            ("pre_tool_call", "Hermes"),
-            ("PreToolUse", "Claude Code"),
-            ("pre_tool_use", "docker-agent"),
-            ("tool_call", "Pi"),
-        ],
-    ),
-    info::<TransformToolResult>(
-        "a tool returned, before the model sees the result",
-        &[
-            ("tool_result", "Pi"),
-            ("tool_response_transform", "Starchild"),
-            ("PostToolUse", "Claude Code"),
-            ("post_tool_use", "docker-agent"),
-        ],
-    ),
-    info::<AfterToolCall>(
-        "after a tool ran, on success and on error",
-        &[("post_tool_call", "Hermes"), ("tool_execution_end", "Pi")],
-    ),
-    info::<TransformResponse>(
-        "the final reply is assembled",
-        &[("on_response_end", "Starchild")],
-    ),
-    info::<OnStop>(
-        "the agent is about to end its turn",
-        &[
-            ("Stop", "Claude Code"),
-            ("stop", "docker-agent"),
-            ("on_completion_claim", "Starchild"),
-        ],
-    ),
-    info::<BeforeCompaction>(
-        "before the context is compacted",
-        &[
-            ("PreCompact", "Claude Code"),
-            ("pre_compact", "docker-agent"),
-            ("session_before_compact", "Pi"),
-        ],
-    ),
-    info::<AfterCompaction>(
-        "after the context was compacted",
-        &[("PostCompact", "Claude Code")],
-    ),
-    info::<SubagentStop>("a child agent finished", &[("SubagentStop", "Claude Code")]),
-    info::<OutboundMessage>(
-        "before a message leaves for a chat platform",
-        &[("on_outbound_message", "Hermes")],
-    ),
-    info::<TurnEnded>("the turn ended, whatever the reason", &[]),
-    info::<Notify>(
-        "the runtime reports a warning or an error",
-        &[
-            ("Notification", "Claude Code"),
-            ("on_error", "Starchild"),
-            ("on_max_iterations", "Starchild"),
-        ],
-    ),
-];
-
-const fn info<P: HookPoint>(
-    fires: &'static str,
-    aliases: &'static [(&'static str, &'static str)],
-) -> PointInfo {
-    PointInfo {
-        name: P::NAME,
-        kind: P::KIND,
-        fires,
-        aliases,
-    }
-}
-
-/// Implements `HookPoint` for a built-in point.
-macro_rules! builtin_point {
-    (
-        $ty:ident, $name:literal, $kind:ident, slot $slot:literal,
-        value $value:ty, input $input:ty, rewrite $rewrite:ty,
-        apply |$v:ident, $r:ident| $apply:expr
-    ) => {
-        impl HookPoint for $ty {
-            const NAME: &'static str = $name;
-            const KIND: PointKind = PointKind::$kind;
-            type Value = $value;
-            type Input = $input;
-            type Rewrite = $rewrite;
-            #[inline(always)]
-            fn input(value: &$value) -> &$input {
-                value
-            }
-            #[allow(unused_variables, clippy::unused_unit)]
-            fn apply($v: &mut $value, $r: $rewrite) {
-                $apply
-            }
-            const BUILTIN_SLOT: Option<usize> = Some($slot);
+/// Generates, from the rows of [`__builtin_points!`](crate::__builtin_points): each point's
+/// type and its `HookPoint` impl, [`CATALOG`] and [`BUILTIN_SLOTS`].
+macro_rules! builtin_points {
+    ($(
+        $(#[$doc:meta])*
+        $point:ident {
+            name: $name:literal,
+            kind: $kind:ident,
+            fires: $fires:literal,
+            aliases: [$(($alias:literal, $agent:literal)),* $(,)?],
+            slot: $slot:literal,
+            on_error: $on_error:ident,
+            value: $value:ty,
+            input: $input:ty,
+            rewrite: $rewrite:ty,
+            apply: |$v:ident, $r:ident| $apply:expr,
         }
+    )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy)]
+            pub struct $point;
+
+            impl HookPoint for $point {
+                const NAME: &'static str = $name;
+                const KIND: PointKind = PointKind::$kind;
+                const DEFAULT_ON_ERROR: OnError = OnError::$on_error;
+                type Value = $value;
+                type Input = $input;
+                type Rewrite = $rewrite;
+                #[inline(always)]
+                fn input(value: &$value) -> &$input {
+                    value
+                }
+                #[allow(unused_variables, clippy::unused_unit)]
+                fn apply($v: &mut $value, $r: $rewrite) {
+                    $apply
+                }
+                const BUILTIN_SLOT: Option<usize> = Some($slot);
+            }
+        )*
+
+        /// The number of built-in points with a slot in the runtime's fixed table.
+        #[doc(hidden)]
+        pub const BUILTIN_SLOTS: usize = [$($slot),*].len();
+
+        // Each built-in point has its own slot, from 0 to `BUILTIN_SLOTS - 1`.
+        const _: () = assert!(
+            slots_are_a_permutation(&[$($slot),*]),
+            "the built-in points' slots must be 0, 1, 2, ... in some order, each used once"
+        );
+
+        const CATALOG: &[PointInfo] = &[$(
+            PointInfo {
+                name: <$point as HookPoint>::NAME,
+                kind: <$point as HookPoint>::KIND,
+                fires: $fires,
+                aliases: &[$(($alias, $agent)),*],
+            },
+        )*];
     };
 }
 
-/// `session_start`: a new session starts (and again after a reset). Inject.
-///
-/// Hooks return context (`HookResult::Rewrite(text)`) that persists for the whole session: the
-/// agent gets it back from `Session::context()` and adds it to its model calls. Injections
-/// accumulate in chain order.
-#[derive(Debug, Clone, Copy)]
-pub struct SessionStart;
-builtin_point!(SessionStart, "session_start", Inject, slot 4,
-    value SessionStartEvent, input SessionStartEvent, rewrite String,
-    apply |v, r| v.context.push(r));
+crate::__builtin_points!(builtin_points);
 
-/// `session_end`: the session ends. Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct SessionEnd;
-builtin_point!(SessionEnd, "session_end", Observe, slot 5,
-    value SessionEndEvent, input SessionEndEvent, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `session_reset`: the session id was rotated (`/new`). Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct SessionReset;
-builtin_point!(SessionReset, "session_reset", Observe, slot 6,
-    value SessionResetEvent, input SessionResetEvent, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `transform_user_input`: a user message arrives, before the model sees it. Transform.
-///
-/// Hooks see the text (`&str`), rewrite it with a `String`, or block with a reply for the user.
-#[derive(Debug, Clone, Copy)]
-pub struct TransformUserInput;
-
-builtin_point!(TransformUserInput, "transform_user_input", Transform, slot 0,
-    value String, input str, rewrite String,
-    apply |v, r| *v = r);
-
-/// `before_llm_call`: before every model call. Inject.
-///
-/// Hooks see the whole [`LlmCall`] and return an [`Injection`] of system text and/or user text,
-/// or block the call. Injections accumulate in chain order: each later hook sees the call with
-/// the earlier injections applied.
-#[derive(Debug, Clone, Copy)]
-pub struct BeforeLlmCall;
-builtin_point!(BeforeLlmCall, "before_llm_call", Inject, slot 1,
-    value LlmCall, input LlmCall, rewrite Injection,
-    apply |v, r| v.inject(r));
-
-/// `after_llm_call`: the model replied. Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct AfterLlmCall;
-builtin_point!(AfterLlmCall, "after_llm_call", Observe, slot 7,
-    value LlmReply, input LlmReply, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `intercept_tool_call`: before a tool runs. Transform.
-///
-/// Hooks see the [`ToolCall`], rewrite its **args** (the name and id stay), or block it with an
-/// error the model sees.
-#[derive(Debug, Clone, Copy)]
-pub struct InterceptToolCall;
-builtin_point!(InterceptToolCall, "intercept_tool_call", Transform, slot 2,
-    value ToolCall, input ToolCall, rewrite Value,
-    apply |v, r| v.args = r);
-
-/// `transform_tool_result`: a tool returned, before the model sees the result. Transform.
-///
-/// Hooks see the call as it actually ran (after every rewrite) and its result; they rewrite the
-/// result's `tool_response`, add context for the model (`cx.add_context`), or block, which
-/// replaces the result with the reason as an error.
-#[derive(Debug, Clone, Copy)]
-pub struct TransformToolResult;
-builtin_point!(TransformToolResult, "transform_tool_result", Transform, slot 8,
-    value ToolResult, input ToolResult, rewrite Value,
-    apply |v, r| v.tool_response = r);
-
-/// `after_tool_call`: a tool ran, whether it succeeded or failed. Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct AfterToolCall;
-builtin_point!(AfterToolCall, "after_tool_call", Observe, slot 9,
-    value ToolResult, input ToolResult, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `transform_response`: the final reply is assembled. Transform.
-///
-/// Hooks see the reply (`&str`) and rewrite it (mask secrets, add a footer) or block it.
-#[derive(Debug, Clone, Copy)]
-pub struct TransformResponse;
-
-builtin_point!(TransformResponse, "transform_response", Transform, slot 10,
-    value String, input str, rewrite String,
-    apply |v, r| *v = r);
-
-/// `on_stop`: the agent is about to end its turn. Transform.
-///
-/// A block tells the agent to go on: the reason becomes its next instruction. The number of such
-/// redos is capped per turn; on a repeat, [`StopEvent::stop_hook_active`] is `true`. A rewrite
-/// replaces the final reply.
-#[derive(Debug, Clone, Copy)]
-pub struct OnStop;
-builtin_point!(OnStop, "on_stop", Transform, slot 11,
-    value StopEvent, input StopEvent, rewrite String,
-    apply |v, r| v.response = r);
-
-/// `before_compaction`: the context is about to be compacted. Transform.
-///
-/// A block vetoes the compaction; a rewrite supplies the summary to use instead of the agent's.
-#[derive(Debug, Clone, Copy)]
-pub struct BeforeCompaction;
-builtin_point!(BeforeCompaction, "before_compaction", Transform, slot 12,
-    value Compaction, input Compaction, rewrite String,
-    apply |v, r| v.summary = Some(r));
-
-/// `after_compaction`: the context was compacted. Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct AfterCompaction;
-builtin_point!(AfterCompaction, "after_compaction", Observe, slot 13,
-    value CompactionDone, input CompactionDone, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `subagent_stop`: a child agent finished. Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct SubagentStop;
-builtin_point!(SubagentStop, "subagent_stop", Observe, slot 14,
-    value SubagentStopEvent, input SubagentStopEvent, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `outbound_message`: a message is about to leave for a chat platform. Transform.
-#[derive(Debug, Clone, Copy)]
-pub struct OutboundMessage;
-builtin_point!(OutboundMessage, "outbound_message", Transform, slot 15,
-    value Outbound, input Outbound, rewrite String,
-    apply |v, r| v.text = r);
-
-/// `turn_end`: the turn ended, whatever the reason. Observe: every hook runs.
-#[derive(Debug, Clone, Copy)]
-pub struct TurnEnded;
-builtin_point!(TurnEnded, "turn_end", Observe, slot 3,
-    value TurnEndEvent, input TurnEndEvent, rewrite Observed,
-    apply |v, r| match r {});
-
-/// `notification`: the runtime reports a warning or an error (a hook failed, a redo cap was
-/// reached). Observe.
-#[derive(Debug, Clone, Copy)]
-pub struct Notify;
-builtin_point!(Notify, "notification", Observe, slot 16,
-    value Notification, input Notification, rewrite Observed,
-    apply |v, r| match r {});
-
-/// The number of built-in points with a slot in the runtime's fixed table.
-#[doc(hidden)]
-pub const BUILTIN_SLOTS: usize = 17;
+/// `true` when `slots` holds each of `0..slots.len()` once.
+const fn slots_are_a_permutation(slots: &[usize]) -> bool {
+    let mut i = 0;
+    while i < slots.len() {
+        if slots[i] >= slots.len() {
+            return false;
+        }
+        let mut j = i + 1;
+        while j < slots.len() {
+            if slots[i] == slots[j] {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// A tool call the model asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -748,4 +546,123 @@ pub struct Notification {
     /// What it is about: a hook's name, a point, a session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every point of the table, as its type says: (name, kind, slot, default `on_error`).
+    macro_rules! point_types {
+        ($($(#[$doc:meta])* $point:ident { $($row:tt)* })*) => {
+            [$((
+                <$point as HookPoint>::NAME,
+                <$point as HookPoint>::KIND,
+                <$point as HookPoint>::BUILTIN_SLOT,
+                <$point as HookPoint>::DEFAULT_ON_ERROR,
+            )),*]
+        };
+    }
+
+    #[test]
+    fn the_catalog_lists_every_point_type_in_table_order() {
+        let types = crate::__builtin_points!(point_types);
+        assert_eq!(types.len(), catalog().len());
+        assert_eq!(types.len(), BUILTIN_SLOTS);
+        for ((name, kind, _, _), info) in types.iter().zip(catalog()) {
+            assert_eq!((*name, *kind), (info.name, info.kind));
+        }
+        let mut slots: Vec<usize> = types.iter().map(|t| t.2.unwrap()).collect();
+        slots.sort_unstable();
+        assert_eq!(slots, (0..BUILTIN_SLOTS).collect::<Vec<_>>());
+        assert!(types.iter().all(|t| t.3 == OnError::Pass));
+    }
+
+    #[test]
+    fn the_order_and_slots_of_the_agent_loop() {
+        let names: Vec<&str> = catalog().iter().map(|p| p.name).collect();
+        assert_eq!(
+            names,
+            [
+                "session_start",
+                "session_end",
+                "session_reset",
+                "transform_user_input",
+                "before_llm_call",
+                "after_llm_call",
+                "intercept_tool_call",
+                "transform_tool_result",
+                "after_tool_call",
+                "transform_response",
+                "on_stop",
+                "before_compaction",
+                "after_compaction",
+                "subagent_stop",
+                "outbound_message",
+                "turn_end",
+                "notification",
+            ]
+        );
+        assert_eq!(TransformUserInput::BUILTIN_SLOT, Some(0));
+        assert_eq!(BeforeLlmCall::BUILTIN_SLOT, Some(1));
+        assert_eq!(InterceptToolCall::BUILTIN_SLOT, Some(2));
+        assert_eq!(TurnEnded::BUILTIN_SLOT, Some(3));
+        assert_eq!(Notify::BUILTIN_SLOT, Some(16));
+    }
+
+    #[test]
+    fn resolves_names_and_aliases() {
+        assert_eq!(resolve("turn_end").unwrap().name, "turn_end");
+        assert_eq!(resolve("PreToolUse").unwrap().name, "intercept_tool_call");
+        assert_eq!(resolve("on_error").unwrap().name, "notification");
+        assert_eq!(resolve("Stop").unwrap().kind, PointKind::Transform);
+        assert!(resolve("intercept_tool_cal").is_none());
+        assert!(resolve("turnend").is_none());
+    }
+
+    #[test]
+    fn no_name_is_used_twice() {
+        let mut names: Vec<&str> = catalog()
+            .iter()
+            .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().map(|(a, _)| *a)))
+            .collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count, "a name or an alias is used twice");
+    }
+
+    #[test]
+    fn rewrites_apply_to_the_value() {
+        let mut call = ToolCall::new("ls", Value::Null);
+        InterceptToolCall::apply(&mut call, Value::Bool(true));
+        assert_eq!(call.args, Value::Bool(true));
+        let mut text = String::from("a");
+        TransformUserInput::apply(&mut text, "b".to_owned());
+        assert_eq!(TransformUserInput::input(&text), "b");
+        let mut compaction = Compaction {
+            messages: Vec::new(),
+            trigger: "auto".into(),
+            summary: None,
+        };
+        BeforeCompaction::apply(&mut compaction, "short".into());
+        assert_eq!(compaction.summary.as_deref(), Some("short"));
+    }
+
+    /// The table at the top of this module's docs has a row for every point.
+    #[test]
+    fn the_module_docs_list_every_point() {
+        let docs: Vec<&str> = include_str!("points.rs")
+            .lines()
+            .take_while(|line| line.starts_with("//!"))
+            .collect();
+        for point in catalog() {
+            let row = format!("//! | `{}` ", point.name);
+            assert!(
+                docs.iter().any(|line| line.starts_with(&row)),
+                "the docs of `points` have no row for `{}`",
+                point.name
+            );
+        }
+    }
 }

@@ -24,8 +24,8 @@ const ON_ERROR_POLICIES: &[&str] = &["pass", "block", "warn"];
 pub(crate) struct HookAttr {
     /// The point; `None` when it is missing or wrong (the error is recorded).
     pub(crate) point: Option<Point>,
-    /// `priority = N`, or 0.
-    pub(crate) priority: i32,
+    /// `priority = EXPR` as written, or `None` for 0.
+    pub(crate) priority: Option<Expr>,
     /// `name = ".."`, or `None` for the fn's module path and name.
     pub(crate) name: Option<LitStr>,
     /// `extension = ".."`, or `None` for the crate's name.
@@ -93,11 +93,7 @@ impl HookAttr {
                 continue;
             }
             match key_name.as_str() {
-                "priority" => {
-                    if let Some(priority) = errors.ok(priority(&value)) {
-                        attr.priority = priority;
-                    }
-                }
+                "priority" => attr.priority = errors.ok(priority(&value)),
                 "name" => attr.name = errors.ok(label("name", "require_plan", &value)),
                 "extension" => {
                     attr.extension = errors.ok(label("extension", "workflow_guards", &value));
@@ -123,7 +119,7 @@ impl Default for HookAttr {
     fn default() -> Self {
         HookAttr {
             point: None,
-            priority: 0,
+            priority: None,
             name: None,
             extension: None,
             on_error: None,
@@ -178,7 +174,10 @@ impl Args {
             }
             first = false;
             let key = Ident::parse_any(input)?;
-            input.parse::<Token![=]>()?;
+            let eq = input.parse::<Token![=]>()?;
+            if input.is_empty() || input.peek(Token![,]) {
+                return Err(missing_value(&key, eq.span));
+            }
             let value = input.parse()?;
             entries.push(Entry { key, value });
         }
@@ -186,55 +185,77 @@ impl Args {
     }
 }
 
-/// `priority = N`: an integer literal, maybe negative, that fits an `i32`.
-fn priority(value: &Expr) -> syn::Result<i32> {
-    let not_an_integer = || {
-        syn::Error::new_spanned(
-            value,
-            "`priority` must be an integer literal like `priority = 10`",
-        )
+/// `key =` with nothing after it, reported on the `=`.
+fn missing_value(key: &Ident, eq: Span) -> syn::Error {
+    let key = key.unraw().to_string();
+    let example = match key.as_str() {
+        "priority" => "10",
+        "name" => "\"require_plan\"",
+        "extension" => "\"workflow_guards\"",
+        "on_error" => "\"block\"",
+        "crate" => "hookchain",
+        _ => return syn::Error::new(eq, format!("`{key} =` needs a value after it")),
     };
-    let (negative, lit) = match value {
+    syn::Error::new(
+        eq,
+        format!("`{key} =` needs a value after it, as in `{key} = {example}`"),
+    )
+}
+
+/// `priority = EXPR`: any constant `i32` expression — `10`, `-5`, `GUARD`, `prio::GUARD + 1`,
+/// an `$p:expr` from a `macro_rules!`.
+///
+/// The expression is kept as written: the compiler checks its type, on the user's tokens, when
+/// the generated code puts it in a `const` of type `i32` (see [`crate::expand`]). Only what can
+/// be told here is checked here: an integer literal that does not fit an `i32`, which the
+/// compiler reports only through a lint.
+fn priority(value: &Expr) -> syn::Result<Expr> {
+    if let Some((negative, lit)) = int_literal(value)
+        && matches!(lit.suffix(), "" | "i32")
+    {
+        let out_of_range = || {
+            syn::Error::new_spanned(
+                value,
+                format!(
+                    "`priority` must fit in an `i32` (from {} to {})",
+                    i32::MIN,
+                    i32::MAX
+                ),
+            )
+        };
+        let magnitude = lit.base10_parse::<i64>().map_err(|_| out_of_range())?;
+        let priority = if negative { -magnitude } else { magnitude };
+        i32::try_from(priority).map_err(|_| out_of_range())?;
+    }
+    Ok(value.clone())
+}
+
+/// The integer literal `value` is, maybe negated: `(true, 5)` for `-5`.
+fn int_literal(value: &Expr) -> Option<(bool, &LitInt)> {
+    match ungroup(value) {
         Expr::Lit(ExprLit {
             lit: Lit::Int(lit), ..
-        }) => (false, lit),
+        }) => Some((false, lit)),
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
             expr,
             ..
-        }) => match &**expr {
+        }) => match ungroup(expr) {
             Expr::Lit(ExprLit {
                 lit: Lit::Int(lit), ..
-            }) => (true, lit),
-            _ => return Err(not_an_integer()),
+            }) => Some((true, lit)),
+            _ => None,
         },
-        _ => return Err(not_an_integer()),
-    };
-    check_suffix(lit)?;
-    let out_of_range = || {
-        syn::Error::new_spanned(
-            value,
-            format!(
-                "`priority` must fit in an `i32` (from {} to {})",
-                i32::MIN,
-                i32::MAX
-            ),
-        )
-    };
-    let magnitude = lit.base10_parse::<i64>().map_err(|_| out_of_range())?;
-    let priority = if negative { -magnitude } else { magnitude };
-    i32::try_from(priority).map_err(|_| out_of_range())
+        _ => None,
+    }
 }
 
-/// A priority is an `i32`: no suffix, or `i32`.
-fn check_suffix(lit: &LitInt) -> syn::Result<()> {
-    match lit.suffix() {
-        "" | "i32" => Ok(()),
-        suffix => Err(syn::Error::new(
-            lit.span(),
-            format!("`priority` is an `i32`; drop the `{suffix}` suffix"),
-        )),
+/// The expression inside the invisible groups a `macro_rules!` wraps its `$e:expr` fragments in.
+pub(crate) fn ungroup(mut expr: &Expr) -> &Expr {
+    while let Expr::Group(group) = expr {
+        expr = &group.expr;
     }
+    expr
 }
 
 /// `name = ".."` or `extension = ".."`: a non-empty string literal.
@@ -276,8 +297,7 @@ fn on_error(value: &Expr) -> syn::Result<OnErrorPolicy> {
         "block" => Ok(OnErrorPolicy::Block(lit.span())),
         "warn" => Ok(OnErrorPolicy::Warn(lit.span())),
         other => {
-            let candidates = ON_ERROR_POLICIES.iter().map(|p| (*p, *p));
-            let message = match closest(other, candidates) {
+            let message = match closest(other, ON_ERROR_POLICIES.iter().copied()) {
                 Some(suggestion) => {
                     format!("unknown `on_error` policy `{other}` — did you mean `{suggestion}`?")
                 }
@@ -308,7 +328,7 @@ fn crate_path(value: &Expr) -> syn::Result<Path> {
 
 /// An unknown key, with the closest known key or the list of keys.
 fn unknown_key(key: &Ident, key_name: &str) -> syn::Error {
-    let message = match closest(key_name, KEYS.iter().map(|k| (*k, *k))) {
+    let message = match closest(key_name, KEYS.iter().copied()) {
         Some(suggestion) => format!("unknown key `{key_name}` — did you mean `{suggestion}`?"),
         None => format!(
             "unknown key `{key_name}`; the keys are {}",
@@ -346,7 +366,7 @@ mod tests {
         ));
         assert!(errors.is_empty(), "{errors:?}");
         assert!(matches!(attr.point, Some(Point::Builtin { .. })));
-        assert_eq!(attr.priority, -10);
+        assert_eq!(priority_of(&attr).as_deref(), Some("- 10"));
         assert_eq!(attr.name.unwrap().value(), "guard");
         assert_eq!(attr.extension.unwrap().value(), "guards");
         assert!(matches!(attr.on_error, Some(OnErrorPolicy::Block(_))));
@@ -359,7 +379,7 @@ mod tests {
         let (attr, errors) = parse(quote!(MyPoint));
         assert!(errors.is_empty(), "{errors:?}");
         assert!(matches!(attr.point, Some(Point::Path(_))));
-        assert_eq!(attr.priority, 0);
+        assert!(attr.priority.is_none());
         assert!(attr.name.is_none() && attr.extension.is_none() && attr.on_error.is_none());
         let krate = &attr.krate;
         assert_eq!(quote!(#krate).to_string(), quote!(::hookchain).to_string());
@@ -373,27 +393,70 @@ mod tests {
         assert_eq!(quote!(#krate).to_string(), quote!(::my::facade).to_string());
     }
 
+    /// The priority expression as tokens, when the attribute has one.
+    fn priority_of(attr: &HookAttr) -> Option<String> {
+        attr.priority.as_ref().map(|e| quote!(#e).to_string())
+    }
+
     #[test]
     fn priority_bounds() {
+        let (attr, errors) = parse(quote!("turn_end", priority = -2147483648));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(priority_of(&attr).as_deref(), Some("- 2147483648"));
+        let (_, errors) = parse(quote!("turn_end", priority = 2147483647i32));
+        assert!(errors.is_empty(), "{errors:?}");
+        let out_of_range = ["`priority` must fit in an `i32` (from -2147483648 to 2147483647)"];
         assert_eq!(
-            parse(quote!("turn_end", priority = -2147483648)).0.priority,
-            i32::MIN
+            parse(quote!("turn_end", priority = 2147483648)).1,
+            out_of_range
         );
         assert_eq!(
-            parse(quote!("turn_end", priority = 2147483647i32))
-                .0
-                .priority,
-            i32::MAX
+            parse(quote!("turn_end", priority = -2147483649i32)).1,
+            out_of_range
         );
-        let (_, errors) = parse(quote!("turn_end", priority = 2147483648));
         assert_eq!(
-            errors,
-            ["`priority` must fit in an `i32` (from -2147483648 to 2147483647)"]
+            parse(quote!("turn_end", priority = 99999999999999999999999)).1,
+            out_of_range
         );
-        let (_, errors) = parse(quote!("turn_end", priority = 99999999999999999999999));
+    }
+
+    /// Any expression is a priority; its type is the compiler's to check.
+    #[test]
+    fn priority_expressions() {
+        for tokens in [
+            quote!("turn_end", priority = GUARD),
+            quote!("turn_end", priority = crate::prio::GUARD + 1),
+            quote!("turn_end", priority = -(A * 2)),
+            quote!("turn_end", priority = 1u64),
+            quote!("turn_end", priority = "high"),
+            quote!("turn_end", priority = 99999999999999999999999u64),
+        ] {
+            let (attr, errors) = parse(tokens);
+            assert!(errors.is_empty(), "{errors:?}");
+            assert!(attr.priority.is_some());
+        }
+    }
+
+    /// A `macro_rules!` hands an `$e:expr` over in an invisible group; a literal in one is
+    /// checked all the same.
+    #[test]
+    fn priority_in_an_invisible_group() {
+        let group = |tokens: TokenStream| {
+            proc_macro2::TokenTree::Group(proc_macro2::Group::new(
+                proc_macro2::Delimiter::None,
+                tokens,
+            ))
+        };
+        let sum = group(quote!(GUARD + 1));
+        let (attr, errors) = parse(quote!("turn_end", priority = #sum));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(matches!(&attr.priority, Some(Expr::Group(_))));
+        let too_low = group(quote!(-3000000000));
+        let (_, errors) = parse(quote!("turn_end", priority = #too_low));
         assert_eq!(errors.len(), 1);
-        let (_, errors) = parse(quote!("turn_end", priority = 1u8));
-        assert_eq!(errors, ["`priority` is an `i32`; drop the `u8` suffix"]);
+        let negated = group(quote!(3000000000));
+        let (_, errors) = parse(quote!("turn_end", priority = - #negated));
+        assert_eq!(errors.len(), 1);
     }
 
     #[test]
@@ -401,7 +464,7 @@ mod tests {
         let (_, errors) = parse(quote!(
             "intercept_tool_cal",
             priorty = 1,
-            priority = "high",
+            priority = 3000000000,
             on_error = "blok",
             name = "",
             extension = 3,
@@ -413,7 +476,7 @@ mod tests {
             [
                 "unknown hook point `intercept_tool_cal` — did you mean `intercept_tool_call`?",
                 "unknown key `priorty` — did you mean `priority`?",
-                "`priority` must be an integer literal like `priority = 10`",
+                "`priority` must fit in an `i32` (from -2147483648 to 2147483647)",
                 "unknown `on_error` policy `blok` — did you mean `block`?",
                 "`name` must not be empty",
                 "`extension` must be a string literal like `extension = \"workflow_guards\"`",
@@ -428,7 +491,7 @@ mod tests {
     fn duplicate_keys() {
         let (attr, errors) = parse(quote!("turn_end", priority = 1, priority = 2));
         assert_eq!(errors, ["duplicate key `priority`"]);
-        assert_eq!(attr.priority, 1);
+        assert_eq!(priority_of(&attr).as_deref(), Some("1"));
     }
 
     #[test]
@@ -444,6 +507,18 @@ mod tests {
     #[test]
     fn syntax_errors() {
         assert_eq!(parse(quote!("turn_end" priority = 1)).1, ["expected `,`"]);
+        assert_eq!(
+            parse(quote!("turn_end", priority =)).1,
+            ["`priority =` needs a value after it, as in `priority = 10`"]
+        );
+        assert_eq!(
+            parse(quote!("turn_end", name = , priority = 1)).1,
+            ["`name =` needs a value after it, as in `name = \"require_plan\"`"]
+        );
+        assert_eq!(
+            parse(quote!("turn_end", colour =)).1,
+            ["`colour =` needs a value after it"]
+        );
         assert_eq!(parse(quote!(10, priority = 1)).1.len(), 1);
     }
 }

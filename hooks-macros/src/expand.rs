@@ -2,7 +2,9 @@
 //! registration record that points at it.
 //!
 //! Everything is emitted inside `const _: () = { ... };`, after the user's fn, so no name leaks
-//! into the user's module.
+//! into the user's module. The priority, when the attribute gives one, is a `const` of type `i32`
+//! there, which the record is initialised from: any constant expression the compiler accepts as
+//! an `i32` is a priority, and one it does not accept is an error on the expression.
 //!
 //! The adapter is where the hook's signature meets its point: each argument and the return value
 //! go through a trait of `hooks-core` (`HookArg`, `ContextArg`, `IntoHookReturn`), in a path
@@ -21,7 +23,7 @@ use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::attr::{HookAttr, OnErrorPolicy};
+use crate::attr::{HookAttr, OnErrorPolicy, ungroup};
 use crate::point::Point;
 use crate::signature::HookFn;
 
@@ -30,13 +32,19 @@ pub(crate) fn registration(attr: &HookAttr, point: &Point, hook: &HookFn) -> Tok
     let generator = Generator::new(attr, point, hook);
     let span = generator.span;
     let krate = &generator.krate;
+    let priority = generator.priority();
     let adapter = generator.adapter();
     let record = generator.record();
-    quote_spanned! {span=>
-        const _: () = {
-            #adapter
-            #krate::__private::submit! { #record }
-        };
+    let body = quote_spanned! {span=>
+        #priority
+        #adapter
+        #krate::__private::submit! { #record }
+    };
+    // The wrapper is spanned on the attribute (mixed-site), not on a token the user wrote: an
+    // error that names the constant it happens in (a local variable used as the priority) then
+    // points at the attribute, not at the point's name.
+    quote_spanned! {Span::mixed_site()=>
+        const _: () = { #body };
     }
 }
 
@@ -77,6 +85,21 @@ impl<'a> Generator<'a> {
         quote_spanned!(*span=> <#point as #krate::HookPoint>::#item)
     }
 
+    /// `priority = EXPR` as a typed constant: `const __HOOKCHAIN_PRIORITY: i32 = EXPR;`, every
+    /// token of it but the expression spanned on the expression, so that an expression that is
+    /// not a constant `i32` is reported there, by the compiler ("expected `i32`, found `u64`").
+    /// Nothing without the key: the record's priority is then 0.
+    fn priority(&self) -> TokenStream {
+        let Some(expr) = &self.attr.priority else {
+            return TokenStream::new();
+        };
+        let at = ungroup(expr).span();
+        let ident = priority_ident(at);
+        quote_spanned! {at=>
+            const #ident: ::core::primitive::i32 = #expr;
+        }
+    }
+
     /// The adapter fn: converts the point's input and the context into the hook's arguments,
     /// calls the hook and normalises what it returns.
     fn adapter(&self) -> TokenStream {
@@ -107,15 +130,21 @@ impl<'a> Generator<'a> {
             )
         };
 
+        // The adapter's parameters, spanned on the glue where they are used as where they are
+        // declared: a local variable resolves only from the same context, and the user's types may
+        // come from another one (a `macro_rules!` that writes the hook).
+        let input_var = quote_spanned!(span=> __input);
+        let cx_var = quote_spanned!(span=> __cx);
+
         let input_ty = hook.input;
         let input_arg = quote_spanned! {input_ty.span()=>
-            <#input_ty as #krate::HookArg<#input_lifetime, #point_input>>::from_input(__input)
+            <#input_ty as #krate::HookArg<#input_lifetime, #point_input>>::from_input(#input_var)
         };
         let mut lets = quote_spanned!(span=> let __arg0 = #input_arg;);
         let mut args = quote_spanned!(span=> __arg0);
         if let Some(cx_ty) = hook.context {
             let cx_arg = quote_spanned! {cx_ty.span()=>
-                <#cx_ty as #krate::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(__cx)
+                <#cx_ty as #krate::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(#cx_var)
             };
             lets.extend(quote_spanned!(span=> let __arg1 = #cx_arg;));
             args.extend(quote_spanned!(span=> , __arg1));
@@ -144,8 +173,8 @@ impl<'a> Generator<'a> {
             None => quote_spanned! {span=>
                 #allow
                 fn #adapter_ident<'a, 'b, 'c>(
-                    __input: &'a #point_input,
-                    __cx: &'b #krate::HookContext<'c>,
+                    #input_var: &'a #point_input,
+                    #cx_var: &'b #krate::HookContext<'c>,
                 ) -> #hook_return {
                     #lets
                     #into_return(#ident(#args))
@@ -159,8 +188,8 @@ impl<'a> Generator<'a> {
                 quote_spanned! {span=>
                     #allow
                     fn #adapter_ident<'a>(
-                        __input: &'a #point_input,
-                        __cx: &'a #krate::HookContext<'a>,
+                        #input_var: &'a #point_input,
+                        #cx_var: &'a #krate::HookContext<'a>,
                     ) -> #krate::BoxFuture<'a, #hook_return> {
                         #lets
                         #boxed
@@ -194,7 +223,10 @@ impl<'a> Generator<'a> {
             || quote_spanned!(span=> ::core::env!("CARGO_PKG_NAME")),
             ToTokens::to_token_stream,
         );
-        let priority = attr.priority;
+        let priority = match &attr.priority {
+            Some(expr) => priority_ident(ungroup(expr).span()).to_token_stream(),
+            None => quote_spanned!(span=> 0),
+        };
         let on_error = match attr.on_error {
             None => quote_spanned!(span=> ::core::option::Option::None),
             Some(OnErrorPolicy::Pass(span)) => {
@@ -230,6 +262,11 @@ impl<'a> Generator<'a> {
             }
         }
     }
+}
+
+/// The name of the priority's constant, spanned on the priority's expression.
+fn priority_ident(span: Span) -> syn::Ident {
+    format_ident!("__HOOKCHAIN_PRIORITY", span = span)
 }
 
 /// `tokens`, every one of them (delimiters too) set to `span`.

@@ -36,7 +36,11 @@ use crate::errors::Errors;
 ///   `hookchain::points`), checked at compile time — a misspelt name is an error that suggests the closest one, and
 ///   another agent's name for a point (`"PreToolUse"`) is an error that names the canonical
 ///   one — or the path of a type of your own implementing `HookPoint`.
-/// - `priority = N`: an `i32` literal, default 0. Lower runs earlier; ties are broken by name.
+/// - `priority = EXPR`: any constant `i32` expression — `10`, `-5`, a `const` (`GUARD`,
+///   `crate::prio::GUARD`), arithmetic on them (`GUARD + 1`), an `$p:expr` handed over by a
+///   `macro_rules!` — default 0. Lower runs earlier; ties are broken by name. The compiler checks
+///   the expression's type, so one that is not an `i32` (`"high"`, `1u64`) or not constant is an
+///   error on the expression.
 /// - `name = "..."`: the hook's name in logs, blocks and config; by default the fn's module
 ///   path and name (`my_agent::guards::require_plan`).
 /// - `extension = "..."`: the group the hook is enabled, disabled and configured with; by

@@ -72,12 +72,18 @@ impl Point {
 }
 
 /// The message for a point name that is neither canonical nor an alias.
+///
+/// The suggestion is the closest name among the canonical names and the aliases; an alias is
+/// suggested as its point's canonical name, the one the attribute takes.
 fn unknown_point(name: &str) -> String {
-    let candidates = BUILTIN_POINTS.iter().flat_map(|point| {
-        std::iter::once((point.name, point.name))
-            .chain(point.aliases.iter().map(|(alias, _)| (*alias, point.name)))
+    let names = BUILTIN_POINTS.iter().flat_map(|point| {
+        std::iter::once(point.name).chain(point.aliases.iter().map(|(alias, _)| *alias))
     });
-    match closest(name, candidates) {
+    let suggestion = closest(name, names).and_then(|close| match lookup(close) {
+        Lookup::Canonical(point) | Lookup::Alias { point, .. } => Some(point.name),
+        Lookup::Unknown => None,
+    });
+    match suggestion {
         Some(suggestion) => {
             format!("unknown hook point `{name}` — did you mean `{suggestion}`?")
         }
@@ -126,6 +132,18 @@ mod tests {
         assert_eq!(
             error("intercept_tool_cal"),
             "unknown hook point `intercept_tool_cal` — did you mean `intercept_tool_call`?"
+        );
+    }
+
+    #[test]
+    fn suggests_the_point_of_a_close_alias() {
+        assert_eq!(
+            error("PreToolUs"),
+            "unknown hook point `PreToolUs` — did you mean `intercept_tool_call`?"
+        );
+        assert_eq!(
+            error("Intercept_Tool_Cal"),
+            "unknown hook point `Intercept_Tool_Cal` — did you mean `intercept_tool_call`?"
         );
     }
 

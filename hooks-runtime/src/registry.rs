@@ -1025,7 +1025,7 @@ impl Hooks {
             let known: Vec<String> = self.extensions().map(|e| e.name().to_owned()).collect();
             return Err(ExtensionError::Unknown {
                 name: name.to_owned(),
-                suggestion: sections::closest(name, known.iter().map(String::as_str))
+                suggestion: hooks_core::suggest::closest(name, known.iter().map(String::as_str))
                     .map(str::to_owned),
                 known,
             });

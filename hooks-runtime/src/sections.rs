@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use hooks_core::suggest::closest;
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension, PathSegment};
 use serde_json::{Map, Value};
 
@@ -319,17 +320,4 @@ pub(crate) fn plan(
         }
     }
     (Plan { updates }, errors)
-}
-
-/// The closest of `candidates` to `name`, when it is close (Jaro-Winkler above 0.8).
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(name, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
