@@ -62,13 +62,6 @@ pub use serde_json::Value;
 #[cfg(feature = "config")]
 pub use hooks_config::init;
 
-// What `#[register_hook]` expands to names at the root today.
-#[doc(hidden)]
-pub use hooks_core::{
-    AsyncHandler, BoxFuture, ContextArg, HookArg, HookReturn, IntoHookReturn, Registration,
-    SyncHandler,
-};
-
 /// The built-in hook points, their payloads, and the catalog of their names.
 ///
 /// Each point is a unit type implementing [`HookPoint`] (`InterceptToolCall`,

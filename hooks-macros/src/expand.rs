@@ -138,13 +138,13 @@ impl<'a> Generator<'a> {
 
         let input_ty = hook.input;
         let input_arg = quote_spanned! {input_ty.span()=>
-            <#input_ty as #krate::HookArg<#input_lifetime, #point_input>>::from_input(#input_var)
+            <#input_ty as #krate::__private::HookArg<#input_lifetime, #point_input>>::from_input(#input_var)
         };
         let mut lets = quote_spanned!(span=> let __arg0 = #input_arg;);
         let mut args = quote_spanned!(span=> __arg0);
         if let Some(cx_ty) = hook.context {
             let cx_arg = quote_spanned! {cx_ty.span()=>
-                <#cx_ty as #krate::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(#cx_var)
+                <#cx_ty as #krate::__private::ContextArg<#cx_lifetime, #cx_inner_lifetime>>::from_context(#cx_var)
             };
             lets.extend(quote_spanned!(span=> let __arg1 = #cx_arg;));
             args.extend(quote_spanned!(span=> , __arg1));
@@ -156,7 +156,7 @@ impl<'a> Generator<'a> {
             None => (quote_spanned!(ident.span()=> ()), ident.span()),
         };
         let into_return = quote_spanned! {output_span=>
-            <#output_ty as #krate::IntoHookReturn<#point_rewrite>>::into_hook_return
+            <#output_ty as #krate::__private::IntoHookReturn<#point_rewrite>>::into_hook_return
         };
 
         let allow = quote_spanned! {span=>
@@ -168,7 +168,7 @@ impl<'a> Generator<'a> {
                 unused_qualifications
             )]
         };
-        let hook_return = quote_spanned!(span=> #krate::HookReturn<#point>);
+        let hook_return = quote_spanned!(span=> #krate::__private::HookReturn<#point>);
         match hook.asyncness {
             None => quote_spanned! {span=>
                 #allow
@@ -190,7 +190,7 @@ impl<'a> Generator<'a> {
                     fn #adapter_ident<'a>(
                         #input_var: &'a #point_input,
                         #cx_var: &'a #krate::HookContext<'a>,
-                    ) -> #krate::BoxFuture<'a, #hook_return> {
+                    ) -> #krate::__private::BoxFuture<'a, #hook_return> {
                         #lets
                         #boxed
                     }
@@ -243,11 +243,17 @@ impl<'a> Generator<'a> {
         let file = quote_spanned!(ident.span()=> ::core::file!());
         let line = quote_spanned!(ident.span()=> ::core::line!());
         let (is_async, handler) = match hook.asyncness {
-            None => (false, quote_spanned!(span=> #krate::SyncHandler::<#point>)),
-            Some(_) => (true, quote_spanned!(span=> #krate::AsyncHandler::<#point>)),
+            None => (
+                false,
+                quote_spanned!(span=> #krate::__private::SyncHandler::<#point>),
+            ),
+            Some(_) => (
+                true,
+                quote_spanned!(span=> #krate::__private::AsyncHandler::<#point>),
+            ),
         };
         quote_spanned! {span=>
-            #krate::Registration {
+            #krate::__private::Registration {
                 point: #point_name,
                 name: #name,
                 priority: #priority,
