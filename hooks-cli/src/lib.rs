@@ -66,6 +66,9 @@
 //! be read, `doctor` finding a problem). Errors are one line on stderr, naming the file, line or
 //! hook and the fix.
 
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write;

@@ -7,6 +7,7 @@
 //! can depend on without pulling in the runtime.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod context;
 mod extension;
