@@ -3,11 +3,11 @@
 //! Use it through the facade, `hookchain::register_hook`; the facade's docs show it at work.
 //! The macro runs in three phases, the way `serde_derive` does:
 //!
-//! 1. [`attr`] reads the attribute — the point ([`point`], [`catalog`]) and the keys;
-//! 2. [`signature`] checks the shape of the fn;
-//! 3. [`expand`] generates the adapter and the registration record.
+//! 1. `attr` reads the attribute — the point (`point`, `catalog`) and the keys;
+//! 2. `signature` checks the shape of the fn;
+//! 3. `expand` generates the adapter and the registration record.
 //!
-//! The first two record every mistake, each on the user's own token, into one [`errors::Errors`],
+//! The first two record every mistake, each on the user's own token, into one `errors::Errors`,
 //! so a single compilation shows them all. When there is any, the user's fn is emitted unchanged
 //! next to the errors, so nothing else fails for want of it.
 
