@@ -35,7 +35,7 @@ fn command(hook: &ExternalHook) -> &CommandSpec {
 }
 
 fn line(hook: &ExternalHook) -> Option<usize> {
-    hook.origin.line
+    hook.origin.line()
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn a_native_config_with_every_key() {
     assert_eq!(guard.priority, 20);
     assert_eq!(guard.on_error, OnError::Block);
     assert_eq!(guard.flavor, Flavor::Native);
-    assert_eq!(guard.origin.file.as_deref(), Some(Path::new(&file)));
+    assert_eq!(guard.origin.path(), Some(file.as_str()));
     assert_eq!(line(guard), Some(4));
 
     // A worker process given as a list of arguments, with the defaults.
@@ -340,7 +340,7 @@ fn claude_code_settings_read_as_claude_code_reads_them() {
     assert_eq!(check.priority, DEFAULT_PRIORITY);
     assert_eq!(check.on_error, OnError::Warn);
     assert_eq!(check.flavor, Flavor::ClaudeCode);
-    assert_eq!(check.origin.line, Some(11));
+    assert_eq!(check.origin.line(), Some(11));
 
     // An HTTP hook; a header variable not set is replaced by nothing, as Claude Code does.
     assert_eq!(
@@ -478,7 +478,7 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
     // pre_tool_use fails closed whatever `on_error` says, as in docker-agent.
     assert_eq!(validate.on_error, OnError::Block);
     assert_eq!(validate.flavor, Flavor::DockerAgent);
-    assert_eq!(validate.origin.line, Some(11));
+    assert_eq!(validate.origin.line(), Some(11));
 
     let session = &hooks[1];
     assert_eq!(session.point, "session_start");
@@ -495,7 +495,7 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
     let helper = &hooks[2];
     assert_eq!(helper.point, "transform_tool_result");
     assert_eq!(helper.on_error, OnError::Block);
-    assert_eq!(helper.origin.line, Some(35));
+    assert_eq!(helper.origin.line(), Some(35));
 
     assert_eq!(
         config.warnings(),

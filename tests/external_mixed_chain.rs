@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
-use hookchain::external::{CommandSpec, ExternalHook, Flavor, Matcher, OnError, Origin, Transport};
+use hookchain::external::{
+    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+};
 use hookchain::points::InterceptToolCall;
 use hookchain::prelude::*;
 use hookchain::{HooksBuilder, Outcome};
@@ -75,7 +77,7 @@ fn script_hook(name: &str, argv: Vec<String>, priority: i32, on_error: OnError) 
         priority,
         on_error,
         flavor: Flavor::Native,
-        origin: Origin::default(),
+        origin: ConfigOrigin::Code,
     }
 }
 

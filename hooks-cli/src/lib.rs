@@ -486,7 +486,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     seconds(h.timeout),
                     h.transport.kind().to_owned(),
                     h.transport.target().to_owned(),
-                    h.origin.to_string(),
+                    h.origin.short().to_string(),
                     consent_word(&status).to_owned(),
                 ]
             })
@@ -573,7 +573,7 @@ fn change_consent(
             hook.transport.kind(),
             hook.transport.target(),
             hook.point,
-            hook.origin
+            hook.origin.short()
         );
         if approve {
             let line = match &status {
@@ -1165,7 +1165,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             hook.point,
             hook.transport.kind(),
             hook.transport.target(),
-            hook.origin
+            hook.origin.short()
         );
         let mut line = |text: &mut String, good: bool, message: String| {
             if !good {
@@ -1195,7 +1195,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
                             false,
                             format!(
                                 "{error}; fix the path in {} or the file's mode",
-                                hook.origin
+                                hook.origin.short()
                             ),
                         );
                         false

@@ -81,7 +81,8 @@ use sha2::{Digest, Sha256};
 
 pub use crate::script::script_of;
 use crate::script::shell_line;
-use hooks_external::{ExternalHook, Origin, Transport};
+use hooks_core::ConfigOrigin;
+use hooks_external::{ExternalHook, Transport};
 
 /// The environment variable that approves every hook when it is `1`, `true` or `yes`.
 pub const ACCEPT_HOOKS_ENV: &str = "HOOKCHAIN_ACCEPT_HOOKS";
@@ -653,7 +654,7 @@ pub struct SkippedHook {
     /// Its command line or URL.
     pub target: String,
     /// Where it is configured.
-    pub origin: Origin,
+    pub origin: ConfigOrigin,
     /// Why it is not approved: new, or changed since it was approved.
     pub status: ConsentStatus,
 }
@@ -745,10 +746,10 @@ pub fn admit(
     (admitted, report)
 }
 
-fn origin_text(origin: &Origin) -> String {
-    match (&origin.file, origin.line) {
-        (Some(file), Some(line)) => format!("{} line {line}", file.display()),
-        _ => origin.to_string(),
+fn origin_text(origin: &ConfigOrigin) -> String {
+    match (origin.path(), origin.line()) {
+        (Some(file), Some(line)) => format!("{file} line {line}"),
+        _ => origin.short().to_string(),
     }
 }
 

@@ -17,7 +17,7 @@ use crate::script;
 use hooks_core::suggest::closest;
 use hooks_external::program::resolve_program;
 use hooks_external::{
-    CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Origin, Transport,
+    CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Transport,
     TransportError,
 };
 
@@ -101,11 +101,8 @@ impl FileContext<'_> {
     }
 
     /// The file and line of the value at `path`, as a hook records it.
-    pub(crate) fn hook_origin(&self, path: &[PathSegment]) -> Origin {
-        Origin {
-            file: Some(PathBuf::from(self.file)),
-            line: self.line(path),
-        }
+    pub(crate) fn hook_origin(&self, path: &[PathSegment]) -> ConfigOrigin {
+        ConfigOrigin::file(self.file, self.line(path))
     }
 
     /// The directory of the file (`.` for a bare file name).
@@ -470,7 +467,7 @@ mod tests {
             priority: 50,
             on_error: OnError::Pass,
             flavor: Flavor::Native,
-            origin: Origin::default(),
+            origin: ConfigOrigin::Code,
         }
     }
 

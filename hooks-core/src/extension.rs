@@ -130,6 +130,56 @@ pub enum ConfigOrigin {
     Absent,
 }
 
+impl ConfigOrigin {
+    /// In `path`, at `line` when it is known.
+    pub fn file(path: impl Into<String>, line: Option<usize>) -> Self {
+        ConfigOrigin::File {
+            path: path.into(),
+            line,
+        }
+    }
+
+    /// The file, for an origin in a file.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            ConfigOrigin::File { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The line, when it is known.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ConfigOrigin::File { line, .. } => *line,
+            _ => None,
+        }
+    }
+
+    /// `path:line` (or `path`, `code`, `nowhere`), as listings show where a hook was defined;
+    /// `Display` gives the phrase errors use (`in path line 12`).
+    pub fn short(&self) -> ShortOrigin<'_> {
+        ShortOrigin(self)
+    }
+}
+
+/// [`ConfigOrigin::short`]: `path:line`.
+#[derive(Debug, Clone, Copy)]
+pub struct ShortOrigin<'a>(&'a ConfigOrigin);
+
+impl fmt::Display for ShortOrigin<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ConfigOrigin::File {
+                path,
+                line: Some(line),
+            } => write!(f, "{path}:{line}"),
+            ConfigOrigin::File { path, line: None } => f.write_str(path),
+            ConfigOrigin::Code => f.write_str("code"),
+            ConfigOrigin::Absent => f.write_str("nowhere"),
+        }
+    }
+}
+
 impl fmt::Display for ConfigOrigin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

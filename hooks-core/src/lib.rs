@@ -20,7 +20,7 @@ pub mod suggest;
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension,
-    PathSegment, config_declarations, validate_config,
+    PathSegment, ShortOrigin, config_declarations, validate_config,
 };
 #[doc(hidden)]
 pub use point::point_kinds;

@@ -77,7 +77,7 @@ impl Firing {
                 "{} `{}`, configured at {}",
                 hook.transport.kind(),
                 hook.transport.target(),
-                hook.origin
+                hook.origin.short()
             ),
         }
     }
@@ -205,7 +205,7 @@ impl ExternalHooksExt for HooksBuilder {
                 hook = hook.name,
                 "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
                 hook.name,
-                hook.origin
+                hook.origin.short()
             );
             Arc::new(Unusable(error))
         });
@@ -219,12 +219,12 @@ impl ExternalHooksExt for HooksBuilder {
             .extension(EXTENSION)
             .on_error(hook.on_error)
             .source(HookSource::External);
-        if let Some(file) = &hook.origin.file {
+        if let Some(file) = hook.origin.path() {
             let line = hook
                 .origin
-                .line
+                .line()
                 .map_or(0, |l| u32::try_from(l).unwrap_or(u32::MAX));
-            options = options.defined_at(file.display().to_string(), line);
+            options = options.defined_at(file, line);
         }
         let firing = Firing::new(&hook);
         macro_rules! by_point {
@@ -242,7 +242,7 @@ impl ExternalHooksExt for HooksBuilder {
                             hook = hook.name,
                             "external hook `{}` ({}) is for `{other}`, which is not a built-in point; it is left out",
                             hook.name,
-                            hook.origin
+                            hook.origin.short()
                         );
                         self
                     }

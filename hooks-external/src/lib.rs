@@ -43,12 +43,11 @@ pub mod protocol;
 pub mod wire;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub use hook::ExternalHooksExt;
-pub use hooks_core::OnError;
+pub use hooks_core::{ConfigOrigin, OnError};
 pub use matcher::{Matcher, MatcherError};
 pub use protocol::{Decision, ProtocolError, Verdict};
 pub use wire::WirePoint;
@@ -136,25 +135,6 @@ impl Transport {
     }
 }
 
-/// Where a hook was configured.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Origin {
-    /// The config file (`None` when the hook was built in code).
-    pub file: Option<PathBuf>,
-    /// The line of the hook's entry in it.
-    pub line: Option<usize>,
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.line) {
-            (Some(file), Some(line)) => write!(f, "{}:{line}", file.display()),
-            (Some(file), None) => write!(f, "{}", file.display()),
-            (None, _) => f.write_str("code"),
-        }
-    }
-}
-
 /// One external hook, as configured.
 #[derive(Debug, Clone)]
 pub struct ExternalHook {
@@ -176,8 +156,8 @@ pub struct ExternalHook {
     pub on_error: OnError,
     /// Which agent's conventions it was configured with.
     pub flavor: Flavor,
-    /// Where it was configured.
-    pub origin: Origin,
+    /// Where it was configured: a file and line, or code.
+    pub origin: ConfigOrigin,
 }
 
 /// What a transport brought back from one firing, before any dialect is read.

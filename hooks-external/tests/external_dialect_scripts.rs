@@ -9,7 +9,9 @@ use std::time::Duration;
 use hooks_core::points::InterceptToolCall;
 use hooks_core::{Flow, ToolCall};
 use hooks_external::ExternalHooksExt;
-use hooks_external::{CommandSpec, ExternalHook, Flavor, Matcher, OnError, Origin, Transport};
+use hooks_external::{
+    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+};
 use hooks_runtime::{HooksBuilder, Outcome};
 use serde_json::{Value, json};
 
@@ -44,7 +46,7 @@ fn hook(script_name: &str, event: &str) -> ExternalHook {
         priority: 10,
         on_error: OnError::Block,
         flavor: Flavor::Native,
-        origin: Origin::default(),
+        origin: ConfigOrigin::Code,
     }
 }
 

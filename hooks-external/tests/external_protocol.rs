@@ -4,7 +4,6 @@
 //! share one chain with Rust hooks.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -18,8 +17,8 @@ use hooks_core::{
 };
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
-    CommandSpec, ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, OnError, Origin, RawOutput,
-    Transport, TransportError,
+    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, OnError,
+    RawOutput, Transport, TransportError,
 };
 use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Outcome, Stop, Turn};
 use parking_lot::Mutex;
@@ -113,10 +112,7 @@ fn hook(point: &'static str, event: &str) -> ExternalHook {
         priority: 10,
         on_error: OnError::Pass,
         flavor: Flavor::Native,
-        origin: Origin {
-            file: Some(PathBuf::from("hooks/hookchain.yaml")),
-            line: Some(12),
-        },
+        origin: ConfigOrigin::file("hooks/hookchain.yaml", Some(12)),
     }
 }
 
@@ -1122,7 +1118,7 @@ fn on_error_maps_to_the_chain_policy() {
 fn a_hook_built_in_code_is_listed_where_it_was_added() {
     let hooks = registry(
         ExternalHook {
-            origin: Origin::default(),
+            origin: ConfigOrigin::Code,
             ..hook("intercept_tool_call", "PreToolUse")
         },
         &Fake::stdout(""),
