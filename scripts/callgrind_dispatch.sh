@@ -20,8 +20,9 @@ if [[ $# -ge 1 ]]; then
     cd "$tree"
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
-bin=$(cargo bench --bench dispatch_instructions --no-run --message-format=json 2>/dev/null |
+bin=$(cargo bench --bench dispatch_instructions --no-run --message-format=json |
     sed -n 's/.*"executable":"\([^"]*dispatch_instructions[^"]*\)".*/\1/p' | tail -1)
+[[ -x "$bin" ]] || { echo "the bench did not build" >&2; exit 1; }
 count() { # variant iterations -> instructions
     local out
     out=$(mktemp)
