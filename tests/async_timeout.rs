@@ -67,3 +67,29 @@ async fn a_hook_past_its_timeout_blocks_under_on_error_block() {
     assert!(blocked.failed);
     assert!(blocked.reason.contains("timed out"), "{}", blocked.reason);
 }
+
+#[path = "support/deadline.rs"]
+mod deadline;
+
+fn sleeps<'a>(_: &'a ToolCall, _: &'a HookContext<'a>) -> BoxFuture<'a, HookResult<Value>> {
+    Box::pin(async {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        HookResult::Rewrite(json!({"slept": true}))
+    })
+}
+
+/// Inside a current-thread runtime the sync API cannot drive a hook that awaits tokio's timer:
+/// the only thread that could drive the timer is the one blocked in the sync call.
+#[tokio::test(flavor = "current_thread")]
+async fn the_sync_api_in_a_current_thread_runtime_never_hangs() {
+    let _deadline = deadline::deadline(
+        "sync API in a current-thread runtime",
+        Duration::from_secs(20),
+    );
+    let hooks = HooksBuilder::new()
+        .async_hook(InterceptToolCall, HookOptions::new("sleeps"), sleeps)
+        .build()
+        .unwrap();
+    let turn = hooks.session("current-thread-sync").begin_turn();
+    let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({})));
+}

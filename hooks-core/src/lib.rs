@@ -13,6 +13,7 @@ mod point;
 pub mod points;
 mod registration;
 mod result;
+mod state;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use extension::{
@@ -32,6 +33,7 @@ pub use registration::{
     backend, registrations,
 };
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
+pub use state::{SessionState, State, StateError, TurnState};
 
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]

@@ -20,8 +20,9 @@ mod state;
 pub use chain::{HookFailure, Outcome};
 pub use config::{CONFIG_FILE, Config};
 pub use registry::{
-    BUILDER_EXTENSION, BuildError, DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description,
-    ExtensionError, HookInfo, HookOptions, HookSource, Hooks, HooksBuilder,
+    BUILDER_EXTENSION, BuildError, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT,
+    DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo, HookOptions, HookSource, Hooks,
+    HooksBuilder,
 };
 pub use session::{Session, Stop, ToolRun, Turn};
 pub use state::{
