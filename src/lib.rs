@@ -43,8 +43,9 @@ pub use hooks_core::{
     HookArg, HookContext, HookError, HookPoint, HookResult, HookReturn, Injection, IntoHookReturn,
     Level, LlmCall, LlmReply, Message, Metadata, Notification, Observed, OnError, Outbound,
     PointKind, Reason, Registration, Role, SessionEndEvent, SessionResetEvent, SessionSource,
-    SessionStartEvent, StopEvent, SubagentStopEvent, SyncHandler, SyncHookFn, ToolCall, ToolResult,
-    TurnEnd, TurnEndEvent, backend, config_declarations, points, registrations,
+    SessionStartEvent, StopEvent, SubagentStopEvent, SyncHandler, SyncHookFn, ToolArgsError,
+    ToolCall, ToolResult, TurnEnd, TurnEndEvent, backend, config_declarations, points,
+    registrations,
 };
 pub use hooks_core::{extension_config, hook_point};
 pub use hooks_macros::register_hook;

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod context;
+mod convert;
 mod extension;
 mod point;
 pub mod points;
@@ -16,6 +17,7 @@ mod result;
 mod state;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
+pub use convert::ToolArgsError;
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension,
     PathSegment, config_declarations, validate_config,
