@@ -328,3 +328,28 @@ async fn two_overlapping_turns_on_two_tasks_each_see_their_own_state() {
     }
     session.end_async("done").await;
 }
+
+/// An `end_async` whose future is dropped half-way (the agent's task was canceled) has ended the
+/// turn; its state is cleared at the latest when the turn's last clone goes.
+#[tokio::test(flavor = "current_thread")]
+async fn a_canceled_end_async_still_clears_the_state_when_the_turn_goes() {
+    fn slow_end<'a>(_: &'a TurnEndEvent, _: &'a HookContext<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(tokio::time::sleep(Duration::from_secs(60)))
+    }
+    let hooks = HooksBuilder::new()
+        .async_hook(TurnEnded, HookOptions::new("slow"), slow_end)
+        .build()
+        .unwrap();
+    let session = hooks.session_async("canceled-end").await;
+    let turn = session.begin_turn();
+    let state = turn.state().clone();
+    state.set("k", 1);
+    let canceled =
+        tokio::time::timeout(Duration::from_millis(20), turn.end_async(TurnEnd::Normal)).await;
+    assert!(canceled.is_err(), "the end was canceled half-way");
+    assert!(turn.is_ended());
+    drop(turn);
+    assert!(state.is_empty());
+    assert!(get_turn_state("canceled-end").is_empty());
+    session.end_async("done").await;
+}

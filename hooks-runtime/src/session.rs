@@ -267,6 +267,9 @@ impl SessionInner {
 impl Drop for SessionInner {
     fn drop(&mut self) {
         if self.ended.load(Ordering::Acquire) {
+            // Already ended; an `end_async` whose future was dropped half-way may not have freed
+            // the state yet.
+            self.close();
             return;
         }
         tracing::warn!(
@@ -995,6 +998,9 @@ impl TurnInner {
 impl Drop for TurnInner {
     fn drop(&mut self) {
         if self.ended.load(Ordering::Acquire) {
+            // Already ended; an `end_async` whose future was dropped half-way may not have
+            // cleared the state yet.
+            self.close();
             return;
         }
         let reason = if std::thread::panicking() {
