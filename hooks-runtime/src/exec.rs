@@ -134,11 +134,17 @@ pub(crate) async fn with_timeout<F: Future>(fut: F, limit: Duration) -> Option<F
     if tokio::runtime::Handle::try_current().is_ok() {
         return tokio::time::timeout(limit, fut).await.ok();
     }
-    Timeout {
-        fut: Box::pin(fut),
-        sleep: timer::Sleep::new(Instant::now() + limit),
+    match Instant::now().checked_add(limit) {
+        Some(deadline) => {
+            Timeout {
+                fut: Box::pin(fut),
+                sleep: timer::Sleep::new(deadline),
+            }
+            .await
+        }
+        // A limit past the end of time is no limit.
+        None => Some(fut.await),
     }
-    .await
 }
 
 struct Timeout<F: Future> {
@@ -330,6 +336,22 @@ mod tests {
             None
         );
         assert!(started.elapsed() < Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_limit_past_the_end_of_time_is_no_limit() {
+        let on_time = block_on(
+            with_timeout(set_later(Duration::from_millis(10)), Duration::MAX),
+            None,
+        );
+        assert_eq!(on_time, Some(Some(7)));
+        assert!(matches!(
+            drive(
+                Box::pin(set_later(Duration::from_millis(10))),
+                Some(Duration::MAX)
+            ),
+            Driven::Done(7)
+        ));
     }
 
     #[test]
