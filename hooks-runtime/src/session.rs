@@ -83,8 +83,11 @@ use crate::state::{Frame, SessionState, Slot, Store, TurnState};
 /// `Send` and `Sync`; every clone is the same session.
 ///
 /// End it with [`end`](Session::end) or [`end_async`](Session::end_async). Dropping its last
-/// clone without either ends it too, but runs only its sync compiled-in hooks, and warns (see
-/// the [module docs](self)).
+/// clone without either ends it too, with the reason `"dropped"`, and frees its state; but a
+/// `Drop` cannot await and must not wait on a script or an endpoint, so it runs only the sync
+/// hooks compiled into the program (`#[register_hook]` fns and builder closures) of
+/// `subagent_stop` and `session_end` — no async hook, no external hook — and warns through
+/// `tracing` that `end` was not called.
 #[derive(Clone)]
 pub struct Session {
     inner: Arc<SessionInner>,
@@ -571,9 +574,12 @@ pub struct ToolRun {
 /// Cheap to clone (an `Arc`), `Send` and `Sync`: hand clones to the threads and tasks that run
 /// its tool calls; every clone is the same turn. Fire hook points with its methods; end it with
 /// [`end`](Turn::end) or [`end_async`](Turn::end_async) — the first call fires `turn_end` and
-/// clears the state, later ones do nothing. Dropping the last clone without either ends it too,
-/// as [`TurnEnd::Canceled`] (or [`TurnEnd::Error`] during a panic), but runs only the sync
-/// compiled-in `turn_end` hooks, and warns (see the [module docs](self)).
+/// clears the state, later ones do nothing. Dropping the last clone without either (an early
+/// return, a `?`, a panic) ends it too, as [`TurnEnd::Canceled`] (or [`TurnEnd::Error`] during a
+/// panic), and clears its state; but a `Drop` cannot await and must not wait on a script or an
+/// endpoint, so it runs only the sync `turn_end` hooks compiled into the program
+/// (`#[register_hook]` fns and builder closures) — no async hook, no external hook — and warns
+/// through `tracing` that `end` was not called.
 #[derive(Clone)]
 pub struct Turn {
     inner: Arc<TurnInner>,
