@@ -60,7 +60,12 @@
 //! - inside a current-thread tokio runtime, not at all: the one thread that could drive the
 //!   hook's timers and I/O is the one waiting for it, so waiting would hang the runtime. A hook
 //!   that finishes at its first poll still runs; one that would wait fails at once, under its
-//!   `on_error`, with an error naming the `_async` method to call instead.
+//!   `on_error`, with an error naming the `_async` method to call instead. (The runtime cannot
+//!   tell its own thread from its `spawn_blocking` threads, so this holds there too.)
+//!
+//! Telling the runtimes apart needs the `tokio` feature: without it, the sync API drives async
+//! hooks on the calling thread wherever it is called, and inside a tokio runtime only the time
+//! limit ends a hook that waits on tokio.
 //!
 //! Every async hook has a time limit (default [`DEFAULT_ASYNC_TIMEOUT`](crate::DEFAULT_ASYNC_TIMEOUT),
 //! [`HooksBuilder::async_timeout`](crate::HooksBuilder::async_timeout); shorter on observe
