@@ -28,7 +28,12 @@
 //! - [`register_hook`] collects a fn at link time (inventory by default, linkme with the `linkme`
 //!   feature) and checks its signature against the point at compile time.
 //! - [`Hooks`] builds one priority-ordered chain per point; [`Session`] and [`Turn`] fire them.
-//! - [`get_turn_state`] and [`get_session_state`] share state between hooks.
+//! - `cx.turn_state()` and `cx.session_state()` ([`HookContext::turn_state`]) share state between
+//!   the hooks of a turn and of a session; [`get_turn_state`] and [`get_session_state`] reach it
+//!   from code that has only a session id.
+//! - Every firing method has an `_async` twin ([`Turn::intercept_tool_call_async`],
+//!   [`Turn::run_tool_async`], [`Turn::end_async`], [`Hooks::session_async`], ...) for agents on
+//!   an async runtime; see [`hooks_runtime::chain`] for how the sync methods run async hooks.
 //! - Hooks are grouped by extension: [`Hooks::disable_extension`] switches a group off at
 //!   runtime, and each group has a typed config section ([`registry::Sections`], read from
 //!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
@@ -73,7 +78,7 @@ pub mod points {
     pub use hooks_core::{
         Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
         Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
-        StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+        StopEvent, SubagentStopEvent, ToolArgsError, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
     };
 }
 
@@ -92,8 +97,9 @@ pub mod registry {
     pub use hooks_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
     pub use hooks_runtime::sections::Sections;
     pub use hooks_runtime::{
-        BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_OBSERVER_TIMEOUT,
-        DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo, HookSource, SetGlobalError,
+        BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,
+        DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo,
+        HookSource, SetGlobalError,
     };
 }
 

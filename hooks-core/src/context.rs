@@ -3,12 +3,14 @@
 //!
 //! One context lives for one dispatch of one chain. It names the session, the turn, the point and
 //! the hook currently running, and the [`Extension`] that hook belongs to (whose config the hook
-//! reads with [`HookContext::config`]); and it carries the dispatch's [`Annotations`]: metadata
+//! reads with [`HookContext::config`]); it hands out the state of the turn and of the session the
+//! dispatch belongs to ([`HookContext::turn_state`], [`HookContext::session_state`]); and it
+//! carries the dispatch's [`Annotations`]: metadata
 //! that later hooks read, agent-facing context and user-facing warnings. Annotations are kept in
 //! chain order and returned to the agent with the outcome. Nothing is allocated until a hook
 //! annotates or reads its config for the first time.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -16,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::extension::{ConfigError, Extension};
+use crate::state::{SessionState, TurnState};
 
 /// Key/values a hook attaches for the hooks after it in the same dispatch.
 pub type Metadata = serde_json::Map<String, Value>;
@@ -25,6 +28,8 @@ pub type Metadata = serde_json::Map<String, Value>;
 #[derive(Debug, Default)]
 pub struct Annotations {
     inner: Mutex<AnnotationsInner>,
+    /// The states of a context that belongs to no turn or no session, made on first use.
+    detached: OnceLock<(TurnState, SessionState)>,
 }
 
 /// The plain data of [`Annotations`], taken out when the dispatch ends.
@@ -54,6 +59,11 @@ impl Annotations {
         self.inner.into_inner()
     }
 
+    /// The turn and session states of a dispatch that belongs to no turn or session.
+    fn detached(&self) -> &(TurnState, SessionState) {
+        self.detached.get_or_init(Default::default)
+    }
+
     /// `true` when nothing was attached.
     pub fn is_empty(&self) -> bool {
         let inner = self.inner.lock();
@@ -80,6 +90,8 @@ pub struct HookContext<'a> {
     hook: &'a str,
     extension: Option<&'a Extension>,
     annotations: &'a Annotations,
+    turn_state: Option<&'a TurnState>,
+    session_state: Option<&'a SessionState>,
 }
 
 impl<'a> HookContext<'a> {
@@ -97,7 +109,19 @@ impl<'a> HookContext<'a> {
             hook: "",
             extension: None,
             annotations,
+            turn_state: None,
+            session_state: None,
         }
+    }
+
+    /// The same context, handing out `turn` and `session` as the states of the turn and the
+    /// session the dispatch belongs to; the runtime sets them for every dispatch of a
+    /// `Session` or a `Turn`.
+    #[inline]
+    pub fn with_state(mut self, turn: &'a TurnState, session: &'a SessionState) -> Self {
+        self.turn_state = Some(turn);
+        self.session_state = Some(session);
+        self
     }
 
     /// The same context, naming `hook` as the one running.
@@ -152,9 +176,46 @@ impl<'a> HookContext<'a> {
         }
     }
 
-    /// The session the dispatch belongs to; pass it to `get_turn_state`.
+    /// The session the dispatch belongs to.
     pub fn session_id(&self) -> &'a str {
         self.session_id
+    }
+
+    /// The state of the turn this hook runs in: a borrow of the turn's own handle (clone it to
+    /// keep it), cleared when that turn ends.
+    ///
+    /// Each turn has its own state, even when two turns of one session run at once, and a hook
+    /// always gets the state of the turn that fired it. In a dispatch of the session outside any
+    /// turn (`session_start`, `session_end`, `Session::fire`) it is the session's state for work
+    /// outside a turn, which is cleared when the next turn begins. In a context that belongs to
+    /// no session (made by hand, or `Hooks::dispatch`) it is a state of this dispatch alone.
+    ///
+    /// ```
+    /// use hooks_core::{Annotations, HookContext, SessionState, TurnState};
+    ///
+    /// let (turn, session) = (TurnState::default(), SessionState::default());
+    /// let notes = Annotations::new();
+    /// let cx = HookContext::new("sess-1", 0, "intercept_tool_call", &notes).with_state(&turn, &session);
+    /// cx.turn_state().set("plan_ok", true);
+    /// assert_eq!(turn.get::<bool>("plan_ok"), Some(true));
+    /// ```
+    #[inline]
+    pub fn turn_state(&self) -> &'a TurnState {
+        match self.turn_state {
+            Some(state) => state,
+            None => &self.annotations.detached().0,
+        }
+    }
+
+    /// The state of the session this hook runs in, living until the session ends: a borrow of
+    /// the session's own handle (clone it to keep it). In a context that belongs to no session
+    /// (made by hand, or `Hooks::dispatch`) it is a state of this dispatch alone.
+    #[inline]
+    pub fn session_state(&self) -> &'a SessionState {
+        match self.session_state {
+            Some(state) => state,
+            None => &self.annotations.detached().1,
+        }
     }
 
     /// The index of the turn in its session, from 0.

@@ -10,14 +10,17 @@
 #![forbid(unsafe_code)]
 
 mod context;
+mod convert;
 mod extension;
 mod point;
 pub mod points;
 mod registration;
 mod result;
+mod state;
 pub mod suggest;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
+pub use convert::ToolArgsError;
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension,
     PathSegment, ShortOrigin, config_declarations, validate_config,
@@ -35,6 +38,7 @@ pub use registration::{
     backend, registrations,
 };
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
+pub use state::{SessionState, State, StateError, TurnState};
 
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]

@@ -596,10 +596,7 @@ pub fn payload<P: WirePoint>(
         ("session_id", Value::from(cx.session_id())),
         ("cwd", Value::from(cwd)),
         ("turn", Value::from(cx.turn())),
-        (
-            "turn_state",
-            Value::Object(hooks_runtime::get_turn_state(cx.session_id()).snapshot()),
-        ),
+        ("turn_state", Value::Object(cx.turn_state().snapshot())),
     ];
     for (key, value) in common {
         payload.insert(key.to_owned(), value);

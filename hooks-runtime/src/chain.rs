@@ -40,12 +40,37 @@
 //!
 //! A hook that passes costs its own call and a compare: the context is built once per dispatch
 //! (only the running hook's name changes), and everything a rewrite, a block or a failure needs
-//! is kept off that path. `benches/dispatch.rs` measures a ten-hook chain against the same fns
+//! is kept off that path. The context borrows the turn's and the session's state handles, so
+//! `cx.turn_state()` costs no lookup; the dispatch also notes, in one thread-local cell, which
+//! registry, session and turn it runs for, which is what lets `get_turn_state(id)` called from a
+//! hook find the hook's own session. `benches/dispatch.rs` measures a ten-hook chain against the same fns
 //! called through a slice of fn pointers; BENCHMARKS.md has the figures.
 //!
-//! Async hooks run inside the async dispatch ([`Turn::fire_async`](crate::Turn::fire_async));
-//! the synchronous dispatch drives them to completion on the calling thread, which suits hooks
-//! that need no I/O reactor.
+//! # Async hooks
+//!
+//! Async hooks run inside the async dispatch (every `_async` method of
+//! [`Turn`](crate::Turn), [`Session`](crate::Session) and [`Hooks`](crate::Hooks)), awaited in
+//! chain order with the sync hooks between them. The synchronous dispatch drives them itself:
+//!
+//! - outside any tokio runtime, on the calling thread (parking between polls), which suits hooks
+//!   that need no I/O reactor;
+//! - inside a multi-thread tokio runtime (with the `tokio` feature), through the runtime:
+//!   `tokio::task::block_in_place` and the runtime handle's `block_on`, so tokio's timers and I/O
+//!   work;
+//! - inside a current-thread tokio runtime, not at all: the one thread that could drive the
+//!   hook's timers and I/O is the one waiting for it, so waiting would hang the runtime. A hook
+//!   that finishes at its first poll still runs; one that would wait fails at once, under its
+//!   `on_error`, with an error naming the `_async` method to call instead. (The runtime cannot
+//!   tell its own thread from its `spawn_blocking` threads, so this holds there too.)
+//!
+//! Telling the runtimes apart needs the `tokio` feature: without it, the sync API drives async
+//! hooks on the calling thread wherever it is called, and inside a tokio runtime only the time
+//! limit ends a hook that waits on tokio.
+//!
+//! Every async hook has a time limit (default [`DEFAULT_ASYNC_TIMEOUT`](crate::DEFAULT_ASYNC_TIMEOUT),
+//! [`HooksBuilder::async_timeout`](crate::HooksBuilder::async_timeout); shorter on observe
+//! points), in both dispatches: past it the hook is dropped at its next `.await` and fails with
+//! "timed out".
 
 use std::any::Any;
 use std::fmt;
@@ -55,14 +80,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hooks_core::{
     Annotations, AsyncHookFn, Blocked, BoxFuture, Flow, HookContext, HookError, HookPoint,
-    HookResult, HookReturn, Metadata, OnError, PointKind, SyncHookFn,
+    HookResult, HookReturn, Metadata, OnError, PointKind, SessionState, SyncHookFn, TurnState,
 };
 
-use crate::exec;
+use crate::exec::{self, Driven};
+use crate::state::{self, Frame};
 
 /// A closure hook, as added through [`HooksBuilder`](crate::HooksBuilder).
 pub(crate) type SyncClosure<P> = Arc<
@@ -87,21 +113,26 @@ pub(crate) enum Handler<P: HookPoint> {
 }
 
 impl<P: HookPoint> Handler<P> {
-    /// Calls the hook; an async hook is driven to completion on this thread, for at most
-    /// `limit`.
+    /// Calls the hook; an async hook is driven to completion as the [module docs](self#async-hooks)
+    /// say, for at most `limit`. `via` names the `_async` method of the caller.
     #[inline(always)]
     fn call(
         &self,
         input: &P::Input,
         cx: &HookContext<'_>,
         limit: Option<Duration>,
+        via: &'static str,
     ) -> HookReturn<P> {
         match self {
             Handler::Sync(f) => f(input, cx),
             Handler::SyncClosure(f) => f(input, cx),
-            Handler::Async(f) => block_on_within::<P>(f(input, cx), limit),
-            Handler::AsyncClosure(f) => block_on_within::<P>(f(input, cx), limit),
+            Handler::Async(f) => drive::<P>(f(input, cx), limit, via),
+            Handler::AsyncClosure(f) => drive::<P>(f(input, cx), limit, via),
         }
+    }
+
+    fn is_async(&self) -> bool {
+        matches!(self, Handler::Async(_) | Handler::AsyncClosure(_))
     }
 }
 
@@ -123,6 +154,15 @@ pub(crate) struct Entry<P: HookPoint> {
     pub(crate) name: Arc<str>,
     pub(crate) on_error: OnError,
     pub(crate) handler: Handler<P>,
+    /// An external hook (a script, a worker, an endpoint), which a `Drop` never runs.
+    pub(crate) external: bool,
+}
+
+impl<P: HookPoint> Entry<P> {
+    /// `true` when a `Drop` may run it: a sync hook compiled into the program.
+    fn runs_on_drop(&self) -> bool {
+        !self.external && !self.handler.is_async()
+    }
 }
 
 /// The hooks of point `P`, sorted.
@@ -137,6 +177,25 @@ pub(crate) struct Chain<P: HookPoint> {
 pub(crate) struct Scope<'a> {
     pub(crate) session_id: &'a str,
     pub(crate) turn: u64,
+    /// The states hooks get from `cx.turn_state()` and `cx.session_state()`; `None` outside any
+    /// session.
+    pub(crate) states: Option<(&'a TurnState, &'a SessionState)>,
+    /// What `get_turn_state` on the dispatch's thread needs to find the dispatch's session.
+    pub(crate) frame: Frame,
+    /// The `_async` method to name when an async hook cannot be driven by the sync dispatch.
+    pub(crate) via: &'static str,
+}
+
+impl<'a> Scope<'a> {
+    /// The context of a dispatch of `P` in this scope.
+    #[inline(always)]
+    fn context<P: HookPoint>(&self, notes: &'a Annotations) -> HookContext<'a> {
+        let cx = HookContext::new(self.session_id, self.turn, P::NAME, notes);
+        match self.states {
+            Some((turn, session)) => cx.with_state(turn, session),
+            None => cx,
+        }
+    }
 }
 
 /// A hook that failed during a dispatch and how its failure was handled.
@@ -327,15 +386,36 @@ impl<P: HookPoint> Run<P> {
 }
 
 impl<P: HookPoint> Chain<P> {
-    /// Runs the chain synchronously; async hooks are driven to completion on this thread.
+    /// Runs the chain synchronously; async hooks are driven as the
+    /// [module docs](self#async-hooks) say.
+    #[inline]
     pub(crate) fn dispatch(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
+        self.dispatch_sync::<false>(value, scope)
+    }
+
+    /// Runs only the hooks a `Drop` may run: the sync hooks compiled into the program. Async
+    /// and external hooks are skipped as if they were not in the chain.
+    pub(crate) fn dispatch_on_drop(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
+        self.dispatch_sync::<true>(value, scope)
+    }
+
+    #[inline(always)]
+    fn dispatch_sync<const ON_DROP: bool>(
+        &self,
+        value: P::Value,
+        scope: Scope<'_>,
+    ) -> Outcome<P::Value> {
+        let _frame = state::enter(scope.frame);
         let notes = Annotations::new();
-        let cx = HookContext::new(scope.session_id, scope.turn, P::NAME, &notes);
+        let cx = scope.context::<P>(&notes);
+        let via = scope.via;
         let mut value = value;
         let mut run = Run::<P>::new();
         let blocked = loop {
             // One unwind guard for the rest of the chain; a panic costs a new guard, not every hook.
-            match catch_unwind(AssertUnwindSafe(|| self.run_from(&mut run, &mut value, cx))) {
+            match catch_unwind(AssertUnwindSafe(|| {
+                self.run_from::<ON_DROP>(&mut run, &mut value, cx, via)
+            })) {
                 Ok(blocked) => break blocked,
                 Err(panic) => {
                     let entry = &self.entries[run.next];
@@ -357,22 +437,25 @@ impl<P: HookPoint> Chain<P> {
     /// the context is built once and only its hook name changes; a `Pass` costs one compare, and
     /// anything else goes through [`Run::settle`].
     #[inline(always)]
-    fn run_from(
+    fn run_from<const ON_DROP: bool>(
         &self,
         run: &mut Run<P>,
         value: &mut P::Value,
         cx: HookContext<'_>,
+        via: &'static str,
     ) -> Option<Blocked> {
         let mut cx = cx;
         let mut next = run.next;
         while let Some(entry) = self.entries.get(next) {
-            if !entry.extension.is_enabled() {
+            if !entry.extension.is_enabled() || (ON_DROP && !entry.runs_on_drop()) {
                 next += 1;
                 continue;
             }
             run.next = next;
             cx = cx.with_hook(&entry.name).with_extension(&entry.extension);
-            let result = entry.handler.call(P::input(value), &cx, self.async_limit);
+            let result = entry
+                .handler
+                .call(P::input(value), &cx, self.async_limit, via);
             next += 1;
             if let Ok(HookResult::Pass) = result {
                 continue;
@@ -393,8 +476,9 @@ impl<P: HookPoint> Chain<P> {
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
         let timeout = self.async_limit;
+        let frame = scope.frame;
         let notes = Annotations::new();
-        let cx = HookContext::new(scope.session_id, scope.turn, P::NAME, &notes);
+        let cx = scope.context::<P>(&notes);
         let mut value = value;
         let mut run = Run::<P>::new();
         let mut blocked = None;
@@ -405,15 +489,17 @@ impl<P: HookPoint> Chain<P> {
             }
             let cx = cx.with_hook(&entry.name).with_extension(&entry.extension);
             let input = P::input(&value);
+            // The frame is set while a hook runs: around a sync hook's call and each poll of an
+            // async hook's future, on whatever thread polls it.
             let result = match &entry.handler {
-                Handler::Sync(f) => guard(|| f(input, &cx)),
-                Handler::SyncClosure(f) => guard(|| f(input, &cx)),
-                Handler::Async(f) => match guard(|| f(input, &cx)) {
-                    Ok(fut) => await_guarded::<P>(fut, timeout).await,
+                Handler::Sync(f) => guard(frame, || f(input, &cx)),
+                Handler::SyncClosure(f) => guard(frame, || f(input, &cx)),
+                Handler::Async(f) => match guard(frame, || f(input, &cx)) {
+                    Ok(fut) => await_guarded::<P>(fut, timeout, frame).await,
                     Err(p) => Err(p),
                 },
-                Handler::AsyncClosure(f) => match guard(|| f(input, &cx)) {
-                    Ok(fut) => await_guarded::<P>(fut, timeout).await,
+                Handler::AsyncClosure(f) => match guard(frame, || f(input, &cx)) {
+                    Ok(fut) => await_guarded::<P>(fut, timeout, frame).await,
                     Err(p) => Err(p),
                 },
             };
@@ -431,21 +517,23 @@ impl<P: HookPoint> Chain<P> {
     }
 }
 
-/// Calls `f`, turning a panic into the error it carried.
-fn guard<T>(f: impl FnOnce() -> T) -> Result<T, HookError> {
+/// Calls `f` in `frame`, turning a panic into the error it carried.
+fn guard<T>(frame: Frame, f: impl FnOnce() -> T) -> Result<T, HookError> {
+    let _frame = state::enter(frame);
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| HookError::new(panic_message(&*p)))
 }
 
-/// Awaits a hook's future, turning a panic in any poll into an error, and a timeout into a
-/// failure when one is configured.
+/// Awaits a hook's future, polled in `frame`, turning a panic in any poll into an error, and a
+/// timeout into a failure when one is configured.
 async fn await_guarded<'a, T>(
     fut: BoxFuture<'a, HookReturn<T>>,
     timeout: Option<Duration>,
+    frame: Frame,
 ) -> Result<HookReturn<T>, HookError>
 where
     T: HookPoint,
 {
-    let guarded = CatchUnwind(fut);
+    let guarded = CatchUnwind(fut, frame);
     match timeout {
         None => guarded.await,
         Some(limit) => exec::with_timeout(guarded, limit)
@@ -454,13 +542,14 @@ where
     }
 }
 
-/// A future that turns a panic during `poll` into an error.
-struct CatchUnwind<F>(F);
+/// A future polled in a [`Frame`], which turns a panic during `poll` into an error.
+struct CatchUnwind<F>(F, Frame);
 
 impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, HookError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let _frame = state::enter(self.1);
         let inner = &mut self.0;
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
@@ -470,14 +559,22 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
     }
 }
 
-/// Drives an async hook on this thread; past `limit` it fails as timed out.
+/// Drives an async hook for the sync dispatch (see the [module docs](self#async-hooks)); past
+/// `limit` it fails as timed out, and where it cannot be driven it fails naming `via`.
 #[cold]
-fn block_on_within<P: HookPoint>(
+fn drive<P: HookPoint>(
     fut: BoxFuture<'_, HookReturn<P>>,
     limit: Option<Duration>,
+    via: &'static str,
 ) -> HookReturn<P> {
-    let deadline = limit.map(|limit| Instant::now() + limit);
-    exec::block_on(fut, deadline).unwrap_or_else(|| Err(timed_out(limit)))
+    match exec::drive(fut, limit) {
+        Driven::Done(out) => out,
+        Driven::TimedOut => Err(timed_out(limit)),
+        Driven::CannotBlock(why) => Err(HookError::new(format!(
+            "an async hook cannot be waited for by the sync API {why}: it would hang; \
+             call `{via}` instead"
+        ))),
+    }
 }
 
 /// The error of an async hook that ran out of time.

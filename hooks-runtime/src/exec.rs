@@ -1,5 +1,9 @@
-//! Running async hooks without an async runtime, and bounding them in time.
+//! Running async hooks from the synchronous dispatch, and bounding them in time.
 //!
+//! - [`drive`] runs an async hook for the synchronous dispatch: inside a multi-thread tokio
+//!   runtime (with the `tokio` feature) through the runtime, so tokio's timers and I/O work;
+//!   inside a current-thread tokio runtime only as far as its first poll, since waiting would
+//!   block the one thread that drives the runtime; elsewhere with [`block_on`].
 //! - [`block_on`] polls a future to completion on the calling thread, parking between polls, so
 //!   the synchronous dispatch can run `async fn` hooks and synchronous agents need no executor.
 //!   Given a deadline it gives up when the deadline passes, and the future is dropped.
@@ -27,6 +31,78 @@ impl Wake for ThreadWaker {
     fn wake_by_ref(self: &Arc<Self>) {
         self.0.unpark();
     }
+}
+
+/// What became of a future [`drive`] was given.
+pub(crate) enum Driven<T> {
+    /// It finished.
+    Done(T),
+    /// Its time limit passed first; it was dropped.
+    TimedOut,
+    /// It would have to be waited for where waiting hangs: this says where.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    CannotBlock(&'static str),
+}
+
+/// Runs `fut` to completion for the synchronous dispatch, for at most `limit`, as the
+/// [module docs](self) say.
+pub(crate) fn drive<F: Future + Unpin>(fut: F, limit: Option<Duration>) -> Driven<F::Output> {
+    #[cfg(feature = "tokio")]
+    if let Ok(handle) = tokio::runtime::Handle::try_current() {
+        return tokio_drive(&handle, fut, limit);
+    }
+    let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
+    match block_on(fut, deadline) {
+        Some(out) => Driven::Done(out),
+        None => Driven::TimedOut,
+    }
+}
+
+/// [`drive`] inside a tokio runtime.
+#[cfg(feature = "tokio")]
+fn tokio_drive<F: Future + Unpin>(
+    handle: &tokio::runtime::Handle,
+    mut fut: F,
+    limit: Option<Duration>,
+) -> Driven<F::Output> {
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+    use tokio::runtime::RuntimeFlavor;
+
+    // A future that does not wait needs no driver, whatever the runtime.
+    if let Poll::Ready(out) = Pin::new(&mut fut).poll(&mut Context::from_waker(Waker::noop())) {
+        return Driven::Done(out);
+    }
+    if handle.runtime_flavor() != RuntimeFlavor::MultiThread {
+        return Driven::CannotBlock("inside a current-thread tokio runtime");
+    }
+    let wait = || {
+        handle.block_on(async move {
+            match limit {
+                Some(limit) => tokio::time::timeout(limit, fut).await.ok(),
+                None => Some(fut.await),
+            }
+        })
+    };
+    match catch_unwind(AssertUnwindSafe(|| tokio::task::block_in_place(wait))) {
+        Ok(Some(out)) => Driven::Done(out),
+        Ok(None) => Driven::TimedOut,
+        // tokio refuses to block a thread that drives something else, such as a `LocalSet`.
+        Err(panic) if refused_to_block(&*panic) => {
+            Driven::CannotBlock("on a thread that must not block (a LocalSet, a nested block_on)")
+        }
+        Err(panic) => resume_unwind(panic),
+    }
+}
+
+/// `true` for the panic of `block_in_place` called where it must not block.
+#[cfg(feature = "tokio")]
+fn refused_to_block(panic: &(dyn std::any::Any + Send)) -> bool {
+    let message = match (panic.downcast_ref::<String>(), panic.downcast_ref::<&str>()) {
+        (Some(s), _) => s.as_str(),
+        (None, Some(s)) => s,
+        (None, None) => return false,
+    };
+    message.contains("can call blocking only when running on the multi-threaded runtime")
 }
 
 /// Polls `fut` on this thread, parking between polls until it is woken. `None` when `deadline`
@@ -58,11 +134,17 @@ pub(crate) async fn with_timeout<F: Future>(fut: F, limit: Duration) -> Option<F
     if tokio::runtime::Handle::try_current().is_ok() {
         return tokio::time::timeout(limit, fut).await.ok();
     }
-    Timeout {
-        fut: Box::pin(fut),
-        sleep: timer::Sleep::new(Instant::now() + limit),
+    match Instant::now().checked_add(limit) {
+        Some(deadline) => {
+            Timeout {
+                fut: Box::pin(fut),
+                sleep: timer::Sleep::new(deadline),
+            }
+            .await
+        }
+        // A limit past the end of time is no limit.
+        None => Some(fut.await),
     }
-    .await
 }
 
 struct Timeout<F: Future> {
@@ -254,6 +336,22 @@ mod tests {
             None
         );
         assert!(started.elapsed() < Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_limit_past_the_end_of_time_is_no_limit() {
+        let on_time = block_on(
+            with_timeout(set_later(Duration::from_millis(10)), Duration::MAX),
+            None,
+        );
+        assert_eq!(on_time, Some(Some(7)));
+        assert!(matches!(
+            drive(
+                Box::pin(set_later(Duration::from_millis(10))),
+                Some(Duration::MAX)
+            ),
+            Driven::Done(7)
+        ));
     }
 
     #[test]

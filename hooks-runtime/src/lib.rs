@@ -17,9 +17,9 @@ mod state;
 
 pub use chain::{HookFailure, Outcome};
 pub use registry::{
-    BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_OBSERVER_TIMEOUT,
-    DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo, HookOptions, HookSource, Hooks,
-    HooksBuilder, SetGlobalError,
+    BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,
+    DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo,
+    HookOptions, HookSource, Hooks, HooksBuilder, SetGlobalError,
 };
 pub use sections::Sections;
 pub use session::{Session, Stop, ToolRun, Turn};

@@ -49,23 +49,26 @@ use serde::de::DeserializeOwned;
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
 use crate::sections::{self, Declared, Sections};
 
+/// How long an async hook may run, unless the builder says otherwise
+/// ([`HooksBuilder::async_timeout`]).
+pub const DEFAULT_ASYNC_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How long an async observer may run, unless the builder says otherwise.
 pub const DEFAULT_OBSERVER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The time limits of async hooks, fixed when the registry is built.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timeouts {
-    async_hooks: Option<Duration>,
+    async_hooks: Duration,
     observers: Duration,
 }
 
 impl Timeouts {
     /// The limit of an async hook on point `P`.
     fn of<P: HookPoint>(self) -> Option<Duration> {
-        match (P::KIND, self.async_hooks) {
-            (PointKind::Observe, Some(limit)) => Some(limit.min(self.observers)),
-            (PointKind::Observe, None) => Some(self.observers),
-            (_, limit) => limit,
+        match P::KIND {
+            PointKind::Observe => Some(self.async_hooks.min(self.observers)),
+            _ => Some(self.async_hooks),
         }
     }
 }
@@ -541,9 +544,10 @@ impl HooksBuilder {
         )
     }
 
-    /// Async hooks that run longer than `limit` fail, and their `on_error` applies (default: no
-    /// limit, except on observe points). The limit holds in the sync and the async dispatch;
-    /// a hook is stopped at its next `.await`.
+    /// Async hooks that run longer than `limit` fail, and their `on_error` applies (default
+    /// [`DEFAULT_ASYNC_TIMEOUT`], 30 s; observe points have a shorter one, see
+    /// [`observer_timeout`](HooksBuilder::observer_timeout)). The limit holds in the sync and the
+    /// async dispatch; a hook is stopped at its next `.await`. `Duration::MAX` means no limit.
     pub fn async_timeout(mut self, limit: Duration) -> Self {
         self.async_timeout = Some(limit);
         self
@@ -693,6 +697,8 @@ pub(crate) struct Registry {
     timeouts: Timeouts,
     pub(crate) stop_redo_cap: u32,
     attachments: Attachments,
+    /// The state of this registry's sessions and turns.
+    pub(crate) store: Arc<crate::state::Store>,
 }
 
 impl Registry {
@@ -710,7 +716,7 @@ impl Registry {
         let extensions = extensions(&infos, &builder.declared);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
-            async_hooks: builder.async_timeout,
+            async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),
         };
         let builtin = builtin_chains(&registered, &added, &extensions, timeouts);
@@ -728,6 +734,7 @@ impl Registry {
             timeouts,
             stop_redo_cap: builder.stop_redo_cap.unwrap_or(DEFAULT_STOP_REDO_CAP),
             attachments: builder.attachments,
+            store: crate::state::Store::new(),
         }
     }
 }
@@ -846,6 +853,7 @@ fn build_chain<P: HookPoint>(
             .into_iter()
             .map(|(info, handler)| Entry {
                 extension: extension_of(extensions, &info.extension),
+                external: is_external(&info),
                 name: info.name,
                 on_error: info.on_error,
                 handler,
@@ -898,6 +906,12 @@ impl Registry {
         let chain = self.custom.write().entry(key).or_insert(chain).clone();
         downcast_chain(chain)
     }
+}
+
+/// `true` for an external hook: a script, a worker or an endpoint, added by
+/// with [`HookSource::External`].
+fn is_external(info: &HookInfo) -> bool {
+    info.source == HookSource::External
 }
 
 fn downcast_chain<P: HookPoint>(chain: Arc<dyn Any + Send + Sync>) -> Arc<Chain<P>> {
@@ -1090,15 +1104,31 @@ impl Hooks {
     }
 
     /// Dispatches `value` through the chain of `P` outside any session (session id `""`,
-    /// turn 0). Agents use [`Session`](crate::Session) and [`Turn`](crate::Turn) instead.
+    /// turn 0; `cx.turn_state()` and `cx.session_state()` are states of this dispatch alone).
+    /// Agents use [`Session`](crate::Session) and [`Turn`](crate::Turn) instead.
     pub fn dispatch<P: HookPoint>(&self, value: P::Value) -> crate::Outcome<P::Value> {
-        self.inner.chain::<P>().dispatch(
-            value,
-            crate::chain::Scope {
-                session_id: "",
+        let scope = self.outside_sessions("Hooks::dispatch_async");
+        self.inner.chain::<P>().dispatch(value, scope)
+    }
+
+    /// [`dispatch`](Hooks::dispatch), awaiting async hooks.
+    pub async fn dispatch_async<P: HookPoint>(&self, value: P::Value) -> crate::Outcome<P::Value> {
+        let scope = self.outside_sessions("Hooks::dispatch_async");
+        self.inner.chain::<P>().dispatch_async(value, scope).await
+    }
+
+    fn outside_sessions(&self, via: &'static str) -> crate::chain::Scope<'static> {
+        crate::chain::Scope {
+            session_id: "",
+            turn: 0,
+            states: None,
+            frame: crate::state::Frame {
+                store: self.inner.store.id(),
+                session: 0,
                 turn: 0,
             },
-        )
+            via,
+        }
     }
 }
 

@@ -3,22 +3,44 @@
 //! # What it owns
 //!
 //! A [`Session`] is one conversation: its id, its [`SessionState`], the context its
-//! `session_start` hooks injected, and its turns. A [`Turn`] is one user message and everything
-//! the agent does for it; it has one method per hook point, which runs the point's chain and
-//! hands back a [`Flow`] (transform and inject points) or the value itself (observe points).
+//! `session_start` hooks injected, and its turns. A [`Turn`] is one run of the agent for one user
+//! message: its own [`TurnState`], and one method per hook point, which runs the point's chain
+//! and hands back a [`Flow`] (transform and inject points) or the value itself (observe points).
+//! Both are cheap to clone (an `Arc`), `Send` and `Sync`: share them between threads and tasks.
+//!
+//! # Sync and async, end to end
+//!
+//! Every firing method has an `_async` twin that awaits async hooks instead of blocking:
+//! [`Hooks::session_async`], [`Session::child_async`], [`Session::end_async`],
+//! [`Session::reset_async`], [`Session::fire_async`], one per point on [`Turn`]
+//! ([`Turn::intercept_tool_call_async`], ...), [`Turn::run_tool_async`],
+//! [`Turn::on_stop_async`], [`Turn::fire_async`] and [`Turn::end_async`]. An async agent uses
+//! those and never blocks an executor thread. The sync methods drive async hooks themselves, as
+//! the [chain docs](crate::chain#async-hooks) say: inside a current-thread tokio runtime an async
+//! hook that would wait fails at once, under its `on_error`, with an error naming the `_async`
+//! method to call instead — it never hangs.
 //!
 //! # The rules it keeps
 //!
 //! - `session_start` fires once, when the session is created ([`Hooks::session`],
-//!   [`Session::child`], [`Session::reset`]); the context it injects is kept for the whole session
-//!   ([`Session::context`]).
-//! - `session_end` fires exactly once: from [`Session::end`] with the agent's reason, or with
-//!   `"dropped"` when the last handle of a session that was not ended goes away. A child session
-//!   fires `subagent_stop`, carrying its parent's id, just before its `session_end`.
-//!   [`Session::reset`] fires `session_reset` instead and starts a new session under the new id.
-//! - Each turn starts with an empty [`TurnState`]. `turn_end` fires exactly once per turn — from
-//!   [`Turn::end`] with its reason, [`TurnEnd::Canceled`] when the turn is dropped, or
-//!   [`TurnEnd::Error`] when it is dropped by a panic — and the turn state is cleared right after.
+//!   [`Session::child`], [`Session::reset`] and their `_async` twins); the context it injects is
+//!   kept for the whole session ([`Session::context`]).
+//! - `session_end` fires at most once, from [`Session::end`] or [`Session::end_async`] with the
+//!   agent's reason; a second call does nothing. A child session fires `subagent_stop`, carrying
+//!   its parent's id, just before its `session_end`. [`Session::reset`] fires `session_reset`
+//!   instead and starts a new session under the new id.
+//! - Each turn starts with an empty [`TurnState`] of its own. `turn_end` fires exactly once per
+//!   turn, from [`Turn::end`] or [`Turn::end_async`] with its reason (a second call does
+//!   nothing), and the turn state is cleared right after.
+//! - Two turns of one session may run at once (two runs of the agent): each has its own state,
+//!   and ending one leaves the other's alone.
+//! - **Drop.** A turn whose last clone is dropped without `end`, or a session whose last clone is
+//!   dropped without `end`, ends all the same — on an early return, a `?`, a panic — but a `Drop`
+//!   cannot await and must not block on a script or an endpoint, so it runs **no async hook and
+//!   no external hook**. It warns (`tracing::warn!`) that `end`/`end_async` was not called, runs
+//!   the sync hooks compiled into the program (`#[register_hook]` fns and builder closures) of
+//!   `turn_end` — with [`TurnEnd::Canceled`], or [`TurnEnd::Error`] when dropped by a panic — or
+//!   of `subagent_stop` and `session_end` — with the reason `"dropped"` —, and frees the state.
 //! - [`Turn::run_tool`] fires the tool points in their order: `intercept_tool_call`, the tool,
 //!   `after_tool_call` (on success and on error, a panicking tool included), then
 //!   `transform_tool_result`, which sees the call as it actually ran.
@@ -26,19 +48,19 @@
 //!   [`stop_redo_cap`](crate::HooksBuilder::stop_redo_cap) times per turn (default 3); repeats
 //!   carry `stop_hook_active`, and past the cap the turn ends and a `notification` fires.
 //! - A hook that fails is reported through `notification`, after the dispatch it failed in.
-//! - A turn may be shared between threads (`&Turn` is `Send`): parallel tool calls of one turn
-//!   dispatch concurrently, each through the whole chain.
-//! - One turn at a time per session: beginning a turn gives the session a fresh turn state, and a
-//!   turn that ends after a newer one began clears only its own state.
+//! - Parallel tool calls of one turn dispatch concurrently, each through the whole chain.
 //! - Agent-facing context and user-facing warnings that hooks add are kept by the turn in the
 //!   order they were added ([`Turn::take_context`], [`Turn::take_warnings`]).
 //! - Observers fired while a panic unwinds run on a thread of their own, so a second panic in a
 //!   hook is caught like any other instead of aborting the process.
 
 use std::fmt;
+use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::task::{Context, Poll};
 
 use hooks_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolCall, BeforeCompaction, BeforeLlmCall,
@@ -55,9 +77,17 @@ use serde_json::Value;
 
 use crate::chain::{Outcome, Scope, panic_message};
 use crate::registry::Hooks;
-use crate::state::{STORE, SessionState, TurnState};
+use crate::state::{Frame, SessionState, Slot, Store, TurnState};
 
-/// One conversation: its id, its state, its session context and its turns. Cheap to clone.
+/// One conversation: its id, its state, its session context and its turns. Cheap to clone,
+/// `Send` and `Sync`; every clone is the same session.
+///
+/// End it with [`end`](Session::end) or [`end_async`](Session::end_async). Dropping its last
+/// clone without either ends it too, with the reason `"dropped"`, and frees its state; but a
+/// `Drop` cannot await and must not wait on a script or an endpoint, so it runs only the sync
+/// hooks compiled into the program (`#[register_hook]` fns and builder closures) of
+/// `subagent_stop` and `session_end` — no async hook, no external hook — and warns through
+/// `tracing` that `end` was not called.
 #[derive(Clone)]
 pub struct Session {
     inner: Arc<SessionInner>,
@@ -67,92 +97,273 @@ struct SessionInner {
     hooks: Hooks,
     id: Arc<str>,
     parent: Option<Arc<str>>,
+    slot: Arc<Slot>,
+    /// The frame of the session's dispatches outside any turn.
+    frame: Frame,
     next_turn: AtomicU64,
     context: Vec<String>,
     start_blocked: Option<Blocked>,
     ended: AtomicBool,
 }
 
+/// How a dispatch runs its hooks.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Every hook; async hooks are driven by the sync dispatch, which names this `_async` method
+    /// when it cannot.
+    Sync(&'static str),
+    /// From a `Drop`: the sync compiled-in hooks only.
+    OnDrop,
+}
+
 impl SessionInner {
-    fn scope(&self) -> Scope<'_> {
+    fn new(hooks: Hooks, id: Arc<str>, parent: Option<Arc<str>>) -> Self {
+        let slot = hooks.inner.store.open(&id);
+        let frame = Frame {
+            store: hooks.inner.store.id(),
+            session: slot.key(),
+            turn: 0,
+        };
+        SessionInner {
+            hooks,
+            id,
+            parent,
+            slot,
+            frame,
+            next_turn: AtomicU64::new(0),
+            context: Vec::new(),
+            start_blocked: None,
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    fn scope(&self, via: &'static str) -> Scope<'_> {
         Scope {
             session_id: &self.id,
             turn: self.next_turn.load(Ordering::Relaxed),
+            states: Some((&self.slot.outside, &self.slot.state)),
+            frame: self.frame,
+            via,
         }
     }
 
-    fn fire<P: HookPoint>(&self, value: P::Value) -> Outcome<P::Value> {
-        let outcome = self.hooks.inner.chain::<P>().dispatch(value, self.scope());
-        report_failures::<P, _>(&outcome, |n| {
-            let _ = self.hooks.inner.chain::<Notify>().dispatch(n, self.scope());
-        });
+    fn fire<P: HookPoint>(&self, value: P::Value, mode: Mode) -> Outcome<P::Value> {
+        let (chain, notify) = (
+            self.hooks.inner.chain::<P>(),
+            self.hooks.inner.chain::<Notify>(),
+        );
+        match mode {
+            Mode::Sync(via) => {
+                let outcome = chain.dispatch(value, self.scope(via));
+                for n in failure_notifications::<P, _>(&outcome) {
+                    let _ = notify.dispatch(n, self.scope(via));
+                }
+                outcome
+            }
+            Mode::OnDrop => {
+                let outcome = chain.dispatch_on_drop(value, self.scope(""));
+                for n in failure_notifications::<P, _>(&outcome) {
+                    let _ = notify.dispatch_on_drop(n, self.scope(""));
+                }
+                outcome
+            }
+        }
+    }
+
+    async fn fire_async<P: HookPoint>(
+        &self,
+        value: P::Value,
+        via: &'static str,
+    ) -> Outcome<P::Value> {
+        let chain = self.hooks.inner.chain::<P>();
+        let outcome = chain.dispatch_async(value, self.scope(via)).await;
+        for n in failure_notifications::<P, _>(&outcome) {
+            let notify = self.hooks.inner.chain::<Notify>();
+            let _ = notify.dispatch_async(n, self.scope(via)).await;
+        }
         outcome
     }
 
+    fn start_event(&self, source: SessionSource) -> SessionStartEvent {
+        SessionStartEvent {
+            session_id: self.id.to_string(),
+            parent_session_id: self.parent.as_deref().map(str::to_owned),
+            source,
+            context: Vec::new(),
+        }
+    }
+
+    /// Keeps what `session_start` decided.
+    fn started(mut self, flow: Flow<SessionStartEvent>) -> Session {
+        match flow {
+            Flow::Continue(event) => self.context = event.context,
+            Flow::Blocked(blocked) => {
+                tracing::warn!(session_id = &*self.id, "{blocked}");
+                self.start_blocked = Some(blocked);
+            }
+        }
+        Session {
+            inner: Arc::new(self),
+        }
+    }
+
+    fn end_events(&self, reason: &str) -> (Option<SubagentStopEvent>, SessionEndEvent) {
+        let stop = self.parent.as_ref().map(|parent| SubagentStopEvent {
+            session_id: self.id.to_string(),
+            parent_session_id: parent.to_string(),
+            reason: reason.to_owned(),
+        });
+        let end = SessionEndEvent {
+            session_id: self.id.to_string(),
+            reason: reason.to_owned(),
+        };
+        (stop, end)
+    }
+
     /// Fires `subagent_stop` (for a child) and `session_end`, once, then frees the state.
-    fn finish(&self, reason: &str) {
+    fn finish(&self, reason: &str, mode: Mode) {
         if self.ended.swap(true, Ordering::AcqRel) {
             return;
         }
+        let (stop, end) = self.end_events(reason);
         off_the_unwinding_thread(|| {
-            if let Some(parent) = &self.parent {
-                let _ = self.fire::<SubagentStop>(SubagentStopEvent {
-                    session_id: self.id.to_string(),
-                    parent_session_id: parent.to_string(),
-                    reason: reason.to_owned(),
-                });
+            if let Some(stop) = stop {
+                let _ = self.fire::<SubagentStop>(stop, mode);
             }
-            let _ = self.fire::<SessionEnd>(SessionEndEvent {
-                session_id: self.id.to_string(),
-                reason: reason.to_owned(),
-            });
+            let _ = self.fire::<SessionEnd>(end, mode);
         });
-        STORE.end_session(&self.id);
+        self.close();
+    }
+
+    async fn finish_async(&self, reason: &str) {
+        if self.ended.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (stop, end) = self.end_events(reason);
+        if let Some(stop) = stop {
+            let _ = self
+                .fire_async::<SubagentStop>(stop, "Session::end_async")
+                .await;
+        }
+        let _ = self
+            .fire_async::<SessionEnd>(end, "Session::end_async")
+            .await;
+        self.close();
+    }
+
+    fn close(&self) {
+        self.hooks.inner.store.close(&self.id, &self.slot);
+    }
+
+    /// Fires `session_reset` unless the session has ended, and ends it.
+    fn reset_event(&self, new_id: &str) -> Option<SessionResetEvent> {
+        if self.ended.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        Some(SessionResetEvent {
+            old_session_id: self.id.to_string(),
+            new_session_id: new_id.to_owned(),
+        })
     }
 }
 
 impl Drop for SessionInner {
     fn drop(&mut self) {
-        self.finish("dropped");
+        if self.ended.load(Ordering::Acquire) {
+            // Already ended; an `end_async` whose future was dropped half-way may not have freed
+            // the state yet.
+            self.close();
+            return;
+        }
+        tracing::warn!(
+            session_id = &*self.id,
+            "session `{}` dropped without Session::end or Session::end_async: it ends as \
+             \"dropped\", and only its sync compiled-in session_end hooks ran (a drop runs no \
+             async or external hook)",
+            self.id
+        );
+        self.finish("dropped", Mode::OnDrop);
     }
 }
 
 impl Hooks {
     /// Starts a session with this id, dispatching through this registry: fires `session_start`.
     ///
-    /// Keep one `Session` per id alive at a time: dropping its last clone ends the session.
+    /// The session's state belongs to this registry: a session of another registry with the same
+    /// id has state of its own. Keep one `Session` per id alive at a time in a registry: a second
+    /// one gets state of its own and replaces the first for [`get_turn_state`] and
+    /// [`get_session_state`].
+    ///
+    /// [`get_turn_state`]: crate::get_turn_state
+    /// [`get_session_state`]: crate::get_session_state
     pub fn session(&self, id: impl Into<String>) -> Session {
-        Session::start(self.clone(), id.into().into(), None, SessionSource::Startup)
+        Session::start(
+            self.clone(),
+            id.into().into(),
+            None,
+            SessionSource::Startup,
+            "Hooks::session_async",
+        )
+    }
+
+    /// [`session`](Hooks::session), awaiting async `session_start` hooks.
+    ///
+    /// ```
+    /// use hooks_core::{HookContext, HookResult, SessionStartEvent, TurnEnd, points::SessionStart};
+    /// use hooks_runtime::HooksBuilder;
+    ///
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    /// # rt.block_on(async {
+    /// let hooks = HooksBuilder::new()
+    ///     .hook(SessionStart, 0, |_: &SessionStartEvent, _: &HookContext| {
+    ///         HookResult::Rewrite("the repository uses tabs".to_owned())
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let session = hooks.session_async("async-doc").await;
+    /// assert_eq!(session.context(), ["the repository uses tabs"]);
+    /// let turn = session.begin_turn();
+    /// turn.end_async(TurnEnd::Normal).await;
+    /// session.end_async("done").await;
+    /// # });
+    /// ```
+    pub async fn session_async(&self, id: impl Into<String>) -> Session {
+        Session::start_async(
+            self.clone(),
+            id.into().into(),
+            None,
+            SessionSource::Startup,
+            "Hooks::session_async",
+        )
+        .await
     }
 }
 
 impl Session {
-    fn start(hooks: Hooks, id: Arc<str>, parent: Option<Arc<str>>, source: SessionSource) -> Self {
-        let event = SessionStartEvent {
-            session_id: id.to_string(),
-            parent_session_id: parent.as_deref().map(str::to_owned),
-            source,
-            context: Vec::new(),
-        };
-        let mut inner = SessionInner {
-            hooks,
-            id,
-            parent,
-            next_turn: AtomicU64::new(0),
-            context: Vec::new(),
-            start_blocked: None,
-            ended: AtomicBool::new(false),
-        };
-        match inner.fire::<SessionStart>(event).flow {
-            Flow::Continue(event) => inner.context = event.context,
-            Flow::Blocked(blocked) => {
-                tracing::warn!(session_id = &*inner.id, "{blocked}");
-                inner.start_blocked = Some(blocked);
-            }
-        }
-        Session {
-            inner: Arc::new(inner),
-        }
+    fn start(
+        hooks: Hooks,
+        id: Arc<str>,
+        parent: Option<Arc<str>>,
+        source: SessionSource,
+        via: &'static str,
+    ) -> Self {
+        let inner = SessionInner::new(hooks, id, parent);
+        let event = inner.start_event(source);
+        let flow = inner.fire::<SessionStart>(event, Mode::Sync(via)).flow;
+        inner.started(flow)
+    }
+
+    async fn start_async(
+        hooks: Hooks,
+        id: Arc<str>,
+        parent: Option<Arc<str>>,
+        source: SessionSource,
+        via: &'static str,
+    ) -> Self {
+        let inner = SessionInner::new(hooks, id, parent);
+        let event = inner.start_event(source);
+        let flow = inner.fire_async::<SessionStart>(event, via).await.flow;
+        inner.started(flow)
     }
 
     /// The session id hooks see (`cx.session_id()`).
@@ -182,23 +393,36 @@ impl Session {
         &self.inner.hooks
     }
 
-    /// The session's state, living until the session ends.
+    /// The session's state, living until the session ends (what its hooks get from
+    /// `cx.session_state()`).
     pub fn state(&self) -> SessionState {
-        crate::state::get_session_state(&self.inner.id)
+        self.inner.slot.state.clone()
     }
 
-    /// Begins a turn with a fresh, empty turn state.
+    /// `true` once the session has ended (or been reset).
+    pub fn is_ended(&self) -> bool {
+        self.inner.ended.load(Ordering::Acquire)
+    }
+
+    /// Begins a turn with a fresh, empty turn state of its own. Turns of one session may
+    /// overlap: each keeps its own state until it ends.
     pub fn begin_turn(&self) -> Turn {
         let index = self.inner.next_turn.fetch_add(1, Ordering::Relaxed);
-        let (token, state) = STORE.begin_turn(&self.inner.id);
+        let (token, state) = Store::begin_turn(&self.inner.slot);
         Turn {
-            session: self.clone(),
-            index,
-            token,
-            state,
-            collected: Mutex::new(Collected::default()),
-            redos: AtomicU32::new(0),
-            ended: false,
+            inner: Arc::new(TurnInner {
+                session: self.clone(),
+                index,
+                token,
+                frame: Frame {
+                    turn: token,
+                    ..self.inner.frame
+                },
+                state,
+                collected: Mutex::new(Collected::default()),
+                redos: AtomicU32::new(0),
+                ended: AtomicBool::new(false),
+            }),
         }
     }
 
@@ -211,38 +435,84 @@ impl Session {
             id.into().into(),
             Some(self.inner.id.clone()),
             SessionSource::Subagent,
+            "Session::child_async",
         )
+    }
+
+    /// [`child`](Session::child), awaiting async `session_start` hooks.
+    pub async fn child_async(&self, id: impl Into<String>) -> Session {
+        Session::start_async(
+            self.inner.hooks.clone(),
+            id.into().into(),
+            Some(self.inner.id.clone()),
+            SessionSource::Subagent,
+            "Session::child_async",
+        )
+        .await
     }
 
     /// Dispatches `value` through the chain of any point `P`, at the session's level (outside
     /// any turn). Use it for points of your own that belong to the session.
     pub fn fire<P: HookPoint>(&self, value: P::Value) -> Outcome<P::Value> {
-        self.inner.fire::<P>(value)
+        self.inner
+            .fire::<P>(value, Mode::Sync("Session::fire_async"))
+    }
+
+    /// [`fire`](Session::fire), awaiting async hooks.
+    pub async fn fire_async<P: HookPoint>(&self, value: P::Value) -> Outcome<P::Value> {
+        self.inner
+            .fire_async::<P>(value, "Session::fire_async")
+            .await
     }
 
     /// Ends the session: fires `subagent_stop` (for a child) and `session_end` with `reason`,
-    /// then frees its state, even if other clones of it are alive.
-    pub fn end(self, reason: impl Into<String>) {
-        self.inner.finish(&reason.into());
+    /// then frees its state, for every clone of it. A second call does nothing.
+    pub fn end(&self, reason: impl Into<String>) {
+        self.inner
+            .finish(&reason.into(), Mode::Sync("Session::end_async"));
+    }
+
+    /// [`end`](Session::end), awaiting async hooks.
+    pub async fn end_async(&self, reason: impl Into<String>) {
+        self.inner.finish_async(&reason.into()).await;
     }
 
     /// Starts over under `new_id` (`/new`): fires `session_reset` with both ids, frees this
     /// session's state, and returns the new session, for which `session_start` has fired.
-    /// `session_end` does not fire for the old id.
-    pub fn reset(self, new_id: impl Into<String>) -> Session {
+    /// `session_end` does not fire for the old id. On a session that has already ended, only
+    /// the new session starts.
+    pub fn reset(&self, new_id: impl Into<String>) -> Session {
+        const VIA: &str = "Session::reset_async";
         let new_id: Arc<str> = new_id.into().into();
-        let _ = self.inner.fire::<SessionReset>(SessionResetEvent {
-            old_session_id: self.inner.id.to_string(),
-            new_session_id: new_id.to_string(),
-        });
-        self.inner.ended.store(true, Ordering::Release);
-        STORE.end_session(&self.inner.id);
+        if let Some(event) = self.inner.reset_event(&new_id) {
+            let _ = self.inner.fire::<SessionReset>(event, Mode::Sync(VIA));
+            self.inner.close();
+        }
         Session::start(
             self.inner.hooks.clone(),
             new_id,
             self.inner.parent.clone(),
             SessionSource::Reset,
+            VIA,
         )
+    }
+
+    /// [`reset`](Session::reset), awaiting async hooks.
+    pub async fn reset_async(&self, new_id: impl Into<String>) -> Session {
+        const VIA: &str = "Session::reset_async";
+        let new_id: Arc<str> = new_id.into().into();
+        if let Some(event) = self.inner.reset_event(&new_id) {
+            let _ = self.inner.fire_async::<SessionReset>(event, VIA).await;
+            self.inner.close();
+        }
+        Session::start_async(
+            self.inner.hooks.clone(),
+            new_id,
+            self.inner.parent.clone(),
+            SessionSource::Reset,
+            VIA,
+        )
+        .await
     }
 }
 
@@ -252,6 +522,7 @@ impl fmt::Debug for Session {
             .field("id", &self.inner.id)
             .field("parent", &self.inner.parent)
             .field("context", &self.inner.context)
+            .field("ended", &self.is_ended())
             .finish()
     }
 }
@@ -298,18 +569,31 @@ pub struct ToolRun {
     pub blocked: Option<Blocked>,
 }
 
-/// One turn of a session: a user message and everything the agent does for it.
+/// One turn of a session: one run of the agent for a user message, with a state of its own.
 ///
-/// Fire hook points with its methods; end it with [`end`](Turn::end). Dropping it without
-/// `end()` ends it too, as [`TurnEnd::Canceled`] (or [`TurnEnd::Error`] during a panic).
+/// Cheap to clone (an `Arc`), `Send` and `Sync`: hand clones to the threads and tasks that run
+/// its tool calls; every clone is the same turn. Fire hook points with its methods; end it with
+/// [`end`](Turn::end) or [`end_async`](Turn::end_async) — the first call fires `turn_end` and
+/// clears the state, later ones do nothing. Dropping the last clone without either (an early
+/// return, a `?`, a panic) ends it too, as [`TurnEnd::Canceled`] (or [`TurnEnd::Error`] during a
+/// panic), and clears its state; but a `Drop` cannot await and must not wait on a script or an
+/// endpoint, so it runs only the sync `turn_end` hooks compiled into the program
+/// (`#[register_hook]` fns and builder closures) — no async hook, no external hook — and warns
+/// through `tracing` that `end` was not called.
+#[derive(Clone)]
 pub struct Turn {
+    inner: Arc<TurnInner>,
+}
+
+struct TurnInner {
     session: Session,
     index: u64,
     token: u64,
+    frame: Frame,
     state: TurnState,
     collected: Mutex<Collected>,
     redos: AtomicU32,
-    ended: bool,
+    ended: AtomicBool,
 }
 
 macro_rules! transform_methods {
@@ -319,12 +603,17 @@ macro_rules! transform_methods {
     )*) => {$(
         $(#[$doc])*
         pub fn $name(&self, $arg: $arg_ty) -> Flow<$value> {
-            self.fire::<$point>($into).into_flow()
+            self.inner
+                .fire::<$point>($into, Mode::Sync(concat!("Turn::", stringify!($name_async))))
+                .into_flow()
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Turn::", stringify!($name), "), awaiting async hooks.")]
         pub async fn $name_async(&self, $arg: $arg_ty) -> Flow<$value> {
-            self.fire_async::<$point>($into).await.into_flow()
+            self.inner
+                .fire_async::<$point>($into, concat!("Turn::", stringify!($name_async)))
+                .await
+                .into_flow()
         }
     )*};
 }
@@ -338,12 +627,19 @@ macro_rules! observe_methods {
         ///
         /// Every hook runs; the value comes back unchanged.
         pub fn $name(&self, $arg: $value) -> $value {
-            observed(self.fire::<$point>($arg))
+            observed(
+                self.inner
+                    .fire::<$point>($arg, Mode::Sync(concat!("Turn::", stringify!($name_async)))),
+            )
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Turn::", stringify!($name), "), awaiting async hooks.")]
         pub async fn $name_async(&self, $arg: $value) -> $value {
-            observed(self.fire_async::<$point>($arg).await)
+            observed(
+                self.inner
+                    .fire_async::<$point>($arg, concat!("Turn::", stringify!($name_async)))
+                    .await,
+            )
         }
     )*};
 }
@@ -407,218 +703,402 @@ impl Turn {
     where
         F: FnOnce(&ToolCall) -> Result<Value, String>,
     {
+        const VIA: Mode = Mode::Sync("Turn::run_tool_async");
+        let t = &*self.inner;
         let (name, id) = (call.name.clone(), call.id.clone());
-        let call = match self.intercept_tool_call(call) {
+        let call = match t.fire::<InterceptToolCall>(call, VIA).flow {
             Flow::Continue(call) => call,
-            Flow::Blocked(blocked) => {
-                let mut refused = ToolCall::new(name, Value::Null);
-                refused.id = id;
-                return ToolRun {
-                    result: ToolResult::new(&refused, Err(blocked.reason.clone())),
-                    ran: false,
-                    blocked: Some(blocked),
-                };
-            }
+            Flow::Blocked(blocked) => return refused(name, id, blocked),
         };
         let output = match catch_unwind(AssertUnwindSafe(|| tool(&call))) {
             Ok(output) => output,
             Err(panic) => {
-                let message = format!(
-                    "the tool `{}` panicked: {}",
-                    call.name,
-                    panic_message(&*panic)
-                );
-                let _ = self.notify(Notification {
-                    level: Level::Error,
-                    message: message.clone(),
-                    source: Some(call.name.clone()),
-                });
+                let (message, note) = tool_panicked(&call, &*panic);
+                let _ = t.fire::<Notify>(note, VIA);
                 Err(message)
             }
         };
-        let result = self.after_tool_call(ToolResult::new(&call, output));
-        match self.transform_tool_result(result) {
-            Flow::Continue(result) => ToolRun {
-                result,
-                ran: true,
-                blocked: None,
-            },
-            Flow::Blocked(blocked) => ToolRun {
-                result: ToolResult::new(&call, Err(blocked.reason.clone())),
-                ran: true,
-                blocked: Some(blocked),
-            },
-        }
+        let result = observed(t.fire::<AfterToolCall>(ToolResult::new(&call, output), VIA));
+        ran(&call, t.fire::<TransformToolResult>(result, VIA).flow)
+    }
+
+    /// [`run_tool`](Turn::run_tool) with an async tool, awaiting async hooks.
+    ///
+    /// ```
+    /// use hooks_core::{ToolCall, TurnEnd};
+    /// use hooks_runtime::HooksBuilder;
+    /// use serde_json::json;
+    ///
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    /// # rt.block_on(async {
+    /// let hooks = HooksBuilder::new().build().unwrap();
+    /// let session = hooks.session_async("run-tool-doc").await;
+    /// let turn = session.begin_turn();
+    /// let call = ToolCall::new("echo", json!({"text": "hi"}));
+    /// let run = turn
+    ///     .run_tool_async(call, async |call: &ToolCall| Ok(call.args["text"].clone()))
+    ///     .await;
+    /// assert_eq!(run.result.tool_response, json!("hi"));
+    /// turn.end_async(TurnEnd::Normal).await;
+    /// # });
+    /// ```
+    pub async fn run_tool_async<F>(&self, call: ToolCall, tool: F) -> ToolRun
+    where
+        F: AsyncFnOnce(&ToolCall) -> Result<Value, String>,
+    {
+        const VIA: &str = "Turn::run_tool_async";
+        let t = &*self.inner;
+        let (name, id) = (call.name.clone(), call.id.clone());
+        let call = match t.fire_async::<InterceptToolCall>(call, VIA).await.flow {
+            Flow::Continue(call) => call,
+            Flow::Blocked(blocked) => return refused(name, id, blocked),
+        };
+        let output = match CatchPanic(Box::pin(tool(&call))).await {
+            Ok(output) => output,
+            Err(panic) => {
+                let (message, note) = tool_panicked(&call, &*panic);
+                let _ = t.fire_async::<Notify>(note, VIA).await;
+                Err(message)
+            }
+        };
+        let result = ToolResult::new(&call, output);
+        let result = observed(t.fire_async::<AfterToolCall>(result, VIA).await);
+        ran(
+            &call,
+            t.fire_async::<TransformToolResult>(result, VIA).await.flow,
+        )
     }
 
     /// `on_stop`: the agent is about to end the turn with `response`. See [`Stop`].
     pub fn on_stop(&self, response: impl Into<String>) -> Stop {
-        let redos = self.redos.load(Ordering::Acquire);
-        let event = StopEvent {
-            response: response.into(),
-            stop_hook_active: redos > 0,
-            redos,
-        };
-        let kept = event.response.clone();
-        match self.fire::<OnStop>(event).flow {
-            Flow::Continue(event) => Stop::Finish(event.response),
-            Flow::Blocked(blocked) => {
-                let cap = self.session.inner.hooks.inner.stop_redo_cap;
-                if redos < cap {
-                    self.redos.store(redos + 1, Ordering::Release);
-                    Stop::Redo {
-                        instruction: blocked.reason,
-                        hook: blocked.hook,
-                    }
-                } else {
-                    let _ = self.notify(Notification {
-                        level: Level::Warning,
-                        message: format!(
-                            "on_stop hook `{}` blocked after {cap} redo(s), the most a turn allows; the turn ends: {}",
-                            blocked.hook, blocked.reason
-                        ),
-                        source: Some(blocked.hook.clone()),
-                    });
-                    Stop::Capped {
-                        response: kept,
-                        blocked,
-                    }
-                }
-            }
+        const VIA: Mode = Mode::Sync("Turn::on_stop_async");
+        let (event, kept) = self.inner.stop_event(response.into());
+        let flow = self.inner.fire::<OnStop>(event, VIA).flow;
+        let (stop, note) = self.inner.settle_stop(flow, kept);
+        if let Some(note) = note {
+            let _ = self.inner.fire::<Notify>(note, VIA);
         }
+        stop
+    }
+
+    /// [`on_stop`](Turn::on_stop), awaiting async hooks.
+    pub async fn on_stop_async(&self, response: impl Into<String>) -> Stop {
+        const VIA: &str = "Turn::on_stop_async";
+        let (event, kept) = self.inner.stop_event(response.into());
+        let flow = self.inner.fire_async::<OnStop>(event, VIA).await.flow;
+        let (stop, note) = self.inner.settle_stop(flow, kept);
+        if let Some(note) = note {
+            let _ = self.inner.fire_async::<Notify>(note, VIA).await;
+        }
+        stop
     }
 
     /// Dispatches `value` through the chain of any point `P` (built-in or user-defined) and
-    /// returns everything the dispatch produced. Async hooks are driven on this thread.
+    /// returns everything the dispatch produced. Async hooks are driven as the
+    /// [chain docs](crate::chain#async-hooks) say.
+    #[inline]
     pub fn fire<P: HookPoint>(&self, value: P::Value) -> Outcome<P::Value> {
-        let outcome = self
-            .session
-            .inner
-            .hooks
-            .inner
-            .chain::<P>()
-            .dispatch(value, self.scope());
-        self.collect::<P>(&outcome);
-        outcome
+        self.inner.fire::<P>(value, Mode::Sync("Turn::fire_async"))
     }
 
     /// [`fire`](Turn::fire), awaiting async hooks, each under the registry's time limit
     /// ([`HooksBuilder::async_timeout`](crate::HooksBuilder::async_timeout)).
     pub async fn fire_async<P: HookPoint>(&self, value: P::Value) -> Outcome<P::Value> {
-        let chain = self.session.inner.hooks.inner.chain::<P>();
-        let outcome = chain.dispatch_async(value, self.scope()).await;
-        self.collect::<P>(&outcome);
-        outcome
-    }
-
-    #[inline]
-    fn scope(&self) -> Scope<'_> {
-        Scope {
-            session_id: &self.session.inner.id,
-            turn: self.index,
-        }
-    }
-
-    #[inline]
-    fn collect<P: HookPoint>(&self, outcome: &Outcome<P::Value>) {
-        if outcome.context.is_empty() && outcome.warnings.is_empty() && outcome.failures.is_empty()
-        {
-            return;
-        }
-        self.collect_slow::<P>(outcome);
-    }
-
-    #[cold]
-    fn collect_slow<P: HookPoint>(&self, outcome: &Outcome<P::Value>) {
-        {
-            let mut collected = self.collected.lock();
-            collected.context.extend(outcome.context.iter().cloned());
-            collected.warnings.extend(outcome.warnings.iter().cloned());
-        }
-        report_failures::<P, _>(outcome, |n| {
-            let _ = self.fire::<Notify>(n);
-        });
+        self.inner.fire_async::<P>(value, "Turn::fire_async").await
     }
 
     /// The agent-facing context hooks added during this turn so far, in order; empties the list.
     pub fn take_context(&self) -> Vec<String> {
-        std::mem::take(&mut self.collected.lock().context)
+        std::mem::take(&mut self.inner.collected.lock().context)
     }
 
     /// The user-facing warnings hooks added during this turn so far, in order; empties the list.
     pub fn take_warnings(&self) -> Vec<String> {
-        std::mem::take(&mut self.collected.lock().warnings)
+        std::mem::take(&mut self.inner.collected.lock().warnings)
     }
 
-    /// This turn's state (the same as `get_turn_state(session_id)` while the turn is current).
+    /// This turn's own state: what its hooks get from `cx.turn_state()`. Cleared when the turn
+    /// ends.
     pub fn state(&self) -> &TurnState {
-        &self.state
+        &self.inner.state
     }
 
     /// The turn's index in its session, from 0.
     pub fn index(&self) -> u64 {
-        self.index
+        self.inner.index
     }
 
     /// How many times `on_stop` hooks sent the agent back to work in this turn.
     pub fn redos(&self) -> u32 {
-        self.redos.load(Ordering::Acquire)
+        self.inner.redos.load(Ordering::Acquire)
     }
 
     /// The session this turn belongs to.
     pub fn session(&self) -> &Session {
-        &self.session
+        &self.inner.session
     }
 
     /// The session id.
     pub fn session_id(&self) -> &str {
-        &self.session.inner.id
+        &self.inner.session.inner.id
     }
 
-    /// Ends the turn: fires `turn_end` with `reason`, then clears the turn's state.
-    pub fn end(mut self, reason: TurnEnd) {
-        self.finish(reason);
+    /// `true` once the turn has ended.
+    pub fn is_ended(&self) -> bool {
+        self.inner.ended.load(Ordering::Acquire)
     }
 
-    fn finish(&mut self, reason: TurnEnd) {
-        if self.ended {
+    /// Ends the turn: fires `turn_end` with `reason`, then clears the turn's state, for every
+    /// clone of the turn. A second call (from any clone) does nothing.
+    pub fn end(&self, reason: TurnEnd) {
+        self.inner.finish(reason, Mode::Sync("Turn::end_async"));
+    }
+
+    /// [`end`](Turn::end), awaiting async `turn_end` hooks.
+    pub async fn end_async(&self, reason: TurnEnd) {
+        let t = &*self.inner;
+        if t.ended.swap(true, Ordering::AcqRel) {
             return;
         }
-        self.ended = true;
-        let event = TurnEndEvent {
-            session_id: self.session.inner.id.to_string(),
-            turn: self.index,
-            reason,
-        };
-        let this = &*self;
-        off_the_unwinding_thread(|| {
-            let _ = this.fire::<TurnEnded>(event);
-        });
-        STORE.end_turn(&self.session.inner.id, self.token, &self.state);
+        let _ = t
+            .fire_async::<TurnEnded>(t.end_event(reason), "Turn::end_async")
+            .await;
+        t.close();
     }
 }
 
-impl Drop for Turn {
-    fn drop(&mut self) {
-        if !self.ended {
-            let reason = if std::thread::panicking() {
-                TurnEnd::Error("the turn panicked".to_owned())
-            } else {
-                TurnEnd::Canceled
-            };
-            self.finish(reason);
+impl TurnInner {
+    #[inline]
+    fn scope(&self, via: &'static str) -> Scope<'_> {
+        let session = &*self.session.inner;
+        Scope {
+            session_id: &session.id,
+            turn: self.index,
+            states: Some((&self.state, &session.slot.state)),
+            frame: self.frame,
+            via,
         }
+    }
+
+    #[inline]
+    fn fire<P: HookPoint>(&self, value: P::Value, mode: Mode) -> Outcome<P::Value> {
+        let chain = self.session.inner.hooks.inner.chain::<P>();
+        let outcome = match mode {
+            Mode::Sync(via) => chain.dispatch(value, self.scope(via)),
+            Mode::OnDrop => chain.dispatch_on_drop(value, self.scope("")),
+        };
+        if !quiet(&outcome) {
+            self.collect::<P>(&outcome, mode);
+        }
+        outcome
+    }
+
+    async fn fire_async<P: HookPoint>(
+        &self,
+        value: P::Value,
+        via: &'static str,
+    ) -> Outcome<P::Value> {
+        let chain = self.session.inner.hooks.inner.chain::<P>();
+        let outcome = chain.dispatch_async(value, self.scope(via)).await;
+        if !quiet(&outcome) {
+            self.keep(&outcome);
+            for n in failure_notifications::<P, _>(&outcome) {
+                let notify = self.session.inner.hooks.inner.chain::<Notify>();
+                let reported = notify.dispatch_async(n, self.scope(via)).await;
+                self.keep(&reported);
+            }
+        }
+        outcome
+    }
+
+    #[cold]
+    fn collect<P: HookPoint>(&self, outcome: &Outcome<P::Value>, mode: Mode) {
+        self.keep(outcome);
+        for n in failure_notifications::<P, _>(outcome) {
+            let notify = self.session.inner.hooks.inner.chain::<Notify>();
+            let reported = match mode {
+                Mode::Sync(via) => notify.dispatch(n, self.scope(via)),
+                Mode::OnDrop => notify.dispatch_on_drop(n, self.scope("")),
+            };
+            self.keep(&reported);
+        }
+    }
+
+    /// Keeps the context and warnings hooks added.
+    fn keep<T>(&self, outcome: &Outcome<T>) {
+        if outcome.context.is_empty() && outcome.warnings.is_empty() {
+            return;
+        }
+        let mut collected = self.collected.lock();
+        collected.context.extend(outcome.context.iter().cloned());
+        collected.warnings.extend(outcome.warnings.iter().cloned());
+    }
+
+    fn stop_event(&self, response: String) -> (StopEvent, String) {
+        let redos = self.redos.load(Ordering::Acquire);
+        let kept = response.clone();
+        let event = StopEvent {
+            response,
+            stop_hook_active: redos > 0,
+            redos,
+        };
+        (event, kept)
+    }
+
+    /// What `on_stop`'s flow means, and the notification to fire when the cap was reached.
+    fn settle_stop(&self, flow: Flow<StopEvent>, kept: String) -> (Stop, Option<Notification>) {
+        let blocked = match flow {
+            Flow::Continue(event) => return (Stop::Finish(event.response), None),
+            Flow::Blocked(blocked) => blocked,
+        };
+        let cap = self.session.inner.hooks.inner.stop_redo_cap;
+        let redos = self.redos.load(Ordering::Acquire);
+        if redos < cap {
+            self.redos.store(redos + 1, Ordering::Release);
+            let stop = Stop::Redo {
+                instruction: blocked.reason,
+                hook: blocked.hook,
+            };
+            return (stop, None);
+        }
+        let note = Notification {
+            level: Level::Warning,
+            message: format!(
+                "on_stop hook `{}` blocked after {cap} redo(s), the most a turn allows; the turn ends: {}",
+                blocked.hook, blocked.reason
+            ),
+            source: Some(blocked.hook.clone()),
+        };
+        let stop = Stop::Capped {
+            response: kept,
+            blocked,
+        };
+        (stop, Some(note))
+    }
+
+    fn end_event(&self, reason: TurnEnd) -> TurnEndEvent {
+        TurnEndEvent {
+            session_id: self.session.inner.id.to_string(),
+            turn: self.index,
+            reason,
+        }
+    }
+
+    /// Fires `turn_end` once, then clears the state.
+    fn finish(&self, reason: TurnEnd, mode: Mode) {
+        if self.ended.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let event = self.end_event(reason);
+        off_the_unwinding_thread(|| {
+            let _ = self.fire::<TurnEnded>(event, mode);
+        });
+        self.close();
+    }
+
+    fn close(&self) {
+        Store::end_turn(&self.session.inner.slot, self.token, &self.state);
+    }
+}
+
+impl Drop for TurnInner {
+    fn drop(&mut self) {
+        if self.ended.load(Ordering::Acquire) {
+            // Already ended; an `end_async` whose future was dropped half-way may not have
+            // cleared the state yet.
+            self.close();
+            return;
+        }
+        let reason = if std::thread::panicking() {
+            TurnEnd::Error("the turn panicked".to_owned())
+        } else {
+            TurnEnd::Canceled
+        };
+        tracing::warn!(
+            session_id = &*self.session.inner.id,
+            turn = self.index,
+            "turn {} of session `{}` dropped without Turn::end or Turn::end_async: it ends as \
+             {reason}, and only its sync compiled-in turn_end hooks ran (a drop runs no async or \
+             external hook)",
+            self.index,
+            self.session.inner.id
+        );
+        self.finish(reason, Mode::OnDrop);
     }
 }
 
 impl fmt::Debug for Turn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Turn")
-            .field("session", &self.session.inner.id)
-            .field("index", &self.index)
+            .field("session", &self.inner.session.inner.id)
+            .field("index", &self.inner.index)
             .field("redos", &self.redos())
-            .field("ended", &self.ended)
+            .field("ended", &self.is_ended())
             .finish()
+    }
+}
+
+/// `true` when the dispatch left nothing for the turn to keep or report: the pass path.
+#[inline(always)]
+fn quiet<T>(outcome: &Outcome<T>) -> bool {
+    outcome.context.is_empty() && outcome.warnings.is_empty() && outcome.failures.is_empty()
+}
+
+/// The run of a tool call `intercept_tool_call` blocked: the model gets the reason.
+fn refused(name: String, id: Option<String>, blocked: Blocked) -> ToolRun {
+    let mut refused = ToolCall::new(name, Value::Null);
+    refused.id = id;
+    ToolRun {
+        result: ToolResult::new(&refused, Err(blocked.reason.clone())),
+        ran: false,
+        blocked: Some(blocked),
+    }
+}
+
+/// The run of a tool that ran, once `transform_tool_result` has had its say.
+fn ran(call: &ToolCall, flow: Flow<ToolResult>) -> ToolRun {
+    match flow {
+        Flow::Continue(result) => ToolRun {
+            result,
+            ran: true,
+            blocked: None,
+        },
+        Flow::Blocked(blocked) => ToolRun {
+            result: ToolResult::new(call, Err(blocked.reason.clone())),
+            ran: true,
+            blocked: Some(blocked),
+        },
+    }
+}
+
+/// The error result of a tool that panicked, and the notification that says so.
+fn tool_panicked(call: &ToolCall, panic: &(dyn std::any::Any + Send)) -> (String, Notification) {
+    let message = format!(
+        "the tool `{}` panicked: {}",
+        call.name,
+        panic_message(panic)
+    );
+    let note = Notification {
+        level: Level::Error,
+        message: message.clone(),
+        source: Some(call.name.clone()),
+    };
+    (message, note)
+}
+
+/// A future that turns a panic during `poll` into the panic's payload.
+struct CatchPanic<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchPanic<F> {
+    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
     }
 }
 
@@ -634,19 +1114,21 @@ fn off_the_unwinding_thread<F: FnOnce() + Send>(f: F) {
     }
 }
 
-/// Sends one `notification` per failed hook of `outcome` (never for `notification` itself).
-fn report_failures<P: HookPoint, T>(outcome: &Outcome<T>, mut notify: impl FnMut(Notification)) {
-    if P::NAME == Notify::NAME {
-        return;
+/// One `notification` per failed hook of `outcome` (none for `notification` itself).
+fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Vec<Notification> {
+    if P::NAME == Notify::NAME || outcome.failures.is_empty() {
+        return Vec::new();
     }
-    for failure in &outcome.failures {
-        notify(Notification {
+    outcome
+        .failures
+        .iter()
+        .map(|failure| Notification {
             level: match failure.on_error {
                 OnError::Pass | OnError::Warn => Level::Warning,
                 OnError::Block => Level::Error,
             },
             message: format!("{} on `{}`", failure, P::NAME),
             source: Some(failure.hook.clone()),
-        });
-    }
+        })
+        .collect()
 }

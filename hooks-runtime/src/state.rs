@@ -2,250 +2,70 @@
 //!
 //! # What it owns
 //!
-//! One process-wide store maps a session id to two [`State`]s: the session's, which lives until
-//! the session ends, and the current turn's, which is replaced by a fresh one when a turn begins
-//! and cleared when it ends. [`get_turn_state`] and [`get_session_state`] hand out cheap handles
-//! (an `Arc` clone), never lock guards, so a hook may hold one across an `.await`.
+//! Every registry ([`Hooks`]) owns one store, which maps the id of each live session of that
+//! registry to its state: the session's [`SessionState`], which lives until the session ends;
+//! one [`TurnState`] per live turn, made when the turn begins and cleared when it ends; and a
+//! turn state for work outside any turn, cleared when a turn begins. Two registries never share
+//! a store, so two sessions with the same id in two registries never share state.
+//!
+//! A hook reaches the state of the dispatch it runs in through its context:
+//! `cx.turn_state()` and `cx.session_state()` borrow the handles the [`Turn`] and the
+//! [`Session`] hold, with no lookup at all. [`get_turn_state`] and [`get_session_state`] are for
+//! code that has only a session id; they look the id up, as [`get_turn_state`] describes.
 //!
 //! # The rules it keeps
 //!
-//! - A turn's state is cleared when the turn ends, on every exit path: [`Turn::end`], an early
-//!   return or `?` that drops the [`Turn`], and a panic that unwinds through it. After the clear,
-//!   `get_turn_state` for the session returns an empty state. Clearing empties the old handle
-//!   too, so a hook that kept one sees nothing of the ended turn.
+//! - A turn's state is cleared when the turn ends, on every exit path: [`Turn::end`] or
+//!   [`Turn::end_async`], an early return or `?` that drops the last clone of the [`Turn`], and
+//!   a panic that unwinds through it. Clearing empties every handle of it, so a hook that kept
+//!   one sees nothing of the ended turn.
+//! - Turns are isolated: two turns of one session that run at once (two runs of the agent) each
+//!   have their own state, and ending one leaves the other's alone.
 //! - Sessions are isolated: each has its own states, and no lock is shared between the values of
 //!   two sessions.
 //! - One session's parallel tool calls may read and write its state from several threads at once;
-//!   [`State::update`] is a read-modify-write under one lock.
-//! - Memory is bounded: an ended session frees its state, and a session nobody touched for the
-//!   idle timeout (default one hour, [`set_idle_timeout`]) is evicted with a warning.
+//!   [`State::update`](hooks_core::State::update) is a read-modify-write under one lock.
+//! - Memory is bounded: an ended session frees its state. State that no live session holds
+//!   (written through [`get_turn_state`] or [`get_session_state`] for an id no session has) is
+//!   evicted with a warning once nobody touched it for the idle timeout (default one hour,
+//!   [`set_idle_timeout`]). A session with a live [`Session`] handle is never evicted.
 //!
+//! [`Hooks`]: crate::Hooks
 //! [`Turn`]: crate::Turn
 //! [`Turn::end`]: crate::Turn::end
+//! [`Turn::end_async`]: crate::Turn::end_async
+//! [`Session`]: crate::Session
 
-use std::any::{Any, TypeId};
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::fmt;
-use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Weak};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, RwLock};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-/// A key/value state: serde values under string keys, plus typed slots keyed by type.
+pub use hooks_core::{SessionState, State, StateError, TurnState};
+
+/// The state of the current turn of `session_id`: the latest turn of that session begun and not
+/// yet ended, or, when none is, the session's state for work outside any turn (cleared when the
+/// next turn begins).
 ///
-/// Handles are cheap to clone and all clones see the same data.
-#[derive(Clone, Default)]
-pub struct State {
-    inner: Arc<StateInner>,
-}
-
-#[derive(Default)]
-struct StateInner {
-    values: RwLock<HashMap<String, Value>>,
-    exts: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>>>,
-}
-
-/// A state value that did not (de)serialize as the caller asked.
-#[derive(Debug, thiserror::Error)]
-#[error("state key `{key}`: {source}")]
-pub struct StateError {
-    key: String,
-    #[source]
-    source: serde_json::Error,
-}
-
-impl State {
-    /// A new, empty state (not attached to any session).
-    pub fn new() -> Self {
-        State::default()
-    }
-
-    /// Sets `key` to a JSON value (`true`, `3`, `"text"`, `json!({..})`).
-    pub fn set(&self, key: impl Into<String>, value: impl Into<Value>) {
-        self.inner.values.write().insert(key.into(), value.into());
-    }
-
-    /// Sets `key` to any serializable value.
-    pub fn put<T: Serialize + ?Sized>(&self, key: &str, value: &T) -> Result<(), StateError> {
-        let value = serde_json::to_value(value).map_err(|source| StateError {
-            key: key.to_owned(),
-            source,
-        })?;
-        self.inner.values.write().insert(key.to_owned(), value);
-        Ok(())
-    }
-
-    /// The value of `key` as `T`; `None` when it is missing or is not a `T`
-    /// (see [`try_get`](State::try_get) to tell the two apart).
-    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
-        self.try_get(key).ok().flatten()
-    }
-
-    /// The value of `key` as `T`: `Ok(None)` when missing, `Err` when it is not a `T`.
-    pub fn try_get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, StateError> {
-        let values = self.inner.values.read();
-        match values.get(key) {
-            None => Ok(None),
-            Some(v) => T::deserialize(v).map(Some).map_err(|source| StateError {
-                key: key.to_owned(),
-                source,
-            }),
-        }
-    }
-
-    /// The raw JSON value of `key`.
-    pub fn get_value(&self, key: &str) -> Option<Value> {
-        self.inner.values.read().get(key).cloned()
-    }
-
-    /// Reads `key` as `T` (or `T::default()` when missing), lets `f` change it and stores it back,
-    /// all under one lock, so parallel updates never lose each other's writes.
-    pub fn update<T, R>(&self, key: &str, f: impl FnOnce(&mut T) -> R) -> Result<R, StateError>
-    where
-        T: Serialize + DeserializeOwned + Default,
-    {
-        let err = |source| StateError {
-            key: key.to_owned(),
-            source,
-        };
-        let mut values = self.inner.values.write();
-        let mut current = match values.get(key) {
-            Some(v) => T::deserialize(v).map_err(err)?,
-            None => T::default(),
-        };
-        let out = f(&mut current);
-        let value = serde_json::to_value(&current).map_err(err)?;
-        values.insert(key.to_owned(), value);
-        Ok(out)
-    }
-
-    /// Removes `key`, returning its value.
-    pub fn remove(&self, key: &str) -> Option<Value> {
-        self.inner.values.write().remove(key)
-    }
-
-    /// `true` when `key` is set.
-    pub fn contains(&self, key: &str) -> bool {
-        self.inner.values.read().contains_key(key)
-    }
-
-    /// The keys, sorted.
-    pub fn keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = self.inner.values.read().keys().cloned().collect();
-        keys.sort();
-        keys
-    }
-
-    /// A copy of every key/value (typed slots are Rust-only and not included).
-    pub fn snapshot(&self) -> serde_json::Map<String, Value> {
-        self.inner
-            .values
-            .read()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
-    }
-
-    /// Stores a typed value, one per type; returns the one it replaced.
-    pub fn insert_ext<T: Any + Send + Sync>(&self, value: T) -> Option<T> {
-        self.inner
-            .exts
-            .lock()
-            .insert(TypeId::of::<T>(), Box::new(value))
-            .and_then(|old| old.downcast::<T>().ok().map(|b| *b))
-    }
-
-    /// Runs `f` on the typed value of type `T`, if there is one.
-    pub fn with_ext<T: Any + Send + Sync, R>(&self, f: impl FnOnce(&mut T) -> R) -> Option<R> {
-        let mut exts = self.inner.exts.lock();
-        exts.get_mut(&TypeId::of::<T>())
-            .and_then(|b| b.downcast_mut::<T>())
-            .map(f)
-    }
-
-    /// Runs `f` on the typed value of type `T`, inserting `T::default()` first if there is none.
-    pub fn with_ext_or_default<T: Any + Send + Sync + Default, R>(
-        &self,
-        f: impl FnOnce(&mut T) -> R,
-    ) -> R {
-        let mut exts = self.inner.exts.lock();
-        let slot = exts
-            .entry(TypeId::of::<T>())
-            .or_insert_with(|| Box::new(T::default()));
-        match slot.downcast_mut::<T>() {
-            Some(value) => f(value),
-            None => unreachable!("typed slots are keyed by their own TypeId"),
-        }
-    }
-
-    /// Removes the typed value of type `T`.
-    pub fn remove_ext<T: Any + Send + Sync>(&self) -> Option<T> {
-        self.inner
-            .exts
-            .lock()
-            .remove(&TypeId::of::<T>())
-            .and_then(|old| old.downcast::<T>().ok().map(|b| *b))
-    }
-
-    /// `true` when nothing is stored, neither keys nor typed values.
-    pub fn is_empty(&self) -> bool {
-        self.inner.values.read().is_empty() && self.inner.exts.lock().is_empty()
-    }
-
-    /// Removes everything. Values are dropped outside the locks.
-    pub fn clear(&self) {
-        let values = std::mem::take(&mut *self.inner.values.write());
-        let exts = std::mem::take(&mut *self.inner.exts.lock());
-        drop((values, exts));
-    }
-
-    /// `true` when both handles point at the same state.
-    pub fn same_as(&self, other: &State) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner)
-    }
-}
-
-impl fmt::Debug for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("State")
-            .field("values", &*self.inner.values.read())
-            .field("typed_slots", &self.inner.exts.lock().len())
-            .finish()
-    }
-}
-
-/// The state of the current turn of a session. Derefs to [`State`].
-#[derive(Clone, Debug, Default)]
-pub struct TurnState(State);
-
-/// The state of a session, living until the session ends. Derefs to [`State`].
-#[derive(Clone, Debug, Default)]
-pub struct SessionState(State);
-
-impl Deref for TurnState {
-    type Target = State;
-    fn deref(&self) -> &State {
-        &self.0
-    }
-}
-
-impl Deref for SessionState {
-    type Target = State;
-    fn deref(&self) -> &State {
-        &self.0
-    }
-}
-
-/// The state of the current turn of `session_id`.
+/// Inside a hook, prefer `cx.turn_state()`: it is the state of the very turn the hook runs in,
+/// with no lookup.
 ///
-/// Inside a turn begun with [`Session::begin_turn`](crate::Session::begin_turn) this is that
-/// turn's state; it is empty again once the turn ends. Outside any turn it is a state that lives
-/// until a turn begins or the session ends.
+/// # Which session
+///
+/// Each registry keeps its own sessions, so the id is looked up in this order:
+///
+/// 1. Called from a hook (on the thread of a dispatch, sync or async) of a registry that has a
+///    session `session_id`: that registry's session. When the hook's own turn belongs to that
+///    session, the result is the hook's own turn, as `cx.turn_state()` — even while a newer turn
+///    of the session runs at the same time.
+/// 2. Otherwise, among the live sessions of every registry (the global one and those built with
+///    [`HooksBuilder`](crate::HooksBuilder)), the one named `session_id` that started last.
+/// 3. No live session has that id: a state kept for the id outside any registry, which lives
+///    until nobody touched it for the idle timeout ([`set_idle_timeout`]). A session that starts
+///    later under that id does not see it.
 ///
 /// ```
 /// use hookchain::TurnEnd;
@@ -254,157 +74,252 @@ impl Deref for SessionState {
 /// let session = Hooks::global().session("state-doc");
 /// let turn = session.begin_turn();
 /// get_turn_state("state-doc").set("plan_ok", true);
-/// assert_eq!(get_turn_state("state-doc").get::<bool>("plan_ok"), Some(true));
+/// assert_eq!(turn.state().get::<bool>("plan_ok"), Some(true));
 /// turn.end(TurnEnd::Normal);
 /// assert!(get_turn_state("state-doc").is_empty());
 /// ```
 pub fn get_turn_state(session_id: &str) -> TurnState {
-    STORE.with_slot(session_id, |slot| slot.turn.clone())
+    let (slot, frame) = find(session_id);
+    slot.turn_state(frame)
 }
 
-/// The state of `session_id`, living until the session ends.
+/// The state of `session_id`, living until the session ends. The session is found as
+/// [`get_turn_state`] finds it; inside a hook, prefer `cx.session_state()`.
 pub fn get_session_state(session_id: &str) -> SessionState {
-    STORE.with_slot(session_id, |slot| slot.session.clone())
+    find(session_id).0.state.clone()
 }
 
-/// Sets how long a session nobody touches keeps its state before it is evicted (default: one
-/// hour). Eviction is checked when new sessions appear.
+/// Sets how long state that no live session holds is kept once nobody touches it (default: one
+/// hour). Eviction is checked when new sessions appear, and by [`evict_idle_sessions`].
 pub fn set_idle_timeout(timeout: Duration) {
-    STORE.idle_timeout_ms.store(
+    IDLE_TIMEOUT_MS.store(
         timeout.as_millis().min(u64::MAX as u128) as u64,
         Ordering::Relaxed,
     );
 }
 
-/// The number of sessions holding state in the store.
+/// The number of sessions holding state, in every registry, plus the ids whose state no live
+/// session holds.
 pub fn live_sessions() -> usize {
-    STORE.sessions.read().len()
+    stores()
+        .iter()
+        .map(|store| store.sessions.read().len())
+        .sum::<usize>()
+        + ORPHANS.sessions.read().len()
 }
 
-pub(crate) static STORE: LazyLock<Store> = LazyLock::new(Store::new);
+/// Evicts, now, the state that no live session holds and nobody touched for the idle timeout.
+pub fn evict_idle_sessions() {
+    let now = now_ms();
+    for store in stores() {
+        store.evict_idle(now);
+    }
+    ORPHANS.evict_idle(now);
+}
 
+static IDLE_TIMEOUT_MS: AtomicU64 = AtomicU64::new(60 * 60 * 1000);
+static NEXT_STORE: AtomicU64 = AtomicU64::new(1);
+static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
+static NEXT_START: AtomicU64 = AtomicU64::new(1);
+static CREATED: AtomicU64 = AtomicU64::new(0);
+static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
+
+/// Every registry's store, for the lookups by id.
+static STORES: LazyLock<RwLock<Vec<Weak<Store>>>> = LazyLock::new(RwLock::default);
+
+/// The state of ids that no live session holds.
+static ORPHANS: LazyLock<Arc<Store>> = LazyLock::new(|| {
+    Arc::new(Store {
+        id: 0,
+        sessions: RwLock::default(),
+    })
+});
+
+fn now_ms() -> u64 {
+    EPOCH.elapsed().as_millis() as u64
+}
+
+/// The live stores.
+fn stores() -> Vec<Arc<Store>> {
+    STORES.read().iter().filter_map(Weak::upgrade).collect()
+}
+
+/// The slot `get_turn_state` means by `session_id` (see there); with it, when the dispatch
+/// running on this thread belongs to that very session, the token of its turn (0 outside any
+/// turn).
+fn find(session_id: &str) -> (Arc<Slot>, Option<u64>) {
+    let frame = FRAME.get();
+    let mut latest: Option<Arc<Slot>> = None;
+    for store in STORES.read().iter().filter_map(Weak::upgrade) {
+        let Some(slot) = store.get(session_id) else {
+            continue;
+        };
+        if frame.store == store.id {
+            let own = (frame.session == slot.started).then_some(frame.turn);
+            return (slot, own);
+        }
+        if latest.as_ref().is_none_or(|l| slot.started > l.started) {
+            latest = Some(slot);
+        }
+    }
+    match latest {
+        Some(slot) => (slot, None),
+        None => (ORPHANS.get_or_insert(session_id), None),
+    }
+}
+
+/// The store of one registry: the state of its live sessions, by id.
 pub(crate) struct Store {
-    sessions: RwLock<HashMap<Arc<str>, Slot>>,
-    epoch: Instant,
-    idle_timeout_ms: AtomicU64,
-    created: AtomicU64,
+    /// Never 0 (0 is "no store" in a [`Frame`]).
+    id: u64,
+    sessions: RwLock<HashMap<Arc<str>, Arc<Slot>>>,
 }
 
-struct Slot {
-    turn: TurnState,
-    session: SessionState,
-    /// Which turn owns `turn`: 0 for none, else the turn's token.
-    turn_token: u64,
+/// The state of one session.
+pub(crate) struct Slot {
+    /// The session's state.
+    pub(crate) state: SessionState,
+    /// The turn state outside any turn, cleared when a turn begins.
+    pub(crate) outside: TurnState,
+    /// The live turns, in the order they began: (token, state).
+    turns: Mutex<Vec<(u64, TurnState)>>,
     last_used_ms: AtomicU64,
+    /// When the session started, in the process-wide order of session starts.
+    started: u64,
 }
 
 impl Slot {
-    fn new(now: u64) -> Self {
+    fn new() -> Self {
         Slot {
-            turn: TurnState::default(),
-            session: SessionState::default(),
-            turn_token: 0,
-            last_used_ms: AtomicU64::new(now),
+            state: SessionState::default(),
+            outside: TurnState::default(),
+            turns: Mutex::new(Vec::new()),
+            last_used_ms: AtomicU64::new(now_ms()),
+            started: NEXT_START.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// The session's key in a [`Frame`].
+    pub(crate) fn key(&self) -> u64 {
+        self.started
+    }
+
+    /// For a dispatch of this session, the state of its own turn `token` (the state outside any
+    /// turn for 0); for anyone else, the latest live turn's, else the state outside any turn.
+    fn turn_state(&self, own: Option<u64>) -> TurnState {
+        self.last_used_ms.store(now_ms(), Ordering::Relaxed);
+        if own == Some(0) {
+            return self.outside.clone();
+        }
+        let turns = self.turns.lock();
+        own.and_then(|token| turns.iter().find(|(t, _)| *t == token))
+            .or_else(|| turns.last())
+            .map_or_else(|| self.outside.clone(), |(_, state)| state.clone())
+    }
+
+    /// Frees everything: the session's state, every live turn's, and the state outside a turn.
+    fn clear(&self) {
+        let turns = std::mem::take(&mut *self.turns.lock());
+        for (_, state) in turns {
+            state.clear();
+        }
+        self.outside.clear();
+        self.state.clear();
     }
 }
 
-static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
-
 impl Store {
-    fn new() -> Self {
-        Store {
-            sessions: RwLock::new(HashMap::new()),
-            epoch: Instant::now(),
-            idle_timeout_ms: AtomicU64::new(60 * 60 * 1000),
-            created: AtomicU64::new(0),
-        }
+    /// A new store, known to the lookups by id for as long as it lives.
+    pub(crate) fn new() -> Arc<Store> {
+        let store = Arc::new(Store {
+            id: NEXT_STORE.fetch_add(1, Ordering::Relaxed),
+            sessions: RwLock::default(),
+        });
+        let mut all = STORES.write();
+        all.retain(|s| s.strong_count() > 0);
+        all.push(Arc::downgrade(&store));
+        store
     }
 
-    fn now_ms(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
+    /// The store's id, for the [`Frame`] of its dispatches.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
-    fn with_slot<R>(&self, session_id: &str, f: impl FnOnce(&Slot) -> R) -> R {
-        let now = self.now_ms();
-        {
-            let sessions = self.sessions.read();
-            if let Some(slot) = sessions.get(session_id) {
-                slot.last_used_ms.store(now, Ordering::Relaxed);
-                return f(slot);
-            }
+    fn get(&self, session_id: &str) -> Option<Arc<Slot>> {
+        let slot = self.sessions.read().get(session_id).cloned()?;
+        slot.last_used_ms.store(now_ms(), Ordering::Relaxed);
+        Some(slot)
+    }
+
+    fn get_or_insert(&self, session_id: &str) -> Arc<Slot> {
+        if let Some(slot) = self.get(session_id) {
+            return slot;
         }
-        self.evict_idle_sometimes(now);
-        let mut sessions = self.sessions.write();
-        let slot = sessions
+        evict_idle_sometimes();
+        self.sessions
+            .write()
             .entry(Arc::from(session_id))
-            .or_insert_with(|| Slot::new(now));
-        f(slot)
+            .or_insert_with(|| Arc::new(Slot::new()))
+            .clone()
     }
 
-    /// Gives `session_id` a fresh turn state owned by a new token; returns the token.
-    pub(crate) fn begin_turn(&self, session_id: &str) -> (u64, TurnState) {
-        let now = self.now_ms();
-        let token = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed);
-        let fresh = TurnState::default();
-        let old = {
-            let mut sessions = self.sessions.write();
-            let slot = sessions
-                .entry(Arc::from(session_id))
-                .or_insert_with(|| Slot::new(now));
-            slot.last_used_ms.store(now, Ordering::Relaxed);
-            slot.turn_token = token;
-            std::mem::replace(&mut slot.turn, fresh.clone())
-        };
-        // State written outside any turn does not leak into the new one.
-        old.clear();
-        (token, fresh)
+    /// A new session under `session_id`, with empty state. It replaces, for the lookups by id,
+    /// a live session of the same id (which keeps its own state until it ends).
+    pub(crate) fn open(&self, session_id: &Arc<str>) -> Arc<Slot> {
+        evict_idle_sometimes();
+        let slot = Arc::new(Slot::new());
+        self.sessions
+            .write()
+            .insert(session_id.clone(), slot.clone());
+        slot
     }
 
-    /// Ends the turn owned by `token`: its state is cleared and, if it is still the session's
-    /// current turn, replaced by an empty one.
-    pub(crate) fn end_turn(&self, session_id: &str, token: u64, state: &TurnState) {
+    /// Ends the session of `slot`: frees its state and forgets it.
+    pub(crate) fn close(&self, session_id: &str, slot: &Arc<Slot>) {
         {
             let mut sessions = self.sessions.write();
-            if let Some(slot) = sessions.get_mut(session_id)
-                && slot.turn_token == token
+            if sessions
+                .get(session_id)
+                .is_some_and(|s| Arc::ptr_eq(s, slot))
             {
-                slot.turn_token = 0;
-                slot.turn = TurnState::default();
+                sessions.remove(session_id);
             }
         }
+        slot.clear();
+    }
+
+    /// Begins a turn of the session of `slot`: a fresh state, owned by a new token.
+    pub(crate) fn begin_turn(slot: &Slot) -> (u64, TurnState) {
+        let token = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed);
+        let state = TurnState::default();
+        slot.last_used_ms.store(now_ms(), Ordering::Relaxed);
+        slot.turns.lock().push((token, state.clone()));
+        // State written outside any turn does not leak into the new one.
+        slot.outside.clear();
+        (token, state)
+    }
+
+    /// Ends the turn `token` of the session of `slot`: forgets it and clears its state.
+    pub(crate) fn end_turn(slot: &Slot, token: u64, state: &TurnState) {
+        slot.turns.lock().retain(|(t, _)| *t != token);
         state.clear();
     }
 
-    /// Frees everything `session_id` holds.
-    pub(crate) fn end_session(&self, session_id: &str) {
-        let slot = self.sessions.write().remove(session_id);
-        if let Some(slot) = slot {
-            slot.turn.clear();
-            slot.session.clear();
-        }
-    }
-
-    fn evict_idle_sometimes(&self, now: u64) {
-        // Every 64th new session pays for a sweep, so the store stays bounded without a thread.
-        if self.created.fetch_add(1, Ordering::Relaxed) % 64 != 63 {
-            return;
-        }
-        self.evict_idle(now);
-    }
-
-    pub(crate) fn evict_idle(&self, now: u64) {
-        let limit = self.idle_timeout_ms.load(Ordering::Relaxed);
+    fn evict_idle(&self, now: u64) {
+        let limit = IDLE_TIMEOUT_MS.load(Ordering::Relaxed);
         let mut evicted = Vec::new();
         self.sessions.write().retain(|id, slot| {
             let idle = now.saturating_sub(slot.last_used_ms.load(Ordering::Relaxed));
-            let keep = idle < limit;
+            // Only the store holds it: no `Session` handle is alive.
+            let keep = idle < limit || Arc::strong_count(slot) > 1;
             if !keep {
-                evicted.push(id.clone());
+                evicted.push((id.clone(), slot.clone()));
             }
             keep
         });
-        for id in evicted {
+        for (id, slot) in evicted {
+            slot.clear();
             tracing::warn!(
                 session_id = &*id,
                 "session state evicted after {} ms idle: end sessions with Session::end to free them",
@@ -414,7 +329,47 @@ impl Store {
     }
 }
 
-/// Evicts every session idle for longer than the idle timeout, now.
-pub fn evict_idle_sessions() {
-    STORE.evict_idle(STORE.now_ms());
+fn evict_idle_sometimes() {
+    // Every 64th new session pays for a sweep, so memory stays bounded without a thread.
+    if CREATED.fetch_add(1, Ordering::Relaxed) % 64 == 63 {
+        evict_idle_sessions();
+    }
+}
+
+/// The dispatch running on this thread: the store of its registry, its session's key and its
+/// turn's token (0 for none). [`get_turn_state`] reads it to find the session and the turn a
+/// hook belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Frame {
+    pub(crate) store: u64,
+    pub(crate) session: u64,
+    pub(crate) turn: u64,
+}
+
+impl Frame {
+    pub(crate) const NONE: Frame = Frame {
+        store: 0,
+        session: 0,
+        turn: 0,
+    };
+}
+
+thread_local! {
+    static FRAME: Cell<Frame> = const { Cell::new(Frame::NONE) };
+}
+
+/// Marks this thread as running a dispatch in `frame` until the guard drops.
+#[inline]
+pub(crate) fn enter(frame: Frame) -> FrameGuard {
+    FrameGuard(FRAME.replace(frame))
+}
+
+/// Puts back the frame that was current before [`enter`].
+pub(crate) struct FrameGuard(Frame);
+
+impl Drop for FrameGuard {
+    #[inline]
+    fn drop(&mut self) {
+        FRAME.set(self.0);
+    }
 }

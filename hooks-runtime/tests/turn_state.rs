@@ -256,3 +256,267 @@ fn a_turn_that_ends_after_a_newer_one_began_clears_only_its_own_state() {
     new.end(TurnEnd::Normal);
     assert!(get_turn_state("overlap").is_empty());
 }
+
+/// `Turn` and `Session` are handles: clone them and send them to other threads and tasks.
+#[test]
+fn turn_and_session_are_clone_send_sync() {
+    fn handle<T: Clone + Send + Sync + 'static>() {}
+    handle::<hooks_runtime::Turn>();
+    handle::<hooks_runtime::Session>();
+    handle::<hooks_runtime::TurnState>();
+    handle::<hooks_runtime::SessionState>();
+}
+
+/// For each tool call: its name, then "who" in `cx.turn_state()` (or in `cx.session_state()`),
+/// then in `get_turn_state(cx.session_id())`.
+type Seen = Arc<Mutex<Vec<(String, Option<String>, Option<String>)>>>;
+
+/// A registry whose tool hook records what each call sees (see [`Seen`]).
+fn who_sees_what() -> (Hooks, Seen) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = seen.clone();
+    let hooks = HooksBuilder::new()
+        .hook_with(
+            InterceptToolCall,
+            HookOptions::new("who"),
+            move |c: &ToolCall, cx: &HookContext| {
+                let by_cx = cx.turn_state().get::<String>("who");
+                let by_id = get_turn_state(cx.session_id()).get::<String>("who");
+                let session = cx.session_state().get::<String>("who");
+                assert_eq!(
+                    cx.session_state().get_value("who"),
+                    get_session_state(cx.session_id()).get_value("who"),
+                    "the session state by id is the hook's own session's"
+                );
+                seen2
+                    .lock()
+                    .push((c.name.clone(), by_cx.or(session), by_id));
+                HookResult::<Value>::Pass
+            },
+        )
+        .build()
+        .unwrap();
+    (hooks, seen)
+}
+
+#[test]
+fn two_overlapping_turns_of_one_session_each_keep_their_own_state() {
+    let (hooks, seen) = who_sees_what();
+    let session = hooks.session("overlap-own");
+    let first = session.begin_turn();
+    let second = session.begin_turn();
+    first.state().set("who", "first");
+    second.state().set("who", "second");
+    let _ = first.intercept_tool_call(ToolCall::new("a", json!({})));
+    let _ = second.intercept_tool_call(ToolCall::new("b", json!({})));
+    // Outside any hook, the id means the latest turn begun and not ended.
+    assert!(get_turn_state("overlap-own").same_as(second.state()));
+    assert_eq!(
+        *seen.lock(),
+        [
+            ("a".into(), Some("first".into()), Some("first".into())),
+            ("b".into(), Some("second".into()), Some("second".into())),
+        ],
+        "every hook sees its own turn's state, through cx and through the id"
+    );
+    // Ending the newer turn leaves the older one's state alone, and the other way round.
+    second.end(TurnEnd::Normal);
+    assert!(second.state().is_empty());
+    assert_eq!(first.state().get::<String>("who").as_deref(), Some("first"));
+    assert!(get_turn_state("overlap-own").same_as(first.state()));
+    let third = session.begin_turn();
+    third.state().set("who", "third");
+    first.end(TurnEnd::Normal);
+    assert!(first.state().is_empty());
+    assert_eq!(third.state().get::<String>("who").as_deref(), Some("third"));
+    third.end(TurnEnd::Normal);
+    assert!(get_turn_state("overlap-own").is_empty());
+}
+
+#[test]
+fn overlapping_turns_on_two_threads_never_see_each_others_state() {
+    let (hooks, seen) = who_sees_what();
+    let session = hooks.session("overlap-threads");
+    let turns: Vec<_> = (0..4).map(|_| session.begin_turn()).collect();
+    std::thread::scope(|s| {
+        for (i, turn) in turns.iter().enumerate() {
+            let turn = turn.clone();
+            s.spawn(move || {
+                turn.state().set("who", format!("turn-{i}"));
+                for _ in 0..100 {
+                    let _ = turn.intercept_tool_call(ToolCall::new(format!("turn-{i}"), json!({})));
+                }
+            });
+        }
+    });
+    let seen = seen.lock();
+    assert_eq!(seen.len(), 400);
+    for (name, by_cx, by_id) in seen.iter() {
+        assert_eq!(by_cx.as_ref(), Some(name));
+        assert_eq!(by_id.as_ref(), Some(name));
+    }
+}
+
+#[test]
+fn two_registries_with_the_same_session_id_never_share_state() {
+    let (a, seen_a) = who_sees_what();
+    let (b, seen_b) = who_sees_what();
+    let in_a = a.session("shared-id");
+    let in_b = b.session("shared-id");
+    in_a.state().set("who", "session a");
+    assert!(in_b.state().is_empty(), "session states are per registry");
+    let turn_a = in_a.begin_turn();
+    let turn_b = in_b.begin_turn();
+    turn_a.state().set("who", "a");
+    turn_b.state().set("who", "b");
+    let _ = turn_b.intercept_tool_call(ToolCall::new("x", json!({})));
+    let _ = turn_a.intercept_tool_call(ToolCall::new("x", json!({})));
+    assert_eq!(seen_a.lock()[0].1.as_deref(), Some("a"));
+    assert_eq!(seen_a.lock()[0].2.as_deref(), Some("a"), "by id: a's own");
+    assert_eq!(seen_b.lock()[0].1.as_deref(), Some("b"));
+    assert_eq!(seen_b.lock()[0].2.as_deref(), Some("b"), "by id: b's own");
+    // Ending one registry's session frees its state only.
+    turn_a.end(TurnEnd::Normal);
+    in_a.end("done");
+    assert_eq!(turn_b.state().get::<String>("who").as_deref(), Some("b"));
+    assert!(get_turn_state("shared-id").same_as(turn_b.state()));
+    turn_b.end(TurnEnd::Normal);
+    in_b.end("done");
+}
+
+#[test]
+fn outside_any_hook_the_id_means_the_session_that_started_last() {
+    let older = HooksBuilder::new().build().unwrap();
+    let newer = HooksBuilder::new().build().unwrap();
+    let first = older.session("started-last");
+    let second = newer.session("started-last");
+    first.state().set("n", 1);
+    second.state().set("n", 2);
+    assert_eq!(get_session_state("started-last").get::<u32>("n"), Some(2));
+    second.end("done");
+    assert_eq!(get_session_state("started-last").get::<u32>("n"), Some(1));
+    first.end("done");
+}
+
+#[test]
+fn a_session_dispatch_outside_any_turn_gets_the_state_outside_a_turn() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = seen.clone();
+    let hooks = HooksBuilder::new()
+        .hook(
+            hooks_core::points::SessionStart,
+            0,
+            move |_: &hooks_core::SessionStartEvent, cx: &HookContext| {
+                cx.session_state().set("started", true);
+                cx.turn_state().set("before any turn", true);
+                seen2.lock().push(
+                    get_turn_state(cx.session_id()).same_as(cx.turn_state())
+                        && get_session_state(cx.session_id()).same_as(cx.session_state()),
+                );
+                HookResult::<String>::Pass
+            },
+        )
+        .build()
+        .unwrap();
+    let session = hooks.session("outside-turn");
+    assert_eq!(*seen.lock(), [true]);
+    assert_eq!(session.state().get::<bool>("started"), Some(true));
+    assert_eq!(
+        get_turn_state("outside-turn").get::<bool>("before any turn"),
+        Some(true)
+    );
+    let turn = session.begin_turn();
+    assert!(turn.state().is_empty(), "a turn starts empty");
+    assert!(
+        !get_turn_state("outside-turn").contains("before any turn"),
+        "the state outside a turn is cleared when a turn begins"
+    );
+    turn.end(TurnEnd::Normal);
+}
+
+#[test]
+fn a_context_outside_any_session_has_states_of_its_own() {
+    let hooks = HooksBuilder::new()
+        .hook(InterceptToolCall, 0, |_: &ToolCall, cx: &HookContext| {
+            cx.turn_state().update("n", |n: &mut u32| *n += 1).unwrap();
+            cx.turn_state().update("n", |n: &mut u32| *n += 1).unwrap();
+            let n = cx.turn_state().get::<u32>("n");
+            assert!(cx.session_state().is_empty());
+            HookResult::Rewrite(json!({ "n": n }))
+        })
+        .build()
+        .unwrap();
+    for _ in 0..2 {
+        let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("x", json!({})));
+        assert_eq!(
+            outcome.flow.continued().unwrap().args,
+            json!({"n": 2}),
+            "each dispatch starts empty"
+        );
+    }
+}
+
+#[test]
+fn end_is_idempotent_across_clones_and_turn_end_fires_once() {
+    let (hooks, ends) = recording();
+    let session = hooks.session("end-twice");
+    let turn = session.begin_turn();
+    let clone = turn.clone();
+    let _ = clone.intercept_tool_call(read());
+    turn.end(TurnEnd::Normal);
+    assert!(clone.is_ended());
+    clone.end(TurnEnd::Blocked);
+    turn.end(TurnEnd::Canceled);
+    drop((turn, clone));
+    assert_eq!(ends.lock().len(), 1);
+    assert_eq!(ends.lock()[0].reason, TurnEnd::Normal);
+    assert_eq!(ends.lock()[0].session_id, "end-twice#1");
+}
+
+#[test]
+fn only_the_last_clone_dropped_ends_the_turn() {
+    let (hooks, ends) = recording();
+    let session = hooks.session("last-clone");
+    let turn = session.begin_turn();
+    let state = turn.state().clone();
+    state.set("k", 1);
+    let clones: Vec<_> = (0..3).map(|_| turn.clone()).collect();
+    drop(turn);
+    assert!(ends.lock().is_empty(), "clones keep the turn alive");
+    assert_eq!(state.get::<u32>("k"), Some(1));
+    std::thread::scope(|s| {
+        for clone in clones {
+            s.spawn(move || {
+                let _ = clone.intercept_tool_call(read());
+            });
+        }
+    });
+    assert_eq!(ends.lock().len(), 1);
+    assert_eq!(ends.lock()[0].reason, TurnEnd::Canceled);
+    assert!(state.is_empty());
+}
+
+#[test]
+fn session_end_is_idempotent_across_clones() {
+    let ended = Arc::new(Mutex::new(Vec::new()));
+    let ended2 = ended.clone();
+    let hooks = HooksBuilder::new()
+        .hook(
+            hooks_core::points::SessionEnd,
+            0,
+            move |e: &hooks_core::SessionEndEvent, _: &HookContext| {
+                ended2.lock().push(e.reason.clone());
+            },
+        )
+        .build()
+        .unwrap();
+    let session = hooks.session("session-end-twice");
+    let clone = session.clone();
+    session.state().set("k", 1);
+    clone.end("first");
+    assert!(session.is_ended());
+    assert!(session.state().is_empty());
+    session.end("second");
+    drop((session, clone));
+    assert_eq!(*ended.lock(), ["first"]);
+}
