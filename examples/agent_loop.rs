@@ -73,7 +73,7 @@ fn trim_input(text: &str, cx: &HookContext) -> HookResult<String> {
 
 #[register_hook("before_llm_call")]
 fn count_calls(call: &LlmCall, cx: &HookContext) -> HookResult<Injection> {
-    let n = get_turn_state(cx.session_id()).update("llm_calls", |n: &mut u32| {
+    let n = cx.turn_state().update("llm_calls", |n: &mut u32| {
         *n += 1;
         *n
     });
@@ -195,9 +195,7 @@ fn compacted(done: &CompactionDone, cx: &HookContext) {
 
 #[register_hook("turn_end")]
 fn on_turn_end(event: &TurnEndEvent, cx: &HookContext) {
-    let calls: u32 = get_turn_state(cx.session_id())
-        .get("llm_calls")
-        .unwrap_or(0);
+    let calls: u32 = cx.turn_state().get("llm_calls").unwrap_or(0);
     at(
         cx,
         format_args!(

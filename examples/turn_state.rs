@@ -17,7 +17,7 @@ fn count_calls(
     _call: &ToolCall,
     cx: &HookContext,
 ) -> Result<HookResult<Value>, hookchain::state::StateError> {
-    get_turn_state(cx.session_id()).update("calls", |n: &mut u32| *n += 1)?;
+    cx.turn_state().update("calls", |n: &mut u32| *n += 1)?;
     get_session_state(cx.session_id()).update("calls", |n: &mut u32| *n += 1)?;
     Ok(HookResult::Pass)
 }
@@ -25,7 +25,7 @@ fn count_calls(
 /// A later hook of the same turn reads what the earlier one wrote.
 #[register_hook("intercept_tool_call", priority = 10)]
 fn limit_calls(_call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
-    let calls: u32 = get_turn_state(cx.session_id()).get("calls").unwrap_or(0);
+    let calls: u32 = cx.turn_state().get("calls").unwrap_or(0);
     if calls > 3 {
         return HookResult::block(format!(
             "at most 3 tool calls per turn (this is call {calls})"
@@ -37,7 +37,7 @@ fn limit_calls(_call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 /// Sees the turn's state one last time, just before it is cleared.
 #[register_hook("turn_end")]
 fn report(event: &TurnEndEvent, cx: &HookContext) {
-    let calls: u32 = get_turn_state(cx.session_id()).get("calls").unwrap_or(0);
+    let calls: u32 = cx.turn_state().get("calls").unwrap_or(0);
     println!(
         "  turn_end: turn {} ended ({}) after {calls} tool call(s)",
         event.turn, event.reason

@@ -85,7 +85,8 @@ fn record_reads(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
         && let Some(path) = call.str_arg("path")
     {
         let path = path.to_owned();
-        let _ = get_turn_state(cx.session_id())
+        let _ = cx
+            .turn_state()
             .update("read", |read: &mut Vec<String>| read.push(path));
     }
     HookResult::Pass
@@ -123,9 +124,7 @@ fn read_before_edit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
         return HookResult::Pass;
     }
     let path = call.str_arg("path").unwrap_or_default();
-    let read: Vec<String> = get_turn_state(cx.session_id())
-        .get("read")
-        .unwrap_or_default();
+    let read: Vec<String> = cx.turn_state().get("read").unwrap_or_default();
     if read.iter().any(|p| p == path) {
         HookResult::Pass
     } else {
@@ -136,9 +135,7 @@ fn read_before_edit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 /// Reports what the turn read; the turn state is cleared right after.
 #[register_hook("turn_end", extension = "workflow-guard")]
 fn report_reads(event: &TurnEndEvent, cx: &HookContext) {
-    let read: Vec<String> = get_turn_state(cx.session_id())
-        .get("read")
-        .unwrap_or_default();
+    let read: Vec<String> = cx.turn_state().get("read").unwrap_or_default();
     println!(
         "  turn_end  turn {} ended ({}); it read: {}",
         event.turn + 1,

@@ -40,7 +40,7 @@ fn agent_loop(user_text: String) -> String {
         Flow::Continue(call) => run(call),  // possibly rewritten args
         Flow::Blocked(b) => tool_error(b.reason), // the model sees the reason and the hook's name
     }
-    turn.end(TurnEnd::Normal);              // fires turn_end, clears the turn state (Drop does too)
+    turn.end(TurnEnd::Normal);              // fires turn_end, clears the turn state, on every clone
     "done".to_owned()
 }
 

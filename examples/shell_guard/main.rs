@@ -51,7 +51,8 @@ use hookchain::{HooksBuilder, Outcome};
 )]
 fn audit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
     let entry = format!("{} {}", call.name, call.args);
-    let count = get_turn_state(cx.session_id())
+    let count = cx
+        .turn_state()
         .update("audit", |log: &mut Vec<String>| {
             log.push(entry);
             log.len()
@@ -64,9 +65,7 @@ fn audit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 /// Prints the audit log when the turn ends; the turn state is cleared right after.
 #[register_hook("turn_end", name = "audit-report", extension = "shell-guard")]
 fn audit_report(event: &TurnEndEvent, cx: &HookContext) {
-    let log: Vec<String> = get_turn_state(cx.session_id())
-        .get("audit")
-        .unwrap_or_default();
+    let log: Vec<String> = cx.turn_state().get("audit").unwrap_or_default();
     println!(
         "  turn_end  turn {} ended ({}); audit-report: {} tool call(s) asked for:",
         event.turn + 1,

@@ -10,7 +10,7 @@
 //! chain order and returned to the agent with the outcome. Nothing is allocated until a hook
 //! annotates or reads its config for the first time.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock};
 
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -28,9 +28,10 @@ pub type Metadata = serde_json::Map<String, Value>;
 #[derive(Debug, Default)]
 pub struct Annotations {
     inner: Mutex<AnnotationsInner>,
-    /// The states of a context that belongs to no turn or no session, made on first use.
-    detached: OnceLock<(TurnState, SessionState)>,
 }
+
+/// The states of a context made by hand that was given none ([`HookContext::with_state`]).
+static DETACHED: LazyLock<(TurnState, SessionState)> = LazyLock::new(Default::default);
 
 /// The plain data of [`Annotations`], taken out when the dispatch ends.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -57,11 +58,6 @@ impl Annotations {
     /// Everything attached, consuming the annotations.
     pub fn into_inner(self) -> AnnotationsInner {
         self.inner.into_inner()
-    }
-
-    /// The turn and session states of a dispatch that belongs to no turn or session.
-    fn detached(&self) -> &(TurnState, SessionState) {
-        self.detached.get_or_init(Default::default)
     }
 
     /// `true` when nothing was attached.
@@ -187,8 +183,10 @@ impl<'a> HookContext<'a> {
     /// Each turn has its own state, even when two turns of one session run at once, and a hook
     /// always gets the state of the turn that fired it. In a dispatch of the session outside any
     /// turn (`session_start`, `session_end`, `Session::fire`) it is the session's state for work
-    /// outside a turn, which is cleared when the next turn begins. In a context that belongs to
-    /// no session (made by hand, or `Hooks::dispatch`) it is a state of this dispatch alone.
+    /// outside a turn, which is cleared when the next turn begins. In a dispatch outside any
+    /// session (`Hooks::dispatch`) it is a state of that dispatch alone; in a context made by hand
+    /// and given no state ([`with_state`](HookContext::with_state)), one detached state shared by
+    /// every such context.
     ///
     /// ```
     /// use hooks_core::{Annotations, HookContext, SessionState, TurnState};
@@ -203,18 +201,18 @@ impl<'a> HookContext<'a> {
     pub fn turn_state(&self) -> &'a TurnState {
         match self.turn_state {
             Some(state) => state,
-            None => &self.annotations.detached().0,
+            None => &DETACHED.0,
         }
     }
 
     /// The state of the session this hook runs in, living until the session ends: a borrow of
-    /// the session's own handle (clone it to keep it). In a context that belongs to no session
-    /// (made by hand, or `Hooks::dispatch`) it is a state of this dispatch alone.
+    /// the session's own handle (clone it to keep it). Outside any session, as
+    /// [`turn_state`](HookContext::turn_state) says.
     #[inline]
     pub fn session_state(&self) -> &'a SessionState {
         match self.session_state {
             Some(state) => state,
-            None => &self.annotations.detached().1,
+            None => &DETACHED.1,
         }
     }
 

@@ -120,14 +120,15 @@ impl<P: HookPoint> Handler<P> {
         &self,
         input: &P::Input,
         cx: &HookContext<'_>,
-        limit: Option<Duration>,
+        // By reference, read only by the async arms: a sync hook's call loads nothing more.
+        limit: &Option<Duration>,
         via: &'static str,
     ) -> HookReturn<P> {
         match self {
             Handler::Sync(f) => f(input, cx),
             Handler::SyncClosure(f) => f(input, cx),
-            Handler::Async(f) => drive::<P>(f(input, cx), limit, via),
-            Handler::AsyncClosure(f) => drive::<P>(f(input, cx), limit, via),
+            Handler::Async(f) => drive::<P>(f(input, cx), *limit, via),
+            Handler::AsyncClosure(f) => drive::<P>(f(input, cx), *limit, via),
         }
     }
 
@@ -244,6 +245,20 @@ pub struct Outcome<T> {
 }
 
 impl<T> Outcome<T> {
+    /// `value` unchanged, as a chain with no hooks gives it back: nothing to build, nothing
+    /// allocated.
+    #[inline(always)]
+    pub(crate) fn passed(value: T) -> Self {
+        Outcome {
+            flow: Flow::Continue(value),
+            rewritten_by: Vec::new(),
+            metadata: Metadata::new(),
+            context: Vec::new(),
+            warnings: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
     /// The flow alone.
     #[inline]
     pub fn into_flow(self) -> Flow<T> {
@@ -390,6 +405,9 @@ impl<P: HookPoint> Chain<P> {
     /// [module docs](self#async-hooks) say.
     #[inline]
     pub(crate) fn dispatch(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
+        if self.entries.is_empty() {
+            return Outcome::passed(value);
+        }
         self.dispatch_sync::<false>(value, scope)
     }
 
@@ -455,7 +473,7 @@ impl<P: HookPoint> Chain<P> {
             cx = cx.with_hook(&entry.name).with_extension(&entry.extension);
             let result = entry
                 .handler
-                .call(P::input(value), &cx, self.async_limit, via);
+                .call(P::input(value), &cx, &self.async_limit, via);
             next += 1;
             if let Ok(HookResult::Pass) = result {
                 continue;
@@ -475,6 +493,9 @@ impl<P: HookPoint> Chain<P> {
         value: P::Value,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
+        if self.entries.is_empty() {
+            return Outcome::passed(value);
+        }
         let timeout = self.async_limit;
         let frame = scope.frame;
         let notes = Annotations::new();

@@ -48,6 +48,7 @@ use serde::de::DeserializeOwned;
 
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
 use crate::sections::{self, Declared, Sections};
+use hooks_core::{SessionState, TurnState};
 
 /// How long an async hook may run, unless the builder says otherwise
 /// ([`HooksBuilder::async_timeout`]).
@@ -1107,21 +1108,27 @@ impl Hooks {
     /// turn 0; `cx.turn_state()` and `cx.session_state()` are states of this dispatch alone).
     /// Agents use [`Session`](crate::Session) and [`Turn`](crate::Turn) instead.
     pub fn dispatch<P: HookPoint>(&self, value: P::Value) -> crate::Outcome<P::Value> {
-        let scope = self.outside_sessions("Hooks::dispatch_async");
+        let states = (TurnState::default(), SessionState::default());
+        let scope = self.outside_sessions(&states, "Hooks::dispatch_async");
         self.inner.chain::<P>().dispatch(value, scope)
     }
 
     /// [`dispatch`](Hooks::dispatch), awaiting async hooks.
     pub async fn dispatch_async<P: HookPoint>(&self, value: P::Value) -> crate::Outcome<P::Value> {
-        let scope = self.outside_sessions("Hooks::dispatch_async");
+        let states = (TurnState::default(), SessionState::default());
+        let scope = self.outside_sessions(&states, "Hooks::dispatch_async");
         self.inner.chain::<P>().dispatch_async(value, scope).await
     }
 
-    fn outside_sessions(&self, via: &'static str) -> crate::chain::Scope<'static> {
+    fn outside_sessions<'a>(
+        &self,
+        (turn, session): &'a (TurnState, SessionState),
+        via: &'static str,
+    ) -> crate::chain::Scope<'a> {
         crate::chain::Scope {
             session_id: "",
             turn: 0,
-            states: None,
+            states: Some((turn, session)),
             frame: crate::state::Frame {
                 store: self.inner.store.id(),
                 session: 0,
