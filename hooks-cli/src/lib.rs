@@ -625,26 +625,21 @@ fn unknown_hook(name: &str, configured: &[ExternalHook]) -> String {
 /// Calls `$f::<P>($args)` with `P` the point type of the canonical name `$point`.
 macro_rules! with_point {
     ($point:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        hooks_core::__private::builtin_points!([$point, $f, ($($arg),*)] => with_point_rows)
+    };
+}
+
+/// The arms of [`with_point!`], one per built-in point, from hooks-core's table of points.
+macro_rules! with_point_rows {
+    ([$point:expr, $f:ident, $args:tt]
+     $($(#[$doc:meta])* $ty:ident { name: $name:literal, $($rest:tt)* })*) => {
         match $point {
-            "session_start" => $f::<points::SessionStart>($($arg),*),
-            "session_end" => $f::<points::SessionEnd>($($arg),*),
-            "session_reset" => $f::<points::SessionReset>($($arg),*),
-            "transform_user_input" => $f::<points::TransformUserInput>($($arg),*),
-            "before_llm_call" => $f::<points::BeforeLlmCall>($($arg),*),
-            "after_llm_call" => $f::<points::AfterLlmCall>($($arg),*),
-            "intercept_tool_call" => $f::<points::InterceptToolCall>($($arg),*),
-            "transform_tool_result" => $f::<points::TransformToolResult>($($arg),*),
-            "after_tool_call" => $f::<points::AfterToolCall>($($arg),*),
-            "transform_response" => $f::<points::TransformResponse>($($arg),*),
-            "on_stop" => $f::<points::OnStop>($($arg),*),
-            "before_compaction" => $f::<points::BeforeCompaction>($($arg),*),
-            "after_compaction" => $f::<points::AfterCompaction>($($arg),*),
-            "subagent_stop" => $f::<points::SubagentStop>($($arg),*),
-            "outbound_message" => $f::<points::OutboundMessage>($($arg),*),
-            "turn_end" => $f::<points::TurnEnded>($($arg),*),
-            "notification" => $f::<points::Notify>($($arg),*),
+            $($name => with_point_rows!(@call $f, points::$ty, $args),)*
             other => Err(Failure(format!("`{other}` is not a built-in point"))),
         }
+    };
+    (@call $f:ident, $ty:ty, ($($arg:expr),*)) => {
+        $f::<$ty>($($arg),*)
     };
 }
 

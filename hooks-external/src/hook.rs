@@ -227,46 +227,30 @@ impl ExternalHooksExt for HooksBuilder {
             options = options.defined_at(file, line);
         }
         let firing = Firing::new(&hook);
+        // One arm per built-in point, from hooks-core's table of points.
         macro_rules! by_point {
-            ($($name:literal => $point:ident),* $(,)?) => {
-                match hook.point {
-                    $($name => self.hook_with(
+            ([$builder:ident, $hook:ident, $options:ident, $firing:ident, $invoker:ident]
+             $($(#[$doc:meta])* $point:ident { name: $name:literal, $($rest:tt)* })*) => {
+                match $hook.point {
+                    $($name => $builder.hook_with(
                         points::$point,
-                        options,
+                        $options,
                         move |input: &<points::$point as hooks_core::HookPoint>::Input, cx: &HookContext<'_>| {
-                            firing.fire::<points::$point>(&*invoker, input, cx)
+                            $firing.fire::<points::$point>(&*$invoker, input, cx)
                         },
                     ),)*
                     other => {
                         tracing::error!(
-                            hook = hook.name,
+                            hook = $hook.name,
                             "external hook `{}` ({}) is for `{other}`, which is not a built-in point; it is left out",
-                            hook.name,
-                            hook.origin.short()
+                            $hook.name,
+                            $hook.origin.short()
                         );
-                        self
+                        $builder
                     }
                 }
             };
         }
-        by_point!(
-            "session_start" => SessionStart,
-            "session_end" => SessionEnd,
-            "session_reset" => SessionReset,
-            "transform_user_input" => TransformUserInput,
-            "before_llm_call" => BeforeLlmCall,
-            "after_llm_call" => AfterLlmCall,
-            "intercept_tool_call" => InterceptToolCall,
-            "transform_tool_result" => TransformToolResult,
-            "after_tool_call" => AfterToolCall,
-            "transform_response" => TransformResponse,
-            "on_stop" => OnStop,
-            "before_compaction" => BeforeCompaction,
-            "after_compaction" => AfterCompaction,
-            "subagent_stop" => SubagentStop,
-            "outbound_message" => OutboundMessage,
-            "turn_end" => TurnEnded,
-            "notification" => Notify,
-        )
+        hooks_core::__private::builtin_points!([self, hook, options, firing, invoker] => by_point)
     }
 }

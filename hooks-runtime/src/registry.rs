@@ -783,27 +783,15 @@ fn builtin_chains(
     }
     let mut slots: [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS] =
         std::array::from_fn(|_| Box::new(()) as Box<dyn Any + Send + Sync>);
+    // Every built-in point, from hooks-core's table of points.
     macro_rules! put_all {
-        ($($point:ident),* $(,)?) => {$( put::<points::$point>(&mut slots, registered, added, extensions, timeouts); )*};
+        ([$slots:ident, $registered:ident, $added:ident, $extensions:ident, $timeouts:ident]
+         $($(#[$doc:meta])* $point:ident { $($rest:tt)* })*) => {
+            $(put::<points::$point>(&mut $slots, $registered, $added, $extensions, $timeouts);)*
+        };
     }
-    put_all!(
-        SessionStart,
-        SessionEnd,
-        SessionReset,
-        TransformUserInput,
-        BeforeLlmCall,
-        AfterLlmCall,
-        InterceptToolCall,
-        TransformToolResult,
-        AfterToolCall,
-        TransformResponse,
-        OnStop,
-        BeforeCompaction,
-        AfterCompaction,
-        SubagentStop,
-        OutboundMessage,
-        TurnEnded,
-        Notify,
+    hooks_core::__private::builtin_points!(
+        [slots, registered, added, extensions, timeouts] => put_all
     );
     slots
 }
@@ -1326,28 +1314,14 @@ mod tests {
         fn check<P: HookPoint>(hooks: &Hooks) -> bool {
             matches!(hooks.inner.chain::<P>(), ChainRef::Builtin(_))
         }
-        use points::*;
-        let all = [
-            check::<SessionStart>(&hooks),
-            check::<SessionEnd>(&hooks),
-            check::<SessionReset>(&hooks),
-            check::<TransformUserInput>(&hooks),
-            check::<BeforeLlmCall>(&hooks),
-            check::<AfterLlmCall>(&hooks),
-            check::<InterceptToolCall>(&hooks),
-            check::<TransformToolResult>(&hooks),
-            check::<AfterToolCall>(&hooks),
-            check::<TransformResponse>(&hooks),
-            check::<OnStop>(&hooks),
-            check::<BeforeCompaction>(&hooks),
-            check::<AfterCompaction>(&hooks),
-            check::<SubagentStop>(&hooks),
-            check::<OutboundMessage>(&hooks),
-            check::<TurnEnded>(&hooks),
-            check::<Notify>(&hooks),
-        ];
+        macro_rules! check_all {
+            ([$hooks:ident] $($(#[$doc:meta])* $point:ident { $($rest:tt)* })*) => {
+                [$((stringify!($point), check::<points::$point>(&$hooks))),*]
+            };
+        }
+        let all = hooks_core::__private::builtin_points!([hooks] => check_all);
         assert_eq!(all.len(), points::BUILTIN_SLOTS);
         assert_eq!(points::catalog().len(), points::BUILTIN_SLOTS);
-        assert!(all.iter().all(|ok| *ok), "{all:?}");
+        assert!(all.iter().all(|(_, ok)| *ok), "{all:?}");
     }
 }

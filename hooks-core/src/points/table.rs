@@ -9,7 +9,9 @@
 //!
 //! The table is a callback macro: `__builtin_points!(path::to::callback)` expands to
 //! `path::to::callback! { ROWS }` (in item or expression position, wherever it is invoked), one
-//! row per point, in the order of the agent loop:
+//! row per point, in the order of the agent loop; `__builtin_points!([ARGS] => callback)` expands
+//! to `callback! { [ARGS] ROWS }`, for a callback that needs tokens of its caller (a value to
+//! match on, the names of its variables):
 //!
 //! ```text
 //! /// Docs of the point type.
@@ -39,8 +41,14 @@
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __builtin_points {
-    ($($callback:tt)+) => {
+    // `builtin_points!([ARGS] => callback)`: `callback! { [ARGS] ROWS }`, for a callback that needs
+    // values of its caller (names of its variables, an expression to match on).
+    ([$($args:tt)*] => $($callback:tt)+) => {
+        $crate::__builtin_points! { @rows [[$($args)*]] $($callback)+ }
+    };
+    (@rows [$($prefix:tt)*] $($callback:tt)+) => {
         $($callback)+! {
+            $($prefix)*
             /// `session_start`: a new session starts (and again after a reset). Inject.
             ///
             /// Hooks return context (`HookResult::Rewrite(text)`) that persists for the whole session: the
@@ -341,5 +349,8 @@ macro_rules! __builtin_points {
                 apply: |v, r| match r {},
             }
         }
+    };
+    ($($callback:tt)+) => {
+        $crate::__builtin_points! { @rows [] $($callback)+ }
     };
 }
