@@ -14,6 +14,7 @@ use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
 use serde_json::{Map, Value};
 
 use crate::script;
+pub(crate) use hooks_core::json_kind;
 use hooks_core::suggest::closest;
 use hooks_external::program::resolve_program;
 use hooks_external::{
@@ -433,18 +434,6 @@ pub(crate) fn command_transport(kind: &str, spec: CommandSpec) -> Transport {
     match kind {
         "process" => Transport::Process(spec),
         _ => Transport::Command(spec),
-    }
-}
-
-/// A name for the kind of a JSON value, in messages.
-pub(crate) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a sequence",
-        Value::Object(_) => "a mapping",
     }
 }
 

@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::entry::{Entry, Event, FileContext, at, command_transport, json_kind};
-use crate::{yaml_key, yaml_kind};
+use crate::position::{yaml_key, yaml_kind};
 use hooks_external::program::argv_from_line;
 use hooks_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, OnError, Transport,

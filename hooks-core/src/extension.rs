@@ -113,6 +113,20 @@ impl fmt::Debug for ConfigSource {
     }
 }
 
+/// How config errors name the kind of a JSON value: `nothing` (null), `a boolean`, `a number`,
+/// `a string`, `a sequence`, `a mapping` — the words of YAML, which most config files are in.
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
+    }
+}
+
 /// Where an error in a config is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

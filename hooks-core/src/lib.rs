@@ -23,7 +23,7 @@ pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension,
-    PathSegment, ShortOrigin, config_declarations, validate_config,
+    PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,
 };
 #[doc(hidden)]
 pub use point::point_kinds;

@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use hooks_core::json_kind;
 use hooks_core::suggest::closest;
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension, PathSegment};
 use serde_json::{Map, Value};
@@ -213,18 +214,6 @@ impl fmt::Debug for Sections {
             );
         }
         map.finish()
-    }
-}
-
-/// How a JSON value is called in messages.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a sequence",
-        Value::Object(_) => "a mapping",
     }
 }
 
