@@ -163,8 +163,8 @@ pub mod prelude {
     pub use crate::external::ExternalHooksExt as _;
     pub use crate::points::{Injection, LlmCall, Message, ToolCall, ToolResult};
     pub use crate::{
-        Blocked, Flow, HookContext, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
-        Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
+        Blocked, ConfigError, Flow, HookContext, HookPoint, HookResult, Hooks, OnError, PointKind,
+        Session, Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
     pub use serde_json::{Value, json};
 }

@@ -451,3 +451,32 @@ fn an_in_memory_allowlist_writes_nothing() {
             .is_none_or(|p| p.ends_with(".config/hookchain/approved-hooks.json"))
     );
 }
+
+/// One approval per script file, however the path to the config (and so to the script) was
+/// written: `hookchain --config ../agent/hookchain.yaml approve` from one directory holds for the
+/// agent reading `./hookchain.yaml` from its own.
+#[test]
+fn an_approval_holds_whichever_way_the_path_to_the_script_is_written() {
+    let dir = Scratch::new("spelling");
+    std::fs::create_dir_all(dir.path("agent/hooks")).unwrap();
+    std::fs::create_dir_all(dir.path("elsewhere")).unwrap();
+    let script = dir.path("agent/hooks/guard.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    make_executable(&script);
+    let yaml =
+        "hooks:\n  intercept_tool_call:\n    - command: ./hooks/guard.sh\n      name: guard\n";
+    let read = |file: PathBuf| {
+        Config::from_yaml_str(yaml, &file.display().to_string())
+            .unwrap()
+            .external_hooks()
+            .to_vec()
+    };
+    // Approved through a path with `..` in it ...
+    let roundabout = read(dir.path("elsewhere/../agent/hookchain.yaml"));
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    consent.approve(&roundabout[0]).unwrap();
+    // ... and read back through the plain one: the same file, approved.
+    let plain = read(dir.path("agent/hookchain.yaml"));
+    let consent = Consent::load(dir.allowlist()).unwrap();
+    assert_eq!(consent.status(&plain[0]), ConsentStatus::Approved);
+}

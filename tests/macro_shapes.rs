@@ -43,6 +43,13 @@ async fn async_hook(call: &LlmCall, _cx: &HookContext<'_>) -> HookResult<Injecti
     }
 }
 
+/// An `async fn` writes `&HookContext` as any hook does; the macro adds the `<'_>` that rustc
+/// would otherwise ask for (E0726).
+#[register_hook("transform_response", name = "async_elided_context")]
+async fn async_elided_context(reply: &str, cx: &HookContext) -> HookResult<String> {
+    HookResult::Rewrite(format!("{reply} [{}]", cx.hook_name()))
+}
+
 #[register_hook("turn_end")]
 fn observe(_: &TurnEndEvent) {}
 
@@ -244,6 +251,17 @@ fn async_hooks() {
             .is_none()
     );
     assert!(record("macro_shapes::async_without_context").is_async);
+    assert!(record("async_elided_context").is_async);
+    // It runs, and its context is the dispatch's.
+    let hooks = Hooks::builder()
+        .collected_where(|h| h.name.as_ref() == "async_elided_context")
+        .build()
+        .unwrap();
+    let session = hooks.session("async-elided");
+    let turn = session.begin_turn();
+    let reply = turn.transform_response("done").continued();
+    assert_eq!(reply.as_deref(), Some("done [async_elided_context]"));
+    turn.end(TurnEnd::Normal);
 }
 
 /// The user's fns are still there, callable as written.

@@ -214,7 +214,13 @@ impl Pin {
         let (script, sha256) = match &hook.transport {
             Transport::Http(_) => (None, None),
             Transport::Command(spec) | Transport::Process(spec) => {
-                let script = script_of(spec).map(|p| std::path::absolute(&p).unwrap_or(p));
+                // One key per file, however the path to it was written (`../x/hooks/a.sh` from
+                // one directory, `hooks/a.sh` from another, through a symlink).
+                let script = script_of(spec).map(|p| {
+                    std::fs::canonicalize(&p)
+                        .or_else(|_| std::path::absolute(&p))
+                        .unwrap_or(p)
+                });
                 let mut hasher = Sha256::new();
                 hasher.update(shell_line(spec).unwrap_or(&spec.display).as_bytes());
                 hasher.update([0]);

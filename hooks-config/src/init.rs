@@ -243,7 +243,10 @@ impl fmt::Display for InitReport {
 }
 
 /// Why [`init`] failed.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` prints the same sentences as `Display`, so `fn main() -> Result<(), Box<dyn Error>>`
+/// with `hookchain::init()?` shows the user every error with its file and line, not a dump.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum InitError {
     /// The global registry was already built or installed: `init` must run before anything
@@ -261,6 +264,12 @@ pub enum InitError {
         /// What was installed.
         report: Box<InitReport>,
     },
+}
+
+impl fmt::Debug for InitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 fn config_errors(errors: &[BuildError]) -> String {

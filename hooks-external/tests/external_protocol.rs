@@ -20,7 +20,7 @@ use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, OnError,
     RawOutput, Transport, TransportError,
 };
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Outcome, Stop, Turn};
+use hooks_runtime::{HookOptions, HookSource, Hooks, HooksBuilder, Outcome, Stop, Turn};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
@@ -1094,6 +1094,23 @@ fn every_builtin_point_takes_an_external_hook_and_describe_shows_where_it_was_co
     let listing = hooks.describe().to_string();
     assert!(listing.contains("hooks/hookchain.yaml:12"), "{listing}");
     assert!(listing.contains("external (17 hooks)"), "{listing}");
+    assert!(
+        listing.starts_with(
+            "17 hook(s): 0 collected by #[register_hook] (inventory), 0 added by the builder, \
+             17 external"
+        ) || listing.contains("(linkme), 0 added by the builder, 17 external"),
+        "{listing}"
+    );
+    assert!(
+        chain_sources(&hooks)
+            .iter()
+            .all(|s| *s == HookSource::External),
+        "{listing}"
+    );
+}
+
+fn chain_sources(hooks: &Hooks) -> Vec<HookSource> {
+    hooks.hooks().iter().map(|h| h.source.clone()).collect()
 }
 
 #[test]

@@ -95,7 +95,38 @@ fn register_hook_impl(args: TokenStream2, item: &TokenStream2) -> syn::Result<To
         ));
     };
     let registration = expand::registration(&attr, point, hook);
-    Ok(quote!(#item #registration))
+    match item_fn {
+        // An `async fn` may not elide the lifetime of `HookContext<'_>` (rustc's E0726), which
+        // every other hook may: the macro writes it for the user.
+        Some(mut item_fn) if item_fn.sig.asyncness.is_some() => {
+            elide_context_lifetime(&mut item_fn.sig);
+            Ok(quote!(#item_fn #registration))
+        }
+        _ => Ok(quote!(#item #registration)),
+    }
+}
+
+/// `&HookContext` → `&HookContext<'_>` in the arguments of `sig`.
+fn elide_context_lifetime(sig: &mut syn::Signature) {
+    for input in &mut sig.inputs {
+        let syn::FnArg::Typed(arg) = input else {
+            continue;
+        };
+        let syn::Type::Reference(reference) = &mut *arg.ty else {
+            continue;
+        };
+        let syn::Type::Path(path) = &mut *reference.elem else {
+            continue;
+        };
+        if let Some(last) = path.path.segments.last_mut()
+            && last.ident == "HookContext"
+            && last.arguments.is_none()
+        {
+            let span = last.ident.span();
+            last.arguments =
+                syn::PathArguments::AngleBracketed(syn::parse_quote_spanned!(span=> <'_>));
+        }
+    }
 }
 
 /// The item, which must be a fn.

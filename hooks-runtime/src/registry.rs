@@ -1143,18 +1143,20 @@ pub struct Description<'a> {
 impl fmt::Display for Description<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let infos = &self.hooks.inner.infos;
-        let collected = infos
-            .iter()
-            .filter(|h| h.source == HookSource::Registered)
-            .count();
-        writeln!(
+        let count = |source: HookSource| infos.iter().filter(|h| h.source == source).count();
+        let external = count(HookSource::External);
+        write!(
             f,
             "{} hook(s): {} collected by #[register_hook] ({}), {} added by the builder",
             infos.len(),
-            collected,
+            count(HookSource::Registered),
             hooks_core::backend(),
-            infos.len() - collected
+            count(HookSource::Builder)
         )?;
+        match external {
+            0 => writeln!(f)?,
+            n => writeln!(f, ", {n} external (scripts, workers, endpoints)")?,
+        }
         if infos.is_empty() {
             return writeln!(
                 f,
