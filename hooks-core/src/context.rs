@@ -189,7 +189,8 @@ impl<'a> HookContext<'a> {
     /// every such context.
     ///
     /// ```
-    /// use hooks_core::{Annotations, HookContext, SessionState, TurnState};
+    /// use hookchain::{HookContext, SessionState, TurnState};
+    /// use hookchain::chain::Annotations;
     ///
     /// let (turn, session) = (TurnState::default(), SessionState::default());
     /// let notes = Annotations::new();

@@ -53,7 +53,7 @@ impl ToolCall {
     /// [`ToolArgsError`] naming the tool and what is wrong.
     ///
     /// ```
-    /// use hooks_core::{ToolArgsError, ToolCall};
+    /// use hookchain::points::{ToolArgsError, ToolCall};
     /// use serde_json::json;
     ///
     /// let call = ToolCall::from_json_str("shell", r#"{"cmd": "ls"}"#, Some("call_1"))?;
@@ -108,7 +108,7 @@ impl ToolResult {
     /// [`ToolResult::new`] for a result that is structured JSON.
     ///
     /// ```
-    /// use hooks_core::{ToolCall, ToolResult};
+    /// use hookchain::points::{ToolCall, ToolResult};
     /// use serde_json::json;
     ///
     /// let call = ToolCall::from_json_str("read_file", r#"{"path": "a.txt"}"#, Some("call_7")).unwrap();

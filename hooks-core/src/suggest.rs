@@ -12,16 +12,9 @@ pub const THRESHOLD: f64 = 0.8;
 /// The candidate most like `name`, if it is alike enough (Jaro-Winkler above [`THRESHOLD`]).
 ///
 /// Names are compared case-insensitively. Between candidates equally alike that way, the one
-/// closer in case wins (`Stop` for `Stp`, `stop` for `stp`), and then the later one.
-///
-/// ```
-/// use hooks_core::suggest::closest;
-///
-/// let keys = ["priority", "name", "extension", "on_error", "crate"];
-/// assert_eq!(closest("priorty", keys), Some("priority"));
-/// assert_eq!(closest("On_Eror", keys), Some("on_error"));
-/// assert_eq!(closest("colour", keys), None);
-/// ```
+/// closer in case wins (`Stop` for `Stp`, `stop` for `stp`), and then the later one:
+/// `closest("priorty", keys)` is `Some("priority")`, `closest("On_Eror", keys)` is
+/// `Some("on_error")` and `closest("colour", keys)` is `None` for the keys of `#[register_hook]`.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
     candidates
@@ -41,6 +34,14 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attribute_keys() {
+        let keys = ["priority", "name", "extension", "on_error", "crate"];
+        assert_eq!(closest("priorty", keys), Some("priority"));
+        assert_eq!(closest("On_Eror", keys), Some("on_error"));
+        assert_eq!(closest("colour", keys), None);
+    }
 
     const KEYS: [&str; 5] = ["priority", "name", "extension", "on_error", "crate"];
 

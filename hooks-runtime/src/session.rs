@@ -309,8 +309,9 @@ impl Hooks {
     /// [`session`](Hooks::session), awaiting async `session_start` hooks.
     ///
     /// ```
-    /// use hooks_core::{HookContext, HookResult, SessionStartEvent, TurnEnd, points::SessionStart};
-    /// use hooks_runtime::HooksBuilder;
+    /// use hookchain::{HookContext, HookResult, TurnEnd, points::SessionStart};
+    /// use hookchain::points::SessionStartEvent;
+    /// use hookchain::HooksBuilder;
     ///
     /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     /// # rt.block_on(async {
@@ -725,8 +726,9 @@ impl Turn {
     /// [`run_tool`](Turn::run_tool) with an async tool, awaiting async hooks.
     ///
     /// ```
-    /// use hooks_core::{ToolCall, TurnEnd};
-    /// use hooks_runtime::HooksBuilder;
+    /// use hookchain::TurnEnd;
+    /// use hookchain::points::ToolCall;
+    /// use hookchain::HooksBuilder;
     /// use serde_json::json;
     ///
     /// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
