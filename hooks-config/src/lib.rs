@@ -115,6 +115,7 @@ pub mod claude;
 pub mod consent;
 pub mod docker_agent;
 mod entry;
+mod file;
 mod init;
 pub mod native;
 mod position;
@@ -183,6 +184,7 @@ impl Config {
     /// Parses the text of a config file; `source_name` names the file in errors (e.g.
     /// `./hookchain.yaml`).
     pub fn from_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
         let text: Arc<str> = text.into();
         let located = Arc::clone(&text);
         let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
@@ -372,6 +374,7 @@ impl Config {
 
     /// Parses the text of a docker-agent agent YAML; `source_name` names the file in errors.
     pub fn from_docker_agent_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
         let text: Arc<str> = text.into();
         let located = Arc::clone(&text);
         let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
@@ -585,10 +588,11 @@ fn discovered(mut file: Config, is_project: bool) -> Config {
 /// Reads a file's text, with the name it has in messages.
 fn read(path: &Path) -> Result<(String, String), ConfigError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+    let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
         file: name.clone(),
-        message: e.to_string(),
+        message: "no such file".to_owned(),
     })?;
+    file::check_nesting(&text, &name)?;
     Ok((name, text))
 }
 
@@ -603,13 +607,9 @@ fn is_docker_agent(text: &str) -> bool {
 }
 
 fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Config::from_yaml_str(&text, &path.display().to_string()).map(Some),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(ConfigError::Read {
-            file: path.display().to_string(),
-            message: e.to_string(),
-        }),
+    match file::read_text(path)? {
+        Some(text) => Config::from_yaml_str(&text, &path.display().to_string()).map(Some),
+        None => Ok(None),
     }
 }
 
