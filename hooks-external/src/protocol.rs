@@ -19,9 +19,11 @@
 //!
 //! [`decide`] reads a [`RawOutput`]:
 //!
-//! - exit code 0 (or none, for `process` and `http`): stdout is read. Empty or blank: pass.
-//!   First non-blank character `{`: a JSON object in one of the dialects below; invalid JSON is a
-//!   [`ProtocolError`]. Anything else: plain text, which is context for the model (dropped, with a
+//! - exit code 0 (or none, for `process` and `http`): stdout is read, a leading byte-order mark
+//!   skipped. Empty or blank: pass. First non-blank character `{` or `[`: JSON, which must be an
+//!   object in one of the dialects below; invalid JSON, an array, and stdout that is a JSON
+//!   number, boolean, string or null are a [`ProtocolError`] (the hook meant something hookchain
+//!   cannot read, so its `on_error` applies). Anything else: plain text, which is context for the model (dropped, with a
 //!   debug log, on points that take no context; see [`wire`](super::wire)). Stdout that is not
 //!   UTF-8 is a [`ProtocolError`].
 //! - exit code 2: a block; stderr, trimmed, is the reason (the hook's name makes a default reason
@@ -206,10 +208,11 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
                 stream: "stdout",
                 offset: e.valid_up_to(),
             })?;
-            let text = stdout.trim();
+            // A byte-order mark is an editor's, not the hook's.
+            let text = stdout.trim_start_matches('\u{feff}').trim();
             if text.is_empty() {
                 Ok(Decision::pass())
-            } else if text.starts_with('{') {
+            } else if text.starts_with(['{', '[']) {
                 let value: Value =
                     serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
                         error: e.to_string(),
@@ -217,13 +220,13 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
                     })?;
                 match value {
                     Value::Object(object) => from_object(&object),
-                    // `{` starts an object or fails to parse; this is never reached.
-                    other => Err(ProtocolError::WrongType {
-                        field: "stdout".to_owned(),
-                        expected: "a JSON object",
-                        found: describe(&other),
-                    }),
+                    other => Err(not_an_object(&other)),
                 }
+            } else if let Ok(other) = serde_json::from_str::<Value>(text) {
+                // Stdout that is JSON but not an object (`42`, `true`, `"deny"`) meant something
+                // in a JSON dialect hookchain cannot read: a failure, under the hook's policy,
+                // never context for the model.
+                Err(not_an_object(&other))
             } else {
                 Ok(Decision {
                     context: vec![text.to_owned()],
@@ -243,6 +246,15 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
                 .map(excerpt)
                 .unwrap_or_default(),
         }),
+    }
+}
+
+/// An answer that is JSON but not an object.
+fn not_an_object(value: &Value) -> ProtocolError {
+    ProtocolError::WrongType {
+        field: "stdout".to_owned(),
+        expected: "a JSON object",
+        found: describe(value),
     }
 }
 
@@ -545,6 +557,43 @@ mod tests {
 
     fn json(value: Value) -> Decision {
         decide(&out(&value.to_string())).unwrap()
+    }
+
+    /// An answer of the wrong shape is a failure (the hook's `on_error` applies), never context.
+    #[test]
+    fn json_that_is_not_an_object_is_a_failure_not_text() {
+        for answer in [
+            r#"[{"decision": "block"}]"#,
+            "42",
+            "true",
+            "null",
+            r#""deny""#,
+            "-1.5",
+        ] {
+            let error = decide(&out(answer)).unwrap_err();
+            assert!(
+                matches!(error, ProtocolError::WrongType { .. }),
+                "{answer}: {error}"
+            );
+            assert!(
+                error.to_string().contains("a JSON object"),
+                "{answer}: {error}"
+            );
+        }
+        // Plain text is still context, numbers inside it included.
+        let text = decide(&out("42 files changed; run the tests")).unwrap();
+        assert_eq!(text.context, ["42 files changed; run the tests"]);
+    }
+
+    /// A byte-order mark before the JSON (as Windows editors and PowerShell write it) is not
+    /// part of the answer.
+    #[test]
+    fn a_byte_order_mark_before_json_is_skipped() {
+        let decision = decide(&out(
+            "\u{feff}{\"decision\": \"block\", \"reason\": \"no\"}\n",
+        ))
+        .unwrap();
+        assert_eq!(decision.verdict, Verdict::Block("no".to_owned()));
     }
 
     #[test]
