@@ -21,7 +21,10 @@
 //!    policy: `pass` goes on as if it had passed, `warn` goes on and adds a user-facing warning
 //!    naming the hook, `block` blocks with a reason naming the hook.
 //!    The value is never lost: a failed hook's partial work is discarded, and the next hook sees
-//!    the value as it was before the failed one ran.
+//!    the value as it was before the failed one ran. A rewrite whose `apply` (the point's, see
+//!    [`HookPoint::apply`]) panics is a failure of the hook that returned it, handled the same
+//!    way; the value is then what `apply` left — as before that hook when `apply` panics before
+//!    writing to it (a point's `apply` cannot be undone, so it should check before it writes).
 //! 6. **Determinism** — the same hooks and the same input give the same outcome, whatever the
 //!    number of threads dispatching at once.
 //!
@@ -451,7 +454,8 @@ impl<P: HookPoint> Chain<P> {
     /// Runs the hooks from `run.next` on, until one blocks or the chain ends.
     ///
     /// The hot loop of every synchronous dispatch. `run.next` is written before each call, so
-    /// that after a panic it names the hook that panicked, but never read back inside the loop;
+    /// that after a panic — in the hook, or in the point's `apply` of its rewrite — it names the
+    /// hook that failed, but never read back inside the loop;
     /// the context is built once and only its hook name changes; a `Pass` costs one compare, and
     /// anything else goes through [`Run::settle`].
     #[inline(always)]
@@ -478,7 +482,7 @@ impl<P: HookPoint> Chain<P> {
             if let Ok(HookResult::Pass) = result {
                 continue;
             }
-            run.next = next;
+            // `run.next` still names this hook: a panic in `P::apply` is its failure.
             if let Some(blocked) = run.settle(value, entry, result, &cx) {
                 return Some(blocked);
             }
@@ -525,7 +529,12 @@ impl<P: HookPoint> Chain<P> {
                 },
             };
             let stop = match result {
-                Ok(result) => run.settle(&mut value, entry, result, &cx),
+                Ok(Ok(HookResult::Pass)) => None,
+                // Guarded: the point's `apply` may panic, which is this hook's failure.
+                Ok(result) => match guard(frame, || run.settle(&mut value, entry, result, &cx)) {
+                    Ok(stop) => stop,
+                    Err(panic) => run.fail(entry, panic, true, &cx),
+                },
                 Err(panic) => run.fail(entry, panic, true, &cx),
             };
             run.next += 1;
