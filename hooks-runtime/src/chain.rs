@@ -440,7 +440,7 @@ impl<P: HookPoint> Chain<P> {
                 Ok(blocked) => break blocked,
                 Err(panic) => {
                     let entry = &self.entries[run.next];
-                    let error = HookError::new(panic_message(&*panic));
+                    let error = HookError::new(take_panic(panic));
                     run.next += 1;
                     if let Some(blocked) = run.fail(entry, error, true, &cx) {
                         break Some(blocked);
@@ -550,7 +550,7 @@ impl<P: HookPoint> Chain<P> {
 /// Calls `f` in `frame`, turning a panic into the error it carried.
 fn guard<T>(frame: Frame, f: impl FnOnce() -> T) -> Result<T, HookError> {
     let _frame = state::enter(frame);
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| HookError::new(panic_message(&*p)))
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| HookError::new(take_panic(p)))
 }
 
 /// Awaits a hook's future, polled in `frame`, turning a panic in any poll into an error, and a
@@ -584,7 +584,7 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
-            Err(p) => Poll::Ready(Err(HookError::new(panic_message(&*p)))),
+            Err(p) => Poll::Ready(Err(HookError::new(take_panic(p)))),
         }
     }
 }
@@ -615,8 +615,22 @@ fn timed_out(limit: Option<Duration>) -> HookError {
     }
 }
 
+/// The message a caught panic carried, with its payload dropped.
+///
+/// The payload is dropped under a guard of its own: a payload whose `Drop` panics again must
+/// not unwind into the agent, out of the guard that caught the first panic. The second panic's
+/// payload is leaked rather than dropped, since its `Drop` could panic in turn.
+pub(crate) fn take_panic(payload: Box<dyn Any + Send>) -> String {
+    let message = panic_message(&*payload);
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        tracing::error!("a panic's payload panicked when dropped; its second payload is leaked");
+        std::mem::forget(again);
+    }
+    message
+}
+
 /// The message a panic carried, when it is a string.
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&'static str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {
