@@ -16,10 +16,11 @@
 //!    dispatch read (`cx.metadata()`); the agent gets them with the outcome, together with the
 //!    agent-facing context (`cx.add_context`) and user-facing warnings (`cx.warn`) of every hook,
 //!    in chain order.
-//! 5. **Failures** — a hook that panics or returns `Err` never takes the agent down. It is isolated,
-//!    logged with `tracing`, recorded in [`Outcome::failures`], and handled by its `on_error`
-//!    policy: `pass` goes on as if it had passed, `warn` goes on and adds a user-facing warning
-//!    naming the hook, `block` blocks with a reason naming the hook.
+//! 5. **Failures** — a hook that panics or returns `Err` never takes the agent down, even when the
+//!    panic's payload panics again as it is dropped. It is isolated, logged with `tracing`,
+//!    recorded in [`Outcome::failures`], and handled by its `on_error` policy: `pass` goes on as
+//!    if it had passed, `warn` goes on and adds a user-facing warning naming the hook, `block`
+//!    blocks with a reason naming the hook.
 //!    The value is never lost: a failed hook's partial work is discarded, and the next hook sees
 //!    the value as it was before the failed one ran. A rewrite whose `apply` (the point's, see
 //!    [`HookPoint::apply`]) panics is a failure of the hook that returned it, handled the same
