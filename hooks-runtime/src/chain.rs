@@ -16,12 +16,16 @@
 //!    dispatch read (`cx.metadata()`); the agent gets them with the outcome, together with the
 //!    agent-facing context (`cx.add_context`) and user-facing warnings (`cx.warn`) of every hook,
 //!    in chain order.
-//! 5. **Failures** — a hook that panics or returns `Err` never takes the agent down. It is isolated,
-//!    logged with `tracing`, recorded in [`Outcome::failures`], and handled by its `on_error`
-//!    policy: `pass` goes on as if it had passed, `warn` goes on and adds a user-facing warning
-//!    naming the hook, `block` blocks with a reason naming the hook.
+//! 5. **Failures** — a hook that panics or returns `Err` never takes the agent down, even when the
+//!    panic's payload panics again as it is dropped. It is isolated, logged with `tracing`,
+//!    recorded in [`Outcome::failures`], and handled by its `on_error` policy: `pass` goes on as
+//!    if it had passed, `warn` goes on and adds a user-facing warning naming the hook, `block`
+//!    blocks with a reason naming the hook.
 //!    The value is never lost: a failed hook's partial work is discarded, and the next hook sees
-//!    the value as it was before the failed one ran.
+//!    the value as it was before the failed one ran. A rewrite whose `apply` (the point's, see
+//!    [`HookPoint::apply`]) panics is a failure of the hook that returned it, handled the same
+//!    way; the value is then what `apply` left — as before that hook when `apply` panics before
+//!    writing to it (a point's `apply` cannot be undone, so it should check before it writes).
 //! 6. **Determinism** — the same hooks and the same input give the same outcome, whatever the
 //!    number of threads dispatching at once.
 //!
@@ -437,7 +441,7 @@ impl<P: HookPoint> Chain<P> {
                 Ok(blocked) => break blocked,
                 Err(panic) => {
                     let entry = &self.entries[run.next];
-                    let error = HookError::new(panic_message(&*panic));
+                    let error = HookError::new(take_panic(panic));
                     run.next += 1;
                     if let Some(blocked) = run.fail(entry, error, true, &cx) {
                         break Some(blocked);
@@ -451,7 +455,8 @@ impl<P: HookPoint> Chain<P> {
     /// Runs the hooks from `run.next` on, until one blocks or the chain ends.
     ///
     /// The hot loop of every synchronous dispatch. `run.next` is written before each call, so
-    /// that after a panic it names the hook that panicked, but never read back inside the loop;
+    /// that after a panic — in the hook, or in the point's `apply` of its rewrite — it names the
+    /// hook that failed, but never read back inside the loop;
     /// the context is built once and only its hook name changes; a `Pass` costs one compare, and
     /// anything else goes through [`Run::settle`].
     #[inline(always)]
@@ -478,7 +483,7 @@ impl<P: HookPoint> Chain<P> {
             if let Ok(HookResult::Pass) = result {
                 continue;
             }
-            run.next = next;
+            // `run.next` still names this hook: a panic in `P::apply` is its failure.
             if let Some(blocked) = run.settle(value, entry, result, &cx) {
                 return Some(blocked);
             }
@@ -525,7 +530,12 @@ impl<P: HookPoint> Chain<P> {
                 },
             };
             let stop = match result {
-                Ok(result) => run.settle(&mut value, entry, result, &cx),
+                Ok(Ok(HookResult::Pass)) => None,
+                // Guarded: the point's `apply` may panic, which is this hook's failure.
+                Ok(result) => match guard(frame, || run.settle(&mut value, entry, result, &cx)) {
+                    Ok(stop) => stop,
+                    Err(panic) => run.fail(entry, panic, true, &cx),
+                },
                 Err(panic) => run.fail(entry, panic, true, &cx),
             };
             run.next += 1;
@@ -541,7 +551,7 @@ impl<P: HookPoint> Chain<P> {
 /// Calls `f` in `frame`, turning a panic into the error it carried.
 fn guard<T>(frame: Frame, f: impl FnOnce() -> T) -> Result<T, HookError> {
     let _frame = state::enter(frame);
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| HookError::new(panic_message(&*p)))
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| HookError::new(take_panic(p)))
 }
 
 /// Awaits a hook's future, polled in `frame`, turning a panic in any poll into an error, and a
@@ -575,7 +585,7 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
-            Err(p) => Poll::Ready(Err(HookError::new(panic_message(&*p)))),
+            Err(p) => Poll::Ready(Err(HookError::new(take_panic(p)))),
         }
     }
 }
@@ -606,8 +616,22 @@ fn timed_out(limit: Option<Duration>) -> HookError {
     }
 }
 
+/// The message a caught panic carried, with its payload dropped.
+///
+/// The payload is dropped under a guard of its own: a payload whose `Drop` panics again must
+/// not unwind into the agent, out of the guard that caught the first panic. The second panic's
+/// payload is leaked rather than dropped, since its `Drop` could panic in turn.
+pub(crate) fn take_panic(payload: Box<dyn Any + Send>) -> String {
+    let message = panic_message(&*payload);
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        tracing::error!("a panic's payload panicked when dropped; its second payload is leaked");
+        std::mem::forget(again);
+    }
+    message
+}
+
 /// The message a panic carried, when it is a string.
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&'static str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -75,7 +75,7 @@ use hooks_core::{
 use parking_lot::Mutex;
 use serde_json::Value;
 
-use crate::chain::{Outcome, Scope, panic_message};
+use crate::chain::{Outcome, Scope, take_panic};
 use crate::registry::Hooks;
 use crate::state::{Frame, SessionState, Slot, Store, TurnState};
 
@@ -714,7 +714,7 @@ impl Turn {
         let output = match catch_unwind(AssertUnwindSafe(|| tool(&call))) {
             Ok(output) => output,
             Err(panic) => {
-                let (message, note) = tool_panicked(&call, &*panic);
+                let (message, note) = tool_panicked(&call, panic);
                 let _ = t.fire::<Notify>(note, VIA);
                 Err(message)
             }
@@ -758,7 +758,7 @@ impl Turn {
         let output = match CatchPanic(Box::pin(tool(&call))).await {
             Ok(output) => output,
             Err(panic) => {
-                let (message, note) = tool_panicked(&call, &*panic);
+                let (message, note) = tool_panicked(&call, panic);
                 let _ = t.fire_async::<Notify>(note, VIA).await;
                 Err(message)
             }
@@ -1073,13 +1073,10 @@ fn ran(call: &ToolCall, flow: Flow<ToolResult>) -> ToolRun {
     }
 }
 
-/// The error result of a tool that panicked, and the notification that says so.
-fn tool_panicked(call: &ToolCall, panic: &(dyn std::any::Any + Send)) -> (String, Notification) {
-    let message = format!(
-        "the tool `{}` panicked: {}",
-        call.name,
-        panic_message(panic)
-    );
+/// The error result of a tool that panicked, and the notification that says so. The panic's
+/// payload is dropped under a guard (see [`take_panic`]).
+fn tool_panicked(call: &ToolCall, panic: Box<dyn std::any::Any + Send>) -> (String, Notification) {
+    let message = format!("the tool `{}` panicked: {}", call.name, take_panic(panic));
     let note = Notification {
         level: Level::Error,
         message: message.clone(),
