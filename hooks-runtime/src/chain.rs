@@ -316,7 +316,12 @@ impl<P: HookPoint> Run<P> {
                     );
                     return None;
                 }
+                // Both dispatches settle a hook's result with `next` past it; while the point
+                // applies the rewrite, `next` names the hook that returned it, so that a panic in
+                // `apply` is that hook's failure (the sync dispatch's unwind guard reads it).
+                self.next -= 1;
                 P::apply(value, rewrite);
+                self.next += 1;
                 self.rewritten_by.push(entry.name.to_string());
                 None
             }
@@ -483,7 +488,7 @@ impl<P: HookPoint> Chain<P> {
             if let Ok(HookResult::Pass) = result {
                 continue;
             }
-            // `run.next` still names this hook: a panic in `P::apply` is its failure.
+            run.next = next;
             if let Some(blocked) = run.settle(value, entry, result, &cx) {
                 return Some(blocked);
             }
@@ -529,6 +534,8 @@ impl<P: HookPoint> Chain<P> {
                     Err(p) => Err(p),
                 },
             };
+            // As in the sync dispatch, `next` is past this hook while its result is settled.
+            run.next += 1;
             let stop = match result {
                 Ok(Ok(HookResult::Pass)) => None,
                 // Guarded: the point's `apply` may panic, which is this hook's failure.
@@ -538,7 +545,6 @@ impl<P: HookPoint> Chain<P> {
                 },
                 Err(panic) => run.fail(entry, panic, true, &cx),
             };
-            run.next += 1;
             if stop.is_some() {
                 blocked = stop;
                 break;
@@ -621,6 +627,8 @@ fn timed_out(limit: Option<Duration>) -> HookError {
 /// The payload is dropped under a guard of its own: a payload whose `Drop` panics again must
 /// not unwind into the agent, out of the guard that caught the first panic. The second panic's
 /// payload is leaked rather than dropped, since its `Drop` could panic in turn.
+#[cold]
+#[inline(never)]
 pub(crate) fn take_panic(payload: Box<dyn Any + Send>) -> String {
     let message = panic_message(&*payload);
     if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
