@@ -221,6 +221,78 @@ fn a_timeout_over_the_maximum_is_an_error_not_a_clamp() {
 }
 
 #[test]
+fn a_timeout_that_is_not_a_finite_positive_number_is_an_error_not_the_default() {
+    let hook = |timeout: &str| {
+        error(&format!(
+            "hooks:\n  PreToolUse:\n    - command: ls\n      timeout: {timeout}\n"
+        ))
+    };
+    for (written, found) in [(".nan", ".nan"), (".inf", ".inf"), ("-.inf", "-.inf")] {
+        assert_eq!(
+            hook(written),
+            format!(
+                "`timeout` of hook #1 of `PreToolUse` in ./hookchain.yaml line 4: expected a \
+                 number of seconds above 0 and at most 600, found {found}"
+            )
+        );
+    }
+    assert_eq!(
+        hook("-1"),
+        "`timeout` of hook #1 of `PreToolUse` in ./hookchain.yaml line 4: a time limit must be \
+         more than 0 seconds, found -1"
+    );
+    for tiny in ["1e-300", "0.0009"] {
+        assert_eq!(
+            hook(tiny),
+            format!(
+                "`timeout` of hook #1 of `PreToolUse` in ./hookchain.yaml line 4: a time limit \
+                 must be at least 0.001 seconds (1 ms), found {tiny}"
+            )
+        );
+    }
+    let one_ms = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ls\n      timeout: 0.001\n",
+        "./h.yaml",
+    )
+    .unwrap();
+    assert_eq!(one_ms.external_hooks()[0].timeout, Duration::from_millis(1));
+}
+
+#[test]
+fn an_environment_variable_name_that_is_not_portable_is_an_error() {
+    let hook = |name: &str| {
+        error(&format!(
+            "hooks:\n  PreToolUse:\n    - command: ls\n      env:\n        {name}: x\n"
+        ))
+    };
+    for (written, shown) in [
+        ("\"\"", ""),
+        ("\"A=B\"", "A=B"),
+        ("\"A\\0B\"", "A\\0B"),
+        ("1ST", "1ST"),
+        ("MY-VAR", "MY-VAR"),
+        ("\"MY VAR\"", "MY VAR"),
+        ("ÉTÉ", "ÉTÉ"),
+    ] {
+        assert_eq!(
+            hook(written),
+            format!(
+                "`env` of hook #1 of `PreToolUse` in ./hookchain.yaml line 5: `{shown}` is not a \
+                 portable environment variable name (letters, digits and `_`, not starting with \
+                 a digit)"
+            ),
+            "{written}"
+        );
+    }
+    let fine = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ls\n      env: {_A1: x, path: y, Z: z}\n",
+        "./h.yaml",
+    )
+    .unwrap();
+    assert_eq!(command(&fine.external_hooks()[0]).env.len(), 3);
+}
+
+#[test]
 fn an_invalid_matcher_regex_names_its_file_and_line() {
     assert_eq!(
         error("hooks:\n  PreToolUse:\n    - command: ls\n      matcher: \"mcp__(.*\"\n"),
@@ -410,6 +482,22 @@ fn claude_code_mistakes_name_their_line() {
         "`timeout` of hook #1 of matcher #1 of `Stop` in settings.json line 2: 3600 seconds is \
          over the longest time limit a hook may have, 600 seconds"
     );
+    for (written, problem) in [
+        ("-1", "a time limit must be more than 0 seconds, found -1"),
+        (
+            "1e-300",
+            "a time limit must be at least 0.001 seconds (1 ms), found 1e-300",
+        ),
+    ] {
+        assert_eq!(
+            settings(&format!(
+                "{{\"hooks\": {{\"Stop\": [{{\"hooks\": [\n{{\"type\": \"command\", \"command\": \"x\", \"timeout\": {written}}}]}}]}}}}"
+            )),
+            format!(
+                "`timeout` of hook #1 of matcher #1 of `Stop` in settings.json line 2: {problem}"
+            )
+        );
+    }
     assert_eq!(
         settings("{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}"),
         "the settings in settings.json line 3: invalid JSON at column 14: expected value"
@@ -543,6 +631,44 @@ fn docker_agent_mistakes_name_their_line() {
         "`matcher` of matcher #1 of `pre_tool_use` of agent `root` in agent.yaml line 5: the \
          matcher `sh(` is not a valid regular expression: unclosed group"
     );
+    let hook = |extra: &str| {
+        agent(&format!(
+            "agents:\n  root:\n    hooks:\n      stop:\n        - type: command\n          command: \"true\"\n{extra}"
+        ))
+    };
+    for (written, problem) in [
+        (
+            ".nan",
+            "expected a number of seconds above 0 and at most 600, found .nan",
+        ),
+        (
+            ".inf",
+            "expected a number of seconds above 0 and at most 600, found .inf",
+        ),
+        ("-2", "a time limit must be more than 0 seconds, found -2"),
+        (
+            "1e-300",
+            "a time limit must be at least 0.001 seconds (1 ms), found 1e-300",
+        ),
+    ] {
+        assert_eq!(
+            hook(&format!("          timeout: {written}\n")),
+            format!(
+                "`timeout` of hook #1 of `stop` of agent `root` in agent.yaml line 7: {problem}"
+            )
+        );
+    }
+    for (written, shown) in [("\"\"", ""), ("\"A=B\"", "A=B"), ("9LIVES", "9LIVES")] {
+        assert_eq!(
+            hook(&format!("          env:\n            {written}: x\n")),
+            format!(
+                "`env` of hook #1 of `stop` of agent `root` in agent.yaml line 8: `{shown}` is \
+                 not a portable environment variable name (letters, digits and `_`, not \
+                 starting with a digit)"
+            ),
+            "{written}"
+        );
+    }
     assert_eq!(
         agent("name: not an agent file\n"),
         "the file in agent.yaml line 1: has no `agents:`, so it is not a docker-agent agent file"

@@ -32,8 +32,8 @@
 //!   by nothing otherwise (as Claude Code does).
 //! - `"type": "prompt"` and `"type": "agent"` ask a model inside Claude Code; hookchain has
 //!   none, so they are left out with a warning.
-//! - `timeout` is in seconds (default 60, at most 600). A failed hook (exit code other than 0
-//!   and 2, timeout, junk) is [`OnError::Warn`]: Claude Code shows the error and goes on.
+//! - `timeout` is in seconds (default 60, from 0.001 to 600). A failed hook (exit code other
+//!   than 0 and 2, timeout, junk) is [`OnError::Warn`]: Claude Code shows the error and goes on.
 //!   `statusMessage` and `once` are Claude Code's display and session options and change
 //!   nothing here; `async: true` hooks run in the chain like the others (with a warning).
 //!

@@ -36,7 +36,9 @@
 //!   that starts with a path must name an executable file when the file is loaded.
 //!   `type: builtin` and `type: model` run inside docker-agent; hookchain leaves them out with
 //!   a warning.
-//! - `timeout` is in seconds (default 60, at most 600). `on_error: warn` is
+//! - `env` names are POSIX portable names: letters, digits and `_`, not starting with a digit.
+//! - `timeout` is in seconds (default 60, from 0.001 to 600; `.nan` and `.inf` are errors, not
+//!   the default). `on_error: warn` is
 //!   [`OnError::Warn`], `ignore` (and the default) is [`OnError::Pass`], `block` is
 //!   [`OnError::Block`]; `pre_tool_use` hooks always fail closed
 //!   ([`OnError::Block`]) whatever `on_error` says, as in docker-agent.
@@ -46,7 +48,7 @@ use hooks_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
-use crate::entry::{Entry, Event, FileContext, at, json_kind};
+use crate::entry::{Entry, Event, FileContext, at, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
 use hooks_external::program::shell_argv;
 use hooks_external::{
@@ -197,25 +199,20 @@ pub(crate) fn read(
                     continue;
                 }
             };
-            let list = match serde_json::to_value(&list) {
-                Ok(Value::Null) => continue,
-                Ok(Value::Array(list)) => list,
-                Ok(other) => {
+            let event_subject = format!("`{event}` of agent `{agent}`");
+            let list = match cx.yaml_json(&list, &path, |below| {
+                hook_subject(&list, below, &event_subject)
+            })? {
+                Value::Null => continue,
+                Value::Array(list) => list,
+                other => {
                     return Err(cx.error(
-                        format!("`{event}` of agent `{agent}`"),
+                        event_subject,
                         &path,
                         format!("expected a list of hooks, found {}", json_kind(&other)),
                     ));
                 }
-                Err(e) => {
-                    return Err(cx.error(
-                        format!("`{event}` of agent `{agent}`"),
-                        &path,
-                        e.to_string(),
-                    ));
-                }
             };
-            let event_subject = format!("`{event}` of agent `{agent}`");
             for (i, item) in list.iter().enumerate() {
                 let path = at(&path, i);
                 let Value::Object(fields) = item else {
@@ -291,6 +288,24 @@ pub(crate) fn read(
         }
     }
     Ok((entries, warnings))
+}
+
+/// The value at `below` in an event's `list` of hooks, named as the rest of this file names it:
+/// `hook #2 of matcher #1 of …` inside a matcher group, `hook #1 of …` outside one.
+fn hook_subject(list: &Yaml, below: &[PathSegment], event_subject: &str) -> String {
+    let [PathSegment::Index(i), rest @ ..] = below else {
+        return describe_below(below, event_subject);
+    };
+    if list.get(*i).and_then(|item| item.get("hooks")).is_none() {
+        return describe_below(rest, &format!("hook #{} of {event_subject}", i + 1));
+    }
+    let group = format!("matcher #{} of {event_subject}", i + 1);
+    match rest {
+        [PathSegment::Key(hooks), PathSegment::Index(h), rest @ ..] if hooks == "hooks" => {
+            describe_below(rest, &format!("hook #{} of {group}", h + 1))
+        }
+        _ => describe_below(rest, &group),
+    }
 }
 
 /// One hook definition.
@@ -374,7 +389,7 @@ impl ReadHook<'_> {
             argv: shell_argv(line),
             display: line.to_owned(),
             env: match field("env") {
-                Some(v) => cx.string_map(&key_subject("env"), v, &key_path("env"))?,
+                Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
                 None => Default::default(),
             },
             working_dir: Some(working_dir),

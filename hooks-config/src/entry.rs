@@ -12,7 +12,9 @@ use std::time::Duration;
 use hooks_core::points::{self, PointInfo};
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
 use serde_json::{Map, Value};
+use yaml_serde::Value as Yaml;
 
+use crate::position::yaml_key;
 use crate::script;
 pub(crate) use hooks_core::json_kind;
 use hooks_core::suggest::closest;
@@ -201,7 +203,8 @@ impl FileContext<'_> {
         })
     }
 
-    /// A time limit in seconds: a positive number, at most [`MAX_TIMEOUT`].
+    /// A time limit in seconds: a finite number from [`MIN_TIMEOUT`] to [`MAX_TIMEOUT`]. Below a
+    /// millisecond it would round to no time at all.
     pub(crate) fn timeout(
         &self,
         subject: &str,
@@ -215,11 +218,21 @@ impl FileContext<'_> {
                 format!("expected a number of seconds, found {}", json_kind(value)),
             )
         })?;
-        if seconds.is_nan() || seconds <= 0.0 {
+        if !seconds.is_finite() {
+            return Err(self.error(subject, path, timeout_range(&yaml_float(seconds))));
+        }
+        if seconds <= 0.0 {
             return Err(self.error(
                 subject,
                 path,
                 format!("a time limit must be more than 0 seconds, found {value}"),
+            ));
+        }
+        if seconds < MIN_TIMEOUT.as_secs_f64() {
+            return Err(self.error(
+                subject,
+                path,
+                format!("a time limit must be at least 0.001 seconds (1 ms), found {value}"),
             ));
         }
         if seconds > MAX_TIMEOUT.as_secs_f64() {
@@ -329,6 +342,57 @@ impl FileContext<'_> {
             .collect()
     }
 
+    /// A hook's `env`: a [`string_map`](Self::string_map) whose names are portable environment
+    /// variable names.
+    pub(crate) fn env_map(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<BTreeMap<String, String>, ConfigError> {
+        let env = self.string_map(subject, value, path)?;
+        if let Some(name) = env.keys().find(|name| !portable_env_name(name)) {
+            return Err(self.error(
+                subject,
+                &at(path, name.as_str()),
+                format!(
+                    "`{}` is not a portable environment variable name (letters, digits and `_`, \
+                     not starting with a digit)",
+                    name.escape_debug()
+                ),
+            ));
+        }
+        Ok(env)
+    }
+
+    /// `value`, read from YAML, as JSON. JSON has no NaN or infinity, and serde_json writes
+    /// them as `null`, which reads as an absent key: a `timeout: .nan` would be the default
+    /// time limit. They are an error instead, at the value where they are. `describe` names
+    /// that value for the error from its path below `path` and the value itself.
+    pub(crate) fn yaml_json(
+        &self,
+        value: &Yaml,
+        path: &[PathSegment],
+        describe: impl FnOnce(&[PathSegment]) -> String,
+    ) -> Result<Value, ConfigError> {
+        let mut below = Vec::new();
+        if let Some(number) = non_finite(value, &mut below) {
+            let key = match below.last().or(path.last()) {
+                Some(PathSegment::Key(key)) => key.as_str(),
+                _ => "",
+            };
+            let found = yaml_float(number);
+            let problem = match key {
+                "timeout" => timeout_range(&found),
+                _ => format!("expected a finite number, found {found}"),
+            };
+            let mut full = path.to_vec();
+            full.extend(below.iter().cloned());
+            return Err(self.error(describe(&below), &full, problem));
+        }
+        serde_json::to_value(value).map_err(|e| self.error(describe(&[]), path, e.to_string()))
+    }
+
     /// A matcher, read by the file's flavor.
     pub(crate) fn matcher(
         &self,
@@ -400,6 +464,74 @@ pub(crate) struct Entry {
     pub(crate) name: Option<String>,
     /// The hook, named `""` until [`name_entries`] names it.
     pub(crate) hook: ExternalHook,
+}
+
+/// The shortest time limit a hook may have.
+pub(crate) const MIN_TIMEOUT: Duration = Duration::from_millis(1);
+
+/// The problem with a time limit that is no number of seconds at all (`found` is how the file
+/// wrote it).
+fn timeout_range(found: &str) -> String {
+    format!(
+        "expected a number of seconds above 0 and at most {}, found {found}",
+        MAX_TIMEOUT.as_secs()
+    )
+}
+
+/// A float as YAML writes it: `.nan`, `.inf` and `-.inf` for the ones JSON cannot carry.
+fn yaml_float(number: f64) -> String {
+    match number {
+        n if n.is_nan() => ".nan".to_owned(),
+        f64::INFINITY => ".inf".to_owned(),
+        f64::NEG_INFINITY => "-.inf".to_owned(),
+        n => n.to_string(),
+    }
+}
+
+/// The first NaN or infinity in `value`, with its path below `value` left in `below`.
+fn non_finite(value: &Yaml, below: &mut ValuePath) -> Option<f64> {
+    match value {
+        Yaml::Number(n) => n.as_f64().filter(|n| !n.is_finite()),
+        Yaml::Sequence(items) => items.iter().enumerate().find_map(|(i, item)| {
+            below.push(PathSegment::Index(i));
+            let found = non_finite(item, below);
+            if found.is_none() {
+                below.pop();
+            }
+            found
+        }),
+        Yaml::Mapping(entries) => entries.iter().find_map(|(key, item)| {
+            below.push(PathSegment::Key(yaml_key(key)));
+            let found = non_finite(item, below);
+            if found.is_none() {
+                below.pop();
+            }
+            found
+        }),
+        Yaml::Tagged(tagged) => non_finite(&tagged.value, below),
+        Yaml::Null | Yaml::Bool(_) | Yaml::String(_) => None,
+    }
+}
+
+/// `subject`, or the value at `below` of it (`` `A` of `env` of hook #1 of `Stop` ``).
+pub(crate) fn describe_below(below: &[PathSegment], subject: &str) -> String {
+    below
+        .iter()
+        .fold(subject.to_owned(), |subject, segment| match segment {
+            PathSegment::Key(key) => format!("`{key}` of {subject}"),
+            PathSegment::Index(i) => format!("item #{} of {subject}", i + 1),
+        })
+}
+
+/// A portable environment variable name (POSIX's portable character set for them): ASCII
+/// letters, digits and `_`, not starting with a digit. Nothing else can be set reliably: `=`
+/// ends the name, NUL ends the string, and shells cannot name the rest.
+fn portable_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Gives every entry of one file without a name of its own the name `<file>#<n>`, `n` counting

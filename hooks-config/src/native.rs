@@ -5,10 +5,10 @@
 //!   intercept_tool_call:            # a point, or another agent's name for it (PreToolUse)
 //!     - command: ./hooks/guard.sh --strict   # split like a shell would, run without one
 //!       matcher: "Bash|Write"
-//!       timeout: 10                 # seconds; default 60, at most 600
+//!       timeout: 10                 # seconds; default 60, from 0.001 to 600
 //!       priority: 20                # default 50 (DEFAULT_PRIORITY)
 //!       on_error: block             # pass (default) | block | warn
-//!       env: {MODE: strict}
+//!       env: {MODE: strict}         # names: letters, digits, `_`, no digit first
 //!       working_dir: hooks          # relative to this file's directory
 //!       name: guard                 # default: <file>#<n>
 //!     - process: [python3, hooks/worker.py]   # argv as a list: no splitting
@@ -29,7 +29,7 @@ use hooks_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
-use crate::entry::{Entry, Event, FileContext, at, command_transport, json_kind};
+use crate::entry::{Entry, Event, FileContext, at, command_transport, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
 use hooks_external::program::argv_from_line;
 use hooks_external::{
@@ -106,12 +106,8 @@ pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> Result<Vec<Entry>, Conf
                     let mut map = Map::new();
                     for (key, value) in fields {
                         let key = yaml_key(&key);
-                        let value = serde_json::to_value(&value).map_err(|e| {
-                            cx.error(
-                                format!("`{key}` of {subject}"),
-                                &at(&path, key.as_str()),
-                                e.to_string(),
-                            )
+                        let value = cx.yaml_json(&value, &at(&path, key.as_str()), |below| {
+                            describe_below(below, &format!("`{key}` of {subject}"))
                         })?;
                         map.insert(key, value);
                     }
@@ -202,7 +198,7 @@ fn entry(
             argv: resolve_program(&cx.dir(), argv),
             display,
             env: match field("env") {
-                Some(v) => cx.string_map(&key_subject("env"), v, &key_path("env"))?,
+                Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
                 None => Default::default(),
             },
             working_dir: match field("working_dir") {

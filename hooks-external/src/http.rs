@@ -26,8 +26,9 @@
 //!   answer is dropped.
 //! - SSRF guard: unless the spec says `allow_local`, the host is resolved here, and if **any**
 //!   address it resolves to is loopback, private, link-local, a cloud metadata address,
-//!   unspecified, carrier-grade NAT, multicast, broadcast or reserved (IPv4-mapped and other
-//!   IPv4-embedding IPv6 forms included: see [`refusal_kind`]), the firing fails with
+//!   unspecified, carrier-grade NAT, multicast, broadcast or reserved (IPv4-mapped, 6to4 and
+//!   other IPv4-embedding IPv6 forms judged by the IPv4 address they carry; Teredo and NAT64
+//!   local-use refused outright: see [`refusal_kind`]), the firing fails with
 //!   [`TransportError::Refused`] before any connection is opened. The connection then goes to
 //!   exactly the addresses that were checked — there is no second lookup a DNS-rebinding answer
 //!   could slip a private address into — while the `Host` header and the TLS server name stay
@@ -336,12 +337,23 @@ fn first_line(body: Body) -> String {
 /// (169.254.0.0/16, `fe80::/10`), `"metadata"` (169.254.169.254, `fd00:ec2::254`,
 /// 100.100.100.200 — cloud instance metadata services), `"unspecified"` (0.0.0.0, `::`),
 /// `"carrier-grade NAT"` (100.64.0.0/10), `"multicast"` (224.0.0.0/4, `ff00::/8`),
-/// `"broadcast"` (255.255.255.255) and `"reserved"` (the rest of 0.0.0.0/8 and 240.0.0.0/4).
+/// `"broadcast"` (255.255.255.255), `"reserved"` (the rest of 0.0.0.0/8 and 240.0.0.0/4), and
+/// `"nat64"` and `"teredo"` (below).
 ///
-/// An IPv6 address that carries an IPv4 one — IPv4-mapped `::ffff:a.b.c.d`, the deprecated
-/// IPv4-compatible `::a.b.c.d`, and NAT64's `64:ff9b::a.b.c.d` — is judged by the IPv4 address
-/// it carries (an IPv4-compatible address carrying a public one is `"reserved"`: nothing
-/// legitimate uses that form).
+/// An IPv6 address that carries an IPv4 one where every router reads it the same way is judged
+/// by the IPv4 address it carries: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+/// `::ffff:0:a.b.c.d` (RFC 2765), the deprecated IPv4-compatible `::a.b.c.d` (carrying a public
+/// address it is `"reserved"`: nothing legitimate uses that form), 6to4 `2002:AABB:CCDD::/48`
+/// (carrying `AA.BB.CC.DD`, relayed to it by any 6to4 gateway) and NAT64's well-known
+/// `64:ff9b::a.b.c.d`. Two forms are refused whatever they carry, because what they carry says
+/// nothing reliable about where the packet ends up:
+///
+/// - `"nat64"`: the rest of `64:ff9b::/32`, i.e. the local-use prefix `64:ff9b:1::/48`
+///   (RFC 8215) and the unassigned space around it. A network picks its own prefix length
+///   there, so the IPv4 address may sit in any of several places (RFC 6052), and the gateway
+///   that translates it is inside that network.
+/// - `"teredo"`: `2001::/32`. The client's IPv4 address (the last 32 bits, inverted) and the
+///   server's (bits 32..64) are whatever a relay was told, and the relay may sit anywhere.
 ///
 /// ```
 /// use hookchain::external::http::refusal_kind;
@@ -349,6 +361,8 @@ fn first_line(body: Body) -> String {
 /// assert_eq!(refusal_kind("10.1.2.3".parse().unwrap()), Some("private"));
 /// assert_eq!(refusal_kind("::ffff:127.0.0.1".parse().unwrap()), Some("loopback"));
 /// assert_eq!(refusal_kind("169.254.169.254".parse().unwrap()), Some("metadata"));
+/// assert_eq!(refusal_kind("2002:7f00:1::1".parse().unwrap()), Some("loopback")); // 6to4
+/// assert_eq!(refusal_kind("2001:0:808:808::1".parse().unwrap()), Some("teredo"));
 /// assert_eq!(refusal_kind("93.184.215.14".parse().unwrap()), None);
 /// ```
 pub fn refusal_kind(ip: IpAddr) -> Option<&'static str> {
@@ -389,8 +403,19 @@ fn v6_refusal_kind(ip: Ipv6Addr) -> Option<&'static str> {
         [0, 0, 0, 0, 0, 0xffff, _, _] => return v4_refusal_kind(embedded()),
         // IPv4-compatible (deprecated), ::a.b.c.d
         [0, 0, 0, 0, 0, 0, _, _] => v4_refusal_kind(embedded()).unwrap_or("reserved"),
+        // IPv4-translated (RFC 2765), ::ffff:0:a.b.c.d
+        [0, 0, 0, 0, 0xffff, 0, _, _] => return v4_refusal_kind(embedded()),
         // NAT64, 64:ff9b::a.b.c.d: the gateway would carry it to the IPv4 address.
         [0x64, 0xff9b, 0, 0, 0, 0, _, _] => return v4_refusal_kind(embedded()),
+        // The rest of 64:ff9b::/32, with the local-use 64:ff9b:1::/48: where the IPv4 address
+        // sits is up to the network, and so is where the gateway sends it.
+        [0x64, 0xff9b, ..] => "nat64",
+        // 6to4, 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
+        [0x2002, high, low, ..] => {
+            return v4_refusal_kind(Ipv4Addr::from((u32::from(high) << 16) | u32::from(low)));
+        }
+        // Teredo, 2001::/32: the IPv4 addresses it carries are whatever a relay was told.
+        [0x2001, 0, ..] => "teredo",
         [first, ..] if first & 0xfe00 == 0xfc00 => "private",
         [first, ..] if first & 0xffc0 == 0xfe80 => "link-local",
         [first, ..] if first & 0xffc0 == 0xfec0 => "private",

@@ -629,6 +629,60 @@ fn the_classifier_allows_public_addresses() {
     }
 }
 
+/// IPv6 forms that carry an IPv4 address in another place than `::ffff:a.b.c.d`: the ones judged
+/// by the IPv4 address they carry, and the ones refused whatever they carry.
+const EMBEDDING_REFUSED: &[(&str, &str)] = &[
+    // 6to4, 2002:AABB:CCDD::/48 carries AA.BB.CC.DD
+    ("2002:7f00:0001::1", "loopback"),
+    ("2002:0a00:0001::1", "private"),
+    ("2002:c0a8:0101:1::1", "private"),
+    ("2002:a9fe:a9fe::1", "metadata"),
+    ("2002:a9fe:0101::1", "link-local"),
+    ("2002:0000:0000::1", "unspecified"),
+    ("2002:6440:0001::1", "carrier-grade NAT"),
+    // IPv4-translated (RFC 2765), ::ffff:0:a.b.c.d
+    ("::ffff:0:7f00:1", "loopback"),
+    ("::ffff:0:10.0.0.1", "private"),
+    ("::ffff:0:169.254.169.254", "metadata"),
+    ("::ffff:0:0.0.0.0", "unspecified"),
+    // NAT64 well-known prefix, 64:ff9b::a.b.c.d
+    ("64:ff9b::a00:1", "private"),
+    ("64:ff9b::7f00:1", "loopback"),
+    // NAT64 local-use prefix (RFC 8215): where the IPv4 address sits depends on the network
+    ("64:ff9b:1::a00:1", "nat64"),
+    ("64:ff9b:1::808:808", "nat64"),
+    ("64:ff9b:1:ffff:ffff:ffff:ffff:ffff", "nat64"),
+    // Teredo: the client address is whatever the relay saw, whoever sent it
+    ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "teredo"),
+    ("2001:0:808:808:0:0:f7f7:f7f7", "teredo"),
+    ("2001:0:ffff:ffff:ffff:ffff:ffff:ffff", "teredo"),
+];
+
+/// The same forms carrying public addresses, and the neighbours of the refused prefixes.
+const EMBEDDING_ALLOWED: &[&str] = &[
+    "2002:0808:0808::1",
+    "2002:0101:0101:ffff::1",
+    "::ffff:0:808:808",
+    "64:ff9b::808:808",
+    "64:ff9b::1.1.1.1",
+    "2001:1::1",
+    "2001:db7:ffff::1",
+    "2003::1",
+    "2001:4860:4860::8888",
+];
+
+#[test]
+fn the_classifier_judges_ipv6_forms_that_carry_an_ipv4_address() {
+    for &(addr, kind) in EMBEDDING_REFUSED {
+        let ip: IpAddr = addr.parse().unwrap();
+        assert_eq!(refusal_kind(ip), Some(kind), "{addr}");
+    }
+    for &addr in EMBEDDING_ALLOWED {
+        let ip: IpAddr = addr.parse().unwrap();
+        assert_eq!(refusal_kind(ip), None, "{addr}");
+    }
+}
+
 /// Fires a hook at `url` after making sure `host` is an address the guard refuses, so that a
 /// gap in the guard fails here rather than sending anything.
 fn refused_through_invoke(url: &str, expected_addr: &str, expected_kind: &'static str) {
