@@ -389,7 +389,6 @@ fn an_http_hook_is_approved_by_its_url() {
     let approval = &consent.approvals()[0];
     assert_eq!(approval.kind, "http");
     assert_eq!(approval.command, "https://hooks.example.com/a");
-    assert_eq!(approval.sha256, None);
     assert_eq!(consent.status(&hooks[0]), ConsentStatus::Approved);
     let other = dir.hooks("hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/b\n");
     assert_eq!(consent.status(&other[0]), ConsentStatus::New);
@@ -479,4 +478,44 @@ fn an_approval_holds_whichever_way_the_path_to_the_script_is_written() {
     let plain = read(dir.path("agent/hookchain.yaml"));
     let consent = Consent::load(dir.allowlist()).unwrap();
     assert_eq!(consent.status(&plain[0]), ConsentStatus::Approved);
+}
+
+/// What decides what runs is part of the approval: adding `env` (`BASH_ENV`, `LD_PRELOAD`,
+/// `PATH`) or changing `working_dir` to an approved hook makes it drifted, as does adding a
+/// header (which may carry a secret) to an approved HTTP hook.
+#[test]
+fn env_working_dir_and_headers_are_part_of_the_approval() {
+    let dir = Scratch::new("pinned-settings");
+    dir.script("guard.sh", "exit 0");
+    std::fs::create_dir_all(dir.path("sub")).unwrap();
+    // The same script, byte for byte, in another directory.
+    dir.script("sub/guard.sh", "exit 0");
+    let plain = dir.hooks("hooks:\n  PreToolUse:\n    - command: ./guard.sh\n");
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    consent.approve(&plain[0]).unwrap();
+    assert_eq!(consent.status(&plain[0]), ConsentStatus::Approved);
+    for changed in [
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      env: {BASH_ENV: ./evil.sh}\n",
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      env: {LD_PRELOAD: ./evil.so}\n",
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      working_dir: sub\n",
+    ] {
+        let hooks = dir.hooks(changed);
+        assert!(
+            matches!(consent.status(&hooks[0]), ConsentStatus::Drifted { .. }),
+            "{changed}: {:?}",
+            consent.status(&hooks[0])
+        );
+    }
+
+    let url = "hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/a\n";
+    let with_header = "hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/a\n      \
+                       headers: {Authorization: Bearer $SECRET}\n";
+    let http = dir.hooks(url);
+    consent.approve(&http[0]).unwrap();
+    assert_eq!(consent.status(&http[0]), ConsentStatus::Approved);
+    let http = dir.hooks(with_header);
+    assert!(matches!(
+        consent.status(&http[0]),
+        ConsentStatus::Drifted { .. }
+    ));
 }

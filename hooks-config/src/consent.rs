@@ -10,8 +10,11 @@
 //! named by a path (`./hooks/guard.sh`), or the first operand that is a file when the program is
 //! a bare name found on `PATH` (`python3 hooks/guard.py`); for the `sh -c` lines of Claude Code
 //! and docker-agent configs, the same rule applied to the line's words, with
-//! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. A hook whose command runs no file
-//! is pinned by its command line alone, and an HTTP hook by its URL alone (no hash).
+//! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. The hash covers the hook's `env`
+//! and `working_dir` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH` to an approved hook, or
+//! moving it to another directory, makes it drifted. A hook whose command runs no file is pinned
+//! by its command line, `env` and `working_dir`; an HTTP hook by its URL, and its headers as
+//! written (a header added later, which could carry a secret, makes it drifted).
 //!
 //! A hook's [`ConsentStatus`] is `Approved`, `New` (never approved), or `Drifted` (approved, but
 //! its script has changed since: edited, replaced, or swapped for another file). Only an
@@ -212,7 +215,19 @@ struct Pin {
 impl Pin {
     fn of(hook: &ExternalHook) -> Pin {
         let (script, sha256) = match &hook.transport {
-            Transport::Http(_) => (None, None),
+            Transport::Http(spec) => {
+                // The URL is the key; the headers (names and values as written, `$VAR`s
+                // unexpanded) are what a later edit could add a secret to.
+                let mut hasher = Sha256::new();
+                hasher.update(spec.url.as_bytes());
+                for (name, value) in &spec.headers {
+                    hasher.update([0]);
+                    hasher.update(name.as_bytes());
+                    hasher.update([b'=']);
+                    hasher.update(value.as_bytes());
+                }
+                (None, Some(hex(&hasher.finalize())))
+            }
             Transport::Command(spec) | Transport::Process(spec) => {
                 // One key per file, however the path to it was written (`../x/hooks/a.sh` from
                 // one directory, `hooks/a.sh` from another, through a symlink).
@@ -223,6 +238,19 @@ impl Pin {
                 });
                 let mut hasher = Sha256::new();
                 hasher.update(shell_line(spec).unwrap_or(&spec.display).as_bytes());
+                hasher.update([0]);
+                // What else decides what runs: the environment it is given (`BASH_ENV`,
+                // `LD_PRELOAD`, `PATH`) and the directory it runs in.
+                for (name, value) in &spec.env {
+                    hasher.update(name.as_bytes());
+                    hasher.update([b'=']);
+                    hasher.update(value.as_bytes());
+                    hasher.update([0]);
+                }
+                if let Some(dir) = &spec.working_dir {
+                    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+                    hasher.update(dir.as_os_str().as_encoded_bytes());
+                }
                 hasher.update([0]);
                 if let Some(content) = script.as_ref().and_then(|p| std::fs::read(p).ok()) {
                     hasher.update(&content);
