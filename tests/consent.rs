@@ -519,3 +519,57 @@ fn env_working_dir_and_headers_are_part_of_the_approval() {
         ConsentStatus::Drifted { .. }
     ));
 }
+
+/// Consent is checked again at every firing: a script edited after the registry was built does
+/// not run until it is approved again; the firing fails under the hook's policy, naming why.
+#[test]
+fn a_script_edited_after_the_registry_is_built_does_not_run() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+    use hookchain::points::{InterceptToolCall, ToolCall};
+
+    let dir = Scratch::new("edited-later");
+    let marker = dir.path("ran");
+    let script = dir.script(
+        "guard.sh",
+        &format!("echo run >> {}; exit 0", marker.display()),
+    );
+    let file = dir.path("hookchain.yaml").display().to_string();
+    let config = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: guard\n      on_error: block\n",
+        &file,
+    )
+    .unwrap();
+    let hooks = HooksBuilder::new()
+        .config(config)
+        .consent(
+            Consent::load(dir.allowlist()).unwrap(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .build()
+        .unwrap();
+    let call = || ToolCall::new("Bash", serde_json::json!({"command": "ls"}));
+    assert!(!hooks.dispatch::<InterceptToolCall>(call()).is_blocked());
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "run\n");
+
+    // Edited while the agent runs: it does not run, and the guard blocks instead of vanishing.
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho edited >> {}\nexit 0\n", marker.display()),
+    )
+    .unwrap();
+    let outcome = hooks.dispatch::<InterceptToolCall>(call());
+    let hookchain::Flow::Blocked(blocked) = &outcome.flow else {
+        panic!("an edited guard must block: {outcome:?}");
+    };
+    assert!(
+        blocked.reason.contains("changed since it was approved"),
+        "{}",
+        blocked.reason
+    );
+    assert_eq!(
+        std::fs::read_to_string(&marker).unwrap(),
+        "run\n",
+        "the edited script ran"
+    );
+}

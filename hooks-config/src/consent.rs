@@ -268,6 +268,50 @@ impl Pin {
     }
 }
 
+/// The hash an approval of `hook` pins now (`None` for a hook pinned by its key alone).
+pub(crate) fn pin_hash(hook: &ExternalHook) -> Option<String> {
+    Pin::of(hook).sha256
+}
+
+/// An admitted hook's transport, checked again at every firing: when what the approval pinned
+/// (the script, the command line, `env`, `working_dir`, the headers) is no longer what was
+/// approved, the firing fails before anything runs, and the hook's `on_error` applies.
+pub(crate) struct Verified {
+    pub(crate) inner: std::sync::Arc<dyn hooks_external::Invoke>,
+    pub(crate) hook: ExternalHook,
+    pub(crate) approved: Option<String>,
+}
+
+impl hooks_external::Invoke for Verified {
+    fn invoke(
+        &self,
+        payload: &[u8],
+        timeout: std::time::Duration,
+    ) -> Result<hooks_external::RawOutput, hooks_external::TransportError> {
+        let now = pin_hash(&self.hook);
+        if now != self.approved {
+            let what = match &self.hook.transport {
+                Transport::Http(_) => "its URL or headers",
+                _ => "its script or settings",
+            };
+            tracing::warn!(
+                hook = %self.hook.name,
+                "hook `{}` ({}): {what} changed since it was approved; it does not run",
+                self.hook.name,
+                origin_text(&self.hook.origin)
+            );
+            return Err(hooks_external::TransportError::Io(format!(
+                "{what} changed since it was approved (sha256 {} is now {}); it does not run \
+                 until it is approved again: `hookchain approve {}`",
+                short(self.approved.as_deref().unwrap_or("-")),
+                short(now.as_deref().unwrap_or("-")),
+                self.hook.name
+            )));
+        }
+        self.inner.invoke(payload, timeout)
+    }
+}
+
 /// The allowlist of approved hooks, and the file it is kept in.
 #[derive(Debug, Clone, Default)]
 pub struct Consent {

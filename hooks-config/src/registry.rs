@@ -9,7 +9,9 @@
 //! - The config's external hooks join their points' chains when the registry is built, each once
 //!   [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged since, or
 //!   approved then by the policy. The others are skipped with a warning naming each and listed by
-//!   [`ConfigHooksExt::consent_report`]. The chains never change after that:
+//!   [`ConfigHooksExt::consent_report`]. Consent is checked again at every firing: a hook whose
+//!   script (or command line, `env`, `working_dir`, headers) changed since it was approved fails
+//!   before anything runs, under its `on_error`. The chains never change after that:
 //!   [`ConfigHooksExt::set_config`] reloads sections and flags only.
 //! - Without [`ConfigBuilderExt::consent`], the allowlist is
 //!   `~/.config/hookchain/approved-hooks.json` and the policy is the environment's
@@ -17,8 +19,11 @@
 //!   policy with a prompt. A strict build fails when that allowlist cannot be read; a lenient
 //!   one runs only the hooks approved otherwise and reports the error.
 
+use std::sync::Arc;
+
 use hooks_core::ConfigError;
 use hooks_external::ExternalHooksExt;
+use hooks_external::hook::Unusable;
 use hooks_runtime::{BuildError, BuildMode, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 
@@ -163,7 +168,22 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         report.skipped = admission.skipped;
         report.errors.extend(admission.errors);
         for hook in admitted {
-            taken = taken.external(hook);
+            let approved = consent::pin_hash(&hook);
+            let inner = hooks_external::hook::invoker(&hook.transport).unwrap_or_else(|error| {
+                tracing::error!(
+                    hook = hook.name,
+                    "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
+                    hook.name,
+                    hook.origin.short()
+                );
+                Arc::new(Unusable(error))
+            });
+            let verified = consent::Verified {
+                inner,
+                hook: hook.clone(),
+                approved,
+            };
+            taken = taken.external_with(hook, Arc::new(verified));
         }
     }
     *builder = taken.attach(report);

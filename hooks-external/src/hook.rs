@@ -158,7 +158,7 @@ fn not_built(transport: &'static str) -> TransportError {
 /// A transport that could not be built: every firing fails with the error it met, so the hook's
 /// policy applies and the problem is never a silent pass.
 #[derive(Debug)]
-pub(crate) struct Unusable(pub(crate) TransportError);
+pub struct Unusable(pub TransportError);
 
 impl Invoke for Unusable {
     fn invoke(
