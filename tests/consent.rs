@@ -573,3 +573,42 @@ fn a_script_edited_after_the_registry_is_built_does_not_run() {
         "the edited script ran"
     );
 }
+
+/// Approvals written at the same time, by threads (or processes) each with its own handle on the
+/// allowlist, are all kept: the read-modify-write of the file is done under a lock, and every
+/// writer has a temporary file of its own.
+#[test]
+fn concurrent_approvals_are_all_kept() {
+    let dir = Scratch::new("concurrent");
+    let writers = 8;
+    let mut hooks = Vec::new();
+    for n in 0..writers {
+        dir.script(&format!("guard{n}.sh"), "exit 0");
+        let yaml =
+            format!("hooks:\n  PreToolUse:\n    - command: ./guard{n}.sh\n      name: g{n}\n");
+        hooks.push(dir.hooks(&yaml).remove(0));
+    }
+    let allowlist = dir.allowlist();
+    let barrier = Arc::new(std::sync::Barrier::new(writers));
+    let threads: Vec<_> = hooks
+        .into_iter()
+        .map(|hook| {
+            let (allowlist, barrier) = (allowlist.clone(), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                let mut consent = Consent::load(&allowlist).unwrap();
+                barrier.wait();
+                consent.approve(&hook).unwrap();
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    let consent = Consent::load(&allowlist).unwrap();
+    assert_eq!(
+        consent.approvals().len(),
+        writers,
+        "{:?}",
+        consent.approvals()
+    );
+}

@@ -26,8 +26,10 @@
 //! In a JSON allowlist, by default `~/.config/hookchain/approved-hooks.json`
 //! ([`Consent::default_path`]), any other file with [`Consent::load`]. It is rewritten whole on
 //! every change, atomically: the new list is written to a temporary file in the same directory,
-//! flushed, then renamed over the old one, so a reader (or a crash) never sees half a file. An
-//! allowlist that does not parse is an error, never an empty list.
+//! flushed, then renamed over the old one, so a reader (or a crash) never sees half a file. Each
+//! change reads, edits and writes the list under an exclusive lock on `.NAME.lock` beside it, so
+//! approvals made at the same time by several threads or processes are all kept. An allowlist
+//! that does not parse is an error, never an empty list.
 //!
 //! # How a hook gets approved
 //!
@@ -409,6 +411,9 @@ impl Consent {
             edit(&mut self.approvals);
             return Ok(());
         };
+        // One writer at a time, across threads and processes: the read, the edit and the write
+        // are one step, so a concurrent approval is never lost.
+        let _lock = lock_list(path)?;
         let mut approvals = read_list(path)?;
         edit(&mut approvals);
         write_list(path, &approvals)?;
@@ -456,6 +461,32 @@ fn read_list(path: &Path) -> Result<Vec<Approval>, ConsentError> {
 }
 
 /// Writes the list to a temporary file next to `path`, then renames it over `path`.
+/// An exclusive lock on the allowlist at `path`, held until dropped: a lock on the file
+/// `.NAME.lock` beside it (the list itself is replaced by a rename, so it cannot carry the lock).
+fn lock_list(path: &Path) -> Result<std::fs::File, ConsentError> {
+    let fail = |e: std::io::Error| ConsentError::Write {
+        path: path.display().to_string(),
+        reason: format!("cannot lock it: {e}"),
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| APPROVALS_FILE.to_owned());
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!(".{name}.lock")))
+        .map_err(fail)?;
+    lock.lock().map_err(fail)?;
+    Ok(lock)
+}
+
 fn write_list(path: &Path, approvals: &[Approval]) -> Result<(), ConsentError> {
     let fail = |e: std::io::Error| ConsentError::Write {
         path: path.display().to_string(),
@@ -476,7 +507,10 @@ fn write_list(path: &Path, approvals: &[Approval]) -> Result<(), ConsentError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| APPROVALS_FILE.to_owned());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // A name of its own per writer: the process, and a number unique within it.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
     let written = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(&json)?;
