@@ -414,8 +414,9 @@ fn a_named_config_cannot_approve_its_own_hooks() {
     assert_eq!(
         run.err,
         format!(
-            "note: {}: `hooks_auto_accept: true` is left out: only the user's own \
-             ~/.config/hookchain/hookchain.yaml may approve hooks (or pass --accept-hooks)\n",
+            "note: {} line 1: `hooks_auto_accept: true` is left out: only the user's own \
+             ~/.config/hookchain/hookchain.yaml may approve hooks (set it there, pass \
+             --accept-hooks, or call `Config::accept_hooks(true)` in code)\n",
             sandbox.config.display()
         )
     );

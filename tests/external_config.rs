@@ -703,15 +703,24 @@ fn a_project_file_cannot_approve_its_own_hooks() {
     let config = Config::discover_from(&project, Some(&home)).unwrap();
     assert!(config.accepts_hooks());
     assert!(config.warnings().is_empty());
+    // Loaded by hand — `Config::load("hookchain.yaml")`, the way an agent builds a registry of its
+    // own — the project's file still cannot approve its own hooks.
+    std::fs::write(project.join("hookchain.yaml"), "hooks_auto_accept: true\n").unwrap();
+    let loaded = Config::load(project.join("hookchain.yaml")).unwrap();
+    assert!(!loaded.accepts_hooks());
+    assert_eq!(loaded.warnings().len(), 1, "{:?}", loaded.warnings());
     let _ = std::fs::remove_dir_all(&root);
 
-    // And so can a file the agent loads itself, and code.
-    assert!(
-        Config::from_yaml_str("hooks_auto_accept: true\n", "a.yaml")
-            .unwrap()
-            .accepts_hooks()
-    );
+    // Code can; a file the agent loads itself cannot (it may be the project's, under another
+    // name), nor text handed over: each is left out with a warning.
     assert!(Config::new().accept_hooks(true).accepts_hooks());
+    let text = Config::from_yaml_str("hooks_auto_accept: true\n", "a.yaml").unwrap();
+    assert!(!text.accepts_hooks());
+    assert!(
+        text.warnings()[0].contains("only the user's own ~/.config/hookchain/hookchain.yaml"),
+        "{:?}",
+        text.warnings()
+    );
     assert_eq!(
         error("hooks_auto_accept: yes please\n"),
         "`hooks_auto_accept` in ./hookchain.yaml line 1: expected `true` or `false`, found a \

@@ -280,42 +280,22 @@ where
 // What every command reads.
 // ---------------------------------------------------------------------------------------------
 
-/// The config of `--config` (in order, later over earlier) or of discovery, and notes on what
-/// was left out of it.
+/// The config of `--config` (in order, later over earlier) or of discovery.
 ///
 /// `hooks_auto_accept: true` is honoured only in the user's own file
 /// (`~/.config/hookchain/hookchain.yaml`), whether it is discovered or named with `--config`:
 /// pointing the command line at a project's file to see what it would do must not let that
-/// file approve its own hooks.
+/// file approve its own hooks. `Config::load` keeps that rule; what it leaves out is among the
+/// config's warnings, which the commands print as notes.
 fn load_config(cli: &Cli) -> Result<(Config, Vec<String>), Failure> {
     if cli.config.is_empty() {
         return Ok((Config::discover()?, Vec::new()));
     }
-    let user_file = discovery_files()
-        .into_iter()
-        .next()
-        .filter(|p| p.is_absolute())
-        .and_then(|p| std::fs::canonicalize(p).ok());
     let mut config = Config::new();
-    let mut notes = Vec::new();
-    let mut auto_accept = false;
     for path in &cli.config {
-        let loaded = Config::load(path)?;
-        if loaded.accepts_hooks() {
-            let is_user_file = user_file.is_some() && std::fs::canonicalize(path).ok() == user_file;
-            if is_user_file {
-                auto_accept = true;
-            } else {
-                notes.push(format!(
-                    "{}: `hooks_auto_accept: true` is left out: only the user's own \
-                     ~/.config/hookchain/hookchain.yaml may approve hooks (or pass --accept-hooks)",
-                    path.display()
-                ));
-            }
-        }
-        config = config.merge(loaded);
+        config = config.merge(Config::load(path)?);
     }
-    Ok((config.accept_hooks(auto_accept), notes))
+    Ok((config, Vec::new()))
 }
 
 /// The files discovery reads, whether or not they exist.

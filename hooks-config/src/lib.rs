@@ -44,9 +44,10 @@
 //! sorts by that name among the hooks of its priority.
 //!
 //! `hooks_auto_accept: true` lets hooks run without being approved first (see
-//! [`consent`]). It is honoured in the user's file
-//! (`~/.config/hookchain/hookchain.yaml`), in a file loaded with [`Config::load`] and in config
-//! set from code; a project's `./hookchain.yaml` cannot approve its own hooks, so there it is
+//! [`consent`]). It is honoured in the user's own file (`~/.config/hookchain/hookchain.yaml`,
+//! discovered or loaded with [`Config::load`]) and in config set from code
+//! ([`Config::accept_hooks`]); anywhere else — a project's `./hookchain.yaml`, any other file,
+//! text given to [`Config::from_yaml_str`] — a file cannot approve its own hooks, so there it is
 //! left out with a warning.
 //!
 //! Nothing else may stand at the top level: an unknown key is an error with a "did you mean".
@@ -183,7 +184,16 @@ impl Config {
 
     /// Parses the text of a config file; `source_name` names the file in errors (e.g.
     /// `./hookchain.yaml`).
+    ///
+    /// `hooks_auto_accept: true` in such text is left out, with a warning: only the user's own
+    /// `~/.config/hookchain/hookchain.yaml` may approve hooks.
     pub fn from_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::from_yaml_trusted(text, source_name).map(|config| untrusted(config, false))
+    }
+
+    /// [`from_yaml_str`](Config::from_yaml_str), keeping `hooks_auto_accept`: for the user's
+    /// own file.
+    fn from_yaml_trusted(text: &str, source_name: &str) -> Result<Config, ConfigError> {
         file::check_nesting(text, source_name)?;
         let text: Arc<str> = text.into();
         let located = Arc::clone(&text);
@@ -336,7 +346,12 @@ impl Config {
         if is_docker_agent(&text) {
             return Config::from_docker_agent_str(&text, &name);
         }
-        Config::from_yaml_str(&text, &name)
+        let config = Config::from_yaml_trusted(&text, &name)?;
+        Ok(if is_user_file(path.as_ref()) {
+            config
+        } else {
+            untrusted(config, false)
+        })
     }
 
     /// Reads the hooks of a Claude Code `settings.json` (see
@@ -572,17 +587,46 @@ fn discovered_files(project_dir: &Path, home_dir: Option<&Path>) -> Vec<PathBuf>
 }
 
 /// A discovered file: a project's file cannot let its own hooks run unapproved.
-fn discovered(mut file: Config, is_project: bool) -> Config {
-    if is_project && let Some((true, at)) = file.auto_accept.take() {
-        let warning = format!(
-            "{at}: `{AUTO_ACCEPT}: true` is left out: a project's hookchain.yaml cannot approve \
-             its own hooks (set it in ~/.config/hookchain/hookchain.yaml, or pass \
-             --accept-hooks)"
-        );
+fn discovered(file: Config, is_project: bool) -> Config {
+    if is_project {
+        untrusted(file, true)
+    } else {
+        file
+    }
+}
+
+/// A file that is not the user's own: its `hooks_auto_accept: true` is left out, with a warning.
+fn untrusted(mut file: Config, is_project: bool) -> Config {
+    if let Some((true, at)) = file.auto_accept.take() {
+        let warning = if is_project {
+            format!(
+                "{at}: `{AUTO_ACCEPT}: true` is left out: a project's hookchain.yaml cannot \
+                 approve its own hooks (set it in ~/.config/hookchain/hookchain.yaml, or pass \
+                 --accept-hooks)"
+            )
+        } else {
+            format!(
+                "{at}: `{AUTO_ACCEPT}: true` is left out: only the user's own \
+                 ~/.config/hookchain/hookchain.yaml may approve hooks (set it there, pass \
+                 --accept-hooks, or call `Config::accept_hooks(true)` in code)"
+            )
+        };
         tracing::warn!("{warning}");
         file.warnings.push(warning);
     }
     file
+}
+
+/// `true` when `path` is the user's own `~/.config/hookchain/hookchain.yaml`.
+fn is_user_file(path: &Path) -> bool {
+    let Some(home) = home_dir() else {
+        return false;
+    };
+    let user = home.join(".config").join("hookchain").join(CONFIG_FILE);
+    match (std::fs::canonicalize(path), std::fs::canonicalize(user)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Reads a file's text, with the name it has in messages.
@@ -608,7 +652,7 @@ fn is_docker_agent(text: &str) -> bool {
 
 fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
     match file::read_text(path)? {
-        Some(text) => Config::from_yaml_str(&text, &path.display().to_string()).map(Some),
+        Some(text) => Config::from_yaml_trusted(&text, &path.display().to_string()).map(Some),
         None => Ok(None),
     }
 }
