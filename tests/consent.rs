@@ -614,3 +614,51 @@ fn concurrent_approvals_are_all_kept() {
         consent.approvals()
     );
 }
+
+/// A configured hook that does not run is never silent: every session hears of it through
+/// `notification` when it starts, sync or async, and the notice names the hook and why.
+#[test]
+fn a_skipped_hook_is_reported_through_notification_at_every_session_start() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+    use hookchain::points::{Level, Notification, Notify};
+    use std::sync::Mutex as StdMutex;
+
+    let dir = Scratch::new("notified");
+    dir.script("guard.sh", "exit 0");
+    let file = dir.path("hookchain.yaml").display().to_string();
+    let config = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n",
+        &file,
+    )
+    .unwrap();
+    let heard: Arc<StdMutex<Vec<Notification>>> = Arc::default();
+    let seen = Arc::clone(&heard);
+    let hooks = HooksBuilder::new()
+        .hook(
+            Notify,
+            0,
+            move |n: &Notification, _: &hookchain::HookContext| {
+                seen.lock().unwrap().push(n.clone());
+            },
+        )
+        .config(config)
+        .consent(Consent::in_memory(), ConsentPolicy::new())
+        .build()
+        .unwrap();
+    let first = hooks.session("one");
+    let second = hooks.session("two");
+    let heard = heard.lock().unwrap().clone();
+    assert_eq!(heard.len(), 2, "{heard:?}");
+    for n in &heard {
+        assert_eq!(n.level, Level::Warning);
+        assert_eq!(n.source.as_deref(), Some("push-guard"));
+        assert!(
+            n.message.contains("is skipped: new: never approved"),
+            "{}",
+            n.message
+        );
+    }
+    first.end("done");
+    second.end("done");
+}

@@ -165,6 +165,14 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             &mut policy,
         );
         report.admitted = admission.admitted;
+        // A hook that does not run is never silent: every session hears of it.
+        for skipped in &admission.skipped {
+            taken = taken.notice(hooks_core::Notification {
+                level: hooks_core::Level::Warning,
+                message: skipped.to_string(),
+                source: Some(skipped.name.clone()),
+            });
+        }
         report.skipped = admission.skipped;
         report.errors.extend(admission.errors);
         for hook in admitted {

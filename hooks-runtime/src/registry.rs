@@ -343,6 +343,8 @@ pub struct HooksBuilder {
     steps: Vec<BuildStep>,
     /// What layered crates keep with the registry, one value per type.
     attachments: Attachments,
+    /// What every session hears through `notification` when it starts.
+    notices: Vec<hooks_core::Notification>,
 }
 
 /// Values of any type, one per type.
@@ -443,6 +445,15 @@ impl HooksBuilder {
     /// runtime, e.g. what consent did with the configured hooks.
     pub fn attach<T: Any + Send + Sync>(mut self, value: T) -> Self {
         self.attachments.insert(value);
+        self
+    }
+
+    /// Adds a notice every session of the registry hears through `notification` when it starts,
+    /// after `session_start`: for what the agent and its user must not miss however long the
+    /// agent runs — a configured hook that does not run (unapproved, changed since approved, that
+    /// failed to load), a guard that is off.
+    pub fn notice(mut self, notice: hooks_core::Notification) -> Self {
+        self.notices.push(notice);
         self
     }
 
@@ -698,6 +709,8 @@ pub(crate) struct Registry {
     timeouts: Timeouts,
     pub(crate) stop_redo_cap: u32,
     attachments: Attachments,
+    /// What every session hears through `notification` when it starts.
+    pub(crate) notices: Vec<hooks_core::Notification>,
     /// The state of this registry's sessions and turns.
     pub(crate) store: Arc<crate::state::Store>,
 }
@@ -735,6 +748,7 @@ impl Registry {
             timeouts,
             stop_redo_cap: builder.stop_redo_cap.unwrap_or(DEFAULT_STOP_REDO_CAP),
             attachments: builder.attachments,
+            notices: builder.notices,
             store: crate::state::Store::new(),
         }
     }
@@ -986,6 +1000,11 @@ impl Hooks {
             None => Ok(installed),
             Some(_) => Err(SetGlobalError),
         }
+    }
+
+    /// The notices every session hears when it starts ([`HooksBuilder::notice`]).
+    pub fn notices(&self) -> &[hooks_core::Notification] {
+        &self.inner.notices
     }
 
     /// The value of type `T` a layered crate attached when the registry was built

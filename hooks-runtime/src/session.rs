@@ -351,6 +351,9 @@ impl Session {
         let inner = SessionInner::new(hooks, id, parent);
         let event = inner.start_event(source);
         let flow = inner.fire::<SessionStart>(event, Mode::Sync(via)).flow;
+        for notice in inner.hooks.inner.notices.clone() {
+            let _ = inner.fire::<Notify>(notice, Mode::Sync(via));
+        }
         inner.started(flow)
     }
 
@@ -364,6 +367,9 @@ impl Session {
         let inner = SessionInner::new(hooks, id, parent);
         let event = inner.start_event(source);
         let flow = inner.fire_async::<SessionStart>(event, via).await.flow;
+        for notice in inner.hooks.inner.notices.clone() {
+            let _ = inner.fire_async::<Notify>(notice, via).await;
+        }
         inner.started(flow)
     }
 
