@@ -662,3 +662,35 @@ fn a_skipped_hook_is_reported_through_notification_at_every_session_start() {
     first.end("done");
     second.end("done");
 }
+
+/// A configured guard the agent requires blocks its point when consent skips it, instead of
+/// vanishing.
+#[test]
+fn a_required_configured_hook_that_is_skipped_blocks_its_point() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+    use hookchain::points::{InterceptToolCall, ToolCall};
+
+    let dir = Scratch::new("required");
+    dir.script("guard.sh", "exit 0");
+    let file = dir.path("hookchain.yaml").display().to_string();
+    let config = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n",
+        &file,
+    )
+    .unwrap();
+    let build = |policy: ConsentPolicy| {
+        HooksBuilder::new()
+            .require_hook(InterceptToolCall, "push-guard")
+            .config(config.clone())
+            .consent(Consent::in_memory(), policy)
+            .build()
+            .unwrap()
+    };
+    let call = || ToolCall::new("Bash", serde_json::json!({"command": "git push --force"}));
+    let skipped = build(ConsentPolicy::new());
+    let outcome = skipped.dispatch::<InterceptToolCall>(call());
+    assert!(outcome.is_blocked(), "{outcome:?}");
+    let approved = build(ConsentPolicy::new().accept_hooks(true));
+    assert!(!approved.dispatch::<InterceptToolCall>(call()).is_blocked());
+}

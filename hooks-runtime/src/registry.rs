@@ -345,6 +345,15 @@ pub struct HooksBuilder {
     attachments: Attachments,
     /// What every session hears through `notification` when it starts.
     notices: Vec<hooks_core::Notification>,
+    /// Hooks that must be in the registry: (point, name, what stands in when one is not).
+    required: Vec<Required>,
+}
+
+/// A hook [`HooksBuilder::require_hook`] asked for, and how to block its point without it.
+struct Required {
+    point: &'static str,
+    name: String,
+    stand_in: fn(HooksBuilder, String) -> HooksBuilder,
 }
 
 /// Values of any type, one per type.
@@ -455,6 +464,80 @@ impl HooksBuilder {
     pub fn notice(mut self, notice: hooks_core::Notification) -> Self {
         self.notices.push(notice);
         self
+    }
+
+    /// Requires a hook named `name` on `point` — a guard that must not vanish. When the registry
+    /// is built without one (a `#[register_hook]` fn in a crate the binary does not link, a
+    /// configured hook consent skipped or that failed to load, a typo in the name), the point
+    /// blocks every value, first in its chain, with a reason naming the missing hook and what to
+    /// check, and every session hears of it through `notification`. A required hook that is
+    /// present changes nothing.
+    pub fn require_hook<P: HookPoint>(mut self, _point: P, name: impl Into<String>) -> Self {
+        fn stand_in<P: HookPoint>(builder: HooksBuilder, name: String) -> HooksBuilder {
+            let reason = format!(
+                "required hook `{name}` is not in this registry, so `{}` is blocked: a \
+                 #[register_hook] fn in a library crate is collected only if the crate is linked \
+                 (add `use my_hooks as _;`); a configured hook runs only once approved and loaded",
+                P::NAME
+            );
+            let closure: SyncClosure<P> = Arc::new(move |_, _| {
+                Ok(hooks_core::HookResult::<P::Rewrite>::block(reason.clone()))
+            });
+            let options = HookOptions::new(format!("required:{name}"))
+                .priority(i32::MIN)
+                .extension("required")
+                .on_error(OnError::Block);
+            builder.add::<P>(
+                options,
+                false,
+                Handler::SyncClosure(closure),
+                (file!(), line!()),
+            )
+        }
+        self.required.push(Required {
+            point: P::NAME,
+            name: name.into(),
+            stand_in: stand_in::<P>,
+        });
+        self
+    }
+
+    /// Puts a blocking stand-in, and a notice, for every required hook that is not there.
+    fn stand_in_for_missing(&mut self) {
+        let present: Vec<(&'static str, String)> = self
+            .registered
+            .iter()
+            .map(|r| (r.point, r.name.to_owned()))
+            .chain(
+                self.added
+                    .iter()
+                    .map(|a| (a.info.point, a.info.name.to_string())),
+            )
+            .collect();
+        for required in std::mem::take(&mut self.required) {
+            if present
+                .iter()
+                .any(|(point, name)| *point == required.point && *name == required.name)
+            {
+                continue;
+            }
+            tracing::error!(
+                point = required.point,
+                hook = required.name,
+                "required hook `{}` on `{}` is not in the registry: the point blocks",
+                required.name,
+                required.point
+            );
+            let builder = std::mem::take(self).notice(hooks_core::Notification {
+                level: hooks_core::Level::Error,
+                message: format!(
+                    "required hook `{}` on `{}` is not in this registry: `{}` blocks until it is",
+                    required.name, required.point, required.point
+                ),
+                source: Some(required.name.clone()),
+            });
+            *self = (required.stand_in)(builder, required.name);
+        }
     }
 
     /// The value of type `T` attached to the builder, to change it.
@@ -637,6 +720,7 @@ impl HooksBuilder {
     /// its declared type, ...), or when a step left by a layered crate fails.
     pub fn build(mut self) -> Result<Hooks, BuildError> {
         self.run_steps(BuildMode::Strict, &mut Vec::new())?;
+        self.stand_in_for_missing();
         let sections = self.sections.take().unwrap_or_default();
         let registry = Registry::new(self);
         if let Some(error) = registry.duplicates.first() {
@@ -664,6 +748,7 @@ impl HooksBuilder {
         let mut errors = Vec::new();
         // A lenient run of the steps logs and keeps their errors; it never returns one.
         let _ = self.run_steps(BuildMode::Lenient, &mut errors);
+        self.stand_in_for_missing();
         let sections = self.sections.take().unwrap_or_default();
         let registry = Registry::new(self);
         for error in &registry.duplicates {
