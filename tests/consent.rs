@@ -615,6 +615,17 @@ fn concurrent_approvals_are_all_kept() {
     );
 }
 
+/// The config of one `PreToolUse` hook named `push-guard`, its script in `dir`.
+fn push_guard(dir: &Scratch) -> Config {
+    dir.script("guard.sh", "exit 0");
+    let file = dir.path("hookchain.yaml").display().to_string();
+    Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n",
+        &file,
+    )
+    .unwrap()
+}
+
 /// A configured hook that does not run is never silent: every session hears of it through
 /// `notification` when it starts, sync or async, and the notice names the hook and why.
 #[test]
@@ -625,13 +636,7 @@ fn a_skipped_hook_is_reported_through_notification_at_every_session_start() {
     use std::sync::Mutex as StdMutex;
 
     let dir = Scratch::new("notified");
-    dir.script("guard.sh", "exit 0");
-    let file = dir.path("hookchain.yaml").display().to_string();
-    let config = Config::from_yaml_str(
-        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n",
-        &file,
-    )
-    .unwrap();
+    let config = push_guard(&dir);
     let heard: Arc<StdMutex<Vec<Notification>>> = Arc::default();
     let seen = Arc::clone(&heard);
     let hooks = HooksBuilder::new()
@@ -672,13 +677,7 @@ fn a_required_configured_hook_that_is_skipped_blocks_its_point() {
     use hookchain::points::{InterceptToolCall, ToolCall};
 
     let dir = Scratch::new("required");
-    dir.script("guard.sh", "exit 0");
-    let file = dir.path("hookchain.yaml").display().to_string();
-    let config = Config::from_yaml_str(
-        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n",
-        &file,
-    )
-    .unwrap();
+    let config = push_guard(&dir);
     let build = |policy: ConsentPolicy| {
         HooksBuilder::new()
             .require_hook(InterceptToolCall, "push-guard")

@@ -351,8 +351,8 @@ impl Session {
         let inner = SessionInner::new(hooks, id, parent);
         let event = inner.start_event(source);
         let flow = inner.fire::<SessionStart>(event, Mode::Sync(via)).flow;
-        for notice in inner.hooks.inner.notices.clone() {
-            let _ = inner.fire::<Notify>(notice, Mode::Sync(via));
+        for notice in &inner.hooks.inner.notices {
+            let _ = inner.fire::<Notify>(notice.clone(), Mode::Sync(via));
         }
         inner.started(flow)
     }
@@ -367,8 +367,8 @@ impl Session {
         let inner = SessionInner::new(hooks, id, parent);
         let event = inner.start_event(source);
         let flow = inner.fire_async::<SessionStart>(event, via).await.flow;
-        for notice in inner.hooks.inner.notices.clone() {
-            let _ = inner.fire_async::<Notify>(notice, via).await;
+        for notice in &inner.hooks.inner.notices {
+            let _ = inner.fire_async::<Notify>(notice.clone(), via).await;
         }
         inner.started(flow)
     }
