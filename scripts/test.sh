@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A fresh clone builds everything once: incremental caches would only take disk.
+export CARGO_INCREMENTAL=0
+
 echo "== cargo fmt --check"
 cargo fmt --all --check
 
