@@ -150,7 +150,7 @@ pub enum ProtocolError {
     UnknownValue {
         /// The field (`decision`).
         field: String,
-        /// The value, as printed.
+        /// The value, as printed (its first characters, when it is long).
         value: String,
         /// The values it may take.
         expected: &'static str,
@@ -387,7 +387,7 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
             _ => {
                 return Err(ProtocolError::UnknownValue {
                     field: "decision".to_owned(),
-                    value: value.to_owned(),
+                    value: excerpt(value),
                     expected: "`approve`, `allow`, `block`, `deny`, `ask` or `modify`",
                 });
             }
@@ -535,7 +535,7 @@ fn permission(
         _ => {
             return Err(ProtocolError::UnknownValue {
                 field: fields.name(key),
-                value: value.to_owned(),
+                value: excerpt(value),
                 expected,
             });
         }
@@ -681,5 +681,23 @@ mod tests {
         assert_eq!(excerpt("a\nb"), "a\\nb");
         let long = "x".repeat(200);
         assert_eq!(excerpt(&long).chars().count(), EXCERPT + 1);
+    }
+
+    /// Found by fuzzing: a verdict field holding a huge string made a message as long as the
+    /// output, which then went into logs and notifications whole.
+    #[test]
+    fn an_unknown_verdict_is_quoted_as_an_excerpt() {
+        let huge = "}".repeat(100_000);
+        for stdout in [
+            json!({ "decision": huge }),
+            json!({ "hookSpecificOutput": { "permissionDecision": huge } }),
+        ] {
+            let error = decide(&out(&stdout.to_string())).unwrap_err();
+            assert!(
+                matches!(error, ProtocolError::UnknownValue { .. }),
+                "{error}"
+            );
+            assert!(error.to_string().len() < 500, "{error:.300}");
+        }
     }
 }
