@@ -327,12 +327,13 @@ impl Consent {
         std::env::var_os("HOME")
             .or_else(|| std::env::var_os("USERPROFILE"))
             .filter(|h| !h.is_empty())
-            .map(|home| {
-                PathBuf::from(home)
-                    .join(".config")
-                    .join("hookchain")
-                    .join(APPROVALS_FILE)
-            })
+            .map(|home| Consent::path_under(Path::new(&home)))
+    }
+
+    /// The allowlist of the user whose home directory is `home`:
+    /// `home/.config/hookchain/approved-hooks.json`.
+    pub fn path_under(home: &Path) -> PathBuf {
+        home.join(".config").join("hookchain").join(APPROVALS_FILE)
     }
 
     /// The allowlist kept in `path`; a file that does not exist is an empty list (created on
