@@ -22,7 +22,7 @@
 //! | a project's `hooks_auto_accept: true`, through `Config::from_yaml_str` | `tests/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
 //! | approvals written at once by 8 threads (all 8 kept) | `tests/consent.rs`: `concurrent_approvals_are_all_kept` |
 //! | an allowlist that does not parse (`Consent::load`) | `tests/consent.rs`: `an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list` |
-//! | a truncated or unreadable allowlist, through `init` and a strict build | here: `a_broken_allowlist_is_an_error_of_init_and_of_a_strict_build` |
+//! | a truncated or unreadable allowlist, through `init` (a strict `build` with the default allowlist fails on it: `hooks-config/src/registry.rs`, `apply`) | here: `a_broken_allowlist_is_an_error_of_init` |
 //! | a project's `extensions: {external: {enabled: false}}` over the user's approved hooks | here: `a_project_file_cannot_switch_off_the_users_hooks` |
 //! | a project's `enabled: false` for a compiled-in guard's extension | here: `a_project_file_cannot_switch_off_a_compiled_in_guard` |
 //! | a project's `enabled: false` for the stand-ins of `require_hook` | here: `a_project_file_cannot_switch_off_a_required_stand_in` |
@@ -389,4 +389,139 @@ fn a_project_file_cannot_switch_off_the_users_auto_accept() {
     dirs.write("hooks_auto_accept: true\n", "hooks_auto_accept: false\n");
     let config = Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap();
     assert!(config.accepts_hooks());
+}
+
+/// A hook whose command wraps its script — an interpreter's options, `env`, `nice`, `timeout`,
+/// a shell line that changes directory or pipes into it — is pinned to that script: once it is
+/// edited after approval, the hook is drifted and does not run.
+#[test]
+fn wrapped_scripts_are_pinned() {
+    let dirs = Dirs::new("wrapped");
+    let marker = dirs.root.join("ran");
+    let body = format!("echo edited >> {}\nexit 0", marker.display());
+    let python = format!(
+        "open({:?}, 'a').write('edited')\n",
+        marker.display().to_string()
+    );
+    dirs.script("x.sh", "exit 0");
+    dirs.script("x.py", "exit 0");
+    let root = dirs.root.display().to_string();
+    let native = |command: &str| {
+        format!(
+            "hooks:\n  PreToolUse:\n    - command: {command}\n      working_dir: {root}\n      \
+             env: {{CLAUDE_PROJECT_DIR: {root}}}\n"
+        )
+    };
+    let lines = [
+        native("sh -o errexit x.sh"),
+        native("python3 -W ignore x.py"),
+        native("python3 -X utf8 x.py"),
+        native("env python3 x.py"),
+        native("nice sh x.sh"),
+        native("nice -n 5 sh x.sh"),
+        native("timeout 5 sh x.sh"),
+        native("[sh, -c, 'cd \"$CLAUDE_PROJECT_DIR\" && ./x.sh']"),
+        native("[sh, -c, 'cat | ./x.sh']"),
+    ];
+    let mut ran = Vec::new();
+    for yaml in &lines {
+        let _ = std::fs::remove_file(&marker);
+        std::fs::write(dirs.root.join("x.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::write(dirs.root.join("x.py"), "pass\n").unwrap();
+        let file = dirs.root.join("hookchain.yaml").display().to_string();
+        let config = Config::from_yaml_str(yaml, &file).unwrap();
+        let mut consent = Consent::in_memory();
+        consent.approve(&config.external_hooks()[0]).unwrap();
+        // Edited after approval.
+        std::fs::write(dirs.root.join("x.sh"), format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::write(dirs.root.join("x.py"), &python).unwrap();
+        let hooks = HooksBuilder::new()
+            .config(config)
+            .consent(consent, ConsentPolicy::new())
+            .build()
+            .unwrap();
+        let _ = hooks.dispatch::<InterceptToolCall>(rm_rf());
+        if marker.exists() {
+            ran.push(yaml.lines().nth(2).unwrap_or_default().trim().to_owned());
+        }
+    }
+    assert!(ran.is_empty(), "the edited script ran: {ran:#?}");
+}
+
+/// A `PATH` added to an approved hook's `env` (which would make it run another program under the
+/// same name) makes it drifted: it does not run.
+#[test]
+fn a_path_added_to_an_approved_hook_does_not_run() {
+    let dirs = Dirs::new("path");
+    let marker = dirs.root.join("ran");
+    std::fs::create_dir_all(dirs.root.join("evil")).unwrap();
+    dirs.script("evil/helper", &format!("echo evil >> {}", marker.display()));
+    dirs.script("guard.sh", "cat >/dev/null\nhelper 2>/dev/null\nexit 0");
+    let file = dirs.root.join("hookchain.yaml").display().to_string();
+    let yaml = |env: &str| {
+        format!("hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: guard\n{env}")
+    };
+    let plain = Config::from_yaml_str(&yaml(""), &file).unwrap();
+    let mut consent = Consent::in_memory();
+    consent.approve(&plain.external_hooks()[0]).unwrap();
+    let evil_path = format!(
+        "      env: {{PATH: \"{}:/usr/bin:/bin\"}}\n",
+        dirs.root.join("evil").display()
+    );
+    let changed = Config::from_yaml_str(&yaml(&evil_path), &file).unwrap();
+    let hooks = HooksBuilder::new()
+        .config(changed)
+        .consent(consent, ConsentPolicy::new())
+        .build()
+        .unwrap();
+    assert_eq!(hooks.consent_report().skipped.len(), 1);
+    let _ = hooks.dispatch::<InterceptToolCall>(rm_rf());
+    assert!(!marker.exists(), "the hook ran with the new PATH");
+}
+
+/// An allowlist that is cut off, or cannot be read at all, is an error `init` returns — never an
+/// empty list that quietly leaves the user's approved guards out.
+#[test]
+fn a_broken_allowlist_is_an_error_of_init() {
+    let dirs = Dirs::new("allowlist");
+    let block = dirs.script("block.sh", "cat >/dev/null\nexit 2");
+    dirs.write(
+        &format!(
+            "hooks:\n  PreToolUse:\n    - command: {}\n      name: no-rm\n",
+            block.display()
+        ),
+        "",
+    );
+    let allowlist = dirs.allowlist();
+    for (broken, make) in [
+        (
+            "truncated",
+            Box::new(|p: &Path| std::fs::write(p, "{\"version\": 1, \"hooks\": [{\"ev").unwrap())
+                as Box<dyn Fn(&Path)>,
+        ),
+        (
+            "unreadable",
+            Box::new(|p: &Path| std::fs::create_dir_all(p).unwrap()),
+        ),
+    ] {
+        let _ = std::fs::remove_file(&allowlist);
+        let _ = std::fs::remove_dir_all(&allowlist);
+        make(&allowlist);
+        let (hooks, report, errors) = Init::new()
+            .project_dir(&dirs.project)
+            .home_dir(Some(dirs.home.clone()))
+            .builder(HooksBuilder::new())
+            .build();
+        let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains(&allowlist.display().to_string())),
+            "{broken}: {messages:?}"
+        );
+        // The guard is not run unapproved, and is reported, not dropped in silence.
+        assert_eq!(report.consent.skipped.len(), 1, "{broken}: {report}");
+        assert!(!hooks.notices().is_empty(), "{broken}");
+        assert!(Consent::load(&allowlist).is_err(), "{broken}");
+    }
 }
