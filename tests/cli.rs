@@ -142,6 +142,7 @@ fn list_shows_each_configured_hook_and_its_consent() {
         "transport",
         "target",
         "origin",
+        "state",
         "consent",
     ] {
         assert!(header.contains(column), "{header}");
@@ -160,6 +161,7 @@ fn list_shows_each_configured_hook_and_its_consent() {
             "command",
             fixture("block.sh").as_str(),
             format!("{config}:3").as_str(),
+            "on",
             "new",
         ]
     );
@@ -791,6 +793,119 @@ fn claude_code_settings_are_read_as_such() {
     assert!(
         run.out
             .contains("valid answer (blocks: rm -rf is not allowed here)"),
+        "{}",
+        run.out
+    );
+}
+
+/// A compiled-in guard in extension `guard` that blocks every `Bash` call.
+fn bash_guard() -> HooksBuilder {
+    HooksBuilder::new().hook_with(
+        InterceptToolCall,
+        hookchain::HookOptions::new("no-bash").extension("guard"),
+        |call: &ToolCall, _: &HookContext| {
+            if call.name == "Bash" {
+                HookResult::<Value>::block("no Bash here")
+            } else {
+                HookResult::Pass
+            }
+        },
+    )
+}
+
+/// A project's `enabled: false` for a compiled-in guard is refused: `test` still blocks, `list`
+/// shows the guard on and says what was refused, `doctor` calls it a problem.
+#[test]
+fn a_project_file_cannot_switch_off_a_guard_in_the_cli() {
+    let sandbox = Sandbox::new("refused", "extensions:\n  guard:\n    enabled: false\n");
+    let refused = format!(
+        "{}:3: `enabled: false` of extension `guard` is refused (its hooks include `no-bash` (",
+        sandbox.config.display()
+    );
+
+    let run = sandbox.run_with(&["test", "PreToolUse"], bash_guard());
+    assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains("outcome: blocked by `no-bash`: no Bash here"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains(&format!("note: {refused}")), "{}", run.out);
+
+    let run = sandbox.run_with(&["list"], bash_guard());
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(row(&run.out, "no-bash").ends_with("  on"), "{}", run.out);
+    assert!(run.out.contains(&format!("note: {refused}")), "{}", run.out);
+
+    let run = sandbox.run_with(&["doctor"], bash_guard());
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out.contains(&format!("problem: {refused}")),
+        "{}",
+        run.out
+    );
+}
+
+/// Hooks that are switched off are listed as such, with who switched them off: the agent's code,
+/// or the file and line that added them and switched them off.
+#[test]
+fn disabled_hooks_are_shown_with_who_disabled_them() {
+    let sandbox = Sandbox::new(
+        "disabled",
+        &format!(
+            "hooks:\n  PreToolUse:\n    - command: {}\n      name: block-rm\nextensions:\n  \
+             external:\n    enabled: false\n",
+            fixture("block.sh")
+        ),
+    );
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let off_in_code = || {
+        bash_guard().sections(
+            hookchain::registry::Sections::new().extension("guard", json!({"enabled": false})),
+        )
+    };
+    let by_file = format!("disabled by {}:7", sandbox.config.display());
+
+    let run = sandbox.run_with(&["list"], off_in_code());
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(
+        row(&run.out, "no-bash").ends_with("  disabled by the agent's code"),
+        "{}",
+        run.out
+    );
+    assert!(
+        row(&run.out, "block-rm").ends_with(&format!("  {by_file}  approved")),
+        "{}",
+        run.out
+    );
+
+    let run = sandbox.run_with(&["doctor"], off_in_code());
+    assert!(
+        run.out.contains(
+            "extension `guard` (1 hook(s)) is disabled by the agent's code: its hooks do not run"
+        ),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .contains(&format!("  off     {by_file}: it does not run")),
+        "{}",
+        run.out
+    );
+
+    // Neither runs, and the chain says why.
+    let run = sandbox.run_with(&["test", "PreToolUse"], off_in_code());
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains("  (disabled by the agent's code: not run)"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains(&format!(":3  ({by_file}: not run)")),
         "{}",
         run.out
     );

@@ -196,17 +196,20 @@ fn the_extension_is_disabled_and_enabled_at_runtime() {
     let text = hooks.describe().to_string();
     for name in ["require_plan", "expand_plan"] {
         let row = text.lines().find(|l| l.contains(name)).unwrap();
-        assert!(row.ends_with("  disabled"), "{text}");
+        assert!(row.ends_with("  disabled by the agent's code"), "{text}");
     }
     assert!(
         !text
             .lines()
             .find(|l| l.contains("::audit"))
             .unwrap()
-            .ends_with("disabled")
+            .contains("disabled")
     );
     assert!(
-        text.ends_with("extensions: hookchain (1 hook), workflow-guard (2 hooks, disabled)\n"),
+        text.ends_with(
+            "extensions: hookchain (1 hook), workflow-guard (2 hooks, disabled by the agent's \
+             code)\n"
+        ),
         "{text}"
     );
 
@@ -230,7 +233,14 @@ fn enabled_false_in_the_file_disables_the_extension() {
     let text = std::fs::read_to_string(fixture("hookchain.yaml"))
         .unwrap()
         .replace("enabled: true", "enabled: false");
-    let hooks = hooks_with(Config::from_yaml_str(&text, "./hookchain.yaml").unwrap()).unwrap();
+    // The user's own file may switch a guard off (a project's file may not).
+    let home = std::env::temp_dir().join(format!("hookchain-ext-config-{}", std::process::id()));
+    let user_dir = home.join(".config/hookchain");
+    std::fs::create_dir_all(&user_dir).unwrap();
+    std::fs::write(user_dir.join("hookchain.yaml"), &text).unwrap();
+    let config = Config::discover_from(&home.join("no-project"), Some(&home)).unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+    let hooks = hooks_with(config).unwrap();
     assert!(!hooks.extension("workflow-guard").unwrap().is_enabled());
     assert!(
         !hooks

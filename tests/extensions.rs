@@ -72,6 +72,20 @@ fn yaml(text: &str) -> Config {
     Config::from_yaml_str(text, "./hookchain.yaml").unwrap()
 }
 
+/// `text` as the user's own `~/.config/hookchain/hookchain.yaml` (in a directory of its own),
+/// which may switch extensions off: a project's file may not.
+fn users_file(text: &str) -> Config {
+    let dirs = TempDirs::new(&format!("user-{:x}", fxhash(text)));
+    dirs.write_global(text);
+    Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap()
+}
+
+fn fxhash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 fn hooks() -> Hooks {
     builder().config(yaml(YAML)).build().unwrap()
 }
@@ -126,11 +140,13 @@ fn a_disabled_extension_stops_blocking_and_blocks_again_when_enabled() {
     assert_eq!(blocked(&hooks, write("src/main.rs")), None);
     let text = hooks.describe().to_string();
     let row = text.lines().find(|l| l.contains(" guard ")).unwrap();
-    assert!(row.ends_with("  disabled"), "{text}");
+    assert!(row.ends_with("  disabled by the agent's code"), "{text}");
     let audit = text.lines().find(|l| l.contains(" audit ")).unwrap();
-    assert!(!audit.ends_with("disabled"), "{text}");
+    assert!(!audit.contains("disabled"), "{text}");
     assert!(
-        text.ends_with("extensions: app (1 hook), workflow-guard (1 hook, disabled)\n"),
+        text.ends_with(
+            "extensions: app (1 hook), workflow-guard (1 hook, disabled by the agent's code)\n"
+        ),
         "{text}"
     );
 
@@ -283,7 +299,7 @@ fn toggling_while_eight_threads_dispatch_never_tears_a_dispatch() {
 #[test]
 fn enabled_false_in_the_config_disables_the_extension() {
     let hooks = builder()
-        .config(yaml(&format!("{YAML}    enabled: false\n")))
+        .config(users_file(&format!("{YAML}    enabled: false\n")))
         .build()
         .unwrap();
     assert!(!hooks.extension("workflow-guard").unwrap().is_enabled());
@@ -457,7 +473,7 @@ fn set_config_reloads_sections_and_flags() {
     hooks.set_config(yaml(YAML)).unwrap();
     assert!(guard.is_enabled());
     hooks
-        .set_config(yaml(&format!("{YAML}    enabled: false\n")))
+        .set_config(users_file(&format!("{YAML}    enabled: false\n")))
         .unwrap();
     assert!(!guard.is_enabled());
 }

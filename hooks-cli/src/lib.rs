@@ -28,13 +28,16 @@
 //! # The commands
 //!
 //! - `list` prints two tables: the compiled-in hooks (point, priority, name, extension,
-//!   `file:line`) and the configured ones (point, priority, name, matcher, timeout, transport and
-//!   target, `file:line`, consent: `approved`, `new` or `drifted`). An empty table says why it
-//!   may be empty.
+//!   `file:line`, state) and the configured ones (point, priority, name, matcher, timeout,
+//!   transport and target, `file:line`, state, consent: `approved`, `new` or `drifted`). The
+//!   state is `on`, or `disabled by FILE:LINE` / `disabled by the agent's code`, as the registry
+//!   the agent would build from the same config has it; what a project's file tried to switch
+//!   off and was refused is a note. An empty table says why it may be empty.
 //! - `test EVENT` resolves EVENT (a point's canonical name or any other agent's name for it; an
 //!   unknown one is an error with a "did you mean"), builds the registry — compiled-in hooks and
 //!   the configured hooks that are approved; the others are reported as skipped and **never
-//!   run** — and dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
+//!   run**; hooks of a disabled extension are listed with who disabled them, and not run — and
+//!   dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
 //!   point's value as serde reads it; tool points also take the wire form
 //!   `{"tool_name": …, "tool_input": …}`), or a synthetic value (for tool points, a call of
 //!   `--for-tool`, default `Bash`, with `{}` args). With `--json` it prints exactly one JSON
@@ -49,7 +52,10 @@
 //!   first name its matcher lists, else `Bash`), checks that its answer can be read and times it
 //!   (within the hook's own time limit). For a `sh -c` line it also names the script the line
 //!   runs. A config file that cannot be loaded (a syntax error, a missing program)
-//!   is reported as a problem and the other files are still checked.
+//!   is reported as a problem and the other files are still checked. Each disabled extension is
+//!   named with who disabled it, and a configured hook that is disabled says so (`off`, not a
+//!   problem: someone chose it); what a project's file tried to switch off and was refused is a
+//!   problem (the line does not do what it says).
 //! - `approve` and `revoke` change the allowlist for the hooks named as `list` names them, or
 //!   for every configured hook with `--all`. An unknown name is an error with a "did you mean",
 //!   and nothing is changed.
@@ -386,10 +392,48 @@ fn table(headers: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
 // list
 // ---------------------------------------------------------------------------------------------
 
+/// The registry the agent would build from `hooks` and `config`, with the hooks that are
+/// approved: for what is switched off, and by whom. Nothing is approved, and nothing runs.
+fn registry(hooks: HooksBuilder, config: &Config, consent: Option<&Consent>) -> Hooks {
+    hooks
+        .config(config.clone())
+        .consent(
+            consent.cloned().unwrap_or_else(Consent::in_memory),
+            ConsentPolicy::new(),
+        )
+        .build_lenient()
+}
+
+/// `on`, or `disabled by FILE:LINE` (`disabled by the agent's code`): the state of the hooks of
+/// `extension` in `registry`.
+fn state(registry: &Hooks, extension: &str) -> String {
+    match registry.extension(extension) {
+        Some(e) if !e.is_enabled() => match e.disabled_by() {
+            Some(who) => format!("disabled by {who}"),
+            None => "disabled".to_owned(),
+        },
+        _ => "on".to_owned(),
+    }
+}
+
+/// What the registry refused of the config that the config's own warnings do not say already.
+fn refusals(registry: &Hooks, config: &Config) -> Vec<String> {
+    registry
+        .refusals()
+        .into_iter()
+        .filter(|r| !config.warnings().contains(r))
+        .collect()
+}
+
 fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
     let (config, mut notes) = load_config(cli)?;
     let consent = load_consent(cli)?;
-    let compiled = hooks.build_lenient();
+    let registry = registry(hooks, &config, Some(&consent));
+    let compiled: Vec<&hooks_runtime::HookInfo> = registry
+        .hooks()
+        .iter()
+        .filter(|h| h.source != hooks_runtime::HookSource::External)
+        .collect();
     let mut text = String::new();
 
     if compiled.is_empty() {
@@ -400,7 +444,6 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
     } else {
         let _ = writeln!(text, "compiled-in hooks: {}", compiled.len());
         let rows: Vec<Vec<String>> = compiled
-            .hooks()
             .iter()
             .map(|h| {
                 vec![
@@ -409,11 +452,19 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     h.name.to_string(),
                     h.extension.to_string(),
                     format!("{}:{}", h.file, h.line),
+                    state(&registry, &h.extension),
                 ]
             })
             .collect();
         text.push_str(&table(
-            &["point", "priority", "name", "extension", "location"],
+            &[
+                "point",
+                "priority",
+                "name",
+                "extension",
+                "location",
+                "state",
+            ],
             &rows,
             &[1],
         ));
@@ -467,6 +518,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     h.transport.kind().to_owned(),
                     h.transport.target().to_owned(),
                     h.origin.short().to_string(),
+                    state(&registry, hooks_external::hook::EXTENSION),
                     consent_word(&status).to_owned(),
                 ]
             })
@@ -481,6 +533,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                 "transport",
                 "target",
                 "origin",
+                "state",
                 "consent",
             ],
             &rows,
@@ -500,6 +553,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
         }
     }
     notes.extend(config.warnings().iter().cloned());
+    notes.extend(refusals(&registry, &config));
     for note in notes {
         let _ = writeln!(text, "note: {note}");
     }
@@ -878,19 +932,20 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
     let (config, mut notes) = load_config(cli)?;
     let consent = load_consent(cli)?;
     let policy = ConsentPolicy::from_lookup(|name| std::env::var(name).ok());
-    let registry = hooks
+    let (registry, errors) = hooks
         .config(config.clone())
         .consent(consent, policy)
         .accept_hooks(cli.accept_hooks)
-        .build_lenient();
+        .build_reporting();
     // A lenient build leaves out what does not fit; say what that was.
-    if let Err(error) = registry.set_config(config.clone()) {
+    for error in errors {
         notes.push(format!("{error} (left out)"));
     }
     for error in &registry.consent_report().errors {
         notes.push(error.to_string());
     }
     notes.extend(config.warnings().iter().cloned());
+    notes.extend(refusals(&registry, &config));
     let skipped: Vec<String> = registry
         .consent_report()
         .skipped
@@ -939,6 +994,9 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
                     .iter()
                     .find(|e| e.point == h.point && *e.name == *h.name);
                 let gate = match (configured, tool) {
+                    _ if state(&registry, &h.extension) != "on" => {
+                        format!("  ({}: not run)", state(&registry, &h.extension))
+                    }
                     (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
                         "  (its matcher `{}` does not match `{tool}`: not run)",
                         hook.matcher
@@ -1116,9 +1174,6 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             looked.join(" and ")
         );
     }
-    for warning in config.warnings() {
-        let _ = writeln!(text, "note: {warning}");
-    }
     let consent = match load_consent(cli) {
         Ok(consent) => Some(consent),
         Err(Failure(error)) => {
@@ -1127,7 +1182,36 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             None
         }
     };
-    let compiled = hooks.build_lenient().len();
+    let registry = registry(hooks, &config, consent.as_ref());
+    let compiled = registry
+        .hooks()
+        .iter()
+        .filter(|h| h.source != hooks_runtime::HookSource::External)
+        .count();
+    for extension in registry.extensions() {
+        if !extension.is_enabled() && extension.name() != hooks_external::hook::EXTENSION {
+            let _ = writeln!(
+                text,
+                "extension `{}` ({} hook(s)) is {}: its hooks do not run",
+                extension.name(),
+                extension.hook_count(),
+                state(&registry, extension.name())
+            );
+        }
+    }
+    // What a project's file tried to switch off is a problem: the line does not do what it
+    // says (the user's own file is where a guard is switched off).
+    let refused = registry.refusals();
+    for warning in config.warnings() {
+        if !refused.contains(warning) {
+            let _ = writeln!(text, "note: {warning}");
+        }
+    }
+    for refusal in &refused {
+        problems += 1;
+        let _ = writeln!(text, "problem: {refusal}");
+    }
+    let external_state = state(&registry, hooks_external::hook::EXTENSION);
 
     let configured = config.external_hooks();
     let mut ok = 0usize;
@@ -1219,6 +1303,9 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             }
             None => false,
         };
+        if external_state != "on" {
+            let _ = writeln!(text, "  off     {external_state}: it does not run");
+        }
         // One firing, of approved hooks only.
         if !approved {
             let _ = writeln!(

@@ -10,7 +10,10 @@
 //! named by a path (`./hooks/guard.sh`), or the first operand that is a file when the program is
 //! a bare name found on `PATH` (`python3 hooks/guard.py`); for the `sh -c` lines of Claude Code
 //! and docker-agent configs, the same rule applied to the line's words, with
-//! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. The hash covers the hook's `env`
+//! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. Every other word of the command
+//! that names a file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit
+//! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
+//! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`
 //! and `working_dir` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH` to an approved hook, or
 //! moving it to another directory, makes it drifted. A hook whose command runs no file is pinned
 //! by its command line, `env` and `working_dir`; an HTTP hook by its URL, and its headers as
@@ -233,11 +236,13 @@ impl Pin {
             Transport::Command(spec) | Transport::Process(spec) => {
                 // One key per file, however the path to it was written (`../x/hooks/a.sh` from
                 // one directory, `hooks/a.sh` from another, through a symlink).
-                let script = script_of(spec).map(|p| {
+                let canonical = |p: PathBuf| {
                     std::fs::canonicalize(&p)
                         .or_else(|_| std::path::absolute(&p))
                         .unwrap_or(p)
-                });
+                };
+                let mut files = crate::script::files_of(spec).into_iter().map(canonical);
+                let script = files.next();
                 let mut hasher = Sha256::new();
                 hasher.update(shell_line(spec).unwrap_or(&spec.display).as_bytes());
                 hasher.update([0]);
@@ -256,6 +261,16 @@ impl Pin {
                 hasher.update([0]);
                 if let Some(content) = script.as_ref().and_then(|p| std::fs::read(p).ok()) {
                     hasher.update(&content);
+                }
+                // Every other file the command names (an option's value, a wrapper's operand):
+                // none for a plain `./guard.sh`, so its pin is the script's alone.
+                for file in files {
+                    hasher.update([0]);
+                    hasher.update(file.as_os_str().as_encoded_bytes());
+                    hasher.update([0]);
+                    if let Ok(content) = std::fs::read(&file) {
+                        hasher.update(&content);
+                    }
                 }
                 (script, Some(hex(&hasher.finalize())))
             }
@@ -327,12 +342,13 @@ impl Consent {
         std::env::var_os("HOME")
             .or_else(|| std::env::var_os("USERPROFILE"))
             .filter(|h| !h.is_empty())
-            .map(|home| {
-                PathBuf::from(home)
-                    .join(".config")
-                    .join("hookchain")
-                    .join(APPROVALS_FILE)
-            })
+            .map(|home| Consent::path_under(Path::new(&home)))
+    }
+
+    /// The allowlist of the user whose home directory is `home`:
+    /// `home/.config/hookchain/approved-hooks.json`.
+    pub fn path_under(home: &Path) -> PathBuf {
+        home.join(".config").join("hookchain").join(APPROVALS_FILE)
     }
 
     /// The allowlist kept in `path`; a file that does not exist is an empty list (created on

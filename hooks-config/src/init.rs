@@ -90,8 +90,10 @@ impl Init {
         self
     }
 
-    /// Discovers `dir/.config/hookchain/hookchain.yaml` as the user's file (`None`: no user
-    /// file) instead of the one under `$HOME`.
+    /// Discovers `dir/.config/hookchain/hookchain.yaml` as the user's file, and reads the
+    /// allowlist `dir/.config/hookchain/approved-hooks.json` (unless [`consent`](Init::consent)
+    /// gives one), instead of those under `$HOME` (`None`: no user file, and the allowlist of
+    /// `$HOME`).
     pub fn home_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.home_dir = dir;
         self
@@ -148,7 +150,7 @@ impl Init {
             tracing::error!("{error}");
         }
         let files = config.files().to_vec();
-        let warnings = config.warnings().to_vec();
+        let mut warnings = config.warnings().to_vec();
         let mut builder = self
             .builder
             .unwrap_or_else(|| HooksBuilder::new().collected())
@@ -156,7 +158,11 @@ impl Init {
         let (allowlist, mut policy) = match self.consent {
             Some(given) => given,
             None => {
-                let allowlist = Consent::load_default().unwrap_or_else(|error| {
+                let allowlist = match &self.home_dir {
+                    Some(home) => Consent::load(Consent::path_under(home)),
+                    None => Consent::load_default(),
+                };
+                let allowlist = allowlist.unwrap_or_else(|error| {
                     tracing::error!("{error}");
                     errors.push(BuildError::step(error));
                     Consent::in_memory()
@@ -175,6 +181,13 @@ impl Init {
         builder = builder.consent(allowlist, policy);
         let (hooks, build_errors) = builder.build_reporting();
         errors.extend(build_errors);
+        // What a project's file was refused when the registry decided whose hooks it may switch
+        // off, with what the files' merge refused.
+        for refusal in hooks.refusals() {
+            if !warnings.contains(&refusal) {
+                warnings.push(refusal);
+            }
+        }
         let report = InitReport {
             files,
             hooks: hooks.len(),
@@ -212,7 +225,8 @@ pub struct InitReport {
     /// Which configured hooks run, which were skipped and why.
     pub consent: ConsentReport,
     /// What the files have that hookchain left out (events it has no point for, a project's
-    /// `hooks_auto_accept`), each naming its file and line.
+    /// `hooks_auto_accept`, what a project's file tried to switch off), each naming its file and
+    /// line.
     pub warnings: Vec<String>,
 }
 

@@ -74,11 +74,51 @@
 //! [`Config::discover`] reads `~/.config/hookchain/hookchain.yaml` (global, under `$HOME`), then
 //! `./hookchain.yaml` (the project, in the current directory), and puts the project over the
 //! global: for each extension, the project's keys replace the global's, one key at a time (a
-//! shallow merge of each section; `enabled` too). The hooks of both files run: the global
-//! file's, then the project's. A file that does not exist is skipped.
+//! shallow merge of each section), except what the project's file may not switch off (below).
+//! The hooks of both files run: the global file's, then the project's. A file that does not
+//! exist is skipped.
 //! [`Config::load`] reads one file, [`Config::from_yaml_str`] parses text, and [`Config::new`]
 //! with [`Config::extension`] sets sections from code; [`Config::merge`] puts one config over
 //! another the same way discovery does.
+//!
+//! # What a project file cannot switch off
+//!
+//! A project's file — any `hookchain.yaml` but the user's own
+//! `~/.config/hookchain/hookchain.yaml`, and text given to [`Config::from_yaml_str`] — may add
+//! hooks and configure extensions, never switch off what the user's file or the agent's code
+//! turns on. What it is refused is not applied; a warning names its file and line, what it tried
+//! to switch off and how to do it instead (in the user's own file): in [`Config::warnings`] for
+//! what the merge refuses, in [`Hooks::refusals`](hooks_runtime::Hooks::refusals) for what the
+//! registry refuses, and, once loaded into a registry, in a `notification` every session hears
+//! when it starts (and [`init`]'s report). Every way a file put over another could switch
+//! something off, and what happens to it:
+//!
+//! - `enabled: false` for an extension (`extensions: {guard: {enabled: false}}`, including
+//!   `external`, the extension of every configured hook, and `required`, that of
+//!   [`require_hook`](hooks_runtime::HooksBuilder::require_hook)'s stand-ins): **refused**,
+//!   unless every hook of the extension was configured by that same file (what it added, it may
+//!   switch off) or the user's file or code already switched it off. Decided when the config is
+//!   loaded into a registry, which knows whose hooks an extension has.
+//! - a key of a section set to nothing, `false`, `0`, `""`, `[]` or `{}` where the user's file or
+//!   code set a value (`blocked_tools: []`): **refused**, the user's value stays. A key set to
+//!   another value is configuring, and applies (`plan_path: other.md`): an extension whose
+//!   settings can weaken it should read them from the user's file.
+//! - a key that does not fit the extension's declared type (`blocked_tools: 3`): in a lenient
+//!   build the extension runs with the section of the user's file and code, not with no section
+//!   at all; a strict build fails, as for any section that does not fit.
+//! - `hooks_auto_accept`: a project's file has no say in it, `true` or `false` (left out).
+//! - removing or replacing hooks: a file cannot; `hooks:` only adds, and the hooks of every file
+//!   run. A hook given the name of another file's hook on the same point is a second hook, not a
+//!   replacement (an error of a strict build); it runs only once the user approves it, like any
+//!   project hook. An `on_error` applies to the hook of its own entry only.
+//! - Claude Code's `disableAllHooks: true`: switches off the hooks of its own file only.
+//! - a file that does not parse: left out whole by [`init`], an error of [`Config::discover`];
+//!   it never takes the user's file with it.
+//!
+//! The same rules hold when a registry is reloaded ([`ConfigHooksExt::set_config`]). The agent's
+//! code can always switch an extension off ([`Hooks::disable_extension`](hooks_runtime::Hooks::disable_extension)).
+//! Listings say who switched an extension off: `describe()`, `hookchain list` and
+//! `hookchain doctor` show `disabled by FILE:LINE` or `disabled by the agent's code`.
 //!
 //! # When it is checked, and what is an error
 //!
@@ -469,14 +509,23 @@ impl Config {
 
     /// `over` put over this config: for each extension, `over`'s keys (and `enabled`) replace
     /// this config's, one key at a time.
+    ///
+    /// A project's file (any file but the user's own, and text given to
+    /// [`from_yaml_str`](Config::from_yaml_str)) may add and configure, never switch off what
+    /// the user's file or the agent's code turns on: see [the module docs](crate#what-a-project-file-cannot-switch-off).
+    /// What it is refused is left out, with a warning ([`warnings`](Config::warnings)) naming its
+    /// file and line and how to do it instead.
     pub fn merge(mut self, over: Config) -> Config {
+        let refused = self.sections.refusals().len() + over.sections.refusals().len();
         self.sections = self.sections.merge(over.sections);
         self.files.extend(over.files);
         self.hooks.extend(over.hooks);
+        self.warnings.extend(over.warnings);
+        self.warnings
+            .extend(self.sections.refusals()[refused..].iter().cloned());
         if over.auto_accept.is_some() {
             self.auto_accept = over.auto_accept;
         }
-        self.warnings.extend(over.warnings);
         self
     }
 
@@ -595,8 +644,10 @@ fn discovered(file: Config, is_project: bool) -> Config {
     }
 }
 
-/// A file that is not the user's own: its `hooks_auto_accept: true` is left out, with a warning.
+/// A file that is not the user's own: its `hooks_auto_accept: true` is left out, with a warning,
+/// and put over other config it may add and configure, never switch off.
 fn untrusted(mut file: Config, is_project: bool) -> Config {
+    file.sections = std::mem::take(&mut file.sections).restricted();
     if let Some((true, at)) = file.auto_accept.take() {
         let warning = if is_project {
             format!(

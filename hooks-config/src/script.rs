@@ -5,11 +5,16 @@
 //!
 //! - For a hook whose argv is split from the config (`./hooks/guard.sh --strict`), the program
 //!   when it is named by a path; when it is a bare name found on `PATH` (an interpreter:
-//!   `python3 -u hooks/guard.py`), its first operand that is a file.
+//!   `python3 -u hooks/guard.py`), its first operand that is a file. Every other word that names
+//!   a file is pinned with it ([`files_of`]): an option's value cannot hide the script
+//!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
+//!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
 //! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), the same rule
 //!   applied to the line's words, after `$CLAUDE_PROJECT_DIR`, `$HOOKCHAIN_PROJECT_DIR` (with or
 //!   without braces) and a leading `~/` are expanded: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`
-//!   names the file `<project>/.claude/hooks/x.sh`.
+//!   names the file `<project>/.claude/hooks/x.sh`. `cd DIR` in the line moves where later words
+//!   are looked for (`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`); every command of a pipe or a list
+//!   counts (`cat | ./x.sh`).
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
 //! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
@@ -27,29 +32,52 @@ pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
     }
 }
 
-/// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs).
+/// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs):
+/// the first of [`files_of`].
 pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
-    let base = base_dir(spec);
+    files_of(spec).into_iter().next()
+}
+
+/// Every file `spec`'s command names that could decide what it runs, in the order named: the
+/// program when it is named by a path, then every other word that names an existing file. So a
+/// wrapper — an interpreter's options (`python3 -W ignore x.py`, `sh -o errexit x.sh`), `env`,
+/// `nice -n 5`, `timeout 5` — cannot hide its script behind an option's value; and in a shell
+/// line, `cd DIR` moves where the later words are looked for (`cd "$CLAUDE_PROJECT_DIR" &&
+/// ./x.sh`), and every command of a pipe or list counts (`cat | ./x.sh`).
+pub(crate) fn files_of(spec: &CommandSpec) -> Vec<PathBuf> {
+    let mut base = base_dir(spec);
+    let shell = shell_line(spec).is_some();
     let words: Vec<String> = match shell_line(spec) {
         Some(line) => {
             let project = project_dir(spec, &base);
-            shell_words::split(line)
-                .ok()?
-                .iter()
-                .map(|word| expand(word, &project))
-                .collect()
+            match shell_words::split(line) {
+                Ok(words) => words.iter().map(|word| expand(word, &project)).collect(),
+                Err(_) => return Vec::new(),
+            }
         }
         None => spec.argv.clone(),
     };
-    let mut words = words.iter();
-    let program = words.next()?;
-    if is_path(program) {
-        let path = base.join(program);
-        return path.is_file().then_some(path);
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut words = words.iter().peekable();
+    let mut first = true;
+    while let Some(word) = words.next() {
+        if shell && word == "cd" {
+            if let Some(dir) = words.next() {
+                base = base.join(dir);
+            }
+            continue;
+        }
+        // A bare program name is looked up on `PATH`: the system's, not the hook's to pin.
+        let program = std::mem::take(&mut first);
+        if (program && !is_path(word)) || word.starts_with('-') {
+            continue;
+        }
+        let path = base.join(word);
+        if path.is_file() && !files.contains(&path) {
+            files.push(path);
+        }
     }
-    let operand = words.find(|word| !word.starts_with('-'))?;
-    let path = base.join(operand);
-    path.is_file().then_some(path)
+    files
 }
 
 /// The program a shell line starts with, when it is named by a path (after the project

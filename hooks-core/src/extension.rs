@@ -524,6 +524,8 @@ pub struct Extension {
     enabled: AtomicBool,
     hooks: usize,
     section: RwLock<Arc<ConfigSection>>,
+    /// Who disabled it, while it is disabled: a file and line, or the agent's code.
+    disabled_by: RwLock<Option<Arc<str>>>,
 }
 
 impl Extension {
@@ -534,6 +536,7 @@ impl Extension {
             enabled: AtomicBool::new(true),
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
+            disabled_by: RwLock::new(None),
         }
     }
 
@@ -573,9 +576,27 @@ impl Extension {
     }
 
     /// Enables or disables its hooks, in every chain and on every thread, from the next hook a
-    /// dispatch reaches. Returns the previous state.
+    /// dispatch reaches. Returns the previous state. A disabled extension is said to be disabled
+    /// by "the agent's code" ([`set_enabled_by`](Extension::set_enabled_by) names another).
     pub fn set_enabled(&self, enabled: bool) -> bool {
+        self.set_enabled_by(enabled, "the agent's code")
+    }
+
+    /// [`set_enabled`](Extension::set_enabled), saying who disables it (`./hookchain.yaml:7`,
+    /// "the agent's code"), as listings show it ([`disabled_by`](Extension::disabled_by)).
+    /// Enabling forgets who had disabled it.
+    pub fn set_enabled_by(&self, enabled: bool, who: impl Into<Arc<str>>) -> bool {
+        // Who first, then the flag: a reader that sees the extension disabled finds who did it.
+        *self.disabled_by.write() = (!enabled).then(|| who.into());
         self.enabled.swap(enabled, Ordering::Relaxed)
+    }
+
+    /// Who disabled it (a file and line, or "the agent's code"), while it is disabled.
+    pub fn disabled_by(&self) -> Option<Arc<str>> {
+        if self.is_enabled() {
+            return None;
+        }
+        self.disabled_by.read().clone()
     }
 
     /// How many hooks belong to it.

@@ -24,8 +24,8 @@
 //! ([`ExternalHooksExt::external_with`] takes any [`Invoke`]), named `hook.name`, with
 //! `hook.priority`, in the extension
 //! [`EXTENSION`] (`"external"`: one switch, `disable_extension("external")`, turns every
-//! external hook off, and a config section `extensions: {external: {enabled: false}}` does the
-//! same). `describe()` lists it at the file and line it was configured at (hooks built in code
+//! external hook off, and a config section `extensions: {external: {enabled: false}}` in the
+//! user's file does the same; a project's file may switch off only the hooks it added). `describe()` lists it at the file and line it was configured at (hooks built in code
 //! are listed at the line that added them).
 
 use std::sync::Arc;

@@ -726,10 +726,17 @@ impl HooksBuilder {
         if let Some(error) = registry.duplicates.first() {
             return Err(error.clone());
         }
-        let (plan, errors) = sections::plan(&sections, &registry.extensions, &registry.declared);
+        let mut registry = registry;
+        let (plan, errors) = sections::plan(
+            &sections,
+            &registry.extensions,
+            &registry.declared,
+            &registry.infos,
+        );
         if let Some(error) = errors.into_iter().next() {
             return Err(error.into());
         }
+        registry.refused(&plan.refusals);
         plan.apply(&registry.extensions);
         Ok(Hooks {
             inner: Arc::new(registry),
@@ -750,17 +757,22 @@ impl HooksBuilder {
         let _ = self.run_steps(BuildMode::Lenient, &mut errors);
         self.stand_in_for_missing();
         let sections = self.sections.take().unwrap_or_default();
-        let registry = Registry::new(self);
+        let mut registry = Registry::new(self);
         for error in &registry.duplicates {
             tracing::error!("{error}");
             errors.push(error.clone());
         }
-        let (plan, config_errors) =
-            sections::plan(&sections, &registry.extensions, &registry.declared);
+        let (plan, config_errors) = sections::plan(
+            &sections,
+            &registry.extensions,
+            &registry.declared,
+            &registry.infos,
+        );
         for error in config_errors {
             tracing::error!("{error}");
             errors.push(error.into());
         }
+        registry.refused(&plan.refusals);
         plan.apply(&registry.extensions);
         let hooks = Hooks {
             inner: Arc::new(registry),
@@ -796,11 +808,25 @@ pub(crate) struct Registry {
     attachments: Attachments,
     /// What every session hears through `notification` when it starts.
     pub(crate) notices: Vec<hooks_core::Notification>,
+    /// What a project's file tried to switch off and was refused.
+    refusals: Mutex<Vec<String>>,
     /// The state of this registry's sessions and turns.
     pub(crate) store: Arc<crate::state::Store>,
 }
 
 impl Registry {
+    /// Keeps what the config was refused, and says it to every session when it starts.
+    fn refused(&mut self, refusals: &[String]) {
+        for refusal in refusals {
+            self.notices.push(hooks_core::Notification {
+                level: hooks_core::Level::Warning,
+                message: refusal.clone(),
+                source: Some("config".to_owned()),
+            });
+        }
+        self.refusals.get_mut().extend(refusals.iter().cloned());
+    }
+
     fn new(builder: HooksBuilder) -> Self {
         let mut infos: Vec<HookInfo> = builder
             .registered
@@ -834,6 +860,7 @@ impl Registry {
             stop_redo_cap: builder.stop_redo_cap.unwrap_or(DEFAULT_STOP_REDO_CAP),
             attachments: builder.attachments,
             notices: builder.notices,
+            refusals: Mutex::new(Vec::new()),
             store: crate::state::Store::new(),
         }
     }
@@ -1092,6 +1119,15 @@ impl Hooks {
         &self.inner.notices
     }
 
+    /// What a project's file tried to switch off in the config the registry was built with (and
+    /// in every [`set_sections`](Hooks::set_sections) since), and was refused: one sentence each,
+    /// naming the file and line, what was refused, and how to do it instead. Those of the build
+    /// are also among the [`notices`](Hooks::notices) every session hears when it starts; those of
+    /// a reload are logged.
+    pub fn refusals(&self) -> Vec<String> {
+        self.inner.refusals.lock().clone()
+    }
+
     /// The value of type `T` a layered crate attached when the registry was built
     /// ([`HooksBuilder::attach`]).
     pub fn attachment<T: Any + Send + Sync>(&self) -> Option<&T> {
@@ -1152,11 +1188,19 @@ impl Hooks {
     /// other threads dispatch: see [`sections`](crate::sections).
     pub fn set_sections(&self, sections: Sections) -> Result<(), ConfigError> {
         let _one_at_a_time = self.inner.config_lock.lock();
-        let (plan, errors) =
-            sections::plan(&sections, &self.inner.extensions, &self.inner.declared);
+        let (plan, errors) = sections::plan(
+            &sections,
+            &self.inner.extensions,
+            &self.inner.declared,
+            &self.inner.infos,
+        );
         if let Some(error) = errors.into_iter().next() {
             return Err(error);
         }
+        self.inner
+            .refusals
+            .lock()
+            .extend(plan.refusals.iter().cloned());
         plan.apply(&self.inner.extensions);
         Ok(())
     }
@@ -1275,10 +1319,10 @@ impl fmt::Display for Description<'_> {
             "point", "priority", "name", "extension", "on_error", "async"
         )?;
         for h in infos {
-            let enabled = self
-                .hooks
-                .extension(&h.extension)
-                .is_none_or(Extension::is_enabled);
+            let disabled = match self.hooks.extension(&h.extension) {
+                Some(e) if !e.is_enabled() => format!("  {}", disabled_text(e)),
+                _ => String::new(),
+            };
             writeln!(
                 f,
                 "{:<22} {:>8} {:<name_width$} {:<16} {:<8} {:<5} {}:{}{}",
@@ -1294,7 +1338,7 @@ impl fmt::Display for Description<'_> {
                 if h.is_async { "yes" } else { "no" },
                 h.file,
                 h.line,
-                if enabled { "" } else { "  disabled" }
+                disabled
             )?;
         }
         let extensions: Vec<String> = self
@@ -1305,11 +1349,23 @@ impl fmt::Display for Description<'_> {
                     1 => "1 hook".to_owned(),
                     n => format!("{n} hooks"),
                 };
-                let state = if e.is_enabled() { "" } else { ", disabled" };
+                let state = if e.is_enabled() {
+                    String::new()
+                } else {
+                    format!(", {}", disabled_text(e))
+                };
                 format!("{} ({hooks}{state})", e.name())
             })
             .collect();
         writeln!(f, "extensions: {}", extensions.join(", "))
+    }
+}
+
+/// `disabled by ./hookchain.yaml:7` (or `disabled by the agent's code`).
+fn disabled_text(extension: &Extension) -> String {
+    match extension.disabled_by() {
+        Some(who) => format!("disabled by {who}"),
+        None => "disabled".to_owned(),
     }
 }
 

@@ -15,6 +15,15 @@
 //!   extension whose section does not say is enabled.
 //! - [`merge`](Sections::merge) puts one over another key by key (a shallow merge of each
 //!   section, `enabled` too), remembering where each key was last written.
+//! - Sections of a file that may add and configure, never switch off (a project's file,
+//!   [`Sections::restricted`]) do not replace a value the other layers set with an empty one
+//!   (nothing, `false`, `0`, `""`, `[]`, `{}`), and their `enabled: false` holds only for an
+//!   extension whose hooks all come from that file. Each refusal is a sentence naming the file
+//!   and line and how to do it instead: [`Sections::refusals`] for the merge's, and, once loaded
+//!   into a registry, [`Hooks::refusals`](crate::Hooks::refusals) and a notice every session
+//!   hears when it starts.
+//! - An extension switched off says who did it ([`Extension::disabled_by`]): the file and line of
+//!   its `enabled: false`, or "the agent's code".
 //! - Loaded into a registry, every section must belong to an extension the registry knows (one
 //!   of its hooks' extensions, or one declared with `extension_config!`): a section for an
 //!   unknown extension is an **error**, with a "did you mean", because a misspelt name would
@@ -23,7 +32,8 @@
 //! - A registry built with [`HooksBuilder::build`](crate::HooksBuilder::build), and
 //!   [`Hooks::set_sections`](crate::Hooks::set_sections), refuse sections with any error and
 //!   change nothing. A lenient build leaves out what is wrong — an unknown extension's section;
-//!   a section that does not fit, whose extension then runs enabled with no section — and
+//!   a section that does not fit, whose extension then runs enabled with no section (or, when
+//!   only a restricted layer's keys keep it from fitting, with the other layers' section) — and
 //!   reports it.
 //! - Reloading gives every extension its new section, then its flag: dispatches in flight on
 //!   other threads see every extension either before or after its switch, and a hook reading
@@ -36,6 +46,8 @@ use std::sync::Arc;
 use hooks_core::json_kind;
 use hooks_core::suggest::closest;
 use hooks_core::{ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension, PathSegment};
+
+use crate::registry::{HookInfo, HookSource};
 use serde_json::{Map, Value};
 
 /// The key reserved in every section for the extension's enabled flag.
@@ -59,6 +71,17 @@ pub struct Sections {
     map: BTreeMap<String, Section>,
     /// Mistakes in sections set from code, reported when they are loaded into a registry.
     errors: Vec<ConfigError>,
+    /// What a restricted file tried to switch off and was refused, each a sentence for the user.
+    refusals: Vec<String>,
+}
+
+/// Where a value of a section was written, and whether it may switch off what others set.
+#[derive(Clone)]
+struct Written {
+    source: ConfigSource,
+    origin: ConfigOrigin,
+    /// Written by a file that may add and configure, never switch off (a project's file).
+    restricted: bool,
 }
 
 #[derive(Clone)]
@@ -67,27 +90,126 @@ struct Section {
     header: ConfigSource,
     values: Map<String, Value>,
     /// Where each key was last written.
-    keys: BTreeMap<String, ConfigSource>,
-    enabled: Option<bool>,
+    keys: BTreeMap<String, Written>,
+    /// The keys as the unrestricted layers (the user's file, code) wrote them, with where: what
+    /// the extension falls back to when the restricted layers' keys do not fit its type.
+    trusted: BTreeMap<String, (Value, Written)>,
+    /// Every `enabled` written, in the order the layers were put over each other.
+    flags: Vec<(bool, Written)>,
 }
 
 impl Section {
-    /// Puts `over`'s keys over this section's.
-    fn merge(&mut self, over: Section) {
+    /// Puts `over`'s keys over this section's, except a restricted layer's key that would empty
+    /// what an unrestricted one set (a refusal, said in `refusals`).
+    fn merge(&mut self, name: &str, over: Section, refusals: &mut Vec<String>) {
         for (key, value) in over.values {
-            let source = over
-                .keys
-                .get(&key)
-                .cloned()
-                .unwrap_or_else(|| over.header.clone());
-            self.keys.insert(key.clone(), source);
+            let written = over.keys.get(&key).cloned().unwrap_or_else(|| Written {
+                source: over.header.clone(),
+                origin: over.header.origin(&[]),
+                restricted: false,
+            });
+            if written.restricted {
+                if let Some((old, by)) = self.trusted.get(&key)
+                    && is_empty(&value)
+                    && !is_empty(old)
+                {
+                    let refusal = refusal(
+                        &written.origin,
+                        &format!("`{key}: {value}` of extension `{name}`"),
+                        &format!("`{key}` is {old} in {}", by_whom(&by.origin)),
+                    );
+                    tracing::warn!("{refusal}");
+                    refusals.push(refusal);
+                    continue;
+                }
+            } else {
+                self.trusted
+                    .insert(key.clone(), (value.clone(), written.clone()));
+            }
+            self.keys.insert(key.clone(), written);
             self.values.insert(key, value);
         }
-        if over.enabled.is_some() {
-            self.enabled = over.enabled;
-        }
+        self.flags.extend(over.flags);
         self.header = over.header;
     }
+
+    /// The section as the registry's extension gets it.
+    fn config_section(&self) -> ConfigSection {
+        ConfigSection::new(
+            self.values.clone(),
+            self.header.clone(),
+            self.keys
+                .iter()
+                .map(|(k, w)| (k.clone(), w.source.clone()))
+                .collect(),
+        )
+    }
+
+    /// The section of the unrestricted layers alone, when a restricted layer wrote any key.
+    fn trusted_section(&self) -> Option<ConfigSection> {
+        if !self.keys.values().any(|w| w.restricted) {
+            return None;
+        }
+        let values = self
+            .trusted
+            .iter()
+            .map(|(k, (v, _))| (k.clone(), v.clone()))
+            .collect();
+        let keys = self
+            .trusted
+            .iter()
+            .map(|(k, (_, w))| (k.clone(), w.source.clone()))
+            .collect();
+        let header = self
+            .trusted
+            .values()
+            .next()
+            .map_or_else(ConfigSource::code, |(_, w)| w.source.clone());
+        Some(ConfigSection::new(values, header, keys))
+    }
+
+    /// The files of the restricted layers that wrote keys, for messages.
+    fn restricted_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = self
+            .keys
+            .values()
+            .filter(|w| w.restricted)
+            .map(|w| w.source.file_name().unwrap_or("code").to_owned())
+            .collect();
+        files.dedup();
+        files
+    }
+}
+
+/// `true` for a value that switches a setting off when it replaces another: nothing, `false`,
+/// `0`, an empty string, sequence or mapping.
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Bool(false) => true,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        Value::Bool(true) => false,
+    }
+}
+
+/// "`./hookchain.yaml:7`" or "the agent's code": who wrote a value, as listings show it.
+pub(crate) fn by_whom(origin: &ConfigOrigin) -> String {
+    match origin {
+        ConfigOrigin::Code | ConfigOrigin::Absent => "the agent's code".to_owned(),
+        file => file.short().to_string(),
+    }
+}
+
+/// The sentence that says what a restricted file tried to switch off, and how to do it instead.
+fn refusal(at: &ConfigOrigin, what: &str, because: &str) -> String {
+    format!(
+        "{}: {what} is refused ({because}): a project's file may add hooks and settings, never \
+         switch off what the user's own file or the agent's code turns on; to switch it off, \
+         write it in ~/.config/hookchain/hookchain.yaml",
+        by_whom(at)
+    )
 }
 
 impl Sections {
@@ -132,35 +254,47 @@ impl Sections {
         source: &ConfigSource,
         at: &[&str],
     ) -> Result<(), ConfigError> {
-        let mut enabled_flag = None;
+        let path_to = |key: &str| -> Vec<PathSegment> {
+            at.iter()
+                .copied()
+                .chain([key])
+                .map(|k| PathSegment::Key(k.to_owned()))
+                .collect()
+        };
+        let written = |key: &str| Written {
+            source: source.clone(),
+            origin: source.origin(&path_to(key)),
+            restricted: false,
+        };
+        let mut flags = Vec::new();
         if let Some(enabled) = values.remove(ENABLED) {
             match enabled {
-                Value::Bool(enabled) => enabled_flag = Some(enabled),
+                Value::Bool(enabled) => flags.push((enabled, written(ENABLED))),
                 other => {
-                    let mut path: Vec<PathSegment> = at
-                        .iter()
-                        .map(|k| PathSegment::Key((*k).to_owned()))
-                        .collect();
-                    path.push(PathSegment::Key(ENABLED.to_owned()));
                     return Err(ConfigError::Malformed {
                         subject: format!("`enabled` of extension `{name}`"),
-                        origin: source.origin(&path),
+                        origin: source.origin(&path_to(ENABLED)),
                         problem: format!("expected `true` or `false`, found {}", json_kind(&other)),
                     });
                 }
             }
         }
+        let keys: BTreeMap<String, Written> = values
+            .keys()
+            .map(|key| (key.clone(), written(key)))
+            .collect();
         let section = Section {
             header: source.clone(),
-            keys: values
-                .keys()
-                .map(|key| (key.clone(), source.clone()))
+            trusted: values
+                .iter()
+                .map(|(k, v)| (k.clone(), (v.clone(), keys[k].clone())))
                 .collect(),
+            keys,
             values,
-            enabled: enabled_flag,
+            flags,
         };
         match self.map.get_mut(&name) {
-            Some(base) => base.merge(section),
+            Some(base) => base.merge(&name, section, &mut self.refusals),
             None => {
                 self.map.insert(name, section);
             }
@@ -168,19 +302,48 @@ impl Sections {
         Ok(())
     }
 
+    /// These sections as a file that may add and configure, never switch off, writes them (a
+    /// project's `hookchain.yaml`): put over sections of the user's file or of code, its
+    /// `enabled: false` turns off only what its own file added, and a key it sets to nothing,
+    /// `false`, `0` or an empty string, list or mapping does not replace a value they set. Each
+    /// refusal is said in a warning ([`refusals`](Sections::refusals)), and when loaded into a
+    /// registry, to every session through `notification`.
+    pub fn restricted(mut self) -> Self {
+        for section in self.map.values_mut() {
+            for written in section.keys.values_mut() {
+                written.restricted = true;
+            }
+            for (_, written) in &mut section.flags {
+                written.restricted = true;
+            }
+            section.trusted.clear();
+        }
+        self
+    }
+
     /// `over` put over these sections: for each extension, `over`'s keys (and `enabled`)
-    /// replace these, one key at a time.
+    /// replace these, one key at a time — except what a [`restricted`](Sections::restricted)
+    /// layer may not switch off.
     pub fn merge(mut self, over: Sections) -> Sections {
         for (name, section) in over.map {
             match self.map.get_mut(&name) {
-                Some(base) => base.merge(section),
+                Some(base) => base.merge(&name, section, &mut self.refusals),
                 None => {
                     self.map.insert(name, section);
                 }
             }
         }
         self.errors.extend(over.errors);
+        self.refusals.extend(over.refusals);
         self
+    }
+
+    /// What a restricted layer tried to switch off, refused when the layers were merged: one
+    /// sentence each, naming the file and line, what was refused and how to do it instead.
+    /// (An `enabled: false` is decided when the sections are loaded into a registry, which knows
+    /// whose hooks the extension has: see [`Hooks::refusals`](crate::Hooks::refusals).)
+    pub fn refusals(&self) -> &[String] {
+        &self.refusals
     }
 
     /// The names of the extensions with a section, sorted.
@@ -193,9 +356,13 @@ impl Sections {
         self.map.get(extension).map(|s| &s.values)
     }
 
-    /// What the sections say of an extension's `enabled`, if anything.
+    /// What the sections say of an extension's `enabled`, if anything: the last layer's word,
+    /// before a registry decides whether a restricted layer may switch it off.
     pub fn enabled(&self, extension: &str) -> Option<bool> {
-        self.map.get(extension).and_then(|s| s.enabled)
+        self.map
+            .get(extension)
+            .and_then(|s| s.flags.last())
+            .map(|(enabled, _)| *enabled)
     }
 
     /// `true` when there is no section.
@@ -210,7 +377,11 @@ impl fmt::Debug for Sections {
         for (name, section) in &self.map {
             map.entry(
                 name,
-                &format_args!("enabled: {:?}, {:?}", section.enabled, section.values),
+                &format_args!(
+                    "enabled: {:?}, {:?}",
+                    section.flags.last().map(|(e, _)| e),
+                    section.values
+                ),
             );
         }
         map.finish()
@@ -241,29 +412,108 @@ impl From<&'static hooks_core::ConfigDeclaration> for Declared {
 
 /// What loading sections gives each extension, in the registry's order of extensions.
 pub(crate) struct Plan {
-    updates: Vec<(Arc<ConfigSection>, bool)>,
+    /// Each extension's section, flag, and who disabled it.
+    updates: Vec<Update>,
+    /// What a restricted layer tried to switch off, refused.
+    pub(crate) refusals: Vec<String>,
+}
+
+struct Update {
+    section: Arc<ConfigSection>,
+    enabled: bool,
+    disabled_by: Option<String>,
+}
+
+impl Update {
+    fn enabled(section: Arc<ConfigSection>) -> Self {
+        Update {
+            section,
+            enabled: true,
+            disabled_by: None,
+        }
+    }
 }
 
 impl Plan {
     /// Gives every extension its section, then its flag.
     pub(crate) fn apply(self, extensions: &[Arc<Extension>]) {
-        for (extension, (section, enabled)) in extensions.iter().zip(self.updates) {
-            extension.replace_section(section);
-            extension.set_enabled(enabled);
+        for (extension, update) in extensions.iter().zip(self.updates) {
+            extension.replace_section(update.section);
+            extension.set_enabled_by(
+                update.enabled,
+                update
+                    .disabled_by
+                    .unwrap_or_else(|| "the agent's code".to_owned()),
+            );
         }
     }
 }
 
-/// Checks `sections` against a registry's extensions and declared types. The plan leaves out
-/// what is wrong (an unknown extension's section; a section that does not fit its declared type,
-/// whose extension then runs enabled with no section); the errors say what that was, in the
-/// order: from code, unknown extensions, sections that do not fit.
+/// Whether the extension is enabled, who disabled it, and what was refused: the last layer's
+/// `enabled` decides, except a restricted layer's `false`, which holds only when the extension's
+/// hooks all come from that layer's own file (what it added, it may switch off).
+fn decide_flag(
+    name: &str,
+    section: &Section,
+    infos: &[HookInfo],
+    refusals: &mut Vec<String>,
+) -> (bool, Option<String>) {
+    let Some((last, written)) = section.flags.last() else {
+        return (true, None);
+    };
+    if !written.restricted || *last {
+        return (*last, (!*last).then(|| by_whom(&written.origin)));
+    }
+    let trusted = section.flags.iter().rev().find(|(_, w)| !w.restricted);
+    if let Some((false, by)) = trusted {
+        return (false, Some(by_whom(&by.origin)));
+    }
+    let file = written.source.file_name();
+    let hooks: Vec<&HookInfo> = infos.iter().filter(|h| &*h.extension == name).collect();
+    let own = !hooks.is_empty()
+        && hooks
+            .iter()
+            .all(|h| h.source == HookSource::External && Some(&*h.file) == file);
+    if own {
+        return (false, Some(by_whom(&written.origin)));
+    }
+    let because = match trusted {
+        Some((_, by)) => format!("`enabled` is true in {}", by_whom(&by.origin)),
+        None if hooks.is_empty() => "the extension comes with the agent".to_owned(),
+        None => {
+            let others: Vec<String> = hooks
+                .iter()
+                .filter(|h| h.source != HookSource::External || Some(&*h.file) != file)
+                .take(3)
+                .map(|h| format!("`{}` ({}:{})", h.name, h.file, h.line))
+                .collect();
+            format!("its hooks include {}", others.join(", "))
+        }
+    };
+    let refused = refusal(
+        &written.origin,
+        &format!("`enabled: false` of extension `{name}`"),
+        &because,
+    );
+    tracing::warn!("{refused}");
+    refusals.push(refused);
+    (true, None)
+}
+
+/// Checks `sections` against a registry's extensions, hooks and declared types. The plan leaves
+/// out what is wrong (an unknown extension's section; a section that does not fit its declared
+/// type, whose extension then runs enabled with no section — or, when a restricted layer's keys
+/// are what does not fit, with the section of the other layers) and what a restricted layer may
+/// not switch off; the errors say what was wrong, in the order: from code, unknown extensions,
+/// sections that do not fit.
 pub(crate) fn plan(
     sections: &Sections,
     extensions: &[Arc<Extension>],
     declared: &[Declared],
+    infos: &[HookInfo],
 ) -> (Plan, Vec<ConfigError>) {
     let mut errors = sections.errors.clone();
+    let mut refusals = sections.refusals.clone();
     let known: Vec<String> = extensions.iter().map(|e| e.name().to_owned()).collect();
     for (name, section) in &sections.map {
         if known.iter().any(|k| k == name) {
@@ -279,22 +529,19 @@ pub(crate) fn plan(
             known: known.clone(),
         });
     }
-    let mut updates: Vec<(Arc<ConfigSection>, bool)> = extensions
+    let mut updates: Vec<Update> = extensions
         .iter()
         .map(|extension| match sections.map.get(extension.name()) {
-            Some(section) => (
-                Arc::new(ConfigSection::new(
-                    section.values.clone(),
-                    section.header.clone(),
-                    section
-                        .keys
-                        .iter()
-                        .map(|(k, s)| (k.clone(), s.clone()))
-                        .collect(),
-                )),
-                section.enabled.unwrap_or(true),
-            ),
-            None => (Arc::new(ConfigSection::empty()), true),
+            Some(section) => {
+                let (enabled, disabled_by) =
+                    decide_flag(extension.name(), section, infos, &mut refusals);
+                Update {
+                    section: Arc::new(section.config_section()),
+                    enabled,
+                    disabled_by,
+                }
+            }
+            None => Update::enabled(Arc::new(ConfigSection::empty())),
         })
         .collect();
     let mut declared: Vec<&Declared> = declared.iter().collect();
@@ -303,10 +550,29 @@ pub(crate) fn plan(
         let Some(index) = known.iter().position(|k| *k == d.extension) else {
             continue;
         };
-        if let Err(error) = (d.validate)(&d.extension, &updates[index].0) {
+        if let Err(error) = (d.validate)(&d.extension, &updates[index].section) {
+            // Keys a restricted layer added that do not fit must not cost the extension the
+            // settings of the user's file or of code.
+            let section = sections.map.get(&d.extension);
+            let fallback = section
+                .and_then(Section::trusted_section)
+                .filter(|trusted| (d.validate)(&d.extension, trusted).is_ok());
+            match (fallback, section) {
+                (Some(trusted), Some(section)) => {
+                    let refused = format!(
+                        "{error}: the settings {} wrote for extension `{}` are left out, and it \
+                         runs with the settings of the user's file and the agent's code",
+                        section.restricted_files().join(", "),
+                        d.extension
+                    );
+                    tracing::warn!("{refused}");
+                    refusals.push(refused);
+                    updates[index].section = Arc::new(trusted);
+                }
+                _ => updates[index] = Update::enabled(Arc::new(ConfigSection::empty())),
+            }
             errors.push(error);
-            updates[index] = (Arc::new(ConfigSection::empty()), true);
         }
     }
-    (Plan { updates }, errors)
+    (Plan { updates, refusals }, errors)
 }
