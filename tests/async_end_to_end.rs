@@ -249,6 +249,8 @@ async fn agent(prefix: &str) {
         [
             format!("session_start {id}"),
             "after_tool_call \"contents\"".to_owned(),
+            // The refused call reaches the audit too, with the reason.
+            "after_tool_call \"no rm\"".to_owned(),
             "notification the tool `flaky` panicked: tool bug".to_owned(),
             "after_tool_call \"the tool `flaky` panicked: tool bug\"".to_owned(),
             "notification from the session".to_owned(),

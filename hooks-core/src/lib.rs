@@ -31,7 +31,7 @@ pub use point::{ContextArg, HookArg, HookPoint, IntoHookReturn, Observed, OnErro
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
     Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
-    StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+    StopEvent, SubagentStopEvent, ToolBlock, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
 };
 pub use registration::{
     AsyncHandler, AsyncHookFn, BoxFuture, HookReturn, Registration, SyncHandler, SyncHookFn,

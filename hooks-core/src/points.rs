@@ -437,9 +437,37 @@ pub struct ToolResult {
     pub tool_use_id: Option<String>,
     /// What the tool returned (on error: the error message as a string).
     pub tool_response: Value,
-    /// `true` when the tool failed.
+    /// `true` when the tool failed, or did not run because a hook blocked it.
     #[serde(default)]
     pub is_error: bool,
+    /// The block, when `intercept_tool_call` refused the call and the tool never ran: who
+    /// blocked it and why. `tool_response` then holds the reason and `is_error` is `true`.
+    /// `None` for a tool that ran (left out of the JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<ToolBlock>,
+}
+
+/// Why a tool call did not run: the `intercept_tool_call` block that `after_tool_call` hooks
+/// see in [`ToolResult::blocked`], so an audit hook also sees the calls that were refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolBlock {
+    /// The reason the model was given.
+    pub reason: String,
+    /// The name of the hook that blocked.
+    pub hook: String,
+    /// `true` when the hook did not decide to block but failed under `on_error = "block"`.
+    #[serde(default)]
+    pub failed: bool,
+}
+
+impl From<&crate::Blocked> for ToolBlock {
+    fn from(blocked: &crate::Blocked) -> Self {
+        ToolBlock {
+            reason: blocked.reason.clone(),
+            hook: blocked.hook.clone(),
+            failed: blocked.failed,
+        }
+    }
 }
 
 impl ToolResult {
@@ -455,7 +483,31 @@ impl ToolResult {
             tool_use_id: call.id.clone(),
             tool_response,
             is_error,
+            blocked: None,
         }
+    }
+
+    /// The result of `call` when `intercept_tool_call` blocked it and the tool never ran: the
+    /// reason as an error, with the block recorded in [`blocked`](ToolResult::blocked). What
+    /// `Turn::run_tool` fires `after_tool_call` with for a refused call; an agent that fires the
+    /// tool points itself does the same.
+    ///
+    /// ```
+    /// use hookchain::points::{ToolBlock, ToolCall, ToolResult};
+    /// use serde_json::json;
+    ///
+    /// let call = ToolCall::new("shell", json!({"cmd": "rm -rf /"}));
+    /// let block = ToolBlock { reason: "no".into(), hook: "guard".into(), failed: false };
+    /// let result = ToolResult::refused(&call, block);
+    /// assert!(result.is_error);
+    /// assert_eq!(result.tool_response, json!("no"));
+    /// assert_eq!(result.tool_input, json!({"cmd": "rm -rf /"}));
+    /// assert_eq!(result.blocked.unwrap().hook, "guard");
+    /// ```
+    pub fn refused(call: &ToolCall, block: ToolBlock) -> Self {
+        let mut result = ToolResult::new(call, Err(block.reason.clone()));
+        result.blocked = Some(block);
+        result
     }
 
     /// The call this is the result of.

@@ -4,7 +4,9 @@
 //! # One firing
 //!
 //! 1. On a point with a tool name, a [`Matcher`] that does not match passes at
-//!    once: nothing is spawned, connected to or sent.
+//!    once: nothing is spawned, connected to or sent. So does a hook written in another agent's
+//!    dialect on a firing its agent never sends ([`WirePoint::fires_in_dialect`]: a refused
+//!    tool call on `after_tool_call`).
 //! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
 //!    ([`Invoke`]), within the hook's time limit.
 //! 3. The answer is read ([`decide`]) and applied by the point
@@ -37,7 +39,7 @@ use hooks_runtime::{HookOptions, HookSource, HooksBuilder};
 
 use super::protocol::{self, ProtocolError, decide};
 use super::wire::WirePoint;
-use super::{ExternalHook, Invoke, MAX_TIMEOUT, Matcher, Transport, TransportError};
+use super::{ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, Transport, TransportError};
 
 /// The extension every external hook belongs to.
 pub const EXTENSION: &str = "external";
@@ -59,6 +61,9 @@ pub enum FiringError {
 pub struct Firing {
     name: Arc<str>,
     event: String,
+    /// The agent whose dialect the hook was configured in (its file's, or its event name's);
+    /// `None` for hookchain's own protocol.
+    dialect: Option<&'static str>,
     matcher: Matcher,
     timeout: Duration,
     /// `command `./guard.sh` (hookchain.yaml:12)`, for messages.
@@ -71,6 +76,7 @@ impl Firing {
         Firing {
             name: hook.name.as_str().into(),
             event: hook.event.clone(),
+            dialect: dialect(hook),
             matcher: hook.matcher.clone(),
             timeout: hook.timeout.min(MAX_TIMEOUT),
             described: format!(
@@ -92,6 +98,11 @@ impl Firing {
     ) -> Result<HookResult<P::Rewrite>, HookError> {
         if let Some(tool) = P::tool_name(input)
             && !self.matcher.matches(tool)
+        {
+            return Ok(HookResult::Pass);
+        }
+        if let Some(agent) = self.dialect
+            && !P::fires_in_dialect(input, agent)
         {
             return Ok(HookResult::Pass);
         }
@@ -126,6 +137,23 @@ impl Firing {
         &self.name
     }
 }
+/// The agent whose dialect `hook` speaks: the agent of its file (Claude Code, docker-agent), else
+/// the agent whose name for the point its event is (`post_tool_call`: Hermes); `None` when the
+/// event is the point's canonical name in a `hookchain.yaml`.
+fn dialect(hook: &ExternalHook) -> Option<&'static str> {
+    match hook.flavor {
+        Flavor::ClaudeCode => return Some("Claude Code"),
+        Flavor::DockerAgent => return Some("docker-agent"),
+        _ => {}
+    }
+    let point = points::resolve(hook.point)?;
+    point
+        .aliases
+        .iter()
+        .find(|(alias, _)| *alias == hook.event)
+        .map(|(_, agent)| *agent)
+}
+
 /// The transport of `transport`: a [`CommandHook`](super::command::CommandHook), a
 /// [`ProcessHook`](super::process::ProcessHook) or an [`HttpHook`](super::http::HttpHook).
 /// Fails when the hook cannot be used at all (a missing or non-executable program, a malformed

@@ -15,7 +15,7 @@
 //! | `before_llm_call` | `system_prompt`, `messages` (`[{role, content}]`) |
 //! | `after_llm_call` | `response`, `tool_calls` (`[{name, args, id}]`) |
 //! | `intercept_tool_call` | `tool_name`, `tool_input`, `tool_use_id` |
-//! | `transform_tool_result`, `after_tool_call` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `is_error` (and docker-agent's `tool_error`) |
+//! | `transform_tool_result`, `after_tool_call` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `is_error` (and docker-agent's `tool_error`), `blocked` (`{reason, hook, failed}`, for a call `intercept_tool_call` refused) |
 //! | `transform_response` | `response` |
 //! | `on_stop` | `response` (and Claude Code's `last_assistant_message`, docker-agent's `stop_response`), `stop_hook_active`, `redos` |
 //! | `before_compaction` | `trigger` (and docker-agent's `source`), `messages`, `summary` |
@@ -25,9 +25,21 @@
 //! | `turn_end` | `reason` (`normal`, `error`, `canceled`, `blocked`, `max_iterations`), `detail` (for an error) |
 //! | `notification` | `message`, `level` (`info`, `warning`, `error`), `source` |
 //!
-//! Optional fields (`tool_use_id`, `parent_session_id`, `summary`, `source`) are left out when
-//! the value has none. The common keys (`hook_event_name`, `session_id`, …) are added by
-//! [`payload`].
+//! Optional fields (`tool_use_id`, `parent_session_id`, `summary`, `source`, `blocked`) are left
+//! out when the value has none. The common keys (`hook_event_name`, `session_id`, …) are added
+//! by [`payload`].
+//!
+//! # Refused tool calls
+//!
+//! `after_tool_call` also fires for a call `intercept_tool_call` blocked (the tool never ran):
+//! `is_error` is `true`, `tool_response` is the reason, and `blocked` says which hook blocked
+//! and whether it failed under `on_error: block`. A hook in hookchain's own protocol (its event
+//! spelled `after_tool_call`, or by Pi's name, in a `hookchain.yaml`) gets that firing, so an
+//! audit script sees every call. A hook written for another agent does not: Claude Code, Hermes,
+//! docker-agent and Starchild fire no post-tool event for a call their pre-tool hook denied, so
+//! a hook configured under one of their event names (Hermes' `post_tool_call`) or in one of
+//! their files (a Claude Code settings file, a docker-agent YAML) is not fired for it
+//! ([`WirePoint::fires_in_dialect`]), and its script never meets a case its agent never sends.
 //!
 //! # Decisions
 //!
@@ -85,6 +97,15 @@ pub trait WirePoint: HookPoint {
     fn tool_name(input: &Self::Input) -> Option<&str> {
         let _ = input;
         None
+    }
+
+    /// `false` when a hook configured in the dialect of `agent` (`"Claude Code"`, `"Hermes"`,
+    /// …, as the [catalog](hooks_core::points::catalog) names agents) must not be fired for
+    /// `input`, because that agent fires no such event there (see the [module docs](self)).
+    /// `true` by default; hooks in hookchain's own protocol are always fired.
+    fn fires_in_dialect(input: &Self::Input, agent: &str) -> bool {
+        let _ = (input, agent);
+        true
     }
 
     /// The point's result for `decision` (see the [module docs](self)); warnings and context go
@@ -385,8 +406,19 @@ fn tool_result_fields(input: &ToolResult) -> Map<String, Value> {
         ("tool_error", Value::from(input.is_error)),
     ]);
     put_opt(&mut map, "tool_use_id", input.tool_use_id.as_deref());
+    if let Some(block) = &input.blocked {
+        map.insert("blocked".to_owned(), json(block));
+    }
     map
 }
+
+/// The agents whose post-tool event does not fire for a call their pre-tool hook denied:
+/// Claude Code (`PostToolUse` runs "after a tool completes successfully"), Hermes
+/// (`post_tool_call` follows the tool's execution), docker-agent (`post_tool_use` runs after
+/// the tool ran) and Starchild. A hook configured in their dialect on `after_tool_call` is not
+/// fired for a refused call, as its script would never see one there.
+const NO_POST_TOOL_EVENT_WHEN_DENIED: &[&str] =
+    &["Claude Code", "Hermes", "docker-agent", "Starchild"];
 
 impl WirePoint for TransformToolResult {
     fn fields(input: &ToolResult) -> Map<String, Value> {
@@ -409,6 +441,10 @@ impl WirePoint for TransformToolResult {
 impl WirePoint for AfterToolCall {
     fn fields(input: &ToolResult) -> Map<String, Value> {
         tool_result_fields(input)
+    }
+
+    fn fires_in_dialect(input: &ToolResult, agent: &str) -> bool {
+        input.blocked.is_none() || !NO_POST_TOOL_EVENT_WHEN_DENIED.contains(&agent)
     }
 
     fn tool_name(input: &ToolResult) -> Option<&str> {

@@ -1243,3 +1243,62 @@ fn external_with_a_missing_program_fails_every_firing_under_its_policy() {
     assert_eq!(outcome.failures.len(), 1);
     assert_eq!(outcome.warnings.len(), 1);
 }
+
+/// `after_tool_call` for a refused call reaches a hook in hookchain's own protocol, with the
+/// block in the payload, and never a hook written for an agent that fires no post-tool event
+/// for a denied call.
+#[test]
+fn a_refused_tool_call_reaches_native_after_tool_call_hooks_only() {
+    let cases = [
+        ("after_tool_call", Flavor::Native, true),
+        ("tool_execution_end", Flavor::Native, true),
+        ("post_tool_call", Flavor::Native, false),
+        ("after_tool_call", Flavor::ClaudeCode, false),
+        ("after_tool_call", Flavor::DockerAgent, false),
+    ];
+    for (event, flavor, fired) in cases {
+        let audit = Fake::stdout("");
+        let hooks = HooksBuilder::new()
+            .hook_with(
+                InterceptToolCall,
+                HookOptions::new("no-rm"),
+                |c: &ToolCall, _: &HookContext| {
+                    if c.args["command"] == "rm -rf /" {
+                        HookResult::block("no rm")
+                    } else {
+                        HookResult::Pass
+                    }
+                },
+            )
+            .external_with(
+                ExternalHook {
+                    flavor,
+                    ..hook("after_tool_call", event)
+                },
+                audit.clone(),
+            )
+            .build()
+            .unwrap();
+        let turn = turn(&hooks, "refused-audit");
+        let run = turn.run_tool(rm_call(), |_| panic!("refused"));
+        assert!(!run.ran);
+        let case = format!("{event} in a {flavor:?} file");
+        assert_eq!(audit.calls(), usize::from(fired), "{case}");
+        if fired {
+            let payload = audit.last_payload();
+            assert_eq!(payload["tool_input"], rm_call().args, "{case}");
+            assert_eq!(payload["tool_response"], "no rm", "{case}");
+            assert_eq!(payload["is_error"], true, "{case}");
+            assert_eq!(
+                payload["blocked"],
+                json!({"reason": "no rm", "hook": "no-rm", "failed": false}),
+                "{case}"
+            );
+        }
+        // A call that ran reaches every one of them, without a `blocked` key.
+        let ls = ToolCall::new("Bash", json!({"command": "ls"}));
+        let _ = turn.run_tool(ls, |_| Ok(json!("a.txt")));
+        assert_eq!(audit.calls(), usize::from(fired) + 1, "{case}");
+        assert!(audit.last_payload().get("blocked").is_none(), "{case}");
+    }
+}

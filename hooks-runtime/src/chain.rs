@@ -410,6 +410,12 @@ impl<P: HookPoint> Run<P> {
 }
 
 impl<P: HookPoint> Chain<P> {
+    /// `true` when no hook is on this point.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Runs the chain synchronously; async hooks are driven as the
     /// [module docs](self#async-hooks) say.
     #[inline]

@@ -44,6 +44,15 @@
 //! - [`Turn::run_tool`] fires the tool points in their order: `intercept_tool_call`, the tool,
 //!   `after_tool_call` (on success and on error, a panicking tool included), then
 //!   `transform_tool_result`, which sees the call as it actually ran.
+//! - **Every call reaches `after_tool_call`, the refused ones too**, so an audit hook sees them
+//!   all. When `intercept_tool_call` blocks, the tool does not run and neither does
+//!   `transform_tool_result` (there is no result to transform); `after_tool_call` fires with
+//!   [`ToolResult::refused`]: the call as the model asked for it, the reason as an error
+//!   `tool_response`, and the block in [`ToolResult::blocked`] (the hook, the reason, and whether
+//!   it was a failure under `on_error = "block"`). The [`ToolRun`] the agent gets for a refused
+//!   call is the reason as an error, with the call's name and id only. External hooks
+//!   configured under another agent's event name are not fired for a refused call, as their
+//!   agents fire no post-tool event for a denied call (see `hookchain::external::wire`).
 //! - [`Turn::on_stop`] lets hooks send the agent back to work at most
 //!   [`stop_redo_cap`](crate::HooksBuilder::stop_redo_cap) times per turn (default 3); repeats
 //!   carry `stop_hook_active`, and past the cap the turn ends and a `notification` fires.
@@ -693,7 +702,9 @@ impl Turn {
     observe_methods! {
         /// `after_llm_call`: tells the hooks what the model replied.
         after_llm_call / after_llm_call_async: AfterLlmCall, reply: LlmReply;
-        /// `after_tool_call`: tells the hooks a tool ran, on success and on error.
+        /// `after_tool_call`: tells the hooks a tool ran, on success and on error, or was refused
+        /// (a [`ToolResult::refused`]: [`run_tool`](Turn::run_tool) fires it for a call
+        /// `intercept_tool_call` blocked; an agent that fires the tool points itself should too).
         after_tool_call / after_tool_call_async: AfterToolCall, result: ToolResult;
         /// `after_compaction`: tells the hooks the context was compacted.
         after_compaction / after_compaction_async: AfterCompaction, done: CompactionDone;
@@ -705,17 +716,24 @@ impl Turn {
     /// blocked, the tool (a panic in it becomes an error result); `after_tool_call`, on success
     /// and on error; and `transform_tool_result`, which sees the call as it actually ran.
     ///
-    /// The tool gets the call with its args as the hooks left them.
+    /// The tool gets the call with its args as the hooks left them. When `intercept_tool_call`
+    /// blocks, the tool and `transform_tool_result` do not run, but `after_tool_call` still
+    /// fires, with [`ToolResult::refused`] (the block recorded in [`ToolResult::blocked`]), so
+    /// an audit hook sees every call.
     pub fn run_tool<F>(&self, call: ToolCall, tool: F) -> ToolRun
     where
         F: FnOnce(&ToolCall) -> Result<Value, String>,
     {
         const VIA: Mode = Mode::Sync("Turn::run_tool_async");
         let t = &*self.inner;
-        let (name, id) = (call.name.clone(), call.id.clone());
+        let asked = t.asked(&call);
         let call = match t.fire::<InterceptToolCall>(call, VIA).flow {
             Flow::Continue(call) => call,
-            Flow::Blocked(blocked) => return refused(name, id, blocked),
+            Flow::Blocked(blocked) => {
+                let _ =
+                    t.fire::<AfterToolCall>(ToolResult::refused(&asked, (&blocked).into()), VIA);
+                return refused(asked, blocked);
+            }
         };
         let output = match catch_unwind(AssertUnwindSafe(|| tool(&call))) {
             Ok(output) => output,
@@ -756,10 +774,14 @@ impl Turn {
     {
         const VIA: &str = "Turn::run_tool_async";
         let t = &*self.inner;
-        let (name, id) = (call.name.clone(), call.id.clone());
+        let asked = t.asked(&call);
         let call = match t.fire_async::<InterceptToolCall>(call, VIA).await.flow {
             Flow::Continue(call) => call,
-            Flow::Blocked(blocked) => return refused(name, id, blocked),
+            Flow::Blocked(blocked) => {
+                let result = ToolResult::refused(&asked, (&blocked).into());
+                let _ = t.fire_async::<AfterToolCall>(result, VIA).await;
+                return refused(asked, blocked);
+            }
         };
         let output = match CatchPanic(Box::pin(tool(&call))).await {
             Ok(output) => output,
@@ -876,6 +898,28 @@ impl Turn {
 }
 
 impl TurnInner {
+    /// What `run_tool` keeps of a call before `intercept_tool_call` may consume it: its name and
+    /// id, and its args when an `after_tool_call` hook would see them should the call be refused.
+    #[inline]
+    fn asked(&self, call: &ToolCall) -> ToolCall {
+        let audited = !self
+            .session
+            .inner
+            .hooks
+            .inner
+            .chain::<AfterToolCall>()
+            .is_empty();
+        ToolCall {
+            name: call.name.clone(),
+            args: if audited {
+                call.args.clone()
+            } else {
+                Value::Null
+            },
+            id: call.id.clone(),
+        }
+    }
+
     #[inline]
     fn scope(&self, via: &'static str) -> Scope<'_> {
         let session = &*self.session.inner;
@@ -1052,10 +1096,11 @@ fn quiet<T>(outcome: &Outcome<T>) -> bool {
     outcome.context.is_empty() && outcome.warnings.is_empty() && outcome.failures.is_empty()
 }
 
-/// The run of a tool call `intercept_tool_call` blocked: the model gets the reason.
-fn refused(name: String, id: Option<String>, blocked: Blocked) -> ToolRun {
-    let mut refused = ToolCall::new(name, Value::Null);
-    refused.id = id;
+/// The run of a tool call `intercept_tool_call` blocked: the model gets the reason (and the
+/// call's name and id, not its args).
+fn refused(asked: ToolCall, blocked: Blocked) -> ToolRun {
+    let mut refused = ToolCall::new(asked.name, Value::Null);
+    refused.id = asked.id;
     ToolRun {
         result: ToolResult::new(&refused, Err(blocked.reason.clone())),
         ran: false,

@@ -25,10 +25,14 @@
 //!   two sessions.
 //! - One session's parallel tool calls may read and write its state from several threads at once;
 //!   [`State::update`](hooks_core::State::update) is a read-modify-write under one lock.
-//! - Memory is bounded: an ended session frees its state. State that no live session holds
-//!   (written through [`get_turn_state`] or [`get_session_state`] for an id no session has) is
-//!   evicted with a warning once nobody touched it for the idle timeout (default one hour,
-//!   [`set_idle_timeout`]). A session with a live [`Session`] handle is never evicted.
+//! - Memory is bounded: an ended session frees its state, and a lookup by an id no live session
+//!   has ([`get_turn_state`], [`get_session_state`]) stores nothing: it hands back a fresh state
+//!   attached to no session, and warns. So 50,000 lookups of unknown ids cost 50,000 short-lived
+//!   handles, not 50,000 slots. Only a session whose handles all leaked (`mem::forget`) outlives
+//!   its use; [`evict_idle_sessions`] frees such a session once nobody touched it for the idle
+//!   timeout (default one hour, [`set_idle_timeout`]). A session with a live [`Session`] or
+//!   [`Turn`] handle is never evicted, however idle — a `Turn` keeps its session alive even when
+//!   every `Session` handle is gone.
 //!
 //! [`Hooks`]: crate::Hooks
 //! [`Turn`]: crate::Turn
@@ -63,9 +67,16 @@ pub use hooks_core::{SessionState, State, StateError, TurnState};
 ///    of the session runs at the same time.
 /// 2. Otherwise, among the live sessions of every registry (the global one and those built with
 ///    [`HooksBuilder`](crate::HooksBuilder)), the one named `session_id` that started last.
-/// 3. No live session has that id: a state kept for the id outside any registry, which lives
-///    until nobody touched it for the idle timeout ([`set_idle_timeout`]). A session that starts
-///    later under that id does not see it.
+/// 3. No live session has that id: a fresh, empty state attached to no session, and a
+///    `tracing` warning (at most one every ten seconds, counting the lookups in between). Nothing
+///    is stored for the id: what is written to that state is seen only through that handle and
+///    its clones, and the next lookup of the id gets another fresh state.
+///
+/// Why a detached state rather than one kept for the id: state only means something as part
+/// of a session or a turn, and no session will ever see it — a session that starts later under
+/// the id starts empty. Keeping it would only make a mistyped id or a lookup after
+/// `Session::end` look as if it worked, and cost memory for every id ever looked up. A hook
+/// never meets this case: its own session is live while it runs (use `cx.turn_state()`).
 ///
 /// ```
 /// use hookchain::TurnEnd;
@@ -79,18 +90,56 @@ pub use hooks_core::{SessionState, State, StateError, TurnState};
 /// assert!(get_turn_state("state-doc").is_empty());
 /// ```
 pub fn get_turn_state(session_id: &str) -> TurnState {
-    let (slot, frame) = find(session_id);
-    slot.turn_state(frame)
+    match find(session_id) {
+        Some((slot, frame)) => slot.turn_state(frame),
+        None => {
+            detached(session_id, "get_turn_state");
+            TurnState::default()
+        }
+    }
 }
 
 /// The state of `session_id`, living until the session ends. The session is found as
-/// [`get_turn_state`] finds it; inside a hook, prefer `cx.session_state()`.
+/// [`get_turn_state`] finds it; inside a hook, prefer `cx.session_state()`. For an id no live
+/// session has, a fresh state attached to no session, with a warning, as [`get_turn_state`]
+/// says: nothing written to it is kept for the id.
 pub fn get_session_state(session_id: &str) -> SessionState {
-    find(session_id).0.state.clone()
+    match find(session_id) {
+        Some((slot, _)) => slot.state.clone(),
+        None => {
+            detached(session_id, "get_session_state");
+            SessionState::default()
+        }
+    }
 }
 
-/// Sets how long state that no live session holds is kept once nobody touches it (default: one
-/// hour). Eviction is checked when new sessions appear, and by [`evict_idle_sessions`].
+/// Warns that a lookup found no live session: at most once every [`DETACHED_WARN_EVERY_MS`],
+/// with the number of such lookups since the last warning. Keeps nothing per id.
+#[cold]
+fn detached(session_id: &str, via: &str) {
+    let missed = DETACHED.fetch_add(1, Ordering::Relaxed) + 1;
+    let now = now_ms();
+    let last = DETACHED_WARNED_MS.load(Ordering::Relaxed);
+    let due = last == 0 || now.saturating_sub(last) >= DETACHED_WARN_EVERY_MS;
+    if due
+        && DETACHED_WARNED_MS
+            .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        let since = missed - DETACHED_AT_WARNING.swap(missed, Ordering::Relaxed);
+        tracing::warn!(
+            session_id,
+            "{via}(\"{session_id}\"): no live session has this id, so the state returned \
+             belongs to no session and nothing written to it is kept ({since} such lookup(s) \
+             since the last warning); look the id up while its Session or Turn is alive, or use \
+             cx.turn_state() in a hook"
+        );
+    }
+}
+
+/// Sets how long the state of a session nobody holds any more — every `Session` and `Turn`
+/// handle of it leaked, never dropped — is kept once nobody touches it (default: one hour).
+/// Eviction is checked when new sessions appear, and by [`evict_idle_sessions`].
 pub fn set_idle_timeout(timeout: Duration) {
     IDLE_TIMEOUT_MS.store(
         timeout.as_millis().min(u64::MAX as u128) as u64,
@@ -98,23 +147,22 @@ pub fn set_idle_timeout(timeout: Duration) {
     );
 }
 
-/// The number of sessions holding state, in every registry, plus the ids whose state no live
-/// session holds.
+/// The number of sessions holding state, in every registry. A lookup of an id no live session
+/// has adds none.
 pub fn live_sessions() -> usize {
     stores()
         .iter()
         .map(|store| store.sessions.read().len())
         .sum::<usize>()
-        + ORPHANS.sessions.read().len()
 }
 
-/// Evicts, now, the state that no live session holds and nobody touched for the idle timeout.
+/// Evicts, now, the state of the sessions that no `Session` or `Turn` handle holds and nobody
+/// touched for the idle timeout. A session with a live handle is never evicted.
 pub fn evict_idle_sessions() {
     let now = now_ms();
     for store in stores() {
         store.evict_idle(now);
     }
-    ORPHANS.evict_idle(now);
 }
 
 static IDLE_TIMEOUT_MS: AtomicU64 = AtomicU64::new(60 * 60 * 1000);
@@ -124,16 +172,17 @@ static NEXT_START: AtomicU64 = AtomicU64::new(1);
 static CREATED: AtomicU64 = AtomicU64::new(0);
 static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
 
+/// How often, at most, a lookup of an id no live session has is logged.
+const DETACHED_WARN_EVERY_MS: u64 = 10_000;
+/// Lookups of ids no live session has, since the process started.
+static DETACHED: AtomicU64 = AtomicU64::new(0);
+/// The value of [`DETACHED`] at the last warning.
+static DETACHED_AT_WARNING: AtomicU64 = AtomicU64::new(0);
+/// When the last warning was logged (0: never).
+static DETACHED_WARNED_MS: AtomicU64 = AtomicU64::new(0);
+
 /// Every registry's store, for the lookups by id.
 static STORES: LazyLock<RwLock<Vec<Weak<Store>>>> = LazyLock::new(RwLock::default);
-
-/// The state of ids that no live session holds.
-static ORPHANS: LazyLock<Arc<Store>> = LazyLock::new(|| {
-    Arc::new(Store {
-        id: 0,
-        sessions: RwLock::default(),
-    })
-});
 
 fn now_ms() -> u64 {
     EPOCH.elapsed().as_millis() as u64
@@ -146,8 +195,8 @@ fn stores() -> Vec<Arc<Store>> {
 
 /// The slot `get_turn_state` means by `session_id` (see there); with it, when the dispatch
 /// running on this thread belongs to that very session, the token of its turn (0 outside any
-/// turn).
-fn find(session_id: &str) -> (Arc<Slot>, Option<u64>) {
+/// turn). `None` when no live session has the id.
+fn find(session_id: &str) -> Option<(Arc<Slot>, Option<u64>)> {
     let frame = FRAME.get();
     let mut latest: Option<Arc<Slot>> = None;
     for store in STORES.read().iter().filter_map(Weak::upgrade) {
@@ -156,16 +205,13 @@ fn find(session_id: &str) -> (Arc<Slot>, Option<u64>) {
         };
         if frame.store == store.id {
             let own = (frame.session == slot.started).then_some(frame.turn);
-            return (slot, own);
+            return Some((slot, own));
         }
         if latest.as_ref().is_none_or(|l| slot.started > l.started) {
             latest = Some(slot);
         }
     }
-    match latest {
-        Some(slot) => (slot, None),
-        None => (ORPHANS.get_or_insert(session_id), None),
-    }
+    latest.map(|slot| (slot, None))
 }
 
 /// The store of one registry: the state of its live sessions, by id.
@@ -252,18 +298,6 @@ impl Store {
         Some(slot)
     }
 
-    fn get_or_insert(&self, session_id: &str) -> Arc<Slot> {
-        if let Some(slot) = self.get(session_id) {
-            return slot;
-        }
-        evict_idle_sometimes();
-        self.sessions
-            .write()
-            .entry(Arc::from(session_id))
-            .or_insert_with(|| Arc::new(Slot::new()))
-            .clone()
-    }
-
     /// A new session under `session_id`, with empty state. It replaces, for the lookups by id,
     /// a live session of the same id (which keeps its own state until it ends).
     pub(crate) fn open(&self, session_id: &Arc<str>) -> Arc<Slot> {
@@ -311,7 +345,8 @@ impl Store {
         let mut evicted = Vec::new();
         self.sessions.write().retain(|id, slot| {
             let idle = now.saturating_sub(slot.last_used_ms.load(Ordering::Relaxed));
-            // Only the store holds it: no `Session` handle is alive.
+            // Only the store holds it: no `Session` handle is alive, and no `Turn` (which holds
+            // a `Session`).
             let keep = idle < limit || Arc::strong_count(slot) > 1;
             if !keep {
                 evicted.push((id.clone(), slot.clone()));

@@ -309,13 +309,20 @@ fn run_tool_fires_the_tool_points_in_order_and_the_result_sees_the_call_as_run()
 
 #[test]
 fn a_blocked_tool_call_never_runs_and_the_model_gets_the_reason() {
+    let log = Log::default();
+    let t = log.clone();
     let hooks = HooksBuilder::new()
         .hook(InterceptToolCall, 1, |_: &ToolCall, _: &HookContext| {
             HookResult::block("writes need a plan")
         })
-        .hook(AfterToolCall, 1, |_: &ToolResult, _: &HookContext| -> () {
-            panic!("after_tool_call must not fire")
-        })
+        .hook(
+            TransformToolResult,
+            1,
+            move |_: &ToolResult, _: &HookContext| -> HookResult<Value> {
+                t.lock().push("transform_tool_result".into());
+                HookResult::Pass
+            },
+        )
         .build()
         .unwrap();
     let session = hooks.session("blocked-tool");
@@ -328,6 +335,7 @@ fn a_blocked_tool_call_never_runs_and_the_model_gets_the_reason() {
     assert!(run.result.is_error);
     assert_eq!(run.result.tool_response, json!("writes need a plan"));
     assert_eq!(run.result.tool_use_id.as_deref(), Some("c9"));
+    assert!(log.lock().is_empty(), "no result to transform: {log:?}");
 }
 
 fn stop_guard(e: &StopEvent, _: &HookContext) -> HookResult<String> {

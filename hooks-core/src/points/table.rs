@@ -202,11 +202,21 @@ macro_rules! __builtin_points {
                 apply: |v, r| v.tool_response = r,
             }
 
-            /// `after_tool_call`: a tool ran, whether it succeeded or failed. Observe.
+            /// `after_tool_call`: a tool ran, whether it succeeded or failed, or a hook blocked the
+            /// call. Observe.
+            ///
+            /// Hooks see every call of `Turn::run_tool`, the refused ones included, so an audit hook
+            /// misses none: for a call `intercept_tool_call` blocked, the tool did not run, the
+            /// [`ToolResult`] carries the call as the model asked for it, the reason as an error
+            /// `tool_response`, and the block in `blocked` (who blocked, why, and whether it was a
+            /// failure under `on_error = "block"`). External hooks configured under another agent's
+            /// event name (Hermes' `post_tool_call`, or in a Claude Code or docker-agent file) are
+            /// not fired for a refused call, as their agents fire no post-tool event for a denied
+            /// call; hookchain's own protocol sends them the `blocked` record.
             AfterToolCall {
                 name: "after_tool_call",
                 kind: Observe,
-                fires: "after a tool ran, on success and on error",
+                fires: "after a tool ran (success or error), or a hook blocked it",
                 aliases: [("post_tool_call", "Hermes"), ("tool_execution_end", "Pi")],
                 slot: 9,
                 on_error: Pass,
