@@ -25,7 +25,10 @@
 //!   prints more than the output cap or prints junk has *failed*; what that means is its
 //!   [`OnError`] — `pass`, `block` or `warn` — never a silent pass.
 //! - A failed or slow hook never loses the agent's value and never takes the agent down; every
-//!   process it started, grandchildren included, is gone when the firing ends.
+//!   process it started, grandchildren included, is gone when the firing ends (save one that
+//!   left the process group with `setsid`, which no group kill reaches: the pipes it holds are
+//!   closed, so its next write to them fails), and so is every thread and descriptor the firing
+//!   used. Writing to a hook never raises `SIGPIPE` in the agent.
 
 #![warn(missing_docs)]
 
@@ -36,6 +39,8 @@ pub mod hook;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod matcher;
+#[cfg(all(unix, any(feature = "command", feature = "process")))]
+mod pipe;
 #[cfg(all(unix, feature = "process"))]
 pub mod process;
 pub mod program;

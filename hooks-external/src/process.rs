@@ -36,7 +36,8 @@
 //!   environment, directory and own process group of a [`command`] hook;
 //!   [`ProcessHook::new`] checks the program at load time, as [`CommandHook::new`] does.
 //! - **Multiplexed.** Any number of threads may fire at once. Each writes its request line (the
-//!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit)
+//!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit;
+//!   the write never raises `SIGPIPE` in the agent, a worker that closed its stdin is an `EPIPE`)
 //!   and waits for its answer; one reader thread per worker routes answers by id. No process and
 //!   no thread is started per request.
 //! - **A time limit per request.** A request not answered in time fails with
@@ -59,8 +60,8 @@
 //! [`CommandHook::new`]: super::command::CommandHook::new
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::io::{self, BufRead, BufReader, Read};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::Arc;
@@ -73,6 +74,7 @@ use parking_lot::{Condvar, Mutex};
 use serde_json::Value;
 
 use super::command::{self, Group, describe_status};
+use super::pipe;
 use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportError};
 
 /// The longest stderr line logged whole; longer ones are cut.
@@ -397,7 +399,7 @@ impl Worker {
                 spec.display
             )));
         };
-        set_nonblocking(stdin.as_raw_fd()).map_err(|e| {
+        pipe::set_nonblocking(stdin.as_raw_fd()).map_err(|e| {
             TransportError::Io(format!(
                 "cannot set up the stdin of `{}`: {e}",
                 spec.display
@@ -485,12 +487,12 @@ impl Worker {
             &joined
         };
         while !rest.is_empty() {
-            match (&feed.stdin).write(rest) {
+            match pipe::write(&feed.stdin, rest) {
                 Ok(0) => return Err(self.died("its stdin accepts nothing".to_owned())),
                 Ok(n) => rest = &rest[n..],
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !wait_writable(fd, deadline) {
+                    if !pipe::wait_writable(fd, deadline) {
                         // Keep what must still be written for the line in the pipe to be whole;
                         // a line not begun is dropped (its caller is gone).
                         let unsent = rest.len().saturating_sub(line.len());
@@ -727,46 +729,6 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, cap: usize) -> io::R
         }
         if newline.is_some() {
             return Ok(LineEnd::Line);
-        }
-    }
-}
-
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
-
-/// Waits until `fd` can be written to (or has an error to report); `false` when `deadline` passed
-/// first.
-fn wait_writable(fd: RawFd, deadline: Instant) -> bool {
-    loop {
-        let now = Instant::now();
-        if now >= deadline {
-            return false;
-        }
-        let millis = (deadline - now)
-            .as_micros()
-            .div_ceil(1000)
-            .min(i32::MAX as u128) as i32;
-        let mut pollfd = libc::pollfd {
-            fd,
-            events: libc::POLLOUT,
-            revents: 0,
-        };
-        // SAFETY: `pollfd` is one valid, writable pollfd for the duration of the call.
-        let ready = unsafe { libc::poll(&mut pollfd, 1, millis) };
-        if ready > 0 {
-            return true;
-        }
-        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            // Let the write report the error.
-            return true;
         }
     }
 }

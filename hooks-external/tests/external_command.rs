@@ -237,6 +237,44 @@ fn output_past_the_cap_fails_the_hook() {
 }
 
 #[test]
+fn exit_2_with_stderr_past_the_cap_still_blocks_with_the_reason_cut() {
+    // Claude Code's block: exit code 2, the reason on stderr — here 2 MiB of it, twice the cap.
+    let line = "cat >/dev/null; head -c 2097152 /dev/zero | tr '\\0' r >&2; exit 2";
+    let hook = CommandHook::new(CommandSpec {
+        argv: shell_argv(line),
+        display: line.into(),
+        env: BTreeMap::new(),
+        working_dir: None,
+    })
+    .unwrap();
+    let (result, elapsed) = timed(|| hook.invoke(PAYLOAD, Duration::from_secs(30)));
+    let out = result.unwrap();
+    assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
+    assert_eq!(out.exit_code, Some(2));
+    let (kept, marker) = out.stderr.split_at(OUTPUT_CAP);
+    assert!(kept.iter().all(|&b| b == b'r'));
+    let marker = String::from_utf8(marker.to_vec()).unwrap();
+    assert_eq!(
+        marker,
+        format!(
+            "\n[hookchain: 1048576 more bytes of stderr were cut at the {OUTPUT_CAP}-byte cap]"
+        )
+    );
+    // The protocol reads it as the block it is.
+    match hooks_external::protocol::decide(&out).unwrap().verdict {
+        hooks_external::Verdict::Block(reason) => {
+            assert!(reason.starts_with("rrrr"));
+            assert!(
+                reason.ends_with("-byte cap]"),
+                "{}",
+                &reason[reason.len() - 80..]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_timeout_kills_the_whole_process_group() {
     let dir = TempDir::new("timeout");
     let pid_file = dir.path("grandchild.pid");
