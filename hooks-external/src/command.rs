@@ -11,10 +11,10 @@
 //!   with [`argv_from_line`] (shell-words quoting, no expansion); configs imported from Claude
 //!   Code and docker-agent, whose commands are shell strings, use [`shell_argv`]
 //!   (`sh -c LINE`), as those agents do.
-//! - **Its environment.** The agent's environment, plus `HOOKCHAIN_PROJECT_DIR` and
-//!   `CLAUDE_PROJECT_DIR` (both the project directory: `working_dir` when set, else the agent's
-//!   current directory), plus the hook's `env` (applied last, so it may override either). It runs
-//!   in the project directory.
+//! - **Its environment.** The agent's environment — or with `env_clear`, only the variables of
+//!   it that `env_allow` names —, plus `HOOKCHAIN_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (both the
+//!   project directory: `working_dir` when set, else the agent's current directory), plus the
+//!   hook's `env` (applied last, so it may override either). It runs in the project directory.
 //! - **One thread, no blocking read.** A firing runs on its caller's thread only: the payload is
 //!   written to the hook's stdin and its stdout and stderr are read through non-blocking pipes
 //!   waited on with `poll(2)`, so no thread is started and nothing
@@ -93,6 +93,14 @@ pub(crate) fn command(spec: &CommandSpec, program: &Path) -> Result<Command, Tra
     let mut cmd = Command::new(program);
     if let Some(arg0) = spec.argv.first() {
         cmd.arg0(arg0);
+    }
+    if spec.env_clear {
+        cmd.env_clear();
+        for name in &spec.env_allow {
+            if let Some(value) = std::env::var_os(name) {
+                cmd.env(name, value);
+            }
+        }
     }
     cmd.args(spec.argv.iter().skip(1))
         .current_dir(&dir)
@@ -249,6 +257,8 @@ pub(crate) fn describe_status(status: ExitStatus) -> String {
 ///     display: line.to_owned(),
 ///     env: Default::default(),
 ///     working_dir: None,
+///     env_clear: false,
+///     env_allow: Vec::new(),
 /// })?; // fails here when ./hooks/guard.sh is missing or not executable
 /// let out = hook.invoke(br#"{"hook_event_name":"intercept_tool_call"}"#, Duration::from_secs(5))?;
 /// println!("exit {:?}: {}", out.exit_code, String::from_utf8_lossy(&out.stdout));

@@ -93,10 +93,19 @@ pub struct CommandSpec {
     pub argv: Vec<String>,
     /// The command as written in the config, for messages and consent.
     pub display: String,
-    /// Extra environment variables.
+    /// Extra environment variables, set on top of whatever the hook inherits.
     pub env: BTreeMap<String, String>,
     /// The directory it runs in (default: the project directory).
     pub working_dir: Option<PathBuf>,
+    /// Start from an empty environment instead of the agent's, so that the hook inherits none
+    /// of the agent's variables (API keys, tokens) but those named in
+    /// [`env_allow`](Self::env_allow). The project directory variables and [`env`](Self::env)
+    /// are set all the same. Without `PATH` in `env_allow` (or `env`), the hook's own commands
+    /// are not found on `PATH`; the program itself was resolved when the hook was loaded.
+    pub env_clear: bool,
+    /// With [`env_clear`](Self::env_clear), the names of the agent's variables the hook still
+    /// gets (those the agent has); without it, nothing to do (config files refuse it).
+    pub env_allow: Vec<String>,
 }
 
 /// How an HTTP hook is reached.

@@ -159,6 +159,8 @@ impl Backoff {
 ///     display: "python3 hooks/worker.py".into(),
 ///     env: Default::default(),
 ///     working_dir: None,
+///     env_clear: false,
+///     env_allow: Vec::new(),
 /// })?;
 /// hook.start()?; // optional: the first firing starts the worker otherwise
 /// let out = hook.invoke(br#"{"hook_event_name":"intercept_tool_call"}"#, Duration::from_secs(5))?;

@@ -81,6 +81,8 @@ fn a_setsid_grandchild_holding_the_pipes_leaks_no_thread_and_no_fd() {
             display: line,
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         })
         .unwrap();
         (hook, pid_file)

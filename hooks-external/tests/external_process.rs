@@ -32,6 +32,8 @@ fn spec(name: &str) -> CommandSpec {
         argv: vec![program],
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     }
 }
 

@@ -24,6 +24,8 @@ fn shell(line: &str) -> CommandSpec {
         display: line.to_owned(),
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     }
 }
 
