@@ -42,6 +42,8 @@ fn spec(argv: Vec<String>) -> CommandSpec {
         argv,
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     }
 }
 

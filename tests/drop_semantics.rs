@@ -81,6 +81,8 @@ fn external(point: &'static str) -> ExternalHook {
             display: "./audit.sh".to_owned(),
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         matcher: Matcher::all(),
         timeout: Duration::from_secs(5),

@@ -68,6 +68,8 @@ fn a_native_config_with_every_key() {
                 ("MODE".to_owned(), "strict".to_owned()),
             ]),
             working_dir: Some(dir.join("hooks")),
+            env_clear: false,
+            env_allow: Vec::new(),
         }
     );
     assert_eq!(guard.matcher.as_str(), "Bash|shell");
@@ -405,6 +407,8 @@ fn claude_code_settings_read_as_claude_code_reads_them() {
             display: line.into(),
             env: BTreeMap::new(),
             working_dir: Some(project.clone()),
+            env_clear: false,
+            env_allow: Vec::new(),
         })
     );
     assert!(check.matcher.matches("Edit") && !check.matcher.matches("MultiEdit"));
@@ -556,6 +560,8 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
             display: "./scripts/validate.sh".into(),
             env: BTreeMap::new(),
             working_dir: Some(dir.clone()),
+            env_clear: false,
+            env_allow: Vec::new(),
         })
     );
     // docker-agent's matchers are anchored: `shell` is not `shellcheck`.

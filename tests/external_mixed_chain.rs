@@ -71,6 +71,8 @@ fn script_hook(name: &str, argv: Vec<String>, priority: i32, on_error: OnError) 
             argv,
             env: Default::default(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         matcher: Matcher::all(),
         timeout: Duration::from_secs(1),

@@ -331,6 +331,8 @@ impl ReadHook<'_> {
                     display: line.to_owned(),
                     env: BTreeMap::new(),
                     working_dir: Some(self.project_dir.to_path_buf()),
+                    env_clear: false,
+                    env_allow: Vec::new(),
                 })))
             }
             "http" => {

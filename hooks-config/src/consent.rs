@@ -13,9 +13,11 @@
 //! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. Every other word of the command
 //! that names a file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit
 //! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
-//! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`
-//! and `working_dir` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH` to an approved hook, or
-//! moving it to another directory, makes it drifted. A hook whose command runs no file is pinned
+//! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`,
+//! `working_dir`, `env_clear` and `env_allow` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH`
+//! to an approved hook, moving it to another directory, or letting it inherit more of the agent's
+//! environment (`env_clear` switched off, a name added to `env_allow`) makes it drifted. A hook
+//! whose command runs no file is pinned
 //! by its command line, `env` and `working_dir`; an HTTP hook by its URL, and its headers as
 //! written (a header added later, which could carry a secret, makes it drifted).
 //!
@@ -259,6 +261,17 @@ impl Pin {
                     hasher.update(dir.as_os_str().as_encoded_bytes());
                 }
                 hasher.update([0]);
+                // Which of the agent's variables it inherits. Hashed only when the environment is
+                // cleared, so that approvals of hooks that inherit it all stay valid; each name
+                // is length-prefixed, as a name cannot hold a NUL to end it.
+                if spec.env_clear {
+                    hasher.update(b"env_clear");
+                    for name in &spec.env_allow {
+                        hasher.update((name.len() as u64).to_le_bytes());
+                        hasher.update(name.as_bytes());
+                    }
+                    hasher.update([0]);
+                }
                 if let Some(content) = script.as_ref().and_then(|p| std::fs::read(p).ok()) {
                     hasher.update(&content);
                 }

@@ -393,6 +393,8 @@ impl ReadHook<'_> {
                 None => Default::default(),
             },
             working_dir: Some(working_dir),
+            env_clear: false,
+            env_allow: Vec::new(),
         };
         let mut on_error = match field("on_error") {
             Some(v) => {

@@ -365,6 +365,45 @@ impl FileContext<'_> {
         Ok(env)
     }
 
+    /// A list of environment variable names (a hook's `env_allow`), each a portable name.
+    pub(crate) fn env_names(
+        &self,
+        subject: &str,
+        value: &Value,
+        path: &[PathSegment],
+    ) -> Result<Vec<String>, ConfigError> {
+        let Value::Array(items) = value else {
+            return Err(self.error(
+                subject,
+                path,
+                format!(
+                    "expected a list of environment variable names, found {}",
+                    json_kind(value)
+                ),
+            ));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let item_subject = format!("item #{} of {subject}", index + 1);
+                let name = self.string(&item_subject, item, &at(path, index))?;
+                if !portable_env_name(name) {
+                    return Err(self.error(
+                        item_subject,
+                        &at(path, index),
+                        format!(
+                            "`{}` is not a portable environment variable name (letters, digits \
+                             and `_`, not starting with a digit)",
+                            name.escape_debug()
+                        ),
+                    ));
+                }
+                Ok(name.to_owned())
+            })
+            .collect()
+    }
+
     /// `value`, read from YAML, as JSON. JSON has no NaN or infinity, and serde_json writes
     /// them as `null`, which reads as an absent key: a `timeout: .nan` would be the default
     /// time limit. They are an error instead, at the value where they are. `describe` names
@@ -439,6 +478,8 @@ impl FileContext<'_> {
                 display: line.to_owned(),
                 env: BTreeMap::new(),
                 working_dir: Some(working_dir.to_path_buf()),
+                env_clear: false,
+                env_allow: Vec::new(),
             };
             return self.check_argv(subject, &spec, path);
         }

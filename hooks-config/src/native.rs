@@ -9,6 +9,8 @@
 //!       priority: 20                # default 50 (DEFAULT_PRIORITY)
 //!       on_error: block             # pass (default) | block | warn
 //!       env: {MODE: strict}         # names: letters, digits, `_`, no digit first
+//!       env_clear: true             # inherit none of the agent's variables (default false)…
+//!       env_allow: [PATH, HOME]     # …but these (only with env_clear: true)
 //!       working_dir: hooks          # relative to this file's directory
 //!       name: guard                 # default: <file>#<n>
 //!     - process: [python3, hooks/worker.py]   # argv as a list: no splitting
@@ -22,6 +24,11 @@
 //! list of arguments. A program named by a relative path (`./hooks/guard.sh`) is found from the
 //! directory of the file that names it; a bare name (`python3`) on `PATH`. It must exist and be
 //! executable when the file is loaded.
+//!
+//! A hook gets the agent's environment unless it says `env_clear: true`: it then gets only the
+//! variables `env_allow` names (those the agent has), the project directory variables and its
+//! `env`. `env`, `env_clear`, `env_allow` and `working_dir` are for `command` and `process`
+//! hooks; an HTTP hook that names one is an error.
 
 use std::path::Path;
 
@@ -46,6 +53,8 @@ const KEYS: &[&str] = &[
     "priority",
     "on_error",
     "env",
+    "env_clear",
+    "env_allow",
     "working_dir",
     "allow_local",
     "headers",
@@ -176,7 +185,10 @@ fn entry(
     };
 
     let transport = if kind == "url" {
-        only_for(&["env", "working_dir"], "`command` and `process`")?;
+        only_for(
+            &["env", "env_clear", "env_allow", "working_dir"],
+            "`command` and `process`",
+        )?;
         let url = cx.string(&key_subject("url"), &fields["url"], &key_path("url"))?;
         let spec = HttpSpec {
             url: url.to_owned(),
@@ -194,6 +206,23 @@ fn entry(
     } else {
         only_for(&["headers", "allow_local"], "`url`")?;
         let (argv, display) = argv(cx, &key_subject(kind), &fields[kind], &key_path(kind))?;
+        let env_clear = match field("env_clear") {
+            Some(v) => cx.boolean(&key_subject("env_clear"), v, &key_path("env_clear"))?,
+            None => false,
+        };
+        let env_allow = match field("env_allow") {
+            Some(_) if !env_clear => {
+                return Err(cx.error(
+                    key_subject("env_allow"),
+                    &key_path("env_allow"),
+                    "names the variables kept when `env_clear: true` empties the environment; \
+                     without `env_clear: true` the hook gets the whole environment: add \
+                     `env_clear: true` or remove `env_allow`",
+                ));
+            }
+            Some(v) => cx.env_names(&key_subject("env_allow"), v, &key_path("env_allow"))?,
+            None => Vec::new(),
+        };
         let spec = CommandSpec {
             argv: resolve_program(&cx.dir(), argv),
             display,
@@ -209,6 +238,8 @@ fn entry(
                 }
                 None => None,
             },
+            env_clear,
+            env_allow,
         };
         cx.check_argv(&key_subject(kind), &spec, &key_path(kind))?;
         command_transport(kind, spec)

@@ -142,6 +142,8 @@ mod tests {
             display: argv.join(" "),
             env: BTreeMap::new(),
             working_dir: Some(working_dir.to_path_buf()),
+            env_clear: false,
+            env_allow: Vec::new(),
         }
     }
 

@@ -11,41 +11,50 @@
 //!   with [`argv_from_line`] (shell-words quoting, no expansion); configs imported from Claude
 //!   Code and docker-agent, whose commands are shell strings, use [`shell_argv`]
 //!   (`sh -c LINE`), as those agents do.
-//! - **Its environment.** The agent's environment, plus `HOOKCHAIN_PROJECT_DIR` and
-//!   `CLAUDE_PROJECT_DIR` (both the project directory: `working_dir` when set, else the agent's
-//!   current directory), plus the hook's `env` (applied last, so it may override either). It runs
-//!   in the project directory.
-//! - **Its stdin.** The payload is written by a thread of its own and the pipe closed; a hook that
-//!   never reads its stdin neither blocks the firing nor makes it fail (the broken pipe is
-//!   ignored).
+//! - **Its environment.** The agent's environment — or with `env_clear`, only the variables of
+//!   it that `env_allow` names —, plus `HOOKCHAIN_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (both the
+//!   project directory: `working_dir` when set, else the agent's current directory), plus the
+//!   hook's `env` (applied last, so it may override either). It runs in the project directory.
+//! - **One thread, no blocking read.** A firing runs on its caller's thread only: the payload is
+//!   written to the hook's stdin and its stdout and stderr are read through non-blocking pipes
+//!   waited on with `poll(2)`, so no thread is started and nothing
+//!   can keep the firing waiting past its deadline. When [`Invoke::invoke`] returns, the pipes
+//!   are closed: no thread and no descriptor outlives a firing, whatever holds the other ends.
+//! - **Its stdin.** The payload is written as the pipe accepts it, then the pipe is closed; a
+//!   hook that never reads its stdin neither blocks the firing nor makes it fail (the broken pipe
+//!   is ignored), and the write never raises `SIGPIPE` in the agent.
 //! - **Its own process group.** Every firing starts a new process group, and on *every* way out
 //!   of [`Invoke::invoke`] — success included — the whole group is sent `SIGKILL` before the hook
 //!   is reaped. A hook cannot leave a background process behind (one that wants to outlive its
-//!   firing has to leave the group itself, with `setsid`). The group is killed while the hook is
-//!   still an unreaped zombie, so its id cannot have been reused by an unrelated group.
-//! - **Capped output.** stdout and stderr are read concurrently, by a thread each, up to
-//!   [`OUTPUT_CAP`] bytes each; one byte more and the firing fails with
-//!   [`TransportError::OutputTooLarge`] at once (the group is killed, nothing more is read).
+//!   firing has to leave the group itself, with `setsid`; hookchain cannot kill that one, but
+//!   closes the pipes it holds, so its next write to them fails). The group is killed while the
+//!   hook is still an unreaped zombie, so its id cannot have been reused by an unrelated group.
+//! - **Capped output.** stdout and stderr are kept up to [`OUTPUT_CAP`] bytes each. One byte more
+//!   on stdout and the firing fails with [`TransportError::OutputTooLarge`] at once (the group is
+//!   killed, nothing more is read). Past the cap on stderr, reading goes on and the rest is
+//!   thrown away, so that the hook can still exit: an exit code 2 (a block whose reason is on
+//!   stderr) comes back with its stderr cut at the cap and a marker saying how many bytes were
+//!   cut; any other exit code fails with [`TransportError::OutputTooLarge`]. A hook that throws
+//!   away more than 16 times the cap on stderr fails at once.
 //! - **Bounded in time.** The time limit is clamped to [`MAX_TIMEOUT`]. Past it the group is
 //!   killed and the firing fails with [`TransportError::Timeout`]. Once the hook itself has
 //!   exited, its output gets [`EXIT_GRACE`] more to reach end-of-file; a process it left behind
 //!   holding the pipe open (`sleep 30 &`) does not make the firing wait for it: when the grace
-//!   period is over the group is killed, what was read is returned, with the hook's exit code.
+//!   period is over the group is killed, what is in the pipes is read without waiting, the pipes
+//!   are closed, and what was read is returned, with the hook's exit code.
 //! - **Exit codes are not judged here.** Any exit code comes back in [`RawOutput::exit_code`];
 //!   what 0, 2 or 1 mean is the protocol's business. A hook killed by a signal has no exit code
 //!   and fails with [`TransportError::Io`] naming the signal.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::mpsc;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use parking_lot::Mutex;
-
+use super::pipe;
 use super::program::project_dir;
 pub use super::program::{ArgvError, argv_from_line, resolve_program, shell_argv};
 use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportError};
@@ -57,11 +66,22 @@ use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportEr
 /// only bounds the wait for processes the hook left behind with the pipe still open.
 pub const EXIT_GRACE: Duration = Duration::from_millis(50);
 
-/// How long the readers may take to drain the pipes once the group is killed.
-const DRAIN: Duration = Duration::from_millis(250);
-
 /// The bytes read from a pipe at a time.
 const CHUNK: usize = 16 * 1024;
+
+/// The most chunks read from one pipe before the others get their turn.
+const READS_PER_WAKE: usize = 16;
+
+/// How much stderr past [`OUTPUT_CAP`] is read and thrown away before the firing fails: a hook
+/// that keeps printing that much is not going to exit with a reason.
+const STDERR_DISCARD_LIMIT: usize = 16 * OUTPUT_CAP;
+
+/// How often, at first, the wait for a running hook looks whether it has exited; the interval
+/// doubles while nothing happens, up to [`MAX_TICK`].
+const FIRST_TICK: Duration = Duration::from_micros(200);
+
+/// The longest interval between two looks at whether a running hook has exited.
+const MAX_TICK: Duration = Duration::from_millis(10);
 
 /// The `Command` that starts `spec` (already resolved to `program`): its argv, environment and
 /// directory, all three standard streams piped, in a new process group.
@@ -73,6 +93,14 @@ pub(crate) fn command(spec: &CommandSpec, program: &Path) -> Result<Command, Tra
     let mut cmd = Command::new(program);
     if let Some(arg0) = spec.argv.first() {
         cmd.arg0(arg0);
+    }
+    if spec.env_clear {
+        cmd.env_clear();
+        for name in &spec.env_allow {
+            if let Some(value) = std::env::var_os(name) {
+                cmd.env(name, value);
+            }
+        }
     }
     cmd.args(spec.argv.iter().skip(1))
         .current_dir(&dir)
@@ -229,6 +257,8 @@ pub(crate) fn describe_status(status: ExitStatus) -> String {
 ///     display: line.to_owned(),
 ///     env: Default::default(),
 ///     working_dir: None,
+///     env_clear: false,
+///     env_allow: Vec::new(),
 /// })?; // fails here when ./hooks/guard.sh is missing or not executable
 /// let out = hook.invoke(br#"{"hook_event_name":"intercept_tool_call"}"#, Duration::from_secs(5))?;
 /// println!("exit {:?}: {}", out.exit_code, String::from_utf8_lossy(&out.stdout));
@@ -259,7 +289,7 @@ impl CommandHook {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stream {
     Stdout,
     Stderr,
@@ -274,15 +304,106 @@ impl Stream {
     }
 }
 
-enum Event {
-    /// The hook exited (it is not reaped yet).
-    Exited,
-    /// A stream reached end-of-file.
-    Eof,
-    /// A stream went past the cap.
-    TooLarge(Stream),
-    /// Reading a stream failed.
-    ReadFailed(Stream, String),
+/// One output pipe of the hook, read without blocking, and what was read from it.
+struct Output<R> {
+    /// `None` once it reached end-of-file.
+    pipe: Option<R>,
+    stream: Stream,
+    bytes: Vec<u8>,
+    /// Bytes read past [`OUTPUT_CAP`] and thrown away (stderr only: past the cap, stdout fails).
+    cut: usize,
+}
+
+impl<R: Read + AsRawFd> Output<R> {
+    fn new(pipe: Option<R>, stream: Stream) -> Output<R> {
+        Output {
+            pipe,
+            stream,
+            bytes: Vec::new(),
+            cut: 0,
+        }
+    }
+
+    fn open(&self) -> bool {
+        self.pipe.is_some()
+    }
+
+    /// Reads what the pipe holds now (a bounded number of chunks, so that a fast writer cannot
+    /// keep the firing here); past the cap, stdout fails and stderr is counted and thrown away.
+    fn read_ready(&mut self, chunk: &mut [u8], line: &str) -> Result<(), TransportError> {
+        for _ in 0..READS_PER_WAKE {
+            let Some(pipe) = &mut self.pipe else {
+                return Ok(());
+            };
+            match pipe.read(chunk) {
+                Ok(0) => {
+                    self.pipe = None;
+                    return Ok(());
+                }
+                Ok(n) => self.keep(&chunk[..n])?,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(TransportError::Io(format!(
+                        "cannot read the {} of `{line}`: {e}",
+                        self.stream.name()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn keep(&mut self, read: &[u8]) -> Result<(), TransportError> {
+        let room = OUTPUT_CAP - self.bytes.len();
+        let kept = read.len().min(room);
+        self.bytes.extend_from_slice(&read[..kept]);
+        self.cut += read.len() - kept;
+        let too_large = match self.stream {
+            Stream::Stdout => self.cut > 0,
+            Stream::Stderr => self.cut > STDERR_DISCARD_LIMIT,
+        };
+        if too_large {
+            return Err(TransportError::OutputTooLarge {
+                stream: self.stream.name(),
+                limit: OUTPUT_CAP,
+            });
+        }
+        Ok(())
+    }
+
+    /// The pollfd waiting for this pipe to have something to read, if it is open.
+    fn pollfd(&self) -> Option<libc::pollfd> {
+        self.pipe
+            .as_ref()
+            .map(|p| pipe::pollfd(p.as_raw_fd(), libc::POLLIN))
+    }
+}
+
+/// The payload on its way to the hook's stdin, written as the pipe accepts it.
+struct Feed<'a> {
+    /// `None` once the payload is written (the pipe is then closed) or the hook closed its end.
+    pipe: Option<ChildStdin>,
+    rest: &'a [u8],
+}
+
+impl Feed<'_> {
+    /// Writes what the pipe accepts now. A hook that closed its stdin is not an error: it does
+    /// not read its payload.
+    fn write_ready(&mut self) {
+        while let Some(stdin) = &self.pipe {
+            if self.rest.is_empty() {
+                self.pipe = None;
+                return;
+            }
+            match pipe::write(stdin, self.rest) {
+                Ok(n) => self.rest = &self.rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.pipe = None,
+            }
+        }
+    }
 }
 
 /// How the wait for a firing ended.
@@ -294,57 +415,9 @@ enum End {
     Failed(TransportError),
 }
 
-fn spawn_thread(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), TransportError> {
-    thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(f)
-        .map(drop)
-        .map_err(|e| TransportError::Io(format!("cannot start a thread for the hook: {e}")))
-}
-
-/// Reads `from` into `into` up to the cap, then reports how it ended.
-fn read_capped(
-    mut from: impl Read,
-    into: &Mutex<Vec<u8>>,
-    stream: Stream,
-    events: &mpsc::Sender<Event>,
-) {
-    let mut chunk = vec![0; CHUNK];
-    let event = loop {
-        match from.read(&mut chunk) {
-            Ok(0) => break Event::Eof,
-            Ok(n) => {
-                let mut buf = into.lock();
-                if buf.len() + n > OUTPUT_CAP {
-                    break Event::TooLarge(stream);
-                }
-                buf.extend_from_slice(&chunk[..n]);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => break Event::ReadFailed(stream, e.to_string()),
-        }
-    };
-    let _ = events.send(event);
-}
-
-/// Starts a thread reading `pipe` with [`read_capped`] (or reports end-of-file at once when there
-/// is no pipe).
-fn spawn_reader(
-    pipe: Option<impl Read + Send + 'static>,
-    into: &Arc<Mutex<Vec<u8>>>,
-    stream: Stream,
-    events: &mpsc::Sender<Event>,
-) -> Result<(), TransportError> {
-    let (into, events) = (Arc::clone(into), events.clone());
-    match pipe {
-        Some(pipe) => spawn_thread(&format!("hookchain-hook-{}", stream.name()), move || {
-            read_capped(pipe, &into, stream, &events)
-        }),
-        None => {
-            let _ = events.send(Event::Eof);
-            Ok(())
-        }
-    }
+/// The marker put after stderr that was cut at the cap.
+fn cut_marker(cut: usize) -> String {
+    format!("\n[hookchain: {cut} more bytes of stderr were cut at the {OUTPUT_CAP}-byte cap]")
 }
 
 impl Invoke for CommandHook {
@@ -355,60 +428,88 @@ impl Invoke for CommandHook {
         let line = &self.spec.display;
 
         let mut cmd = command(&self.spec, &self.program)?;
-        // From here on, every return reaps the hook after killing its group (`Group`'s drop).
+        // From here on, every return reaps the hook after killing its group (`Group`'s drop), and
+        // drops the pipes: nothing of the firing outlives it.
         let mut group = Group::spawn(&mut cmd, line)?;
-        let (events, rx) = mpsc::channel();
-        let stdout = Arc::new(Mutex::new(Vec::new()));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-
-        if let Some(mut stdin) = group.child().stdin.take() {
-            let payload = payload.to_vec();
-            // A broken pipe means the hook does not read its stdin: not an error.
-            spawn_thread("hookchain-hook-stdin", move || {
-                let _ = stdin.write_all(&payload);
+        let child = group.child();
+        let mut feed = Feed {
+            pipe: child.stdin.take(),
+            rest: payload,
+        };
+        let mut out = Output::new(child.stdout.take(), Stream::Stdout);
+        let mut err = Output::new(child.stderr.take(), Stream::Stderr);
+        let fds = [
+            feed.pipe.as_ref().map(AsRawFd::as_raw_fd),
+            out.pipe.as_ref().map(AsRawFd::as_raw_fd),
+            err.pipe.as_ref().map(AsRawFd::as_raw_fd),
+        ];
+        for fd in fds.into_iter().flatten() {
+            pipe::set_nonblocking(fd).map_err(|e| {
+                TransportError::Io(format!("cannot set up a pipe to `{line}`: {e}"))
             })?;
         }
-        let out_pipe = group.child().stdout.take();
-        let err_pipe = group.child().stderr.take();
-        spawn_reader(out_pipe, &stdout, Stream::Stdout, &events)?;
-        spawn_reader(err_pipe, &stderr, Stream::Stderr, &events)?;
-        let pid = group.pid();
-        spawn_thread("hookchain-hook-wait", move || {
-            probe_exit(pid, true);
-            let _ = events.send(Event::Exited);
-        })?;
 
-        let (mut exited, mut open_streams) = (None::<Instant>, 2);
+        let pid = group.pid();
+        let mut chunk = vec![0; CHUNK];
+        let mut exited = None::<Instant>;
+        let mut tick = FIRST_TICK;
         let end = loop {
-            if exited.is_some() && open_streams == 0 {
+            feed.write_ready();
+            if let Err(e) = out
+                .read_ready(&mut chunk, line)
+                .and_then(|()| err.read_ready(&mut chunk, line))
+            {
+                break End::Failed(e);
+            }
+            if exited.is_none() && probe_exit(pid, false) {
+                exited = Some(Instant::now());
+                // What it wrote before exiting is in the pipes: read it before judging.
+                continue;
+            }
+            if exited.is_some() && !out.open() && !err.open() {
                 break End::Done;
             }
             // Once the hook has exited, the grace period replaces the time limit: the hook made it
             // in time, only what it left behind is waited for.
             let until = exited.map_or(deadline, |at| at + EXIT_GRACE);
-            match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-                Ok(Event::Exited) => exited = Some(Instant::now()),
-                Ok(Event::Eof) => open_streams -= 1,
-                Ok(Event::TooLarge(stream)) => {
-                    break End::Failed(TransportError::OutputTooLarge {
-                        stream: stream.name(),
-                        limit: OUTPUT_CAP,
-                    });
-                }
-                Ok(Event::ReadFailed(stream, e)) => {
-                    break End::Failed(TransportError::Io(format!(
-                        "cannot read the {} of `{line}`: {e}",
-                        stream.name()
-                    )));
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) if exited.is_some() => break End::GraceOver,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    break End::Failed(TransportError::Timeout(timeout));
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    break End::Failed(TransportError::Io(format!("lost track of `{line}`")));
-                }
+            let now = Instant::now();
+            if now >= until {
+                break match exited {
+                    Some(_) => End::GraceOver,
+                    None => End::Failed(TransportError::Timeout(timeout)),
+                };
             }
+            let mut polled = Vec::with_capacity(3);
+            if let Some(stdin) = &feed.pipe {
+                polled.push(pipe::pollfd(stdin.as_raw_fd(), libc::POLLOUT));
+            }
+            polled.extend(out.pollfd());
+            polled.extend(err.pollfd());
+            // Whether the hook has exited is looked at every `tick`, which grows while nothing
+            // happens (exit wakes no poll while a pipe is held open by someone else).
+            let wait = if exited.is_some() {
+                until - now
+            } else {
+                (until - now).min(tick)
+            };
+            let events = if polled.is_empty() {
+                thread::sleep(wait);
+                0
+            } else {
+                match pipe::poll(&mut polled, wait) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        break End::Failed(TransportError::Io(format!(
+                            "cannot wait for `{line}`: {e}"
+                        )));
+                    }
+                }
+            };
+            tick = if events > 0 {
+                FIRST_TICK
+            } else {
+                (tick * 2).min(MAX_TICK)
+            };
         };
 
         // Kill whatever is left of the group (on success too: stray background processes), then
@@ -424,38 +525,41 @@ impl Invoke for CommandHook {
             End::GraceOver => {
                 tracing::warn!(
                     hook = %line,
-                    "the hook exited but left a process holding its output open; its process group was killed"
+                    "the hook exited but left a process holding its output open; its process group was killed and its pipes closed"
                 );
-                // Everyone holding the pipes is dead now: let the readers reach end-of-file.
-                let drain_until = Instant::now() + DRAIN;
-                while open_streams > 0 {
-                    match rx.recv_timeout(drain_until.saturating_duration_since(Instant::now())) {
-                        Ok(Event::Eof) => open_streams -= 1,
-                        Ok(Event::TooLarge(stream)) => {
-                            return Err(TransportError::OutputTooLarge {
-                                stream: stream.name(),
-                                limit: OUTPUT_CAP,
-                            });
-                        }
-                        Ok(_) => {}
-                        Err(_) => break,
-                    }
-                }
+                // The group is dead: what it wrote is in the pipes. Take it without waiting; a
+                // process that left the group (`setsid`) may hold the pipes open for ever.
+                out.read_ready(&mut chunk, line)?;
+                err.read_ready(&mut chunk, line)?;
             }
             End::Done => {}
         }
+        // Close the pipes now: a process still holding them meets a closed pipe at its next
+        // write.
+        drop((feed, out.pipe.take(), err.pipe.take()));
         let Some(code) = status.code() else {
             return Err(TransportError::Io(format!(
                 "`{line}` {}",
                 describe_status(status)
             )));
         };
+        let mut stderr = err.bytes;
+        if err.cut > 0 {
+            if code != 2 {
+                return Err(TransportError::OutputTooLarge {
+                    stream: Stream::Stderr.name(),
+                    limit: OUTPUT_CAP,
+                });
+            }
+            // Exit code 2 blocks with stderr as the reason: keep the block, cut the reason.
+            tracing::debug!(hook = %line, cut = err.cut, "stderr of an exit-2 block cut at the cap");
+            stderr.extend_from_slice(cut_marker(err.cut).as_bytes());
+        }
         tracing::debug!(hook = %line, elapsed = ?started.elapsed(), code, "command hook ran");
-        let take = |buf: &Mutex<Vec<u8>>| std::mem::take(&mut *buf.lock());
         Ok(RawOutput {
             exit_code: Some(code),
-            stdout: take(&stdout),
-            stderr: take(&stderr),
+            stdout: out.bytes,
+            stderr,
         })
     }
 }

@@ -25,7 +25,10 @@
 //!   prints more than the output cap or prints junk has *failed*; what that means is its
 //!   [`OnError`] — `pass`, `block` or `warn` — never a silent pass.
 //! - A failed or slow hook never loses the agent's value and never takes the agent down; every
-//!   process it started, grandchildren included, is gone when the firing ends.
+//!   process it started, grandchildren included, is gone when the firing ends (save one that
+//!   left the process group with `setsid`, which no group kill reaches: the pipes it holds are
+//!   closed, so its next write to them fails), and so is every thread and descriptor the firing
+//!   used. Writing to a hook never raises `SIGPIPE` in the agent.
 
 #![warn(missing_docs)]
 
@@ -36,6 +39,8 @@ pub mod hook;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod matcher;
+#[cfg(all(unix, any(feature = "command", feature = "process")))]
+mod pipe;
 #[cfg(all(unix, feature = "process"))]
 pub mod process;
 pub mod program;
@@ -88,10 +93,19 @@ pub struct CommandSpec {
     pub argv: Vec<String>,
     /// The command as written in the config, for messages and consent.
     pub display: String,
-    /// Extra environment variables.
+    /// Extra environment variables, set on top of whatever the hook inherits.
     pub env: BTreeMap<String, String>,
     /// The directory it runs in (default: the project directory).
     pub working_dir: Option<PathBuf>,
+    /// Start from an empty environment instead of the agent's, so that the hook inherits none
+    /// of the agent's variables (API keys, tokens) but those named in
+    /// [`env_allow`](Self::env_allow). The project directory variables and [`env`](Self::env)
+    /// are set all the same. Without `PATH` in `env_allow` (or `env`), the hook's own commands
+    /// are not found on `PATH`; the program itself was resolved when the hook was loaded.
+    pub env_clear: bool,
+    /// With [`env_clear`](Self::env_clear), the names of the agent's variables the hook still
+    /// gets (those the agent has); without it, nothing to do (config files refuse it).
+    pub env_allow: Vec<String>,
 }
 
 /// How an HTTP hook is reached.

@@ -36,12 +36,19 @@
 //!   environment, directory and own process group of a [`command`] hook;
 //!   [`ProcessHook::new`] checks the program at load time, as [`CommandHook::new`] does.
 //! - **Multiplexed.** Any number of threads may fire at once. Each writes its request line (the
-//!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit)
-//!   and waits for its answer; one reader thread per worker routes answers by id. No process and
+//!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit;
+//!   the write never raises `SIGPIPE` in the agent, a worker that closed its stdin is an `EPIPE`)
+//!   and waits for its answer; the worker's I/O thread routes answers by id. No process and
 //!   no thread is started per request.
-//! - **A time limit per request.** A request not answered in time fails with
-//!   [`TransportError::Timeout`]; the worker goes on serving the others, and the late answer is
-//!   dropped.
+//! - **A time limit per request; a hung worker is replaced.** A request not answered in time
+//!   fails with [`TransportError::Timeout`], and the worker is taken for hung: its process group
+//!   is killed, it is reaped, its other pending requests fail with [`TransportError::WorkerDied`]
+//!   saying why, and the next firing starts a new worker at once (no backoff: the worker did not
+//!   die, it was replaced; each replacement costs a firing its whole time limit). The same
+//!   happens to a worker that does not take a request: its stdin is closed, or it stops reading
+//!   and the request cannot be written in time. Each replacement is logged as a warning; the
+//!   firing's failure goes the way of every hook failure (the hook's `on_error`, the dispatch's
+//!   failures).
 //! - **Death.** End-of-file on the worker's stdout (it exited, or closed it) or a line past the
 //!   cap: the worker's process group is killed and the worker reaped, and every pending request
 //!   fails with [`TransportError::WorkerDied`], saying how it ended (exit code or signal) and the
@@ -51,21 +58,26 @@
 //!   30 s by default). Until then firings fail at once with [`TransportError::WorkerDied`],
 //!   saying when the restart will be tried. A worker that stayed up for
 //!   [`Backoff::healthy_after`] resets the count.
-//! - **stderr** is drained by a thread of its own, so a chatty worker never blocks on it: each
-//!   line (cut at 4 KiB) is logged with `tracing` at debug level under the target
-//!   `hookchain::external::process`, and the last few are kept for the death message.
+//! - **One I/O thread per worker.** It waits with `poll(2)` on the worker's non-blocking stdout
+//!   and stderr and on a wake-up socket. stderr is drained as it comes, so a chatty worker never
+//!   blocks on it: each line (cut at 4 KiB) is logged with `tracing` at debug level under the
+//!   target `hookchain::external::process`, and the last few are kept for the death message.
+//!   Killing a worker (replaced, dropped) wakes the thread, which fails the pending requests,
+//!   closes the pipes and ends — even when a process the worker left behind with `setsid` holds
+//!   the pipes open. No thread or descriptor outlives its worker.
 //! - **Drop** kills the worker's process group and reaps it.
 //!
 //! [`CommandHook::new`]: super::command::CommandHook::new
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::io::{self, Read};
+use std::net::Shutdown;
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::ChildStdin;
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -73,10 +85,15 @@ use parking_lot::{Condvar, Mutex};
 use serde_json::Value;
 
 use super::command::{self, Group, describe_status};
+use super::pipe;
 use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportError};
 
 /// The longest stderr line logged whole; longer ones are cut.
 const STDERR_LINE_CAP: usize = 4 * 1024;
+
+/// How long the I/O thread of a worker sleeps in one `poll(2)` when nothing happens (it is woken
+/// at once by output, by the worker's death and by a stop).
+const IDLE_POLL: Duration = Duration::from_secs(3600);
 
 /// How many of the last stderr lines a death message quotes.
 const STDERR_TAIL_LINES: usize = 5;
@@ -142,6 +159,8 @@ impl Backoff {
 ///     display: "python3 hooks/worker.py".into(),
 ///     env: Default::default(),
 ///     working_dir: None,
+///     env_clear: false,
+///     env_allow: Vec::new(),
 /// })?;
 /// hook.start()?; // optional: the first firing starts the worker otherwise
 /// let out = hook.invoke(br#"{"hook_event_name":"intercept_tool_call"}"#, Duration::from_secs(5))?;
@@ -295,7 +314,7 @@ impl Invoke for ProcessHook {
         worker.register(id, &slot)?;
         if let Err(e) = worker.send(&request_line(id, payload), deadline, timeout) {
             if matches!(e, TransportError::WorkerDied { .. }) {
-                // Its stdin is closed: the worker is going, and its reader thread will fail this
+                // Its stdin is closed: the worker is going, and its I/O thread will fail this
                 // request with how it ended (exit code, last words) — better than "broken pipe".
                 let wait = deadline.min(Instant::now() + 3 * DEATH_GRACE);
                 if let Some(answer) = slot.wait_until(wait) {
@@ -303,14 +322,58 @@ impl Invoke for ProcessHook {
                 }
             }
             worker.forget(id);
-            return slot.take().unwrap_or(Err(e));
+            if let Some(answer) = slot.take() {
+                return answer;
+            }
+            // Still up, but it does not take requests: it closed its stdin, or stopped reading.
+            let why = match &e {
+                TransportError::Timeout(_) => {
+                    format!("did not read request {id} within {}", human(timeout))
+                }
+                _ => format!("did not take request {id} ({e})"),
+            };
+            self.replace(&worker, why);
+            return Err(e);
         }
         if let Some(answer) = slot.wait_until(deadline) {
             return answer;
         }
         // Out of time. Once forgotten, nobody can answer any more: look one last time.
         worker.forget(id);
-        slot.take().unwrap_or(Err(TransportError::Timeout(timeout)))
+        if let Some(answer) = slot.take() {
+            return answer;
+        }
+        self.replace(
+            &worker,
+            format!("did not answer request {id} within {}", human(timeout)),
+        );
+        Err(TransportError::Timeout(timeout))
+    }
+}
+
+impl ProcessHook {
+    /// Kills `worker` (still running, but hung or deaf) and lets the next firing start a new one
+    /// at once; its other pending requests fail with `why`.
+    fn replace(&self, worker: &Arc<Worker>, why: String) {
+        if worker.death().is_some() {
+            return;
+        }
+        {
+            let mut supervisor = self.supervisor.lock();
+            if supervisor
+                .worker
+                .as_ref()
+                .is_some_and(|current| Arc::ptr_eq(current, worker))
+            {
+                supervisor.worker = None;
+            }
+        }
+        tracing::warn!(
+            worker = %self.spec.display,
+            pid = worker.pid,
+            "process hook worker {why}: killed, the next firing starts a new one"
+        );
+        worker.retire(format!("{why}; it was killed and is replaced"));
     }
 }
 
@@ -382,6 +445,12 @@ struct Worker {
     stderr_tail: Mutex<VecDeque<String>>,
     /// Set when the hook is dropped: the death that follows is expected.
     stopping: AtomicBool,
+    /// Why the worker was replaced while it still ran (a request it did not answer in time, a
+    /// stdin it closed): the reason its pending requests fail with.
+    retired: Mutex<Option<String>>,
+    /// Shut down to wake the I/O thread, so that it ends even while someone else (a process the
+    /// worker left behind with `setsid`) holds the worker's pipes open.
+    wake: UnixStream,
 }
 
 impl Worker {
@@ -397,11 +466,16 @@ impl Worker {
                 spec.display
             )));
         };
-        set_nonblocking(stdin.as_raw_fd()).map_err(|e| {
-            TransportError::Io(format!(
-                "cannot set up the stdin of `{}`: {e}",
-                spec.display
-            ))
+        for fd in [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()] {
+            pipe::set_nonblocking(fd).map_err(|e| {
+                TransportError::Io(format!(
+                    "cannot set up the pipes of `{}`: {e}",
+                    spec.display
+                ))
+            })?;
+        }
+        let (wake, woken) = UnixStream::pair().map_err(|e| {
+            TransportError::Io(format!("cannot set up the worker `{}`: {e}", spec.display))
         })?;
         let worker = Arc::new(Worker {
             command: spec.display.clone(),
@@ -415,22 +489,14 @@ impl Worker {
             group: Mutex::new(group),
             stderr_tail: Mutex::default(),
             stopping: AtomicBool::new(false),
+            retired: Mutex::new(None),
+            wake,
         });
-        let (stderr_done, stderr_drained) = mpsc::channel::<()>();
-        let threads = spawn_thread("hookchain-worker-stderr", {
+        let thread = spawn_thread("hookchain-worker-io", {
             let worker = Arc::clone(&worker);
-            move || {
-                worker.drain_stderr(stderr);
-                drop(stderr_done);
-            }
-        })
-        .and_then(|()| {
-            spawn_thread("hookchain-worker-stdout", {
-                let worker = Arc::clone(&worker);
-                move || worker.read_answers(stdout, stderr_drained)
-            })
+            move || worker.serve(stdout, stderr, woken)
         });
-        if let Err(e) = threads {
+        if let Err(e) = thread {
             worker.stop();
             return Err(e);
         }
@@ -485,12 +551,12 @@ impl Worker {
             &joined
         };
         while !rest.is_empty() {
-            match (&feed.stdin).write(rest) {
+            match pipe::write(&feed.stdin, rest) {
                 Ok(0) => return Err(self.died("its stdin accepts nothing".to_owned())),
                 Ok(n) => rest = &rest[n..],
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !wait_writable(fd, deadline) {
+                    if !pipe::wait_writable(fd, deadline) {
                         // Keep what must still be written for the line in the pipe to be whole;
                         // a line not begun is dropped (its caller is gone).
                         let unsent = rest.len().saturating_sub(line.len());
@@ -510,26 +576,94 @@ impl Worker {
         Ok(())
     }
 
-    /// The reader thread: routes every answer line to its request until stdout closes.
-    fn read_answers(&self, stdout: impl Read, stderr_drained: mpsc::Receiver<()>) {
-        let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-        let mut line = Vec::new();
+    /// The I/O thread: routes every answer line on stdout to its request and logs stderr, until
+    /// stdout closes, a line is too long, or the worker is stopped or replaced; then
+    /// [`die`](Worker::die)s.
+    fn serve(&self, mut stdout: ChildStdout, mut stderr: ChildStderr, woken: UnixStream) {
+        let mut answers = Lines::new(OUTPUT_CAP);
+        let mut errors = Lines::new(STDERR_LINE_CAP);
+        let mut chunk = vec![0; 64 * 1024];
+        let mut stderr_open = true;
         let why = loop {
-            match read_line(&mut reader, &mut line, OUTPUT_CAP) {
-                Ok(LineEnd::Line) => {
-                    self.route(&line);
-                    line.clear();
+            let mut fds = vec![
+                pipe::pollfd(woken.as_raw_fd(), libc::POLLIN),
+                pipe::pollfd(stdout.as_raw_fd(), libc::POLLIN),
+            ];
+            if stderr_open {
+                fds.push(pipe::pollfd(stderr.as_raw_fd(), libc::POLLIN));
+            }
+            if let Err(e) = pipe::poll(&mut fds, IDLE_POLL) {
+                break Some(format!("cannot wait for its output: {e}"));
+            }
+            if fds[0].revents != 0 {
+                break Some(self.stop_reason());
+            }
+            if stderr_open {
+                stderr_open = self.read_stderr(&mut stderr, &mut errors, &mut chunk);
+            }
+            match read_ready(&mut stdout, &mut chunk) {
+                Ok(Ready::Bytes(n)) => {
+                    answers.feed(&chunk[..n], |line, _| self.route(line));
+                    if answers.overflowing() {
+                        break Some(format!(
+                            "printed a line longer than {OUTPUT_CAP} bytes on its stdout"
+                        ));
+                    }
                 }
-                Ok(LineEnd::Eof) => break None,
-                Ok(LineEnd::TooLong) => {
-                    break Some(format!(
-                        "printed a line longer than {OUTPUT_CAP} bytes on its stdout"
-                    ));
+                Ok(Ready::Nothing) => {}
+                Ok(Ready::Eof) => {
+                    answers.finish(|line, _| self.route(line));
+                    break None;
                 }
                 Err(e) => break Some(format!("cannot read its stdout: {e}")),
             }
         };
-        self.die(why, &stderr_drained);
+        // Its last words, when it has any: stderr may take a moment more to reach end-of-file.
+        let until = Instant::now() + DEATH_GRACE;
+        while stderr_open && why.is_none() {
+            let now = Instant::now();
+            if now >= until {
+                break;
+            }
+            let mut fds = [
+                pipe::pollfd(woken.as_raw_fd(), libc::POLLIN),
+                pipe::pollfd(stderr.as_raw_fd(), libc::POLLIN),
+            ];
+            if pipe::poll(&mut fds, until - now).is_err() || fds[0].revents != 0 {
+                break;
+            }
+            stderr_open = self.read_stderr(&mut stderr, &mut errors, &mut chunk);
+        }
+        if stderr_open {
+            // Nothing more will be read: what is left of a line is logged as it is.
+            errors.finish(|line, cut| self.log_stderr(line, cut));
+        }
+        self.die(why);
+        // The pipes close here, whoever holds their other ends.
+    }
+
+    /// Reads what stderr holds now and logs its lines; `false` once it reached end-of-file (or
+    /// cannot be read).
+    fn read_stderr(&self, stderr: &mut ChildStderr, lines: &mut Lines, chunk: &mut [u8]) -> bool {
+        match read_ready(stderr, chunk) {
+            Ok(Ready::Bytes(n)) => {
+                lines.feed(&chunk[..n], |line, cut| self.log_stderr(line, cut));
+                true
+            }
+            Ok(Ready::Nothing) => true,
+            Ok(Ready::Eof) | Err(_) => {
+                lines.finish(|line, cut| self.log_stderr(line, cut));
+                false
+            }
+        }
+    }
+
+    /// Why the I/O thread was woken: the worker was replaced, or the hook dropped.
+    fn stop_reason(&self) -> String {
+        self.retired
+            .lock()
+            .clone()
+            .unwrap_or_else(|| "stopped".to_owned())
     }
 
     /// Hands one answer line to the request it answers.
@@ -560,9 +694,9 @@ impl Worker {
         }
     }
 
-    /// The worker's stdout closed (`why` says more when it was not end-of-file): kill and reap it,
-    /// and fail every pending request.
-    fn die(&self, why: Option<String>, stderr_drained: &mpsc::Receiver<()>) {
+    /// The worker's stdout closed (`why` says more when it was not end-of-file, or the worker was
+    /// stopped or replaced): kill and reap it, and fail every pending request.
+    fn die(&self, why: Option<String>) {
         let at = Instant::now();
         let (exited, status) = {
             let mut group = self.group.lock();
@@ -574,8 +708,6 @@ impl Worker {
             (None, Ok(status)) if exited => describe_status(status),
             (None, _) => "closed its stdout (and was killed)".to_owned(),
         };
-        // Its last words, when it had any.
-        let _ = stderr_drained.recv_timeout(DEATH_GRACE);
         let tail = self.stderr_tail.lock();
         if !tail.is_empty() {
             let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
@@ -591,7 +723,7 @@ impl Worker {
             });
             std::mem::take(&mut pending.waiting)
         };
-        if self.stopping.load(Ordering::Relaxed) {
+        if self.stopping.load(Ordering::Relaxed) || self.retired.lock().is_some() {
             tracing::debug!(worker = %self.command, pid = self.pid, "process hook worker stopped");
         } else {
             tracing::warn!(
@@ -603,38 +735,6 @@ impl Worker {
         }
         for slot in waiting.into_values() {
             slot.fill(Err(self.died(reason.clone())));
-        }
-    }
-
-    /// The stderr thread: logs each line, keeps the last few.
-    fn drain_stderr(&self, stderr: impl Read) {
-        let mut reader = BufReader::new(stderr);
-        let mut line = Vec::new();
-        let mut cut = false;
-        loop {
-            let buf = match reader.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            if buf.is_empty() {
-                if !line.is_empty() {
-                    self.log_stderr(&line, cut);
-                }
-                break;
-            }
-            let newline = buf.iter().position(|&b| b == b'\n');
-            let text = &buf[..newline.unwrap_or(buf.len())];
-            let room = STDERR_LINE_CAP.saturating_sub(line.len());
-            line.extend_from_slice(&text[..text.len().min(room)]);
-            cut |= text.len() > room;
-            let used = newline.map_or(buf.len(), |i| i + 1);
-            reader.consume(used);
-            if newline.is_some() {
-                self.log_stderr(&line, cut);
-                line.clear();
-                cut = false;
-            }
         }
     }
 
@@ -650,10 +750,24 @@ impl Worker {
         tail.push_back(shorten(text, 200));
     }
 
-    /// Kills the worker's process group and reaps it.
+    /// Kills the worker's process group and reaps it (the hook is dropped).
     fn stop(&self) {
         self.stopping.store(true, Ordering::Relaxed);
+        self.kill();
+    }
+
+    /// Kills the worker's process group and reaps it, failing its pending requests with `why`:
+    /// it is replaced while it still runs.
+    fn retire(&self, why: String) {
+        self.retired.lock().get_or_insert(why);
+        self.kill();
+    }
+
+    /// Kills and reaps the worker, and wakes its I/O thread, which fails the pending requests
+    /// and closes the pipes.
+    fn kill(&self) {
         let _ = self.group.lock().reap();
+        let _ = self.wake.shutdown(Shutdown::Both);
     }
 }
 
@@ -696,78 +810,76 @@ fn parse_answer(line: &[u8]) -> Result<(u64, Vec<u8>), String> {
     Ok((id, json))
 }
 
-enum LineEnd {
-    /// `line` holds a line (without its newline; the last one may lack it).
-    Line,
+/// A byte stream cut into lines, each kept up to a cap.
+struct Lines {
+    line: Vec<u8>,
+    cap: usize,
+    /// The line being read went past the cap: the rest of it is thrown away.
+    cut: bool,
+}
+
+impl Lines {
+    fn new(cap: usize) -> Lines {
+        Lines {
+            line: Vec::new(),
+            cap,
+            cut: false,
+        }
+    }
+
+    /// Feeds `bytes`; `each(line, cut)` gets every line they complete (without its newline; `cut`
+    /// when it went past the cap and holds its first `cap` bytes only).
+    fn feed(&mut self, mut bytes: &[u8], mut each: impl FnMut(&[u8], bool)) {
+        while !bytes.is_empty() {
+            let newline = bytes.iter().position(|&b| b == b'\n');
+            let text = &bytes[..newline.unwrap_or(bytes.len())];
+            let room = self.cap.saturating_sub(self.line.len());
+            self.line.extend_from_slice(&text[..text.len().min(room)]);
+            self.cut |= text.len() > room;
+            match newline {
+                Some(i) => {
+                    each(&self.line, self.cut);
+                    self.line.clear();
+                    self.cut = false;
+                    bytes = &bytes[i + 1..];
+                }
+                None => bytes = &[],
+            }
+        }
+    }
+
+    /// The stream ended: `each` gets what is left of a last line without a newline.
+    fn finish(&mut self, mut each: impl FnMut(&[u8], bool)) {
+        if !self.line.is_empty() || self.cut {
+            each(&self.line, self.cut);
+        }
+        self.line.clear();
+        self.cut = false;
+    }
+
+    /// Whether the line being read went past the cap.
+    fn overflowing(&self) -> bool {
+        self.cut
+    }
+}
+
+/// What a non-blocking read found.
+enum Ready {
+    Bytes(usize),
+    Nothing,
     Eof,
-    TooLong,
 }
 
-/// Reads one line into `line` (cleared by the caller), failing past `cap` bytes.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, cap: usize) -> io::Result<LineEnd> {
+/// One non-blocking read of `from` into `chunk`.
+fn read_ready(from: &mut impl Read, chunk: &mut [u8]) -> io::Result<Ready> {
     loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
+        return match from.read(chunk) {
+            Ok(0) => Ok(Ready::Eof),
+            Ok(n) => Ok(Ready::Bytes(n)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(Ready::Nothing),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => Err(e),
         };
-        if buf.is_empty() {
-            return Ok(if line.is_empty() {
-                LineEnd::Eof
-            } else {
-                LineEnd::Line
-            });
-        }
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let end = newline.unwrap_or(buf.len());
-        line.extend_from_slice(&buf[..end]);
-        reader.consume(newline.map_or(end, |i| i + 1));
-        if line.len() > cap {
-            return Ok(LineEnd::TooLong);
-        }
-        if newline.is_some() {
-            return Ok(LineEnd::Line);
-        }
-    }
-}
-
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
-
-/// Waits until `fd` can be written to (or has an error to report); `false` when `deadline` passed
-/// first.
-fn wait_writable(fd: RawFd, deadline: Instant) -> bool {
-    loop {
-        let now = Instant::now();
-        if now >= deadline {
-            return false;
-        }
-        let millis = (deadline - now)
-            .as_micros()
-            .div_ceil(1000)
-            .min(i32::MAX as u128) as i32;
-        let mut pollfd = libc::pollfd {
-            fd,
-            events: libc::POLLOUT,
-            revents: 0,
-        };
-        // SAFETY: `pollfd` is one valid, writable pollfd for the duration of the call.
-        let ready = unsafe { libc::poll(&mut pollfd, 1, millis) };
-        if ready > 0 {
-            return true;
-        }
-        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            // Let the write report the error.
-            return true;
-        }
     }
 }
 
@@ -845,30 +957,25 @@ mod tests {
 
     #[test]
     fn lines_are_capped() {
-        let mut reader = BufReader::with_capacity(4, &b"ab\ncdefgh\nij"[..]);
-        let mut line = Vec::new();
-        assert!(matches!(
-            read_line(&mut reader, &mut line, 5),
-            Ok(LineEnd::Line)
-        ));
-        assert_eq!(line, b"ab");
-        line.clear();
-        assert!(matches!(
-            read_line(&mut reader, &mut line, 5),
-            Ok(LineEnd::TooLong)
-        ));
-        let mut reader = BufReader::new(&b"ij"[..]);
-        line.clear();
-        assert!(matches!(
-            read_line(&mut reader, &mut line, 5),
-            Ok(LineEnd::Line)
-        ));
-        assert_eq!(line, b"ij");
-        line.clear();
-        assert!(matches!(
-            read_line(&mut reader, &mut line, 5),
-            Ok(LineEnd::Eof)
-        ));
+        let mut lines = Lines::new(5);
+        let mut seen = Vec::new();
+        let mut collect = |line: &[u8], cut: bool| seen.push((line.to_vec(), cut));
+        lines.feed(b"ab\ncd", &mut collect);
+        assert!(!lines.overflowing());
+        lines.feed(b"efgh", &mut collect);
+        assert!(lines.overflowing());
+        lines.feed(b"\nij", &mut collect);
+        assert!(!lines.overflowing());
+        lines.finish(&mut collect);
+        lines.finish(&mut collect);
+        assert_eq!(
+            seen,
+            [
+                (b"ab".to_vec(), false),
+                (b"cdefg".to_vec(), true),
+                (b"ij".to_vec(), false)
+            ]
+        );
     }
 
     #[test]

@@ -29,6 +29,8 @@ fn spec(argv: &[&str]) -> CommandSpec {
         display: argv.join(" "),
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     }
 }
 
@@ -237,6 +239,46 @@ fn output_past_the_cap_fails_the_hook() {
 }
 
 #[test]
+fn exit_2_with_stderr_past_the_cap_still_blocks_with_the_reason_cut() {
+    // Claude Code's block: exit code 2, the reason on stderr — here 2 MiB of it, twice the cap.
+    let line = "cat >/dev/null; head -c 2097152 /dev/zero | tr '\\0' r >&2; exit 2";
+    let hook = CommandHook::new(CommandSpec {
+        argv: shell_argv(line),
+        display: line.into(),
+        env: BTreeMap::new(),
+        working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
+    })
+    .unwrap();
+    let (result, elapsed) = timed(|| hook.invoke(PAYLOAD, Duration::from_secs(30)));
+    let out = result.unwrap();
+    assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
+    assert_eq!(out.exit_code, Some(2));
+    let (kept, marker) = out.stderr.split_at(OUTPUT_CAP);
+    assert!(kept.iter().all(|&b| b == b'r'));
+    let marker = String::from_utf8(marker.to_vec()).unwrap();
+    assert_eq!(
+        marker,
+        format!(
+            "\n[hookchain: 1048576 more bytes of stderr were cut at the {OUTPUT_CAP}-byte cap]"
+        )
+    );
+    // The protocol reads it as the block it is.
+    match hooks_external::protocol::decide(&out).unwrap().verdict {
+        hooks_external::Verdict::Block(reason) => {
+            assert!(reason.starts_with("rrrr"));
+            assert!(
+                reason.ends_with("-byte cap]"),
+                "{}",
+                &reason[reason.len() - 80..]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_timeout_kills_the_whole_process_group() {
     let dir = TempDir::new("timeout");
     let pid_file = dir.path("grandchild.pid");
@@ -304,6 +346,8 @@ fn shell_strings_run_with_sh() {
         display: line.into(),
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     })
     .unwrap();
     assert!(hook.program().ends_with("sh"));
@@ -433,4 +477,76 @@ fn command_lines_split_like_a_shell_without_one() {
         Err(ArgvError::Unclosed { .. })
     ));
     assert_eq!(shell_argv("a | b"), ["sh", "-c", "a | b"]);
+}
+
+/// Set in the child process of [`in_child_with_secrets`]: the test runs there.
+const ENV_CHILD: &str = "HOOKCHAIN_TEST_ENV_CHILD";
+
+/// Runs `test` (a test of this file) again in a child process whose environment holds
+/// `HOOKCHAIN_TEST_SECRET` and `HOOKCHAIN_TEST_ALLOWED`, without touching this process's own
+/// environment; asserts that it passes.
+fn in_child_with_secrets(test: &str) {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ENV_CHILD, "1")
+        .env("HOOKCHAIN_TEST_SECRET", "s3cret")
+        .env("HOOKCHAIN_TEST_ALLOWED", "fine")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The environment `env` prints, run as a hook with `env_clear` and `env_allow` as given.
+fn hook_env(env_clear: bool, env_allow: &[&str]) -> String {
+    let mut spec = spec(&["env"]);
+    spec.env_clear = env_clear;
+    spec.env_allow = env_allow.iter().map(|s| s.to_string()).collect();
+    spec.env.insert("HOOK_GREETING".into(), "hello".into());
+    let out = CommandHook::new(spec)
+        .unwrap()
+        .invoke(b"{}", Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn env_clear_keeps_only_the_allowed_variables_of_the_agent() {
+    if std::env::var_os(ENV_CHILD).is_none() {
+        return in_child_with_secrets("env_clear_keeps_only_the_allowed_variables_of_the_agent");
+    }
+    let lines = |text: &str| -> Vec<String> { text.lines().map(str::to_owned).collect() };
+    // Without env_clear, the hook inherits the agent's secret.
+    let inherited = lines(&hook_env(false, &[]));
+    assert!(inherited.contains(&"HOOKCHAIN_TEST_SECRET=s3cret".to_owned()));
+
+    let cleared = hook_env(true, &["HOOKCHAIN_TEST_ALLOWED", "HOOKCHAIN_TEST_NOT_SET"]);
+    assert!(!cleared.contains("s3cret"), "{cleared}");
+    assert!(!cleared.contains("HOOKCHAIN_TEST_SECRET"), "{cleared}");
+    let mut names: Vec<&str> = cleared
+        .lines()
+        .map(|line| line.split_once('=').unwrap().0)
+        .collect();
+    names.sort_unstable();
+    // The allowed variable, the protocol's own, and the hook's `env`: nothing else (no PATH,
+    // no HOME).
+    assert_eq!(
+        names,
+        [
+            "CLAUDE_PROJECT_DIR",
+            "HOOKCHAIN_PROJECT_DIR",
+            "HOOKCHAIN_TEST_ALLOWED",
+            "HOOK_GREETING"
+        ]
+    );
+    let cleared = lines(&cleared);
+    assert!(cleared.contains(&"HOOKCHAIN_TEST_ALLOWED=fine".to_owned()));
+    assert!(cleared.contains(&"HOOK_GREETING=hello".to_owned()));
+    let cwd = std::env::current_dir().unwrap();
+    assert!(cleared.contains(&format!("CLAUDE_PROJECT_DIR={}", cwd.display())));
 }

@@ -40,6 +40,8 @@ fn hook(script_name: &str, event: &str) -> ExternalHook {
             display: path,
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         matcher: Matcher::parse(Flavor::Native, "shell").unwrap(),
         timeout: Duration::from_secs(20),

@@ -1,6 +1,7 @@
 //! The `process` transport against the fixture workers in `tests/fixtures/external/`: round trips
 //! in both answer forms, many threads at once, answers out of order, per-request time limits, a
-//! worker crashing mid-request and its restart with backoff, and no worker left behind.
+//! hung or deaf worker replaced, a worker crashing mid-request and its restart with backoff, and
+//! no worker left behind.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ fn spec(name: &str) -> CommandSpec {
         argv: vec![program],
         env: BTreeMap::new(),
         working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
     }
 }
 
@@ -171,6 +174,7 @@ fn a_slow_request_times_out_while_fast_ones_are_answered() {
     hook.start().unwrap();
     // Warm up: the worker is up and answering.
     call(&hook, json!({"warm": true}), LONG).unwrap();
+    let first = hook.pid().unwrap();
     let timeout = Duration::from_millis(300);
     std::thread::scope(|s| {
         let slow = s.spawn(|| {
@@ -189,8 +193,8 @@ fn a_slow_request_times_out_while_fast_ones_are_answered() {
         assert_eq!(result, Err(TransportError::Timeout(timeout)));
         assert!(elapsed >= timeout && elapsed < HANG_BOUND, "{elapsed:?}");
     });
-    // The late answer arrives and is dropped; later requests get their own.
-    std::thread::sleep(Duration::from_millis(1400));
+    // The worker that did not answer in time was replaced: later requests go to a new one.
+    assert_ne!(hook.pid(), Some(first));
     for i in 0..3 {
         let payload = json!({"after": i});
         assert_eq!(
@@ -198,6 +202,67 @@ fn a_slow_request_times_out_while_fast_ones_are_answered() {
             json!({"echo": payload})
         );
     }
+}
+
+/// The pid a `hang_worker.py` answer names.
+fn answered_by(answer: &Value) -> u64 {
+    answer["pid"].as_u64().unwrap()
+}
+
+#[test]
+fn a_worker_that_stops_answering_is_replaced_after_the_timeout() {
+    let hook = worker("hang_worker.py");
+    let first = call(&hook, json!({"n": 1}), LONG).unwrap();
+    let first_pid = answered_by(&first);
+    assert_eq!(hook.pid(), Some(first_pid as u32));
+
+    let limit = Duration::from_millis(500);
+    assert_eq!(
+        call(&hook, json!({"hang": true}), limit),
+        Err(TransportError::Timeout(limit))
+    );
+    // The hung worker is gone; the next firing gets a new one, which answers.
+    assert_gone(first_pid as u32);
+    let second = call(&hook, json!({"n": 2}), Duration::from_secs(20)).unwrap();
+    assert_eq!(second["echo"], json!({"n": 2}));
+    assert_ne!(answered_by(&second), first_pid);
+    assert_eq!(hook.pid(), Some(answered_by(&second) as u32));
+}
+
+#[test]
+fn a_worker_that_closed_its_stdin_is_replaced() {
+    let hook = worker("hang_worker.py");
+    let first = call(&hook, json!({"close_stdin": true}), LONG).unwrap();
+    let first_pid = answered_by(&first);
+    // Wait (bounded) until it has closed its stdin, so that the next request meets a closed pipe
+    // rather than sitting unread in it.
+    let stdin = format!("/proc/{first_pid}/fd/0");
+    for _ in 0..250 {
+        if !Path::new(&stdin).exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!Path::new(&stdin).exists(), "the worker kept its stdin");
+    // A firing fails, saying so, and the worker is replaced.
+    let mut failures = 0;
+    let answer = loop {
+        assert!(failures < 50, "the worker was never replaced");
+        match call(&hook, json!({"n": 2}), Duration::from_secs(20)) {
+            Ok(answer) if answered_by(&answer) == first_pid => {
+                panic!("a worker that closed its stdin answered: {answer}")
+            }
+            Ok(answer) => break answer,
+            Err(TransportError::WorkerDied { reason, .. }) => {
+                assert!(reason.contains("stdin"), "{reason}");
+                failures += 1;
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(failures, 1);
+    assert_eq!(answer["echo"], json!({"n": 2}));
+    assert_gone(first_pid as u32);
 }
 
 #[test]

@@ -106,6 +106,8 @@ fn hook(point: &'static str, event: &str) -> ExternalHook {
             display: "./guard.sh".to_owned(),
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         matcher: Matcher::all(),
         timeout: Duration::from_secs(5),
@@ -1181,6 +1183,8 @@ fn shell_hook(script: &str, on_error: OnError) -> ExternalHook {
             display: script.to_owned(),
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         on_error,
         ..hook("intercept_tool_call", "PreToolUse")
@@ -1215,6 +1219,8 @@ fn external_with_a_missing_program_fails_every_firing_under_its_policy() {
             display: "./hooks/no-such-guard.sh".to_owned(),
             env: BTreeMap::new(),
             working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
         }),
         on_error,
         ..hook("intercept_tool_call", "PreToolUse")
