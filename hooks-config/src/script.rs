@@ -33,7 +33,7 @@ pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
 }
 
 /// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs):
-/// the first of [`files_of`].
+/// the first of the files its command names.
 pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
     files_of(spec).into_iter().next()
 }
