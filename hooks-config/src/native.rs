@@ -270,6 +270,7 @@ fn entry(
             None => OnError::Pass,
         },
         flavor: cx.flavor,
+        required: false,
         origin: cx.hook_origin(path),
     };
     let name = match field("name") {
