@@ -846,3 +846,69 @@ fn required_must_be_true_or_false() {
         "{error}"
     );
 }
+
+/// A file left out because one of its entries failed to load (a missing script, a matcher that
+/// does not parse) takes none of its `required: true` hooks with it: each blocks its point,
+/// naming the hook, its file and line, and the error; the hooks not required are left out with
+/// the file, as before.
+#[test]
+fn a_required_hook_of_a_file_that_failed_to_load_blocks_its_point() {
+    use hookchain::config::Init;
+    use hookchain::points::{InterceptToolCall, TransformUserInput};
+
+    let dir = Scratch::new("required-unloaded");
+    let project = dir.path("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let file = project.join("hookchain.yaml");
+    std::fs::write(
+        &file,
+        "hooks:\n  UserPromptSubmit:\n    - command: /bin/true\n  PreToolUse:\n    \
+         - command: ./hooks/no-such-guard.sh\n      name: no-force-push\n      required: true\n    \
+         - command: /bin/true\n      matcher: \"(\"\n      required: true\n",
+    )
+    .unwrap();
+    let (hooks, _report, errors) = Init::new()
+        .project_dir(&project)
+        .home_dir(None)
+        .consent(Consent::in_memory(), ConsentPolicy::new())
+        .build();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = errors[0].to_string();
+    assert!(error.contains("no-such-guard.sh"), "{error}");
+    let file = file.display().to_string();
+    let reason = blocked_reason(&hooks).expect("a required hook of a broken file must block");
+    assert_eq!(
+        reason,
+        format!(
+            "required hook `{file}#03` ({file}:8) did not run: its file was left out because it \
+             failed to load: {error}"
+        )
+    );
+    let notices: Vec<&str> = hooks.notices().iter().map(|n| &*n.message).collect();
+    let no_force_push = format!(
+        "required hook `no-force-push` ({file}:5) did not run: its file was left out because it \
+         failed to load: {error}; `intercept_tool_call` blocks until it runs"
+    );
+    assert!(notices.contains(&no_force_push.as_str()), "{notices:#?}");
+    // Both required hooks stand in (the second by its default name); the hook that is not
+    // required is left out with its file.
+    let stand_ins: Vec<&str> = hooks
+        .chain_of("intercept_tool_call")
+        .iter()
+        .map(|h| &*h.name)
+        .collect();
+    assert_eq!(
+        stand_ins,
+        [
+            format!("required:{file}#03").as_str(),
+            "required:no-force-push"
+        ]
+    );
+    assert!(
+        !hooks
+            .dispatch::<TransformUserInput>("hi".to_owned())
+            .is_blocked()
+    );
+    assert_eq!(notices.len(), 2, "{notices:#?}");
+    let _ = InterceptToolCall;
+}

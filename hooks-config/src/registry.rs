@@ -134,6 +134,14 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         return Ok(());
     };
     let mut taken = std::mem::take(builder).sections(config.sections().clone());
+    // The required hooks of files that failed to load block their points.
+    for unloaded in &config.unloaded_required {
+        taken = taken.require_hook_because(
+            unloaded.point,
+            unloaded.name.clone(),
+            unloaded.reason.clone(),
+        );
+    }
     let mut report = ConsentReport::default();
     if !config.external_hooks().is_empty() {
         let (mut allowlist, mut policy) = match pending.consent {
