@@ -910,3 +910,102 @@ fn disabled_hooks_are_shown_with_who_disabled_them() {
         run.out
     );
 }
+
+/// Required hooks are listed as required, and `doctor` calls a required hook that does not run
+/// a problem (exit 1): not approved, switched off, or missing from the agent's registry.
+#[test]
+fn required_hooks_are_listed_and_doctor_reports_one_that_does_not_run() {
+    let hook = format!(
+        "hooks:\n  PreToolUse:\n    - command: {}\n      name: no-force-push\n      required: true\n",
+        fixture("pass.sh")
+    );
+    let sandbox = Sandbox::new("required", &hook);
+    let at = format!("{}:3", sandbox.config.display());
+
+    // Not approved: listed as required; a problem, and its point blocks.
+    let run = sandbox.run(&["list"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    assert!(
+        row(&run.out, "no-force-push").ends_with("  on, required  new"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out.contains(&format!(
+            "problem: required hook `no-force-push` ({at}) did not run: not approved"
+        )),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .contains(", required: its point blocks when it does not run"),
+        "{}",
+        run.out
+    );
+
+    // Approved and on: no problem.
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.out);
+
+    // Switched off by the file that added it: a problem, naming who switched it off.
+    sandbox.write_config(&format!(
+        "{hook}extensions:\n  external:\n    enabled: false\n"
+    ));
+    let by_file = format!("disabled by {}:8", sandbox.config.display());
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out.contains(&format!(
+            "problem: required hook `no-force-push` ({at}) is {by_file}: `intercept_tool_call` \
+             blocks until it is enabled again"
+        )),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains(&format!(
+            "  problem {by_file}: it does not run, and `intercept_tool_call` blocks"
+        )),
+        "{}",
+        run.out
+    );
+
+    // A compiled-in guard the agent requires: listed as required; switched off or missing, a
+    // problem.
+    sandbox.write_config("");
+    let off = || {
+        bash_guard()
+            .require_hook(InterceptToolCall, "no-bash")
+            .sections(
+                hookchain::registry::Sections::new().extension("guard", json!({"enabled": false})),
+            )
+    };
+    let run = sandbox.run_with(&["list"], off());
+    assert!(
+        row(&run.out, "no-bash").ends_with("  disabled by the agent's code, required"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run_with(&["doctor"], off());
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out.contains("problem: required hook `no-bash` ("),
+        "{}",
+        run.out
+    );
+    let missing = HooksBuilder::new().require_hook(InterceptToolCall, "my_guards::no_bash");
+    let run = sandbox.run_with(&["doctor"], missing);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out.contains(
+            "problem: required hook `my_guards::no_bash` on `intercept_tool_call` is not in this \
+             registry"
+        ),
+        "{}",
+        run.out
+    );
+}

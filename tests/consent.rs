@@ -693,3 +693,222 @@ fn a_required_configured_hook_that_is_skipped_blocks_its_point() {
     let approved = build(ConsentPolicy::new().accept_hooks(true));
     assert!(!approved.dispatch::<InterceptToolCall>(call()).is_blocked());
 }
+
+/// `push-guard`, marked `required: true`, with `on_error: pass`.
+fn required_push_guard(dir: &Scratch) -> (Config, String) {
+    dir.script("guard.sh", "cat >/dev/null; exit 0");
+    let file = dir.path("hookchain.yaml").display().to_string();
+    let config = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      name: push-guard\n      \
+         on_error: pass\n      required: true\n",
+        &file,
+    )
+    .unwrap();
+    (config, format!("{file}:3"))
+}
+
+fn push_call() -> hookchain::points::ToolCall {
+    hookchain::points::ToolCall::new("Bash", serde_json::json!({"command": "git push --force"}))
+}
+
+fn blocked_reason(hooks: &hookchain::Hooks) -> Option<String> {
+    use hookchain::points::InterceptToolCall;
+    hooks
+        .dispatch::<InterceptToolCall>(push_call())
+        .flow
+        .blocked()
+        .map(|b| b.reason)
+}
+
+/// A configured hook marked `required: true` that consent skips blocks its point, with a reason
+/// naming the hook, where it is configured, why and how to approve it; every session hears of
+/// it.
+#[test]
+fn a_required_configured_hook_that_is_not_approved_blocks_naming_it() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+
+    let dir = Scratch::new("required-unapproved");
+    let (config, at) = required_push_guard(&dir);
+    assert!(config.external_hooks()[0].required);
+    let hooks = HooksBuilder::new()
+        .config(config.clone())
+        .consent(Consent::in_memory(), ConsentPolicy::new())
+        .build()
+        .unwrap();
+    assert_eq!(
+        blocked_reason(&hooks).as_deref(),
+        Some(
+            format!(
+                "required hook `push-guard` ({at}) did not run: not approved — run `hookchain \
+                 approve push-guard` (or pass --accept-hooks)"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(hooks.notices().len(), 1, "{:?}", hooks.notices());
+    assert!(
+        hooks.notices()[0]
+            .message
+            .contains("required hook `push-guard`")
+    );
+    // Approved, it runs (and passes).
+    let hooks = HooksBuilder::new()
+        .config(config)
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .build()
+        .unwrap();
+    assert_eq!(blocked_reason(&hooks), None);
+    assert!(hooks.notices().is_empty());
+}
+
+/// A required configured hook whose script changes after approval blocks at its next firing,
+/// even with `on_error: pass`; the same hook not required goes on under its `on_error`.
+#[test]
+fn a_required_configured_hook_that_drifted_blocks_even_with_on_error_pass() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+
+    let dir = Scratch::new("required-drifted");
+    let (config, at) = required_push_guard(&dir);
+    let mut optional = config.external_hooks()[0].clone();
+    optional.required = false;
+    let build = |config: Config| {
+        HooksBuilder::new()
+            .config(config)
+            .consent(
+                Consent::load(dir.allowlist()).unwrap(),
+                ConsentPolicy::new().accept_hooks(true),
+            )
+            .build()
+            .unwrap()
+    };
+    let required = build(config);
+    let not_required = build(Config::new().external_hook(optional));
+    assert_eq!(blocked_reason(&required), None);
+    dir.script("guard.sh", "cat >/dev/null; echo edited >&2; exit 0");
+    let reason = blocked_reason(&required).expect("a drifted required hook must block");
+    assert!(
+        reason.starts_with(&format!("required hook `push-guard` ({at}) did not run: ")),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("changed since it was approved")
+            && reason.contains("`hookchain approve push-guard`"),
+        "{reason}"
+    );
+    assert_eq!(blocked_reason(&not_required), None);
+}
+
+/// A required configured hook whose extension is switched off blocks, naming who switched it
+/// off.
+#[test]
+fn a_required_configured_hook_that_is_disabled_blocks_naming_who() {
+    use hookchain::HooksBuilder;
+    use hookchain::config::ConfigBuilderExt;
+
+    let dir = Scratch::new("required-disabled");
+    let (config, at) = required_push_guard(&dir);
+    let hooks = HooksBuilder::new()
+        .config(config)
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .build()
+        .unwrap();
+    hooks.disable_extension("external").unwrap();
+    let reason = blocked_reason(&hooks).expect("a disabled required hook must block");
+    assert_eq!(
+        reason,
+        format!(
+            "required hook `push-guard` ({at}) did not run: its extension `external` is \
+             disabled by the agent's code; `intercept_tool_call` is blocked until the extension \
+             is enabled again"
+        )
+    );
+}
+
+/// `required` must be a boolean; the error names the file and line.
+#[test]
+fn required_must_be_true_or_false() {
+    let error = Config::from_yaml_str(
+        "hooks:\n  PreToolUse:\n    - command: /bin/true\n      required: yes please\n",
+        "./hookchain.yaml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("./hookchain.yaml line 4") && error.contains("`true` or `false`"),
+        "{error}"
+    );
+}
+
+/// A file left out because one of its entries failed to load (a missing script, a matcher that
+/// does not parse) takes none of its `required: true` hooks with it: each blocks its point,
+/// naming the hook, its file and line, and the error; the hooks not required are left out with
+/// the file, as before.
+#[test]
+fn a_required_hook_of_a_file_that_failed_to_load_blocks_its_point() {
+    use hookchain::config::Init;
+    use hookchain::points::{InterceptToolCall, TransformUserInput};
+
+    let dir = Scratch::new("required-unloaded");
+    let project = dir.path("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let file = project.join("hookchain.yaml");
+    std::fs::write(
+        &file,
+        "hooks:\n  UserPromptSubmit:\n    - command: /bin/true\n  PreToolUse:\n    \
+         - command: ./hooks/no-such-guard.sh\n      name: no-force-push\n      required: true\n    \
+         - command: /bin/true\n      matcher: \"(\"\n      required: true\n",
+    )
+    .unwrap();
+    let (hooks, _report, errors) = Init::new()
+        .project_dir(&project)
+        .home_dir(None)
+        .consent(Consent::in_memory(), ConsentPolicy::new())
+        .build();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = errors[0].to_string();
+    assert!(error.contains("no-such-guard.sh"), "{error}");
+    let file = file.display().to_string();
+    let reason = blocked_reason(&hooks).expect("a required hook of a broken file must block");
+    assert_eq!(
+        reason,
+        format!(
+            "required hook `{file}#03` ({file}:8) did not run: its file was left out because it \
+             failed to load: {error}"
+        )
+    );
+    let notices: Vec<&str> = hooks.notices().iter().map(|n| &*n.message).collect();
+    let no_force_push = format!(
+        "required hook `no-force-push` ({file}:5) did not run: its file was left out because it \
+         failed to load: {error}; `intercept_tool_call` blocks until it runs"
+    );
+    assert!(notices.contains(&no_force_push.as_str()), "{notices:#?}");
+    // Both required hooks stand in (the second by its default name); the hook that is not
+    // required is left out with its file.
+    let stand_ins: Vec<&str> = hooks
+        .chain_of("intercept_tool_call")
+        .iter()
+        .map(|h| &*h.name)
+        .collect();
+    assert_eq!(
+        stand_ins,
+        [
+            format!("required:{file}#03").as_str(),
+            "required:no-force-push"
+        ]
+    );
+    assert!(
+        !hooks
+            .dispatch::<TransformUserInput>("hi".to_owned())
+            .is_blocked()
+    );
+    assert_eq!(notices.len(), 2, "{notices:#?}");
+    let _ = InterceptToolCall;
+}

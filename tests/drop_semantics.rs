@@ -89,6 +89,7 @@ fn external(point: &'static str) -> ExternalHook {
         priority: 0,
         on_error: OnError::Pass,
         flavor: Flavor::Native,
+        required: false,
         origin: ConfigOrigin::Code,
     }
 }

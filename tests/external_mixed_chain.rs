@@ -79,6 +79,7 @@ fn script_hook(name: &str, argv: Vec<String>, priority: i32, on_error: OnError) 
         priority,
         on_error,
         flavor: Flavor::Native,
+        required: false,
         origin: ConfigOrigin::Code,
     }
 }

@@ -31,8 +31,10 @@
 //!   `file:line`, state) and the configured ones (point, priority, name, matcher, timeout,
 //!   transport and target, `file:line`, state, consent: `approved`, `new` or `drifted`). The
 //!   state is `on`, or `disabled by FILE:LINE` / `disabled by the agent's code`, as the registry
-//!   the agent would build from the same config has it; what a project's file tried to switch
-//!   off and was refused is a note. An empty table says why it may be empty.
+//!   the agent would build from the same config has it, followed by `, required` for a required
+//!   hook (`required: true` in its file, or required by the agent's code); a required hook that
+//!   is missing shows as its stand-in, `required:NAME`, which blocks its point. What a project's
+//!   file tried to switch off and was refused is a note. An empty table says why it may be empty.
 //! - `test EVENT` resolves EVENT (a point's canonical name or any other agent's name for it; an
 //!   unknown one is an error with a "did you mean"), builds the registry — compiled-in hooks and
 //!   the configured hooks that are approved; the others are reported as skipped and **never
@@ -55,7 +57,9 @@
 //!   is reported as a problem and the other files are still checked. Each disabled extension is
 //!   named with who disabled it, and a configured hook that is disabled says so (`off`, not a
 //!   problem: someone chose it); what a project's file tried to switch off and was refused is a
-//!   problem (the line does not do what it says).
+//!   problem (the line does not do what it says). A required hook that does not run is a
+//!   problem, since its point blocks: missing from the registry (not linked, not approved,
+//!   changed since approved) or switched off, naming who switched it off.
 //! - `approve` and `revoke` change the allowlist for the hooks named as `list` names them, or
 //!   for every configured hook with `--all`. An unknown name is an error with a "did you mean",
 //!   and nothing is changed.
@@ -416,6 +420,25 @@ fn state(registry: &Hooks, extension: &str) -> String {
     }
 }
 
+/// `state`, with `, required` for a required hook.
+fn with_required(state: String, required: bool) -> String {
+    if required {
+        format!("{state}, required")
+    } else {
+        state
+    }
+}
+
+/// `true` when the registry (or the config) has `hook` required: `required: true` in its file,
+/// or required by the agent's code.
+fn configured_required(registry: &Hooks, hook: &ExternalHook) -> bool {
+    hook.required
+        || registry
+            .hooks()
+            .iter()
+            .any(|h| h.required && h.point == hook.point && *h.name == hook.name)
+}
+
 /// What the registry refused of the config that the config's own warnings do not say already.
 fn refusals(registry: &Hooks, config: &Config) -> Vec<String> {
     registry
@@ -452,7 +475,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     h.name.to_string(),
                     h.extension.to_string(),
                     format!("{}:{}", h.file, h.line),
-                    state(&registry, &h.extension),
+                    with_required(state(&registry, &h.extension), h.required),
                 ]
             })
             .collect();
@@ -518,7 +541,10 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     h.transport.kind().to_owned(),
                     h.transport.target().to_owned(),
                     h.origin.short().to_string(),
-                    state(&registry, hooks_external::hook::EXTENSION),
+                    with_required(
+                        state(&registry, hooks_external::hook::EXTENSION),
+                        configured_required(&registry, h),
+                    ),
                     consent_word(&status).to_owned(),
                 ]
             })
@@ -1211,20 +1237,48 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
         problems += 1;
         let _ = writeln!(text, "problem: {refusal}");
     }
+    // A required hook that does not run is a problem: its point blocks. Missing (not linked,
+    // not approved, changed since approved): the registry's error notices say which.
+    for notice in registry.notices() {
+        if notice.level == hooks_core::Level::Error {
+            problems += 1;
+            let _ = writeln!(text, "problem: {}", notice.message);
+        }
+    }
+    // Present, and switched off.
+    for h in registry.hooks() {
+        if h.required && state(&registry, &h.extension) != "on" {
+            problems += 1;
+            let _ = writeln!(
+                text,
+                "problem: required hook `{}` ({}) is {}: `{}` blocks until it is enabled again",
+                h.name,
+                h.location(),
+                state(&registry, &h.extension),
+                h.point
+            );
+        }
+    }
     let external_state = state(&registry, hooks_external::hook::EXTENSION);
 
     let configured = config.external_hooks();
     let mut ok = 0usize;
     for hook in configured {
         let mut hook_problems = 0usize;
+        let required = configured_required(&registry, hook);
         let _ = writeln!(
             text,
-            "{} ({} {} `{}`, {})",
+            "{} ({} {} `{}`, {}){}",
             hook.name,
             hook.point,
             hook.transport.kind(),
             hook.transport.target(),
-            hook.origin.short()
+            hook.origin.short(),
+            if required {
+                ", required: its point blocks when it does not run"
+            } else {
+                ""
+            }
         );
         let mut line = |text: &mut String, good: bool, message: String| {
             if !good {
@@ -1303,7 +1357,16 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             }
             None => false,
         };
-        if external_state != "on" {
+        if external_state != "on" && required {
+            line(
+                &mut text,
+                false,
+                format!(
+                    "{external_state}: it does not run, and `{}` blocks",
+                    hook.point
+                ),
+            );
+        } else if external_state != "on" {
             let _ = writeln!(text, "  off     {external_state}: it does not run");
         }
         // One firing, of approved hooks only.

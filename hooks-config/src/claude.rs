@@ -264,6 +264,7 @@ pub(crate) fn read(
                             priority: DEFAULT_PRIORITY,
                             on_error: OnError::Warn,
                             flavor: cx.flavor,
+                            required: false,
                             origin: cx.hook_origin(&path),
                         },
                     });

@@ -305,7 +305,10 @@ pub(crate) fn pin_hash(hook: &ExternalHook) -> Option<String> {
 
 /// An admitted hook's transport, checked again at every firing: when what the approval pinned
 /// (the script, the command line, `env`, `working_dir`, the headers) is no longer what was
-/// approved, the firing fails before anything runs, and the hook's `on_error` applies.
+/// approved, the firing fails before anything runs ([`TransportError::CannotRun`]), and the
+/// hook's `on_error` applies — a required hook blocks its point whatever its `on_error`.
+///
+/// [`TransportError::CannotRun`]: hooks_external::TransportError::CannotRun
 pub(crate) struct Verified {
     pub(crate) inner: std::sync::Arc<dyn hooks_external::Invoke>,
     pub(crate) hook: ExternalHook,
@@ -330,7 +333,7 @@ impl hooks_external::Invoke for Verified {
                 self.hook.name,
                 origin_text(&self.hook.origin)
             );
-            return Err(hooks_external::TransportError::Io(format!(
+            return Err(hooks_external::TransportError::CannotRun(format!(
                 "{what} changed since it was approved (sha256 {} is now {}); it does not run \
                  until it is approved again: `hookchain approve {}`",
                 short(self.approved.as_deref().unwrap_or("-")),

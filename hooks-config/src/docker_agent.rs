@@ -428,6 +428,7 @@ impl ReadHook<'_> {
                 priority: DEFAULT_PRIORITY,
                 on_error,
                 flavor: cx.flavor,
+                required: false,
                 origin: cx.hook_origin(self.path),
             },
         }))

@@ -629,6 +629,7 @@ mod tests {
             priority: 50,
             on_error: OnError::Pass,
             flavor: Flavor::Native,
+            required: false,
             origin: ConfigOrigin::Code,
         }
     }

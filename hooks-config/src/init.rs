@@ -141,7 +141,10 @@ impl Init {
             for file in &self.files {
                 match Config::load(file) {
                     Ok(file) => config = config.merge(file),
-                    Err(error) => errors.push(error.into()),
+                    Err(error) => {
+                        config = config.merge(Config::left_out(file, &error));
+                        errors.push(error.into());
+                    }
                 }
             }
             config

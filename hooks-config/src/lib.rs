@@ -18,6 +18,7 @@
 //!       timeout: 10          # seconds: default 60, at most 600
 //!       priority: 20         # default 50
 //!       on_error: block      # pass (default) | block | warn
+//!       required: true       # when it cannot run, its point blocks (default false)
 //!
 //! hooks_auto_accept: false   # the user's file only: run new hooks without asking
 //! ```
@@ -29,11 +30,18 @@
 //! `hooks` maps a point to its external hooks: commands, long-lived worker processes and HTTP
 //! endpoints, with the keys of [`native`]:
 //! `command` | `process` | `url` (exactly one), `matcher`, `timeout`, `priority`, `on_error`,
-//! `env`, `working_dir`, `allow_local`, `headers`, `name`. Commands are split like a shell
+//! `env`, `working_dir`, `allow_local`, `headers`, `name`, `required`. Commands are split like a shell
 //! would split them and run without one. A point is named by its canonical name or by another
 //! agent's name for it (`PreToolUse`); an unknown point or key is an error with file, line and
 //! a "did you mean". A `command` or `process` whose program does not exist or is not
 //! executable is an error when the file is loaded, never a hook that silently does nothing.
+//!
+//! `required: true` marks a guard that must not vanish (hookchain's own format only): when it
+//! cannot run — not approved, changed since approved, unusable, switched off (its extension
+//! `external` disabled by the user's file or the agent's code), or its file left out because it
+//! failed to load — its point blocks with a reason naming the hook, its file and line, why, and
+//! what to do ("required hook `no-force-push` (./hookchain.yaml:12) did not run: not approved —
+//! run `hookchain approve no-force-push`"), and every session hears of it.
 //!
 //! External hooks join the compiled-in ones in the chains of their points, by priority:
 //! [`DEFAULT_PRIORITY`](hooks_external::DEFAULT_PRIORITY) (50) when they set none, so that the
@@ -131,7 +139,9 @@
 //!
 //! `build` and `set_config` refuse a config with any of these errors and change nothing.
 //! [`init`] installs what can be loaded and returns every error: a file that does not parse
-//! (or names a hook that cannot run) is left out whole, a section for an unknown extension is
+//! (or names a hook that cannot run) is left out whole — but each of its `required: true` hooks
+//! that can be made out blocks its point, naming the hook, its file and line, and the error — a
+//! section for an unknown extension is
 //! ignored, and an extension whose section does not fit its declared type runs enabled with no
 //! section. [`Hooks::global`](hooks_runtime::Hooks::global) never reads a file.
 //!
@@ -206,6 +216,18 @@ pub struct Config {
     auto_accept: Option<(bool, String)>,
     /// What was left out of the files read, and why.
     warnings: Vec<String>,
+    /// The `required: true` hooks of files left out because they failed to load: each blocks
+    /// its point.
+    unloaded_required: Vec<UnloadedRequired>,
+}
+
+/// A `required: true` hook of a file that was left out because it failed to load.
+#[derive(Debug, Clone)]
+pub(crate) struct UnloadedRequired {
+    pub(crate) point: &'static str,
+    pub(crate) name: String,
+    /// Why it does not run, naming the hook, its file and line, and the file's error.
+    pub(crate) reason: String,
 }
 
 impl Config {
@@ -501,7 +523,10 @@ impl Config {
             match load_if_present(path) {
                 Ok(Some(file)) => config = config.merge(discovered(file, index == project)),
                 Ok(None) => {}
-                Err(error) => errors.push(error),
+                Err(error) => {
+                    config = config.merge(Config::left_out(path, &error));
+                    errors.push(error);
+                }
             }
         }
         (config, errors)
@@ -521,12 +546,81 @@ impl Config {
         self.files.extend(over.files);
         self.hooks.extend(over.hooks);
         self.warnings.extend(over.warnings);
+        self.unloaded_required.extend(over.unloaded_required);
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());
         if over.auto_accept.is_some() {
             self.auto_accept = over.auto_accept;
         }
         self
+    }
+
+    /// What is left of a `hookchain.yaml` that failed to load with `error` and is left out
+    /// whole: nothing but its `required: true` hooks, each of which blocks its point with a
+    /// reason naming the hook, its file and line, and the error — a guard never vanishes with
+    /// its file. Found as well as the file can be read: a file that is not YAML at all, or not
+    /// a `hookchain.yaml`, has none.
+    pub(crate) fn left_out(path: &Path, error: &ConfigError) -> Config {
+        let name = path.display().to_string();
+        let Ok(Some(text)) = file::read_text(path) else {
+            return Config::new();
+        };
+        if path.extension().is_some_and(|e| e == "json") || is_docker_agent(&text) {
+            return Config::new();
+        }
+        let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(&text) else {
+            return Config::new();
+        };
+        let Some(Yaml::Mapping(events)) = top.get("hooks") else {
+            return Config::new();
+        };
+        // Every item of every list is an entry, numbered in file order as `name_entries` does.
+        let items: Vec<(String, usize, &Yaml)> = events
+            .iter()
+            .flat_map(|(event, list)| {
+                let event = yaml_key(event);
+                let items = match list {
+                    Yaml::Sequence(items) => items.iter().collect(),
+                    _ => Vec::new(),
+                };
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(index, item)| (event.clone(), index, item))
+            })
+            .collect();
+        let width = items.len().to_string().len().max(2);
+        let mut config = Config::new();
+        for (number, (event, index, item)) in items.iter().enumerate() {
+            if item.get("required") != Some(&Yaml::Bool(true)) {
+                continue;
+            }
+            let Some(point) = hooks_core::points::resolve(event) else {
+                continue;
+            };
+            let hook = match item.get("name").and_then(Yaml::as_str) {
+                Some(hook) => hook.to_owned(),
+                None => format!("{name}#{:0width$}", number + 1),
+            };
+            let at = [
+                PathSegment::Key("hooks".to_owned()),
+                PathSegment::Key(event.clone()),
+                PathSegment::Index(*index),
+            ];
+            let at = match locate(&text, &at) {
+                Some(line) => format!("{name}:{line}"),
+                None => name.clone(),
+            };
+            config.unloaded_required.push(UnloadedRequired {
+                point: point.name,
+                reason: format!(
+                    "required hook `{hook}` ({at}) did not run: its file was left out because \
+                     it failed to load: {error}"
+                ),
+                name: hook,
+            });
+        }
+        config
     }
 
     /// The names of the extensions the config has a section for, sorted.
@@ -557,7 +651,7 @@ impl Config {
 
     /// `true` when the config has no section and no external hook.
     pub fn is_empty(&self) -> bool {
-        self.sections.is_empty() && self.hooks.is_empty()
+        self.sections.is_empty() && self.hooks.is_empty() && self.unloaded_required.is_empty()
     }
 
     /// The external hooks of the config, in file order (the files in the order they were put

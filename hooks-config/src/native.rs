@@ -13,6 +13,7 @@
 //!       env_allow: [PATH, HOME]     # …but these (only with env_clear: true)
 //!       working_dir: hooks          # relative to this file's directory
 //!       name: guard                 # default: <file>#<n>
+//!       required: true              # when it cannot run, its point blocks (default false)
 //!     - process: [python3, hooks/worker.py]   # argv as a list: no splitting
 //!     - url: https://hooks.example.com/pre-tool
 //!       headers: {Authorization: Bearer abc}
@@ -29,6 +30,12 @@
 //! variables `env_allow` names (those the agent has), the project directory variables and its
 //! `env`. `env`, `env_clear`, `env_allow` and `working_dir` are for `command` and `process`
 //! hooks; an HTTP hook that names one is an error.
+//!
+//! `required: true` marks a guard that must not vanish (this file's format only: Claude Code and
+//! docker-agent files have no such key). When it cannot run — not approved, its script changed
+//! since it was approved, its transport unusable, its program gone, its extension (`external`)
+//! disabled, or its file left out because an entry of it failed to load — its point blocks with
+//! a reason naming the hook, where it is configured and why, instead of going on without it.
 
 use std::path::Path;
 
@@ -59,6 +66,7 @@ const KEYS: &[&str] = &[
     "allow_local",
     "headers",
     "name",
+    "required",
 ];
 
 /// The words of `on_error`.
@@ -270,6 +278,10 @@ fn entry(
             None => OnError::Pass,
         },
         flavor: cx.flavor,
+        required: match field("required") {
+            Some(v) => cx.boolean(&key_subject("required"), v, &key_path("required"))?,
+            None => false,
+        },
         origin: cx.hook_origin(path),
     };
     let name = match field("name") {

@@ -11,7 +11,11 @@
 //!   approved then by the policy. The others are skipped with a warning naming each and listed by
 //!   [`ConfigHooksExt::consent_report`]. Consent is checked again at every firing: a hook whose
 //!   script (or command line, `env`, `working_dir`, headers) changed since it was approved fails
-//!   before anything runs, under its `on_error`. The chains never change after that:
+//!   before anything runs, under its `on_error`. A hook marked `required: true` is never left
+//!   out in silence: skipped, its point blocks with a reason naming it and how to approve it
+//!   ([`HooksBuilder::require_hook_because`](hooks_runtime::HooksBuilder::require_hook_because));
+//!   drifted or unusable, its point blocks at every firing whatever its `on_error`. The chains
+//!   never change after that:
 //!   [`ConfigHooksExt::set_config`] reloads sections and flags only.
 //! - Without [`ConfigBuilderExt::consent`], the allowlist is
 //!   `~/.config/hookchain/approved-hooks.json` and the policy is the environment's
@@ -130,6 +134,14 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         return Ok(());
     };
     let mut taken = std::mem::take(builder).sections(config.sections().clone());
+    // The required hooks of files that failed to load block their points.
+    for unloaded in &config.unloaded_required {
+        taken = taken.require_hook_because(
+            unloaded.point,
+            unloaded.name.clone(),
+            unloaded.reason.clone(),
+        );
+    }
     let mut report = ConsentReport::default();
     if !config.external_hooks().is_empty() {
         let (mut allowlist, mut policy) = match pending.consent {
@@ -165,8 +177,21 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             &mut policy,
         );
         report.admitted = admission.admitted;
-        // A hook that does not run is never silent: every session hears of it.
+        // A hook that does not run is never silent: every session hears of it; a required one
+        // blocks its point, and the notice says so.
         for skipped in &admission.skipped {
+            let required = config
+                .external_hooks()
+                .iter()
+                .any(|h| h.required && h.name == skipped.name && h.point == skipped.point);
+            if required {
+                taken = taken.require_hook_because(
+                    skipped.point,
+                    skipped.name.clone(),
+                    not_approved(skipped),
+                );
+                continue;
+            }
             taken = taken.notice(hooks_core::Notification {
                 level: hooks_core::Level::Warning,
                 message: skipped.to_string(),
@@ -196,6 +221,25 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
     }
     *builder = taken.attach(report);
     Ok(())
+}
+
+/// Why a required hook consent skipped does not run, and what to do:
+/// "required hook `guard` (./hookchain.yaml:12) did not run: not approved — run `hookchain
+/// approve guard`".
+fn not_approved(skipped: &consent::SkippedHook) -> String {
+    let why = match skipped.status {
+        consent::ConsentStatus::Drifted { .. } => {
+            "its script or settings changed since it was approved"
+        }
+        _ => "not approved",
+    };
+    format!(
+        "required hook `{}` ({}) did not run: {why} — run `hookchain approve {}` (or pass \
+         --accept-hooks)",
+        skipped.name,
+        skipped.origin.short(),
+        skipped.name
+    )
 }
 
 /// Reloads a registry's config and says what consent did: `use hookchain::prelude::*;` brings

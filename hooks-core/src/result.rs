@@ -118,6 +118,7 @@ impl From<Cow<'static, str>> for Reason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookError {
     message: String,
+    cannot_run: bool,
 }
 
 impl HookError {
@@ -125,7 +126,24 @@ impl HookError {
     pub fn new(message: impl fmt::Display) -> Self {
         HookError {
             message: message.to_string(),
+            cannot_run: false,
         }
+    }
+
+    /// The hook could not run at all — nothing was started: its script changed since it was
+    /// approved, its transport could not be built, its program cannot be started. A hook that
+    /// is not required fails under its `on_error` as for any error; a required one blocks its
+    /// point, whatever its `on_error`.
+    pub fn cannot_run(message: impl fmt::Display) -> Self {
+        HookError {
+            cannot_run: true,
+            ..HookError::new(message)
+        }
+    }
+
+    /// `true` for an error made with [`cannot_run`](HookError::cannot_run).
+    pub fn is_cannot_run(&self) -> bool {
+        self.cannot_run
     }
 
     /// The error message.

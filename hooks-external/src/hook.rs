@@ -19,6 +19,12 @@
 //! for the user naming the hook and the failure (`OnError::Warn`). Either way the failure is logged and
 //! listed in the dispatch's `Outcome::failures`.
 //!
+//! A failure where nothing ran ([`TransportError::cannot_run`]: the transport could not be built,
+//! the program could not be started, the endpoint was refused, or what the hook runs changed
+//! since it was approved) is a `HookError::cannot_run`: for a hook marked
+//! [`required`](ExternalHook::required) the chain blocks its point on it, whatever its
+//! `on_error`; for any other hook it is a failure like the rest.
+//!
 //! # In the registry
 //!
 //! [`ExternalHooksExt::external`] adds an [`ExternalHook`] to the chain of its point on a
@@ -108,6 +114,12 @@ impl Firing {
         }
         match self.answer::<P>(invoker, input, cx) {
             Ok(decision) => Ok(P::apply_decision(input, decision, cx)),
+            Err(FiringError::Transport(error)) if error.cannot_run() => {
+                Err(HookError::cannot_run(format!(
+                    "external hook `{}` ({}) failed: {error}",
+                    self.name, self.described
+                )))
+            }
             Err(error) => {
                 let message = format!(
                     "external hook `{}` ({}) failed: {error}",
@@ -183,8 +195,9 @@ fn not_built(transport: &'static str) -> TransportError {
     TransportError::NotBuilt { transport, fix }
 }
 
-/// A transport that could not be built: every firing fails with the error it met, so the hook's
-/// policy applies and the problem is never a silent pass.
+/// A transport that could not be built: every firing fails with the error it met, as
+/// [`TransportError::CannotRun`], so the hook's policy applies — and a required hook blocks —
+/// and the problem is never a silent pass.
 #[derive(Debug)]
 pub struct Unusable(pub TransportError);
 
@@ -194,7 +207,7 @@ impl Invoke for Unusable {
         _payload: &[u8],
         _timeout: Duration,
     ) -> Result<super::RawOutput, TransportError> {
-        Err(self.0.clone())
+        Err(TransportError::CannotRun(self.0.to_string()))
     }
 }
 
@@ -246,6 +259,7 @@ impl ExternalHooksExt for HooksBuilder {
             .priority(hook.priority)
             .extension(EXTENSION)
             .on_error(hook.on_error)
+            .required(hook.required)
             .source(HookSource::External);
         if let Some(file) = hook.origin.path() {
             let line = hook
@@ -260,7 +274,7 @@ impl ExternalHooksExt for HooksBuilder {
             ([$builder:ident, $hook:ident, $options:ident, $firing:ident, $invoker:ident]
              $($(#[$doc:meta])* $point:ident { name: $name:literal, $($rest:tt)* })*) => {
                 match $hook.point {
-                    $($name => $builder.hook_with(
+                    $($name => $builder.hook_with_errors(
                         points::$point,
                         $options,
                         move |input: &<points::$point as hooks_core::HookPoint>::Input, cx: &HookContext<'_>| {

@@ -172,6 +172,11 @@ pub struct ExternalHook {
     pub flavor: Flavor,
     /// Where it was configured: a file and line, or code.
     pub origin: ConfigOrigin,
+    /// A required hook (`required: true` in a `hookchain.yaml`): when it cannot run — its script
+    /// changed since it was approved, its transport cannot be built, its program cannot be
+    /// started ([`TransportError::cannot_run`]) — its point blocks, whatever its `on_error`
+    /// (see `HookOptions::required`).
+    pub required: bool,
 }
 
 /// What a transport brought back from one firing, before any dialect is read.
@@ -245,6 +250,27 @@ pub enum TransportError {
         /// What would make it part of the build.
         fix: &'static str,
     },
+    /// The hook cannot run at all, and nothing was started: its transport could not be built
+    /// (a missing program, a malformed URL), or what it runs changed since it was approved.
+    #[error("{0}")]
+    CannotRun(String),
+}
+
+impl TransportError {
+    /// `true` when nothing ran: the hook cannot run at all ([`CannotRun`](Self::CannotRun),
+    /// [`NotBuilt`](Self::NotBuilt)), its program could not be started
+    /// ([`Spawn`](Self::Spawn)), or its endpoint was refused before anything was sent
+    /// ([`Refused`](Self::Refused)). A required hook blocks its point on these, whatever its
+    /// `on_error`; every other error is a hook that ran and failed.
+    pub fn cannot_run(&self) -> bool {
+        matches!(
+            self,
+            TransportError::CannotRun(_)
+                | TransportError::NotBuilt { .. }
+                | TransportError::Spawn { .. }
+                | TransportError::Refused { .. }
+        )
+    }
 }
 
 /// What every transport does: one firing, one payload, one raw output.

@@ -48,6 +48,7 @@ fn hook(script_name: &str, event: &str) -> ExternalHook {
         priority: 10,
         on_error: OnError::Block,
         flavor: Flavor::Native,
+        required: false,
         origin: ConfigOrigin::Code,
     }
 }

@@ -114,6 +114,7 @@ fn hook(point: &'static str, event: &str) -> ExternalHook {
         priority: 10,
         on_error: OnError::Pass,
         flavor: Flavor::Native,
+        required: false,
         origin: ConfigOrigin::file("hooks/hookchain.yaml", Some(12)),
     }
 }
@@ -1307,4 +1308,63 @@ fn a_refused_tool_call_reaches_native_after_tool_call_hooks_only() {
         assert_eq!(audit.calls(), usize::from(fired) + 1, "{case}");
         assert!(audit.last_payload().get("blocked").is_none(), "{case}");
     }
+}
+
+/// A required hook whose program cannot be started blocks its point even under `on_error:
+/// pass`, naming the hook; a hook that ran and failed follows its `on_error`, required or not.
+#[test]
+fn a_required_external_hook_that_cannot_run_blocks_under_on_error_pass() {
+    let missing = |required| ExternalHook {
+        transport: Transport::Command(CommandSpec {
+            argv: vec!["./hooks/no-such-guard.sh".to_owned()],
+            display: "./hooks/no-such-guard.sh".to_owned(),
+            env: BTreeMap::new(),
+            working_dir: None,
+            env_clear: false,
+            env_allow: Vec::new(),
+        }),
+        on_error: OnError::Pass,
+        required,
+        name: "no-force-push".to_owned(),
+        ..hook("intercept_tool_call", "PreToolUse")
+    };
+    let hooks = HooksBuilder::new().external(missing(true)).build().unwrap();
+    assert!(hooks.hooks()[0].required);
+    let outcome = turn(&hooks, "required-missing").fire::<InterceptToolCall>(rm_call());
+    let blocked = outcome
+        .flow
+        .clone()
+        .blocked()
+        .expect("a required hook must block");
+    assert!(blocked.failed);
+    assert!(
+        blocked
+            .reason
+            .starts_with("required hook `no-force-push` (")
+            && blocked
+                .reason
+                .contains("did not run: external hook `no-force-push`")
+            && blocked
+                .reason
+                .contains("cannot start `./hooks/no-such-guard.sh`"),
+        "{}",
+        blocked.reason
+    );
+    // Not required: it fails under `on_error: pass`, as before.
+    let hooks = HooksBuilder::new()
+        .external(missing(false))
+        .build()
+        .unwrap();
+    let outcome = turn(&hooks, "optional-missing").fire::<InterceptToolCall>(rm_call());
+    assert_eq!(continued_args(&outcome), rm_call().args);
+    // A required hook that ran and failed (exit 1, no verdict) follows its `on_error: pass`.
+    let hooks = HooksBuilder::new()
+        .external(ExternalHook {
+            required: true,
+            ..shell_hook("cat >/dev/null; echo broken >&2; exit 1", OnError::Pass)
+        })
+        .build()
+        .unwrap();
+    let outcome = turn(&hooks, "required-ran").fire::<InterceptToolCall>(rm_call());
+    assert!(!outcome.is_blocked(), "{outcome:?}");
 }

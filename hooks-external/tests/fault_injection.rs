@@ -165,6 +165,7 @@ fn hook(kind: Kind, fault: &Fault, on_error: OnError) -> ExternalHook {
         priority: 0,
         on_error,
         flavor: Flavor::ClaudeCode,
+        required: false,
         origin: ConfigOrigin::file("fault_injection.yaml", Some(1)),
     }
 }

@@ -35,6 +35,21 @@
 //! The hooks of a disabled extension are skipped as if they were not in the chain; the flag is
 //! read before each hook, so a dispatch sees a change from the next hook it reaches.
 //!
+//! # Required hooks
+//!
+//! A required hook ([`HookOptions::required`](crate::HookOptions::required),
+//! [`require_hook`](crate::HooksBuilder::require_hook),
+//! [`require_extension`](crate::HooksBuilder::require_extension), `required: true` in a config
+//! file) is never skipped in silence. When the dispatch reaches it and its extension is
+//! disabled, the chain blocks there, with a reason naming the hook, where it is defined, its
+//! extension and who disabled it (`disabled by ./hookchain.yaml:7`, `disabled by the agent's
+//! code`). When it fails because it could not run at all
+//! ([`HookError::cannot_run`](hooks_core::HookError::cannot_run): its script changed since it
+//! was approved, its transport cannot be built), the chain blocks whatever its `on_error`. Both
+//! blocks are failures ([`Blocked::failed`](hooks_core::Blocked)). Any other failure of a
+//! required hook is handled by its `on_error`. On observe points nothing blocks: a disabled
+//! required hook is skipped there, as every other.
+//!
 //! # Cost
 //!
 //! A chain is built once per point and then only read. The synchronous dispatch allocates nothing
@@ -161,12 +176,38 @@ pub(crate) struct Entry<P: HookPoint> {
     pub(crate) handler: Handler<P>,
     /// An external hook (a script, a worker, an endpoint), which a `Drop` never runs.
     pub(crate) external: bool,
+    /// Where a required hook is defined (`file:line`); `None` for a hook that is not required.
+    pub(crate) required: Option<Arc<str>>,
 }
 
 impl<P: HookPoint> Entry<P> {
     /// `true` when a `Drop` may run it: a sync hook compiled into the program.
     fn runs_on_drop(&self) -> bool {
         !self.external && !self.handler.is_async()
+    }
+
+    /// The block of a required hook whose extension is disabled; `None` when the hook is not
+    /// required, or its point cannot block.
+    #[cold]
+    #[inline(never)]
+    fn disabled_block(&self) -> Option<Blocked> {
+        let at = self.required.as_ref()?;
+        if P::KIND == PointKind::Observe {
+            return None;
+        }
+        let who = match self.extension.disabled_by() {
+            Some(who) => format!("disabled by {who}"),
+            None => "disabled".to_owned(),
+        };
+        let reason = format!(
+            "required hook `{}` ({at}) did not run: its extension `{}` is {who}; `{}` is blocked \
+             until the extension is enabled again",
+            self.name,
+            self.extension.name(),
+            P::NAME
+        );
+        tracing::error!(point = P::NAME, hook = &*self.name, "{reason}");
+        Some(Blocked::failure(reason, &*self.name))
     }
 }
 
@@ -356,8 +397,12 @@ impl<P: HookPoint> Run<P> {
         panicked: bool,
         cx: &HookContext<'_>,
     ) -> Option<Blocked> {
+        let cannot_run = error.is_cannot_run() && entry.required.is_some();
         let on_error = match (P::KIND, entry.on_error) {
+            (PointKind::Observe, _) if cannot_run => OnError::Pass,
             (PointKind::Observe, OnError::Block) => OnError::Pass,
+            // A required hook that could not run blocks, whatever its policy.
+            (_, _) if cannot_run => OnError::Block,
             (_, policy) => policy,
         };
         let failure = HookFailure {
@@ -373,6 +418,15 @@ impl<P: HookPoint> Run<P> {
                 cx.warn(format!("{failure}; the chain went on without it"));
                 None
             }
+            OnError::Block if cannot_run => Some(Blocked::failure(
+                format!(
+                    "required hook `{}` ({}) did not run: {}",
+                    entry.name,
+                    entry.required.as_deref().unwrap_or("-"),
+                    error.message()
+                ),
+                &*entry.name,
+            )),
             OnError::Block => Some(Blocked::failure(
                 format!(
                     "hook `{}` {} and its policy is to block: {}",
@@ -481,7 +535,15 @@ impl<P: HookPoint> Chain<P> {
         let mut cx = cx;
         let mut next = run.next;
         while let Some(entry) = self.entries.get(next) {
-            if !entry.extension.is_enabled() || (ON_DROP && !entry.runs_on_drop()) {
+            if !entry.extension.is_enabled() {
+                next += 1;
+                if let Some(blocked) = entry.disabled_block() {
+                    run.next = next;
+                    return Some(blocked);
+                }
+                continue;
+            }
+            if ON_DROP && !entry.runs_on_drop() {
                 next += 1;
                 continue;
             }
@@ -522,6 +584,10 @@ impl<P: HookPoint> Chain<P> {
         for entry in self.entries.iter() {
             if !entry.extension.is_enabled() {
                 run.next += 1;
+                if let Some(stop) = entry.disabled_block() {
+                    blocked = Some(stop);
+                    break;
+                }
                 continue;
             }
             let cx = cx.with_hook(&entry.name).with_extension(&entry.extension);

@@ -30,6 +30,13 @@
 //!   ([`HooksBuilder::attach`], [`Hooks::attachment`]). The chains never change after that.
 //! - [`Hooks::global`] does no I/O and cannot fail: it is the collected hooks, or the registry
 //!   the program installed with [`Hooks::set_global`] before first using it.
+//! - A guard that must not vanish is required ([`HooksBuilder::require_hook`],
+//!   [`HooksBuilder::require_extension`], [`HookOptions::required`]). When the registry is built
+//!   without it, a stand-in in the extension [`REQUIRED_EXTENSION`] (`"required"`) blocks its
+//!   point (for an extension with no hook at all, every `intercept_tool_call` and every
+//!   `transform_user_input`), and every session hears of it when it starts. When it is there, its
+//!   chain entry is marked required, and the chain blocks instead of going on without it when
+//!   its extension is disabled or it cannot run (see [`chain`](crate::chain#required-hooks)).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -117,6 +124,11 @@ pub struct HookInfo {
     pub line: u32,
     /// Where it comes from.
     pub source: HookSource,
+    /// `true` for a required hook ([`HookOptions::required`], [`HooksBuilder::require_hook`],
+    /// [`HooksBuilder::require_extension`], `required: true` in a config file): when it cannot
+    /// run — its extension disabled, its script changed since approved, its transport unusable —
+    /// its point blocks instead of going on without it.
+    pub required: bool,
     /// The order it was added in, for ties.
     order: u64,
 }
@@ -255,6 +267,7 @@ pub struct HookOptions {
     on_error: Option<OnError>,
     at: Option<(Arc<str>, u32)>,
     source: Option<HookSource>,
+    required: bool,
 }
 
 impl HookOptions {
@@ -268,6 +281,7 @@ impl HookOptions {
             on_error: None,
             at: None,
             source: None,
+            required: false,
         }
     }
 
@@ -301,6 +315,18 @@ impl HookOptions {
     /// [`HookSource::External`].
     pub fn source(mut self, source: HookSource) -> Self {
         self.source = Some(source);
+        self
+    }
+
+    /// A required hook (default `false`): when it cannot run, its point blocks instead of going
+    /// on without it. It cannot run when its extension is disabled — by the agent's code or a
+    /// config file; the reason names who disabled it — or when it fails with
+    /// [`HookError::cannot_run`](hooks_core::HookError::cannot_run) (an external hook whose
+    /// script changed since it was approved, or whose transport cannot be built), whatever its
+    /// `on_error`. Any other failure is handled by its `on_error`, as for every hook. On observe
+    /// points nothing blocks, required or not.
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
         self
     }
 }
@@ -347,14 +373,74 @@ pub struct HooksBuilder {
     notices: Vec<hooks_core::Notification>,
     /// Hooks that must be in the registry: (point, name, what stands in when one is not).
     required: Vec<Required>,
+    /// Extensions that must be in the registry, enabled.
+    required_extensions: Vec<String>,
+    /// What is required once the stand-ins are in: every hook these name is marked required.
+    required_set: RequiredSet,
 }
 
 /// A hook [`HooksBuilder::require_hook`] asked for, and how to block its point without it.
 struct Required {
     point: &'static str,
     name: String,
-    stand_in: fn(HooksBuilder, String) -> HooksBuilder,
+    stand_in: StandIn,
+    /// Why it is not there, when the caller knows (a configured hook consent skipped).
+    why: Option<String>,
 }
+
+/// Adds a hook that blocks its point with a reason: (builder, hook name, reason).
+type StandIn = fn(HooksBuilder, String, String) -> HooksBuilder;
+
+/// The hooks and extensions required of a registry, which its chains mark required.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RequiredSet {
+    hooks: Vec<(&'static str, String)>,
+    extensions: Vec<String>,
+}
+
+impl RequiredSet {
+    fn contains(&self, info: &HookInfo) -> bool {
+        info.required
+            || self.extensions.iter().any(|e| **e == *info.extension)
+            || self
+                .hooks
+                .iter()
+                .any(|(point, name)| *point == info.point && **name == *info.name)
+    }
+}
+
+/// A stand-in on point `P`: blocks every value with `reason`, first in the chain, in the
+/// extension `required`.
+fn stand_in<P: HookPoint>(builder: HooksBuilder, name: String, reason: String) -> HooksBuilder {
+    let closure: SyncClosure<P> =
+        Arc::new(move |_, _| Ok(hooks_core::HookResult::<P::Rewrite>::block(reason.clone())));
+    let options = HookOptions::new(format!("required:{name}"))
+        .priority(i32::MIN)
+        .extension(REQUIRED_EXTENSION)
+        .on_error(OnError::Block);
+    builder.add::<P>(
+        options,
+        false,
+        Handler::SyncClosure(closure),
+        (file!(), line!()),
+    )
+}
+
+/// The stand-in of the built-in point named `point` (its canonical name).
+fn stand_in_by_name(point: &str) -> Option<(&'static str, StandIn)> {
+    macro_rules! by_name {
+        ([$point:ident] $($(#[$doc:meta])* $ty:ident { name: $name:literal, $($rest:tt)* })*) => {
+            match $point {
+                $($name => Some(($name, stand_in::<points::$ty> as StandIn)),)*
+                _ => None,
+            }
+        };
+    }
+    hooks_core::__private::builtin_points!([point] => by_name)
+}
+
+/// The extension of the stand-ins of required hooks and extensions that are not there.
+pub const REQUIRED_EXTENSION: &str = "required";
 
 /// Values of any type, one per type.
 #[derive(Default)]
@@ -471,72 +557,159 @@ impl HooksBuilder {
     /// configured hook consent skipped or that failed to load, a typo in the name), the point
     /// blocks every value, first in its chain, with a reason naming the missing hook and what to
     /// check, and every session hears of it through `notification`. A required hook that is
-    /// present changes nothing.
+    /// present runs as usual, but it is marked required ([`HookOptions::required`]): when its
+    /// extension is disabled (by the agent's code or a config file), the point blocks with a
+    /// reason naming the hook and who disabled it, instead of going on without it.
     pub fn require_hook<P: HookPoint>(mut self, _point: P, name: impl Into<String>) -> Self {
-        fn stand_in<P: HookPoint>(builder: HooksBuilder, name: String) -> HooksBuilder {
-            let reason = format!(
-                "required hook `{name}` is not in this registry, so `{}` is blocked: a \
-                 #[register_hook] fn in a library crate is collected only if the crate is linked \
-                 (add `use my_hooks as _;`); a configured hook runs only once approved and loaded",
-                P::NAME
-            );
-            let closure: SyncClosure<P> = Arc::new(move |_, _| {
-                Ok(hooks_core::HookResult::<P::Rewrite>::block(reason.clone()))
-            });
-            let options = HookOptions::new(format!("required:{name}"))
-                .priority(i32::MIN)
-                .extension("required")
-                .on_error(OnError::Block);
-            builder.add::<P>(
-                options,
-                false,
-                Handler::SyncClosure(closure),
-                (file!(), line!()),
-            )
-        }
         self.required.push(Required {
             point: P::NAME,
             name: name.into(),
             stand_in: stand_in::<P>,
+            why: None,
         });
         self
     }
 
-    /// Puts a blocking stand-in, and a notice, for every required hook that is not there.
+    /// [`require_hook`](HooksBuilder::require_hook) for a point named at runtime (a built-in
+    /// point's canonical name), with the reason its point blocks with when the hook is not
+    /// there: for crates layered on the runtime, which know why (a configured hook marked
+    /// `required: true` that consent skipped: "required hook `guard` (hookchain.yaml:12) did not
+    /// run: not approved — run `hookchain approve guard`"). A point that is not a built-in one
+    /// is logged as an error and nothing is required.
+    pub fn require_hook_because(
+        mut self,
+        point: &str,
+        name: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        let name = name.into();
+        match stand_in_by_name(point) {
+            Some((point, stand_in)) => self.required.push(Required {
+                point,
+                name,
+                stand_in,
+                why: Some(reason.into()),
+            }),
+            None => tracing::error!(
+                hook = name,
+                "required hook `{name}` is for `{point}`, which is not a built-in point: it is not required"
+            ),
+        }
+        self
+    }
+
+    /// Requires the extension `name`: every hook of it is required
+    /// ([`HookOptions::required`]), and the extension must have at least one hook.
+    ///
+    /// - **Disabled** (by anyone: [`Hooks::disable_extension`] in the agent's code, or
+    ///   `enabled: false` in the user's config file): each point one of its hooks is on blocks,
+    ///   when the dispatch reaches that hook, with a reason naming the hook, the extension and
+    ///   who disabled it.
+    /// - **Cannot run** (a configured hook of it whose script changed since it was approved, or
+    ///   whose transport cannot be built): its point blocks, whatever the hook's `on_error`.
+    /// - **Missing** (no hook of it in the registry: its crate not linked, a typo, its
+    ///   configured hooks all skipped by consent): nobody knows which points its hooks would be
+    ///   on, so the points through which an agent acts block — every `transform_user_input`
+    ///   (the user's message is answered with the reason) and every `intercept_tool_call` (no
+    ///   tool runs) — and every session hears of it through `notification` when it starts.
+    ///   The other points go on: the agent can still start, end and report.
+    ///
+    /// ```
+    /// use hookchain::points::{InterceptToolCall, ToolCall};
+    /// use hookchain::{HookContext, HookOptions, HookResult, HooksBuilder};
+    /// use serde_json::{Value, json};
+    ///
+    /// let hooks = HooksBuilder::new()
+    ///     .hook_with(
+    ///         InterceptToolCall,
+    ///         HookOptions::new("no-rm").extension("guards"),
+    ///         |_: &ToolCall, _: &HookContext| HookResult::<Value>::Pass,
+    ///     )
+    ///     .require_extension("guards")
+    ///     .build()
+    ///     .unwrap();
+    /// hooks.disable_extension("guards").unwrap();
+    /// let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("rm", json!({})));
+    /// let blocked = outcome.flow.blocked().unwrap();
+    /// assert!(blocked.reason.contains("disabled by the agent's code"));
+    /// ```
+    pub fn require_extension(mut self, name: impl Into<String>) -> Self {
+        self.required_extensions.push(name.into());
+        self
+    }
+
+    /// Puts a blocking stand-in, and a notice, for every required hook and extension that is not
+    /// there, and marks required every hook that is.
     fn stand_in_for_missing(&mut self) {
-        let present: Vec<(&'static str, String)> = self
+        let present: Vec<(&'static str, String, String)> = self
             .registered
             .iter()
-            .map(|r| (r.point, r.name.to_owned()))
-            .chain(
-                self.added
-                    .iter()
-                    .map(|a| (a.info.point, a.info.name.to_string())),
-            )
+            .map(|r| (r.point, r.name.to_owned(), r.extension.to_owned()))
+            .chain(self.added.iter().map(|a| {
+                (
+                    a.info.point,
+                    a.info.name.to_string(),
+                    a.info.extension.to_string(),
+                )
+            }))
             .collect();
         for required in std::mem::take(&mut self.required) {
+            self.required_set
+                .hooks
+                .push((required.point, required.name.clone()));
             if present
                 .iter()
-                .any(|(point, name)| *point == required.point && *name == required.name)
+                .any(|(point, name, _)| *point == required.point && *name == required.name)
             {
                 continue;
             }
+            let (point, name) = (required.point, required.name);
             tracing::error!(
-                point = required.point,
-                hook = required.name,
-                "required hook `{}` on `{}` is not in the registry: the point blocks",
-                required.name,
-                required.point
+                point,
+                hook = name,
+                "required hook `{name}` on `{point}` is not in the registry: the point blocks",
+            );
+            let (message, reason) = match required.why {
+                Some(why) => (format!("{why}; `{point}` blocks until it runs"), why),
+                None => (
+                    format!(
+                        "required hook `{name}` on `{point}` is not in this registry: `{point}`                          blocks until it is"
+                    ),
+                    format!(
+                        "required hook `{name}` is not in this registry, so `{point}` is blocked: a                          #[register_hook] fn in a library crate is collected only if the crate is                          linked (add `use my_hooks as _;`); a configured hook runs only once                          approved and loaded"
+                    ),
+                ),
+            };
+            let builder = std::mem::take(self).notice(hooks_core::Notification {
+                level: hooks_core::Level::Error,
+                message,
+                source: Some(name.clone()),
+            });
+            *self = (required.stand_in)(builder, name, reason);
+        }
+        for extension in std::mem::take(&mut self.required_extensions) {
+            self.required_set.extensions.push(extension.clone());
+            if present.iter().any(|(_, _, e)| *e == extension) {
+                continue;
+            }
+            tracing::error!(
+                extension,
+                "required extension `{extension}` has no hook in the registry: tool calls and user                  input block"
+            );
+            let reason = format!(
+                "required extension `{extension}` has no hook in this registry, so nothing goes                  through until it does: a #[register_hook] fn in a library crate is collected                  only if the crate is linked (add `use my_hooks as _;`); a configured hook runs                  only once approved and loaded"
             );
             let builder = std::mem::take(self).notice(hooks_core::Notification {
                 level: hooks_core::Level::Error,
                 message: format!(
-                    "required hook `{}` on `{}` is not in this registry: `{}` blocks until it is",
-                    required.name, required.point, required.point
+                    "required extension `{extension}` has no hook in this registry: every tool                      call and every user message is blocked until it does"
                 ),
-                source: Some(required.name.clone()),
+                source: Some(extension.clone()),
             });
-            *self = (required.stand_in)(builder, required.name);
+            let name = format!("extension:{extension}");
+            let builder =
+                stand_in::<points::InterceptToolCall>(builder, name.clone(), reason.clone());
+            *self = stand_in::<points::TransformUserInput>(builder, name, reason);
         }
     }
 
@@ -587,6 +760,31 @@ impl HooksBuilder {
         R: IntoHookReturn<P::Rewrite>,
     {
         let closure: SyncClosure<P> = Arc::new(move |input, cx| hook(input, cx).into_hook_return());
+        let at = Location::caller();
+        self.add::<P>(
+            options,
+            false,
+            Handler::SyncClosure(closure),
+            (at.file(), at.line()),
+        )
+    }
+
+    /// [`hook_with`](HooksBuilder::hook_with) for a closure that returns the chain's own form,
+    /// `Result<HookResult<_>, HookError>`, kept as it is: an error made with
+    /// [`HookError::cannot_run`](hooks_core::HookError::cannot_run) stays one, so a required
+    /// hook that could not run blocks its point (through `hook_with`, an `Err` of any type is
+    /// turned into a plain error by its message). For crates layered on the runtime, such as
+    /// external hooks.
+    #[track_caller]
+    pub fn hook_with_errors<P, F>(self, _point: P, options: HookOptions, hook: F) -> Self
+    where
+        P: HookPoint,
+        F: for<'a, 'b, 'c> Fn(&'a P::Input, &'b HookContext<'c>) -> HookReturn<P>
+            + Send
+            + Sync
+            + 'static,
+    {
+        let closure: SyncClosure<P> = Arc::new(hook);
         let at = Location::caller();
         self.add::<P>(
             options,
@@ -681,6 +879,7 @@ impl HooksBuilder {
             file,
             line,
             source: options.source.unwrap_or(HookSource::Builder),
+            required: options.required,
             order: self.order,
         };
         self.added.push(Added {
@@ -803,6 +1002,8 @@ pub(crate) struct Registry {
     custom: RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     custom_names: RwLock<HashMap<&'static str, TypeId>>,
     duplicates: Vec<BuildError>,
+    /// The hooks and extensions required, which chains built later mark too.
+    required: RequiredSet,
     timeouts: Timeouts,
     pub(crate) stop_redo_cap: u32,
     attachments: Attachments,
@@ -834,6 +1035,9 @@ impl Registry {
             .map(|r| registered_info(r))
             .chain(builder.added.iter().map(|a| a.info.clone()))
             .collect();
+        for info in &mut infos {
+            info.required = builder.required_set.contains(info);
+        }
         infos.sort_by(|a, b| {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
@@ -844,7 +1048,8 @@ impl Registry {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),
         };
-        let builtin = builtin_chains(&registered, &added, &extensions, timeouts);
+        let required = builder.required_set;
+        let builtin = builtin_chains(&registered, &added, &extensions, &required, timeouts);
         Registry {
             infos,
             registered,
@@ -857,6 +1062,7 @@ impl Registry {
             custom_names: RwLock::new(HashMap::new()),
             duplicates,
             timeouts,
+            required,
             stop_redo_cap: builder.stop_redo_cap.unwrap_or(DEFAULT_STOP_REDO_CAP),
             attachments: builder.attachments,
             notices: builder.notices,
@@ -894,30 +1100,33 @@ fn builtin_chains(
     registered: &[&'static Registration],
     added: &[Added],
     extensions: &[Arc<Extension>],
+    required: &RequiredSet,
     timeouts: Timeouts,
 ) -> [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS] {
     fn put<P: HookPoint>(
         slots: &mut [Box<dyn Any + Send + Sync>],
         registered: &[&'static Registration],
         added: &[Added],
-        extensions: &[Arc<Extension>],
+        (extensions, required): (&[Arc<Extension>], &RequiredSet),
         timeouts: Timeouts,
     ) {
         if let Some(slot) = P::BUILTIN_SLOT {
-            slots[slot] = Box::new(build_chain::<P>(registered, added, extensions, timeouts));
+            slots[slot] = Box::new(build_chain::<P>(
+                registered, added, extensions, required, timeouts,
+            ));
         }
     }
     let mut slots: [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS] =
         std::array::from_fn(|_| Box::new(()) as Box<dyn Any + Send + Sync>);
     // Every built-in point, from hooks-core's table of points.
     macro_rules! put_all {
-        ([$slots:ident, $registered:ident, $added:ident, $extensions:ident, $timeouts:ident]
+        ([$slots:ident, $registered:ident, $added:ident, $extensions:ident, $required:ident, $timeouts:ident]
          $($(#[$doc:meta])* $point:ident { $($rest:tt)* })*) => {
-            $(put::<points::$point>(&mut $slots, $registered, $added, $extensions, $timeouts);)*
+            $(put::<points::$point>(&mut $slots, $registered, $added, ($extensions, $required), $timeouts);)*
         };
     }
     hooks_core::__private::builtin_points!(
-        [slots, registered, added, extensions, timeouts] => put_all
+        [slots, registered, added, extensions, required, timeouts] => put_all
     );
     slots
 }
@@ -927,6 +1136,7 @@ fn build_chain<P: HookPoint>(
     registered: &[&'static Registration],
     added: &[Added],
     extensions: &[Arc<Extension>],
+    required: &RequiredSet,
     timeouts: Timeouts,
 ) -> Chain<P> {
     let mut hooks: Vec<(HookInfo, Handler<P>)> = Vec::new();
@@ -969,6 +1179,7 @@ fn build_chain<P: HookPoint>(
             .map(|(info, handler)| Entry {
                 extension: extension_of(extensions, &info.extension),
                 external: is_external(&info),
+                required: required.contains(&info).then(|| Arc::from(info.location())),
                 name: info.name,
                 on_error: info.on_error,
                 handler,
@@ -1003,6 +1214,7 @@ impl Registry {
                     &self.registered,
                     &self.added,
                     &self.extensions,
+                    &self.required,
                     self.timeouts,
                 )
             } else {
@@ -1065,6 +1277,7 @@ fn registered_info(r: &Registration) -> HookInfo {
         file: r.file.into(),
         line: r.line,
         source: HookSource::Registered,
+        required: false,
         order: 0,
     }
 }
@@ -1323,9 +1536,10 @@ impl fmt::Display for Description<'_> {
                 Some(e) if !e.is_enabled() => format!("  {}", disabled_text(e)),
                 _ => String::new(),
             };
+            let required = if h.required { "  required" } else { "" };
             writeln!(
                 f,
-                "{:<22} {:>8} {:<name_width$} {:<16} {:<8} {:<5} {}:{}{}",
+                "{:<22} {:>8} {:<name_width$} {:<16} {:<8} {:<5} {}:{}{required}{}",
                 h.point,
                 h.priority,
                 h.name,
