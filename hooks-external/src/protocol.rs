@@ -7,8 +7,8 @@
 //!
 //! | key | value |
 //! |---|---|
-//! | `hook_event_name` | the canonical point (`"intercept_tool_call"`) |
-//! | `event` | the event as the hook was configured (`"PreToolUse"`) |
+//! | `hook_event_name` | the event as the hook was configured, in its dialect's spelling (`"PreToolUse"` in a Claude Code file, `"pre_tool_use"` in a docker-agent file, `"pre_tool_call"` for Hermes; the canonical point, `"intercept_tool_call"`, in hookchain's own protocol) |
+//! | `event` | the same (Starchild's name for the key) |
 //! | `session_id` | the session |
 //! | `cwd` | the project directory: the agent's current directory |
 //! | `turn` | the turn's index in its session, from 0 |

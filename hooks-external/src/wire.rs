@@ -627,7 +627,10 @@ pub fn payload<P: WirePoint>(
         .map(|dir| dir.to_string_lossy().into_owned())
         .unwrap_or_default();
     let common = [
-        ("hook_event_name", Value::from(P::NAME)),
+        // The event as the hook was configured: the dialect's own spelling (`PreToolUse`,
+        // `pre_tool_use`, `pre_tool_call`), or the canonical point in hookchain's own protocol.
+        // Scripts branch on it (hookify denies only `if hook_event == 'PreToolUse'`).
+        ("hook_event_name", Value::from(event)),
         ("event", Value::from(event)),
         ("session_id", Value::from(cx.session_id())),
         ("cwd", Value::from(cwd)),

@@ -12,7 +12,7 @@ use hooks_external::ExternalHooksExt;
 use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
 };
-use hooks_runtime::{HooksBuilder, Outcome};
+use hooks_runtime::{Hooks, HooksBuilder, Outcome};
 use serde_json::{Value, json};
 
 fn script(name: &str) -> String {
@@ -27,6 +27,30 @@ fn script(name: &str) -> String {
     .iter()
     .collect();
     path.display().to_string()
+}
+
+/// A hook on `point` running the fixture `script_name`, configured as `event` in a file of
+/// `flavor`, with `matcher` read by that flavor's rule.
+fn dialect_hook(
+    script_name: &str,
+    point: &'static str,
+    event: &str,
+    flavor: Flavor,
+    matcher: &str,
+) -> ExternalHook {
+    let mut hook = hook(script_name, event);
+    hook.point = point;
+    hook.flavor = flavor;
+    hook.matcher = Matcher::parse(flavor, matcher).unwrap();
+    hook
+}
+
+fn hooks_of(hooks: impl IntoIterator<Item = ExternalHook>) -> Hooks {
+    hooks
+        .into_iter()
+        .fold(HooksBuilder::new(), |builder, hook| builder.external(hook))
+        .build()
+        .unwrap()
 }
 
 fn hook(script_name: &str, event: &str) -> ExternalHook {
@@ -138,4 +162,24 @@ fn a_tool_the_matcher_does_not_name_never_runs_the_script() {
         "read_file is not `shell`: the guard does not fire"
     );
     assert!(outcome.failures.is_empty());
+}
+
+/// Anthropic's hookify plugin denies only `if hook_event == 'PreToolUse'`: the payload must name
+/// the event as Claude Code does, or its block rules become warnings and the command runs.
+#[test]
+fn hook_event_name_is_the_dialects_spelling_so_a_hookify_block_rule_blocks() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/hookify_rule.py",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    )]);
+    let session = hooks.session("hookify-pre-tool-use");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    let (reason, _) = blocked(&outcome);
+    assert_eq!(reason, "hookify: rm -rf is blocked");
+    assert_eq!(outcome.warnings, ["hookify: rm -rf is blocked"]);
 }

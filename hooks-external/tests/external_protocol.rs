@@ -203,7 +203,7 @@ fn the_payload_carries_the_common_keys_the_point_fields_and_the_turn_state() {
     assert_eq!(
         payload,
         json!({
-            "hook_event_name": "intercept_tool_call",
+            "hook_event_name": "PreToolUse",
             "event": "PreToolUse",
             "session_id": "payload-session",
             "cwd": cwd.to_string_lossy(),
