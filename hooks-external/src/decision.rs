@@ -101,6 +101,17 @@ impl Decision {
         }
     }
 
+    /// The reason this decision refuses with — its `continue: false` reason, else the reason of
+    /// its block or ask — or `None` when it refuses nothing or gives no reason.
+    pub fn refusal_reason(&self) -> Option<String> {
+        let reason = match (&self.stop, &self.verdict) {
+            (Some(reason), _) if !reason.is_empty() => reason,
+            (_, Verdict::Block(reason) | Verdict::Ask(reason)) => reason,
+            _ => return None,
+        };
+        (!reason.is_empty()).then(|| reason.clone())
+    }
+
     /// The input after this decision's replacement and merge, or `None` when it changes nothing.
     ///
     /// A merge into an input that is not an object starts from an empty object.

@@ -26,11 +26,18 @@
 //!   cannot read, so its `on_error` applies). Anything else: plain text, which is context for the model (dropped, with a
 //!   debug log, on points that take no context; see [`wire`](super::wire)). Stdout that is not
 //!   UTF-8 is a [`ProtocolError`].
-//! - exit code 2: a block; stderr, trimmed, is the reason (the hook's name makes a default reason
-//!   when it is empty; stderr that is not UTF-8 is read lossily, as it is only a message).
-//!   Stdout is not read, as in Claude Code.
-//! - any other exit code: a [`ProtocolError`] naming the code and the first line of stderr — the
-//!   hook failed, and its `on_error` applies.
+//! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
+//!   lossily, as it is only a message). When stderr is empty and stdout holds a JSON answer that
+//!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used, as Hermes
+//!   does (it reads the JSON's block message before stderr); otherwise the hook's name makes a
+//!   default reason. Nothing else of stdout is read: exit 2 blocks whatever the JSON says.
+//! - any other exit code: when stdout holds one readable JSON object, it is the answer, read as
+//!   on exit 0 — Claude Code's current reference and Hermes read it ("other non-zero exits: still
+//!   parse stdout so exit-code failures can carry a block directive", `agent/shell_hooks.py`), so a
+//!   deny printed before `exit 1` denies — and a warning names the exit code and the first line of
+//!   stderr, so the user hears of the error. Otherwise (nothing, text, invalid JSON) a
+//!   [`ProtocolError`] naming the code and the first line of stderr: the hook failed, and its
+//!   `on_error` applies.
 //!
 //! # The dialects
 //!
@@ -86,9 +93,11 @@
 //! 5. **A replacement comes before a merge**: `updatedInput` (or `updated_input`, or Starchild's
 //!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement.
 //!    Among the replacements, Claude Code's comes first, then docker-agent's, then Starchild's.
-//! 6. **Exit code 2 ignores stdout**: Claude Code, hooks reference, "Exit code output": "If your
-//!    hook exits with code 2 (blocking error), stderr text is used directly — any JSON in stdout
-//!    is ignored."
+//! 6. **Exit code 2 blocks whatever stdout says**: Claude Code, hooks reference, "Exit code
+//!    output": "If your hook exits with code 2 (blocking error), stderr text is used directly —
+//!    any JSON in stdout is ignored." One divergence, on purpose: with nothing on stderr, the
+//!    reason of a JSON answer on stdout is the block's reason (Hermes reads it first), rather
+//!    than a reason that says nothing.
 //! 7. **The block reason**: Claude Code's `decision: block` takes `reason` (then Hermes'
 //!    `message`); Hermes' `action: block` takes `message` (then `reason`), as Hermes does;
 //!    `permissionDecision: deny` takes `permissionDecisionReason`, then `reason`, as Claude Code
@@ -203,50 +212,95 @@ fn excerpt(text: &str) -> String {
 /// ```
 pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
     match raw.exit_code.unwrap_or(0) {
-        0 => {
-            let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
-                stream: "stdout",
-                offset: e.valid_up_to(),
-            })?;
-            // A byte-order mark is an editor's, not the hook's.
-            let text = stdout.trim_start_matches('\u{feff}').trim();
-            if text.is_empty() {
-                Ok(Decision::pass())
-            } else if text.starts_with(['{', '[']) {
-                let value: Value =
-                    serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
-                        error: e.to_string(),
-                        start: excerpt(text),
-                    })?;
-                match value {
-                    Value::Object(object) => from_object(&object),
-                    other => Err(not_an_object(&other)),
-                }
-            } else if let Ok(other) = serde_json::from_str::<Value>(text) {
-                // Stdout that is JSON but not an object (`42`, `true`, `"deny"`) meant something
-                // in a JSON dialect hookchain cannot read: a failure, under the hook's policy,
-                // never context for the model.
-                Err(not_an_object(&other))
+        0 => read_stdout(raw),
+        2 => {
+            let stderr = String::from_utf8_lossy(&raw.stderr).trim().to_owned();
+            let reason = if stderr.is_empty() {
+                json_answer(raw)
+                    .and_then(|d| d.refusal_reason())
+                    .unwrap_or_default()
             } else {
-                Ok(Decision {
-                    context: vec![text.to_owned()],
-                    ..Decision::default()
-                })
+                stderr
+            };
+            Ok(Decision::block(reason))
+        }
+        code => {
+            let stderr = first_line(&raw.stderr);
+            match json_answer(raw) {
+                // Claude Code's current reference and Hermes read a JSON answer whatever the
+                // exit code: a deny printed before `exit 1` still denies. The user hears of the
+                // exit code.
+                Some(mut decision) => {
+                    decision.warnings.push(format!(
+                        "the hook exited with code {code}{}",
+                        if stderr.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {stderr}")
+                        }
+                    ));
+                    Ok(decision)
+                }
+                None => Err(ProtocolError::ExitCode { code, stderr }),
             }
         }
-        2 => Ok(Decision::block(
-            String::from_utf8_lossy(&raw.stderr).trim().to_owned(),
-        )),
-        code => Err(ProtocolError::ExitCode {
-            code,
-            stderr: String::from_utf8_lossy(&raw.stderr)
-                .lines()
-                .map(str::trim)
-                .find(|line| !line.is_empty())
-                .map(excerpt)
-                .unwrap_or_default(),
-        }),
     }
+}
+
+/// The answer of an exit code 0: nothing, JSON, or plain text.
+fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+    let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
+        stream: "stdout",
+        offset: e.valid_up_to(),
+    })?;
+    // A byte-order mark is an editor's, not the hook's.
+    let text = stdout.trim_start_matches('\u{feff}').trim();
+    if text.is_empty() {
+        Ok(Decision::pass())
+    } else if text.starts_with(['{', '[']) {
+        let value: Value = serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
+            error: e.to_string(),
+            start: excerpt(text),
+        })?;
+        match value {
+            Value::Object(object) => from_object(&object),
+            other => Err(not_an_object(&other)),
+        }
+    } else if let Ok(other) = serde_json::from_str::<Value>(text) {
+        // Stdout that is JSON but not an object (`42`, `true`, `"deny"`) meant something
+        // in a JSON dialect hookchain cannot read: a failure, under the hook's policy,
+        // never context for the model.
+        Err(not_an_object(&other))
+    } else {
+        Ok(Decision {
+            context: vec![text.to_owned()],
+            ..Decision::default()
+        })
+    }
+}
+
+/// The decision of stdout when it is one readable JSON object; `None` otherwise (nothing,
+/// text, invalid JSON, an object with a field hookchain cannot read).
+fn json_answer(raw: &RawOutput) -> Option<Decision> {
+    let text = std::str::from_utf8(&raw.stdout).ok()?;
+    let text = text.trim_start_matches('\u{feff}').trim();
+    if !text.starts_with('{') {
+        return None;
+    }
+    match serde_json::from_str::<Value>(text).ok()? {
+        Value::Object(object) => from_object(&object).ok(),
+        _ => None,
+    }
+}
+
+/// The first non-blank line of `bytes`, trimmed and cut to an excerpt.
+fn first_line(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(excerpt)
+        .unwrap_or_default()
 }
 
 /// An answer that is JSON but not an object.

@@ -183,3 +183,58 @@ fn hook_event_name_is_the_dialects_spelling_so_a_hookify_block_rule_blocks() {
     assert_eq!(reason, "hookify: rm -rf is blocked");
     assert_eq!(outcome.warnings, ["hookify: rm -rf is blocked"]);
 }
+
+/// A deny printed by a script that then exits 1 is read, as Claude Code's current reference and
+/// Hermes (`agent/shell_hooks.py`: "still parse stdout so exit-code failures can carry a block
+/// directive") read it: under `on_error: pass` it was dropped and the command ran.
+#[test]
+fn a_json_deny_with_exit_code_1_blocks() {
+    let mut guard = dialect_hook(
+        "dialects/deny_then_exit_1.sh",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    );
+    guard.on_error = OnError::Pass;
+    let hooks = hooks_of([guard]);
+    let session = hooks.session("deny-exit-1");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    let (reason, _) = blocked(&outcome);
+    assert_eq!(reason, "no rm -rf, even on exit 1");
+    // The user still hears that the hook exited with an error.
+    assert_eq!(outcome.warnings.len(), 1, "{:?}", outcome.warnings);
+    assert!(
+        outcome.warnings[0].contains("exited with code 1")
+            && outcome.warnings[0].contains("guard: refusing"),
+        "{:?}",
+        outcome.warnings
+    );
+    // Exit 1 with nothing readable is still a failure, under the hook's policy.
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "ls"})));
+    assert!(!outcome.is_blocked());
+    assert!(
+        outcome.failures.is_empty(),
+        "exit 0: {:?}",
+        outcome.failures
+    );
+}
+
+/// Exit 2 with nothing on stderr and a JSON reason on stdout blocks with that reason, not with
+/// "blocked by hook …".
+#[test]
+fn exit_2_with_a_json_reason_on_stdout_uses_it() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/exit_2_json_reason.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Native,
+        "",
+    )]);
+    let session = hooks.session("exit-2-json");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({"cmd": "ls"})));
+    assert_eq!(blocked(&outcome).0, "the reason is in the JSON");
+}

@@ -810,10 +810,15 @@ fn exit_1_and_127_are_failures_under_every_policy() {
     fails_under_every_policy(
         &Fake::raw(exit(
             1,
-            r#"{"decision": "block"}"#,
+            "checking the command...",
             "Traceback (most recent call last):\n  boom",
         )),
         "the hook exited with code 1 (only 0, go on, and 2, block, have a meaning); its stderr began: Traceback (most recent call last):",
+    );
+    // Invalid JSON is no answer either.
+    fails_under_every_policy(
+        &Fake::raw(exit(1, r#"{"decision": "block""#, "")),
+        "exited with code 1",
     );
     fails_under_every_policy(
         &Fake::raw(exit(127, "", "sh: ./guard.sh: not found\n")),
@@ -823,6 +828,26 @@ fn exit_1_and_127_are_failures_under_every_policy() {
         &Fake::raw(exit(3, "", "")),
         "exited with code 3 (only 0, go on, and 2, block, have a meaning); it printed nothing on stderr",
     );
+}
+
+/// A JSON answer is read whatever the exit code, as Claude Code's current reference and Hermes
+/// read it; the exit code becomes a warning.
+#[test]
+fn a_json_answer_with_another_exit_code_is_read_under_every_policy() {
+    for on_error in [OnError::Pass, OnError::Warn, OnError::Block] {
+        let fake = Fake::raw(exit(
+            1,
+            r#"{"decision": "block", "reason": "no rm"}"#,
+            "Traceback (most recent call last):\n  boom",
+        ));
+        let outcome = pre_tool_use(&fake, on_error);
+        assert_eq!(blocked_reason(&outcome), "no rm", "{on_error:?}");
+        assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+        assert_eq!(
+            outcome.warnings,
+            ["the hook exited with code 1: Traceback (most recent call last):"]
+        );
+    }
 }
 
 #[test]
