@@ -238,3 +238,42 @@ fn exit_2_with_a_json_reason_on_stdout_uses_it() {
     let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({"cmd": "ls"})));
     assert_eq!(blocked(&outcome).0, "the reason is in the JSON");
 }
+
+/// Starchild's matchers are regexes on the payload's content: a guard copied from its docs
+/// (`matcher: "rm -rf|dd if=|mkfs"` on `pre_tool_call`) fires for the destructive command and
+/// spawns nothing for any other. Read as a tool-name regex, it never fired.
+#[test]
+fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
+    let dir = std::env::temp_dir().join(format!("hookchain-starchild-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("spawns.log");
+    let _ = std::fs::remove_file(&log);
+    let mut guard = dialect_hook(
+        "dialects/starchild_destructive_guard.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Starchild,
+        "rm -rf|dd if=|mkfs",
+    );
+    if let Transport::Command(spec) = &mut guard.transport {
+        spec.env
+            .insert("SPAWN_LOG".into(), log.display().to_string());
+    }
+    let hooks = hooks_of([guard]);
+    let session = hooks.session("starchild-content-matcher");
+    let turn = session.begin_turn();
+
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("bash", json!({"command": "ls -la"})));
+    assert!(!outcome.is_blocked());
+    assert!(!log.exists(), "no match in the content: nothing is spawned");
+
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("bash", json!({"command": "rm -rf /srv"})));
+    assert_eq!(
+        blocked(&outcome).0,
+        "refusing destructive command: rm -rf /srv"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
