@@ -49,7 +49,7 @@
 //! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason`, `systemMessage` (warning) |
 //! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction), `continue: false` + `stop_reason`, `system_message` |
 //! | Hermes | `action: block` + `message` (or `reason`) | `action: modify` merges `args`, `tool_input` or `input` into it | `modify` may carry `prompt` or `text` (new text); `context` |
-//! | Starchild | `decision` | `tool_input` replaces it | `context`, `systemMessage`, `add_warning` |
+//! | Starchild | `decision` | `tool_input` rewrites the keys it names that the input has (others are kept; keys the input lacks are ignored) | `notification` (a new outbound message), `context`, `systemMessage`, `add_warning` |
 //!
 //! `decision` is shared by Claude Code, docker-agent and Starchild; it takes `approve`/`allow`,
 //! `block`/`deny`, `ask`, and Hermes' `modify` (which merges `tool_input` like `action: modify`).
@@ -91,8 +91,9 @@
 //!    when the call is allowed (`pkg/runtime`, `executePreToolHook`); in Claude Code a denied call
 //!    never runs.
 //! 5. **A replacement comes before a merge**: `updatedInput` (or `updated_input`, or Starchild's
-//!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement.
-//!    Among the replacements, Claude Code's comes first, then docker-agent's, then Starchild's.
+//!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement, then
+//!    Starchild's `tool_input` rewrites the keys it names that the input has. Between the
+//!    replacements, Claude Code's comes first, then docker-agent's.
 //! 6. **Exit code 2 blocks whatever stdout says**: Claude Code, hooks reference, "Exit code
 //!    output": "If your hook exits with code 2 (blocking error), stderr text is used directly —
 //!    any JSON in stdout is ignored." One divergence, on purpose: with nothing on stderr, the
@@ -492,8 +493,8 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
     }
     decision.verdict = verdict;
 
-    // Rule 5: replacements, Claude Code's first, then docker-agent's, then Starchild's
-    // `tool_input` (which is Hermes' merge payload under `modify`).
+    // Rule 5: replacements, Claude Code's first, then docker-agent's; Starchild's `tool_input`
+    // (Hermes' merge payload under `modify`) rewrites existing keys.
     let mut replacements = Vec::new();
     if let Some(fields) = claude {
         replacements.push(fields.object("updatedInput")?);
@@ -502,8 +503,10 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
         replacements.push(fields.object("updated_input")?);
     }
     if !modify {
-        replacements.push(top.object("tool_input")?);
+        decision.rewrite_keys = top.object("tool_input")?.cloned();
     }
+    // Starchild: `{"notification": "..."}` rewrites an outbound message.
+    decision.notification = top.string("notification")?.map(str::to_owned);
     decision.updated_input = replacements
         .into_iter()
         .flatten()

@@ -21,7 +21,7 @@
 //! | `before_compaction` | `trigger` (and docker-agent's `source`), `messages`, `summary` |
 //! | `after_compaction` | `summary`, `messages_before`, `messages_after` |
 //! | `subagent_stop` | `parent_session_id`, `reason` |
-//! | `outbound_message` | `platform`, `recipient`, `message` (and `text`) |
+//! | `outbound_message` | `platform` (and Starchild's `channel`), `recipient`, `message` (and `text`, and Starchild's `notification`) |
 //! | `turn_end` | `reason` (`normal`, `error`, `canceled`, `blocked`, `max_iterations`), `detail` (for an error) |
 //! | `notification` | `message`, `level` (`info`, `warning`, `error`), `source` |
 //!
@@ -62,7 +62,8 @@
 //!    there a stop passes (the turn ends) and its reason becomes a warning.
 //! 4. **Rewrites**, when nothing blocked: new or merged input on `intercept_tool_call` (a
 //!    `Rewrite` of the args); new text on `transform_user_input`, `transform_response`,
-//!    `outbound_message` and `on_stop` (the final reply); a new tool result on
+//!    `outbound_message` (also Starchild's `notification`) and `on_stop` (the final reply); a
+//!    new tool result on
 //!    `transform_tool_result`; a summary (or new text) on `before_compaction`. A part a point has
 //!    no use for is ignored with a debug log.
 //!
@@ -182,6 +183,8 @@ fn log_unused(decision: &Decision, cx: &HookContext<'_>) {
     let unused: Vec<&str> = [
         ("a new input", decision.updated_input.is_some()),
         ("input to merge", decision.merge_input.is_some()),
+        ("input keys to rewrite", decision.rewrite_keys.is_some()),
+        ("a new outbound message", decision.notification.is_some()),
         ("a new tool result", decision.updated_output.is_some()),
         ("a new text", decision.updated_text.is_some()),
         ("a summary", decision.summary.is_some()),
@@ -391,6 +394,7 @@ impl WirePoint for InterceptToolCall {
             let args = d.new_input(&input.args);
             d.updated_input = None;
             d.merge_input = None;
+            d.rewrite_keys = None;
             args
         })
     }
@@ -566,6 +570,8 @@ impl WirePoint for OutboundMessage {
             ("recipient", Value::from(input.recipient.as_str())),
             ("message", Value::from(input.text.as_str())),
             ("text", Value::from(input.text.as_str())),
+            ("notification", Value::from(input.text.as_str())),
+            ("channel", Value::from(input.platform.as_str())),
         ])
     }
 
@@ -574,7 +580,11 @@ impl WirePoint for OutboundMessage {
         decision: Decision,
         cx: &HookContext<'_>,
     ) -> HookResult<String> {
-        apply(decision, cx, Context::Drop, |d| d.updated_text.take())
+        apply(decision, cx, Context::Drop, |d| {
+            let text = d.updated_text.take();
+            let notification = d.notification.take();
+            text.or(notification)
+        })
     }
 }
 
@@ -784,7 +794,8 @@ mod tests {
         };
         assert_eq!(
             Value::Object(OutboundMessage::fields(&out)),
-            json!({"platform": "slack", "recipient": "#ops", "message": "hi", "text": "hi"})
+            json!({"platform": "slack", "recipient": "#ops", "message": "hi", "text": "hi",
+                   "notification": "hi", "channel": "slack"})
         );
     }
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{Flow, ToolCall};
+use hooks_core::points::{InterceptToolCall, OutboundMessage};
+use hooks_core::{Flow, Outbound, ToolCall};
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
@@ -276,4 +276,51 @@ fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
     );
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Starchild's `{"notification": …}` rewrites an outbound message: a masking hook's rewrite was
+/// ignored, and the secret left for the chat.
+#[test]
+fn a_starchild_notification_rewrite_masks_the_outbound_message() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/starchild_redact_outbound.py",
+        "outbound_message",
+        "on_outbound_message",
+        Flavor::Starchild,
+        "",
+    )]);
+    let session = hooks.session("starchild-outbound");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<OutboundMessage>(Outbound {
+        platform: "telegram".into(),
+        recipient: "@ops".into(),
+        text: "the key is sk-abcdef1234567890".into(),
+    });
+    match outcome.flow {
+        Flow::Continue(out) => assert_eq!(out.text, "the key is sk-***"),
+        Flow::Blocked(b) => panic!("{b}"),
+    }
+}
+
+/// Starchild's `{"tool_input": …}` rewrites the keys the input has and keeps the others; it
+/// replaced the whole input, dropping keys the hook did not name.
+#[test]
+fn a_starchild_tool_input_rewrites_existing_keys_only() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/starchild_rewrite_keys.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Starchild,
+        "",
+    )]);
+    let session = hooks.session("starchild-rewrite-keys");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new(
+        "bash",
+        json!({"command": "ls", "cwd": "/srv", "timeout": 30}),
+    ));
+    assert_eq!(
+        args(&outcome),
+        json!({"command": "ls -1", "cwd": "/srv", "timeout": 30})
+    );
 }

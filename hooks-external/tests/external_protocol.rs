@@ -555,10 +555,16 @@ fn starchild_decision_block_and_allow() {
     unchanged(&pre_tool_use_json(json!({"decision": "allow"})));
 }
 
+/// Starchild: "`tool_input`: rewrite EXISTING input keys".
 #[test]
-fn starchild_tool_input_replaces_the_whole_input() {
-    let outcome = pre_tool_use_json(json!({"tool_input": {"command": "ls"}}));
-    assert_eq!(continued_args(&outcome), json!({"command": "ls"}));
+fn starchild_tool_input_rewrites_the_keys_the_input_has() {
+    let outcome = pre_tool_use_json(json!({"tool_input": {"command": "ls", "extra": 1}}));
+    assert_eq!(
+        continued_args(&outcome),
+        json!({"command": "ls", "cwd": "/"})
+    );
+    // Naming only keys the input lacks changes nothing.
+    unchanged(&pre_tool_use_json(json!({"tool_input": {"extra": 1}})));
 }
 
 #[test]
@@ -697,14 +703,15 @@ fn rule_5_a_replacement_comes_before_a_merge_and_claude_code_first() {
     let outcome = pre_tool_use_json(json!({
         "hookSpecificOutput": {"updatedInput": {"from": "claude"}},
         "hook_specific_output": {"updated_input": {"from": "docker"}},
-        "tool_input": {"from": "starchild"}
+        "tool_input": {"to": "starchild"}
     }));
     assert_eq!(continued_args(&outcome), json!({"from": "claude"}));
+    // Starchild's `tool_input` rewrites keys of the replacement.
     let outcome = pre_tool_use_json(json!({
         "hook_specific_output": {"updated_input": {"from": "docker"}},
         "tool_input": {"from": "starchild"}
     }));
-    assert_eq!(continued_args(&outcome), json!({"from": "docker"}));
+    assert_eq!(continued_args(&outcome), json!({"from": "starchild"}));
 }
 
 #[test]
