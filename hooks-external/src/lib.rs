@@ -14,6 +14,8 @@
 //!   whatever dialect it answers in.
 //! - [`WirePoint`] ([`wire`]): how each point's input becomes payload fields and how a decision
 //!   becomes the point's `HookResult`.
+//! - The session's transcript and permission mode as hooks read them ([`transcript`]): what the
+//!   agent gives, or a private JSONL transcript hookchain keeps and removes when the session ends.
 //!
 //! # The rules it keeps
 //!
@@ -45,6 +47,7 @@ mod pipe;
 pub mod process;
 pub mod program;
 pub mod protocol;
+pub mod transcript;
 pub mod wire;
 
 use std::collections::BTreeMap;

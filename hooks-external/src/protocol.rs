@@ -11,6 +11,8 @@
 //! | `event` | the same (Starchild's name for the key) |
 //! | `session_id` | the session |
 //! | `cwd` | the project directory: the agent's current directory |
+//! | `transcript_path` | the session's transcript, JSONL in Claude Code's format: the agent's ([`set_transcript_path`](super::transcript::set_transcript_path)), else a private one hookchain keeps of what passed through the session's external hooks ([`transcript`](super::transcript)); absent outside any session |
+//! | `permission_mode` | the agent's permission mode ([`set_permission_mode`](super::transcript::set_permission_mode)), `"default"` when it gave none |
 //! | `turn` | the turn's index in its session, from 0 |
 //! | `turn_state` | a snapshot of the turn's state (`get_turn_state(session_id).snapshot()`) |
 //! | the point's fields | `tool_name`, `tool_input`, `prompt`, … as [`WirePoint::fields`] lists them |

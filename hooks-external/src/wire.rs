@@ -87,6 +87,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::decision::{Decision, Verdict};
+use super::transcript;
 
 /// A hook point external hooks can attach to: how its input goes on the wire and how an answer
 /// comes back as its result. Implemented for every built-in point.
@@ -96,6 +97,14 @@ pub trait WirePoint: HookPoint {
 
     /// The tool a firing is about, for matchers; `None` on points that are not about a tool.
     fn tool_name(input: &Self::Input) -> Option<&str> {
+        let _ = input;
+        None
+    }
+
+    /// The line the firing adds to the transcript hookchain keeps for a session
+    /// ([`transcript`](super::transcript)), in Claude Code's format; `None` for points whose
+    /// input is not part of the conversation.
+    fn transcript_entry(input: &Self::Input) -> Option<Value> {
         let _ = input;
         None
     }
@@ -264,6 +273,16 @@ fn fields<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
         .collect()
 }
 
+/// A tool call as a transcript's `tool_use` block.
+fn tool_use(call: &ToolCall) -> Value {
+    serde_json::json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.args})
+}
+
+/// A reply as a transcript's assistant message.
+fn assistant_text(text: &str) -> Value {
+    transcript::assistant(serde_json::json!([{"type": "text", "text": text}]))
+}
+
 /// Adds `key` when `value` is `Some`.
 fn put_opt(map: &mut Map<String, Value>, key: &str, value: Option<&str>) {
     if let Some(value) = value {
@@ -330,6 +349,10 @@ impl WirePoint for TransformUserInput {
         fields([("prompt", Value::from(input))])
     }
 
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(transcript::user(Value::from(input)))
+    }
+
     fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Add, |d| d.updated_text.take())
     }
@@ -362,6 +385,15 @@ impl WirePoint for AfterLlmCall {
         ])
     }
 
+    fn transcript_entry(input: &LlmReply) -> Option<Value> {
+        let mut content = Vec::new();
+        if !input.text.is_empty() {
+            content.push(serde_json::json!({"type": "text", "text": input.text}));
+        }
+        content.extend(input.tool_calls.iter().map(tool_use));
+        Some(transcript::assistant(Value::Array(content)))
+    }
+
     fn apply_decision(
         _: &LlmReply,
         decision: Decision,
@@ -383,6 +415,10 @@ impl WirePoint for InterceptToolCall {
 
     fn tool_name(input: &ToolCall) -> Option<&str> {
         Some(&input.name)
+    }
+
+    fn transcript_entry(input: &ToolCall) -> Option<Value> {
+        Some(transcript::assistant(Value::Array(vec![tool_use(input)])))
     }
 
     fn apply_decision(
@@ -429,6 +465,15 @@ impl WirePoint for TransformToolResult {
         tool_result_fields(input)
     }
 
+    fn transcript_entry(input: &ToolResult) -> Option<Value> {
+        Some(transcript::user(serde_json::json!([{
+            "type": "tool_result",
+            "tool_use_id": input.tool_use_id,
+            "content": input.tool_response,
+            "is_error": input.is_error,
+        }])))
+    }
+
     fn tool_name(input: &ToolResult) -> Option<&str> {
         Some(&input.tool_name)
     }
@@ -469,6 +514,10 @@ impl WirePoint for TransformResponse {
         fields([("response", Value::from(input))])
     }
 
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(assistant_text(input))
+    }
+
     fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Drop, |d| d.updated_text.take())
     }
@@ -484,6 +533,10 @@ impl WirePoint for OnStop {
             ("stop_hook_active", Value::from(input.stop_hook_active)),
             ("redos", Value::from(input.redos)),
         ])
+    }
+
+    fn transcript_entry(input: &StopEvent) -> Option<Value> {
+        Some(assistant_text(&input.response))
     }
 
     fn apply_decision(
@@ -650,6 +703,11 @@ pub fn payload<P: WirePoint>(
     for (key, value) in common {
         payload.insert(key.to_owned(), value);
     }
+    let (transcript_path, permission_mode) = transcript::fields(cx, P::transcript_entry(input));
+    if let Some(path) = transcript_path {
+        payload.insert("transcript_path".to_owned(), Value::from(path));
+    }
+    payload.insert("permission_mode".to_owned(), Value::from(permission_mode));
     payload
 }
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::points::{InterceptToolCall, OutboundMessage};
-use hooks_core::{Flow, Outbound, ToolCall};
+use hooks_core::points::{InterceptToolCall, OnStop, OutboundMessage};
+use hooks_core::{Flow, Outbound, StopEvent, ToolCall};
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
@@ -323,4 +323,104 @@ fn a_starchild_tool_input_rewrites_existing_keys_only() {
         args(&outcome),
         json!({"command": "ls -1", "cwd": "/srv", "timeout": 30})
     );
+}
+
+/// A Stop hook that reads the transcript (a completion-promise loop): with no `transcript_path`
+/// it did nothing and the agent stopped. hookchain keeps a private JSONL transcript in Claude
+/// Code's format, removed when the session ends.
+#[test]
+fn a_stop_hook_reads_the_transcript_hookchain_keeps() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/stop_reads_transcript.sh",
+        "on_stop",
+        "Stop",
+        Flavor::ClaudeCode,
+        "",
+    )]);
+    let session = hooks.session("stop-transcript");
+    let turn = session.begin_turn();
+    let stop = |response: &str| {
+        turn.fire::<OnStop>(StopEvent {
+            response: response.into(),
+            stop_hook_active: false,
+            redos: 0,
+        })
+    };
+    let outcome = stop("I wrote half of it.");
+    match &outcome.flow {
+        Flow::Blocked(b) => assert_eq!(
+            b.reason,
+            "Not done yet: keep working until <promise>DONE</promise>"
+        ),
+        Flow::Continue(_) => panic!("the hook read no transcript: {:?}", outcome.failures),
+    }
+    let outcome = stop("All tests pass. <promise>DONE</promise>");
+    assert!(!outcome.is_blocked(), "{:?}", outcome.flow);
+
+    // The transcript is private, and gone with the session.
+    let dir = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("hookchain-transcript-{}-", std::process::id()))
+        })
+        // Other tests' sessions keep their own transcripts meanwhile.
+        .filter(|p| {
+            std::fs::read_to_string(p.join("transcript.jsonl"))
+                .is_ok_and(|t| t.contains("\"session_id\":\"stop-transcript\""))
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(dir.len(), 1, "{dir:?}");
+    let file = dir[0].join("transcript.jsonl");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir[0]), 0o700);
+        assert_eq!(mode(&file), 0o600);
+    }
+    let lines = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    drop(turn);
+    session.end("exit");
+    assert!(
+        !dir[0].exists(),
+        "the transcript is removed when the session ends"
+    );
+}
+
+/// The agent's own transcript reaches the payload, in place of the one hookchain keeps.
+#[test]
+fn the_agents_transcript_path_is_sent() {
+    let dir =
+        std::env::temp_dir().join(format!("hookchain-agent-transcript-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("agent.jsonl");
+    std::fs::write(
+        &file,
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"still working\"}]}}\n",
+    )
+    .unwrap();
+    let hooks = hooks_of([dialect_hook(
+        "dialects/stop_reads_transcript.sh",
+        "on_stop",
+        "Stop",
+        Flavor::ClaudeCode,
+        "",
+    )]);
+    let session = hooks.session("agent-transcript");
+    hooks_external::transcript::set_transcript_path(&session.state(), &file);
+    let turn = session.begin_turn();
+    // The reply claims DONE, but the agent's transcript, which the hook reads, does not.
+    let outcome = turn.fire::<OnStop>(StopEvent {
+        response: "<promise>DONE</promise>".into(),
+        stop_hook_active: false,
+        redos: 0,
+    });
+    assert!(outcome.is_blocked(), "the hook read the agent's transcript");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

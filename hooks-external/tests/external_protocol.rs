@@ -198,13 +198,18 @@ fn the_payload_carries_the_common_keys_the_point_fields_and_the_turn_state() {
     let turn = session.begin_turn();
     turn.state().set("plan_ok", true);
     let _ = turn.intercept_tool_call(rm_call());
-    let payload = fake.last_payload();
+    let mut payload = fake.last_payload();
+    // The transcript hookchain keeps for the session (see `transcript`).
+    let transcript = payload["transcript_path"].as_str().unwrap().to_owned();
+    assert!(transcript.ends_with("/transcript.jsonl"), "{transcript}");
+    payload.as_object_mut().unwrap().remove("transcript_path");
     let cwd = std::env::current_dir().unwrap();
     assert_eq!(
         payload,
         json!({
             "hook_event_name": "PreToolUse",
             "event": "PreToolUse",
+            "permission_mode": "default",
             "session_id": "payload-session",
             "cwd": cwd.to_string_lossy(),
             "turn": 1,
