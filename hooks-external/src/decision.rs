@@ -61,11 +61,13 @@ fn join(a: String, b: String) -> String {
 pub struct Decision {
     /// Go on, stop or ask.
     pub verdict: Verdict,
-    /// A new input, replacing the whole of it (`updatedInput`, `updated_input`, Starchild's
-    /// `tool_input`).
+    /// A new input, replacing the whole of it (`updatedInput`, `updated_input`).
     pub updated_input: Option<Value>,
     /// Keys to merge into the input (Hermes' `modify`), after any replacement.
     pub merge_input: Option<Map<String, Value>>,
+    /// New values for keys the input already has (Starchild's `tool_input`: "rewrite EXISTING
+    /// input keys"), after any replacement and merge; keys the input lacks are ignored.
+    pub rewrite_keys: Option<Map<String, Value>>,
     /// A new tool result (`updatedMCPToolOutput`, `updated_tool_response`).
     pub updated_output: Option<Value>,
     /// A new text: the user's prompt, the reply, the outbound message (Hermes' `modify` with
@@ -73,6 +75,9 @@ pub struct Decision {
     pub updated_text: Option<String>,
     /// A compaction summary to use instead of the agent's (docker-agent's `summary`).
     pub summary: Option<String>,
+    /// A new outbound message (Starchild's `notification`, on `on_outbound_message`); used by
+    /// `outbound_message` only.
+    pub notification: Option<String>,
     /// Context for the model, in order.
     pub context: Vec<String>,
     /// Warnings for the user, in order.
@@ -101,11 +106,25 @@ impl Decision {
         }
     }
 
-    /// The input after this decision's replacement and merge, or `None` when it changes nothing.
+    /// The reason this decision refuses with — its `continue: false` reason, else the reason of
+    /// its block or ask — or `None` when it refuses nothing or gives no reason.
+    pub fn refusal_reason(&self) -> Option<String> {
+        let reason = match (&self.stop, &self.verdict) {
+            (Some(reason), _) if !reason.is_empty() => reason,
+            (_, Verdict::Block(reason) | Verdict::Ask(reason)) => reason,
+            _ => return None,
+        };
+        (!reason.is_empty()).then(|| reason.clone())
+    }
+
+    /// The input after this decision's replacement, merge and key rewrites, or `None` when it
+    /// changes nothing.
     ///
-    /// A merge into an input that is not an object starts from an empty object.
+    /// A merge into an input that is not an object starts from an empty object; key rewrites
+    /// change only keys the input has.
     pub fn new_input(&self, current: &Value) -> Option<Value> {
-        if self.updated_input.is_none() && self.merge_input.is_none() {
+        if self.updated_input.is_none() && self.merge_input.is_none() && self.rewrite_keys.is_none()
+        {
             return None;
         }
         let mut input = self
@@ -120,7 +139,19 @@ impl Decision {
                 object.extend(merge.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
         }
-        Some(input)
+        if let (Some(rewrite), Value::Object(object)) = (&self.rewrite_keys, &mut input) {
+            for (key, value) in rewrite {
+                match object.get_mut(key) {
+                    Some(slot) => *slot = value.clone(),
+                    None => tracing::debug!(
+                        key = key.as_str(),
+                        "ignoring `tool_input.{key}`: the input has no such key to rewrite"
+                    ),
+                }
+            }
+        }
+        (input != *current || self.updated_input.is_some() || self.merge_input.is_some())
+            .then_some(input)
     }
 }
 

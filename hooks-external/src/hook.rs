@@ -4,7 +4,8 @@
 //! # One firing
 //!
 //! 1. On a point with a tool name, a [`Matcher`] that does not match passes at
-//!    once: nothing is spawned, connected to or sent. So does a hook written in another agent's
+//!    once: nothing is spawned, connected to or sent. A Starchild matcher is searched in the
+//!    payload's content instead, on every point ([`Matcher::matches_content`]). So does a hook written in another agent's
 //!    dialect on a firing its agent never sends ([`WirePoint::fires_in_dialect`]: a refused
 //!    tool call on `after_tool_call`).
 //! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
@@ -102,7 +103,11 @@ impl Firing {
         input: &P::Input,
         cx: &HookContext<'_>,
     ) -> Result<HookResult<P::Rewrite>, HookError> {
-        if let Some(tool) = P::tool_name(input)
+        if self.matcher.reads_content() {
+            if !self.matcher.is_all() && !self.matcher.matches_content(&P::fields(input)) {
+                return Ok(HookResult::Pass);
+            }
+        } else if let Some(tool) = P::tool_name(input)
             && !self.matcher.matches(tool)
         {
             return Ok(HookResult::Pass);
@@ -156,6 +161,8 @@ fn dialect(hook: &ExternalHook) -> Option<&'static str> {
     match hook.flavor {
         Flavor::ClaudeCode => return Some("Claude Code"),
         Flavor::DockerAgent => return Some("docker-agent"),
+        Flavor::Hermes => return Some("Hermes"),
+        Flavor::Starchild => return Some("Starchild"),
         _ => {}
     }
     let point = points::resolve(hook.point)?;

@@ -14,6 +14,8 @@
 //!   whatever dialect it answers in.
 //! - [`WirePoint`] ([`wire`]): how each point's input becomes payload fields and how a decision
 //!   becomes the point's `HookResult`.
+//! - The session's transcript and permission mode as hooks read them ([`transcript`]): what the
+//!   agent gives, or a private JSONL transcript hookchain keeps and removes when the session ends.
 //!
 //! # The rules it keeps
 //!
@@ -45,6 +47,7 @@ mod pipe;
 pub mod process;
 pub mod program;
 pub mod protocol;
+pub mod transcript;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -73,7 +76,8 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 pub const DEFAULT_PRIORITY: i32 = 50;
 
 /// Which agent's conventions a hook was configured with. It decides how a command string is run
-/// (Claude Code and docker-agent run shell strings with `sh -c`) and how a matcher is read.
+/// (Claude Code and docker-agent run shell strings with `sh -c`), how a matcher is read, and the
+/// dialect of the payload and of the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Flavor {
@@ -84,6 +88,10 @@ pub enum Flavor {
     ClaudeCode,
     /// A docker-agent agent YAML.
     DockerAgent,
+    /// A Hermes `config.yaml` (its `hooks:` block): matchers are `re.fullmatch` on the tool name.
+    Hermes,
+    /// A Starchild `shell_hooks.yaml`: matchers are regexes searched in the payload's content.
+    Starchild,
 }
 
 /// How a command is started.
@@ -160,7 +168,8 @@ pub struct ExternalHook {
     pub name: String,
     /// How it is reached.
     pub transport: Transport,
-    /// Which tool names it fires for (tool points only; other points ignore it).
+    /// Which tool names it fires for (tool points only; other points ignore it), or, read by
+    /// Starchild's rule, which payloads (every point): see [`matcher`].
     pub matcher: Matcher,
     /// Its time limit.
     pub timeout: Duration,

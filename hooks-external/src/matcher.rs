@@ -1,4 +1,4 @@
-//! Matchers: which tool names an external hook fires for.
+//! Matchers: which tool names — or, for Starchild, which payloads — an external hook fires for.
 //!
 //! A matcher is read once, when the hook is configured ([`Matcher::parse`]), and then only
 //! asked [`Matcher::matches`]. On points without a tool name it is not consulted; on tool points
@@ -20,7 +20,19 @@
 //! docker-agent's rule, for its agent YAML ([`Flavor::DockerAgent`]): empty or `*` is every
 //! tool, and anything else is a regular expression that must match the whole name (docker-agent
 //! compiles `^(?:pattern)$`), so `shell` fires for `shell` only and `read_.*` for every
-//! `read_…` tool.
+//! `read_…` tool. Hermes' rule ([`Flavor::Hermes`]) is the same: it calls `re.fullmatch` on the
+//! tool name (`agent/shell_hooks.py`, `matches_tool`).
+//!
+//! Starchild's rule, for its `shell_hooks.yaml` ([`Flavor::Starchild`]): the matcher is a regular
+//! expression searched in the payload's *content*, on every event — `"rm -rf|dd if=|mkfs"` on
+//! `pre_tool_call` fires for a shell call whose command holds `rm -rf`, a pattern on `on_stop`
+//! fires for a reply that holds it ("optional regex; script only spawns on a match (perf gate)").
+//! The content is every string of the point's payload fields ([`WirePoint::fields`]: the tool
+//! name, each string inside the tool's input, the prompt, the reply, …) and those fields as one
+//! compact JSON object, so a pattern over a value (`rm -rf`) and one over a key and its value
+//! (`"command":\s*"rm`) both fire. [`Matcher::reads_content`] says a matcher is of this kind.
+//!
+//! [`WirePoint::fields`]: super::wire::WirePoint::fields
 //!
 //! A regular expression that does not compile is a [`MatcherError`] naming the pattern and what
 //! is wrong with it; the config loader adds the file and line.
@@ -62,6 +74,8 @@ enum Rule {
     Names(Box<[String]>),
     /// The regex, and whether it is anchored (docker-agent) or searched (Claude Code).
     Regex(Regex, bool),
+    /// Starchild: searched in the payload's content.
+    Content(Regex),
 }
 
 /// A matcher that cannot be used.
@@ -92,7 +106,9 @@ impl Matcher {
         let pattern = text.trim();
         let rule = if pattern.is_empty() || pattern == "*" {
             Rule::All
-        } else if flavor == Flavor::DockerAgent {
+        } else if flavor == Flavor::Starchild {
+            Rule::Content(compile(text, pattern)?)
+        } else if matches!(flavor, Flavor::DockerAgent | Flavor::Hermes) {
             Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
         } else if pattern.chars().all(is_name_char) {
             Rule::Names(
@@ -112,12 +128,48 @@ impl Matcher {
         })
     }
 
-    /// `true` when the hook fires for the tool `tool_name`.
+    /// `true` when the hook fires for the tool `tool_name`. A Starchild matcher
+    /// ([`reads_content`](Self::reads_content)) is searched in `tool_name` as its content.
     pub fn matches(&self, tool_name: &str) -> bool {
         match &self.rule {
             Rule::All => true,
             Rule::Names(names) => names.iter().any(|name| name == tool_name),
-            Rule::Regex(regex, _) => regex.is_match(tool_name),
+            Rule::Regex(regex, _) | Rule::Content(regex) => regex.is_match(tool_name),
+        }
+    }
+
+    /// `true` when the matcher is searched in a payload's content (Starchild's rule, see the
+    /// [module docs](self)) rather than matched against a tool name.
+    pub fn reads_content(&self) -> bool {
+        matches!(self.rule, Rule::Content(_))
+    }
+
+    /// `true` when the hook fires for a payload whose point fields are `fields`: every matcher
+    /// fires when it [is all](Self::is_all); a Starchild matcher when its regex is found in a
+    /// string of `fields` or in `fields` as compact JSON; any other matcher reads the tool name
+    /// (`tool_name`) and fires when there is none.
+    ///
+    /// ```
+    /// use hookchain::external::{Flavor, Matcher};
+    /// use serde_json::json;
+    ///
+    /// let guard = Matcher::parse(Flavor::Starchild, "rm -rf|dd if=|mkfs").unwrap();
+    /// let call = json!({"tool_name": "bash", "tool_input": {"command": "rm -rf /tmp/x"}});
+    /// assert!(guard.matches_content(call.as_object().unwrap()));
+    /// let safe = json!({"tool_name": "bash", "tool_input": {"command": "ls"}});
+    /// assert!(!guard.matches_content(safe.as_object().unwrap()));
+    /// ```
+    pub fn matches_content(&self, fields: &serde_json::Map<String, serde_json::Value>) -> bool {
+        match &self.rule {
+            Rule::All => true,
+            Rule::Content(regex) => {
+                any_string(fields.values(), &|s| regex.is_match(s))
+                    || serde_json::to_string(fields).is_ok_and(|json| regex.is_match(&json))
+            }
+            _ => fields
+                .get("tool_name")
+                .and_then(serde_json::Value::as_str)
+                .is_none_or(|tool| self.matches(tool)),
         }
     }
 
@@ -137,6 +189,20 @@ impl Default for Matcher {
     fn default() -> Self {
         Matcher::all()
     }
+}
+
+/// `true` when `found` holds for a string anywhere in `values` (nested arrays and objects
+/// included).
+fn any_string<'a>(
+    values: impl IntoIterator<Item = &'a serde_json::Value>,
+    found: &dyn Fn(&str) -> bool,
+) -> bool {
+    values.into_iter().any(|value| match value {
+        serde_json::Value::String(s) => found(s),
+        serde_json::Value::Array(items) => any_string(items, found),
+        serde_json::Value::Object(map) => any_string(map.values(), found),
+        _ => false,
+    })
 }
 
 /// The characters of Claude Code's exact-name lists.
@@ -175,6 +241,7 @@ impl fmt::Debug for Matcher {
             Rule::Names(_) => "names",
             Rule::Regex(_, true) => "anchored regex",
             Rule::Regex(_, false) => "regex",
+            Rule::Content(_) => "content regex",
         };
         f.debug_struct("Matcher")
             .field("text", &self.text)
@@ -190,6 +257,7 @@ impl PartialEq for Matcher {
             (Rule::All, Rule::All) => true,
             (Rule::Names(a), Rule::Names(b)) => a == b,
             (Rule::Regex(_, a), Rule::Regex(_, b)) => a == b,
+            (Rule::Content(_), Rule::Content(_)) => true,
             _ => false,
         };
         same_rule && self.text == other.text
@@ -212,7 +280,13 @@ mod tests {
 
     #[test]
     fn empty_and_star_match_every_tool_in_every_flavor() {
-        for flavor in [Flavor::Native, Flavor::ClaudeCode, Flavor::DockerAgent] {
+        for flavor in [
+            Flavor::Native,
+            Flavor::ClaudeCode,
+            Flavor::DockerAgent,
+            Flavor::Hermes,
+            Flavor::Starchild,
+        ] {
             for text in ["", "*", "  ", " * "] {
                 let m = Matcher::parse(flavor, text).unwrap();
                 assert!(m.is_all(), "{flavor:?} {text:?}");
@@ -270,6 +344,46 @@ mod tests {
         assert!(plain.matches("shell") && !plain.matches("shell_exec"));
         // The same text reads differently under Claude Code's rule.
         assert!(claude("read_.*").matches("thread_file"));
+    }
+
+    #[test]
+    fn hermes_patterns_are_full_matches_like_re_fullmatch() {
+        let m = Matcher::parse(Flavor::Hermes, "terminal|write_.*").unwrap();
+        assert!(m.matches("terminal") && m.matches("write_file"));
+        assert!(!m.matches("terminal2") && !m.matches("rewrite_file"));
+        assert!(!m.reads_content());
+    }
+
+    #[test]
+    fn starchild_patterns_are_searched_in_the_content() {
+        let m = Matcher::parse(Flavor::Starchild, "rm -rf|dd if=|mkfs").unwrap();
+        assert!(m.reads_content());
+        let fields = |v: serde_json::Value| v.as_object().unwrap().clone();
+        assert!(m.matches_content(&fields(
+            serde_json::json!({"tool_name": "bash", "tool_input": {"command": "sudo mkfs.ext4 /dev/sda"}})
+        )));
+        // Nested strings are content too.
+        assert!(m.matches_content(&fields(
+            serde_json::json!({"tool_input": {"steps": [{"run": "rm -rf /"}]}})
+        )));
+        assert!(!m.matches_content(&fields(
+            serde_json::json!({"tool_name": "bash", "tool_input": {"command": "ls"}})
+        )));
+        // A pattern over a key and its value reads the fields as JSON.
+        let keyed = Matcher::parse(Flavor::Starchild, r#""command":"rm"#).unwrap();
+        assert!(keyed.matches_content(&fields(
+            serde_json::json!({"tool_input": {"command": "rm x"}})
+        )));
+        // A text with a newline is searched as it is, not escaped.
+        let reply = Matcher::parse(Flavor::Starchild, "(?m)^Published!").unwrap();
+        assert!(reply.matches_content(&fields(
+            serde_json::json!({"response": "Done.\nPublished! at /post/1"})
+        )));
+        // Other rules read the tool name, and fire when there is none.
+        let names = claude("Bash");
+        assert!(names.matches_content(&fields(serde_json::json!({"tool_name": "Bash"}))));
+        assert!(!names.matches_content(&fields(serde_json::json!({"tool_name": "Edit"}))));
+        assert!(names.matches_content(&fields(serde_json::json!({"prompt": "hi"}))));
     }
 
     #[test]

@@ -7,10 +7,12 @@
 //!
 //! | key | value |
 //! |---|---|
-//! | `hook_event_name` | the canonical point (`"intercept_tool_call"`) |
-//! | `event` | the event as the hook was configured (`"PreToolUse"`) |
+//! | `hook_event_name` | the event as the hook was configured, in its dialect's spelling (`"PreToolUse"` in a Claude Code file, `"pre_tool_use"` in a docker-agent file, `"pre_tool_call"` for Hermes; the canonical point, `"intercept_tool_call"`, in hookchain's own protocol) |
+//! | `event` | the same (Starchild's name for the key) |
 //! | `session_id` | the session |
 //! | `cwd` | the project directory: the agent's current directory |
+//! | `transcript_path` | the session's transcript, JSONL in Claude Code's format: the agent's ([`set_transcript_path`](super::transcript::set_transcript_path)), else a private one hookchain keeps of what passed through the session's external hooks ([`transcript`](super::transcript)); absent outside any session |
+//! | `permission_mode` | the agent's permission mode ([`set_permission_mode`](super::transcript::set_permission_mode)), `"default"` when it gave none |
 //! | `turn` | the turn's index in its session, from 0 |
 //! | `turn_state` | a snapshot of the turn's state (`get_turn_state(session_id).snapshot()`) |
 //! | the point's fields | `tool_name`, `tool_input`, `prompt`, … as [`WirePoint::fields`] lists them |
@@ -26,11 +28,18 @@
 //!   cannot read, so its `on_error` applies). Anything else: plain text, which is context for the model (dropped, with a
 //!   debug log, on points that take no context; see [`wire`](super::wire)). Stdout that is not
 //!   UTF-8 is a [`ProtocolError`].
-//! - exit code 2: a block; stderr, trimmed, is the reason (the hook's name makes a default reason
-//!   when it is empty; stderr that is not UTF-8 is read lossily, as it is only a message).
-//!   Stdout is not read, as in Claude Code.
-//! - any other exit code: a [`ProtocolError`] naming the code and the first line of stderr — the
-//!   hook failed, and its `on_error` applies.
+//! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
+//!   lossily, as it is only a message). When stderr is empty and stdout holds a JSON answer that
+//!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used, as Hermes
+//!   does (it reads the JSON's block message before stderr); otherwise the hook's name makes a
+//!   default reason. Nothing else of stdout is read: exit 2 blocks whatever the JSON says.
+//! - any other exit code: when stdout holds one readable JSON object, it is the answer, read as
+//!   on exit 0 — Claude Code's current reference and Hermes read it ("other non-zero exits: still
+//!   parse stdout so exit-code failures can carry a block directive", `agent/shell_hooks.py`), so a
+//!   deny printed before `exit 1` denies — and a warning names the exit code and the first line of
+//!   stderr, so the user hears of the error. Otherwise (nothing, text, invalid JSON) a
+//!   [`ProtocolError`] naming the code and the first line of stderr: the hook failed, and its
+//!   `on_error` applies.
 //!
 //! # The dialects
 //!
@@ -42,7 +51,7 @@
 //! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason`, `systemMessage` (warning) |
 //! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction), `continue: false` + `stop_reason`, `system_message` |
 //! | Hermes | `action: block` + `message` (or `reason`) | `action: modify` merges `args`, `tool_input` or `input` into it | `modify` may carry `prompt` or `text` (new text); `context` |
-//! | Starchild | `decision` | `tool_input` replaces it | `context`, `systemMessage`, `add_warning` |
+//! | Starchild | `decision` | `tool_input` rewrites the keys it names that the input has (others are kept; keys the input lacks are ignored) | `notification` (a new outbound message), `context`, `systemMessage`, `add_warning` |
 //!
 //! `decision` is shared by Claude Code, docker-agent and Starchild; it takes `approve`/`allow`,
 //! `block`/`deny`, `ask`, and Hermes' `modify` (which merges `tool_input` like `action: modify`).
@@ -84,11 +93,14 @@
 //!    when the call is allowed (`pkg/runtime`, `executePreToolHook`); in Claude Code a denied call
 //!    never runs.
 //! 5. **A replacement comes before a merge**: `updatedInput` (or `updated_input`, or Starchild's
-//!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement.
-//!    Among the replacements, Claude Code's comes first, then docker-agent's, then Starchild's.
-//! 6. **Exit code 2 ignores stdout**: Claude Code, hooks reference, "Exit code output": "If your
-//!    hook exits with code 2 (blocking error), stderr text is used directly — any JSON in stdout
-//!    is ignored."
+//!    `tool_input`) replaces the input, then Hermes' `modify` merges into the replacement, then
+//!    Starchild's `tool_input` rewrites the keys it names that the input has. Between the
+//!    replacements, Claude Code's comes first, then docker-agent's.
+//! 6. **Exit code 2 blocks whatever stdout says**: Claude Code, hooks reference, "Exit code
+//!    output": "If your hook exits with code 2 (blocking error), stderr text is used directly —
+//!    any JSON in stdout is ignored." One divergence, on purpose: with nothing on stderr, the
+//!    reason of a JSON answer on stdout is the block's reason (Hermes reads it first), rather
+//!    than a reason that says nothing.
 //! 7. **The block reason**: Claude Code's `decision: block` takes `reason` (then Hermes'
 //!    `message`); Hermes' `action: block` takes `message` (then `reason`), as Hermes does;
 //!    `permissionDecision: deny` takes `permissionDecisionReason`, then `reason`, as Claude Code
@@ -203,50 +215,95 @@ fn excerpt(text: &str) -> String {
 /// ```
 pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
     match raw.exit_code.unwrap_or(0) {
-        0 => {
-            let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
-                stream: "stdout",
-                offset: e.valid_up_to(),
-            })?;
-            // A byte-order mark is an editor's, not the hook's.
-            let text = stdout.trim_start_matches('\u{feff}').trim();
-            if text.is_empty() {
-                Ok(Decision::pass())
-            } else if text.starts_with(['{', '[']) {
-                let value: Value =
-                    serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
-                        error: e.to_string(),
-                        start: excerpt(text),
-                    })?;
-                match value {
-                    Value::Object(object) => from_object(&object),
-                    other => Err(not_an_object(&other)),
-                }
-            } else if let Ok(other) = serde_json::from_str::<Value>(text) {
-                // Stdout that is JSON but not an object (`42`, `true`, `"deny"`) meant something
-                // in a JSON dialect hookchain cannot read: a failure, under the hook's policy,
-                // never context for the model.
-                Err(not_an_object(&other))
+        0 => read_stdout(raw),
+        2 => {
+            let stderr = String::from_utf8_lossy(&raw.stderr).trim().to_owned();
+            let reason = if stderr.is_empty() {
+                json_answer(raw)
+                    .and_then(|d| d.refusal_reason())
+                    .unwrap_or_default()
             } else {
-                Ok(Decision {
-                    context: vec![text.to_owned()],
-                    ..Decision::default()
-                })
+                stderr
+            };
+            Ok(Decision::block(reason))
+        }
+        code => {
+            let stderr = first_line(&raw.stderr);
+            match json_answer(raw) {
+                // Claude Code's current reference and Hermes read a JSON answer whatever the
+                // exit code: a deny printed before `exit 1` still denies. The user hears of the
+                // exit code.
+                Some(mut decision) => {
+                    decision.warnings.push(format!(
+                        "the hook exited with code {code}{}",
+                        if stderr.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {stderr}")
+                        }
+                    ));
+                    Ok(decision)
+                }
+                None => Err(ProtocolError::ExitCode { code, stderr }),
             }
         }
-        2 => Ok(Decision::block(
-            String::from_utf8_lossy(&raw.stderr).trim().to_owned(),
-        )),
-        code => Err(ProtocolError::ExitCode {
-            code,
-            stderr: String::from_utf8_lossy(&raw.stderr)
-                .lines()
-                .map(str::trim)
-                .find(|line| !line.is_empty())
-                .map(excerpt)
-                .unwrap_or_default(),
-        }),
     }
+}
+
+/// The answer of an exit code 0: nothing, JSON, or plain text.
+fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+    let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
+        stream: "stdout",
+        offset: e.valid_up_to(),
+    })?;
+    // A byte-order mark is an editor's, not the hook's.
+    let text = stdout.trim_start_matches('\u{feff}').trim();
+    if text.is_empty() {
+        Ok(Decision::pass())
+    } else if text.starts_with(['{', '[']) {
+        let value: Value = serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
+            error: e.to_string(),
+            start: excerpt(text),
+        })?;
+        match value {
+            Value::Object(object) => from_object(&object),
+            other => Err(not_an_object(&other)),
+        }
+    } else if let Ok(other) = serde_json::from_str::<Value>(text) {
+        // Stdout that is JSON but not an object (`42`, `true`, `"deny"`) meant something
+        // in a JSON dialect hookchain cannot read: a failure, under the hook's policy,
+        // never context for the model.
+        Err(not_an_object(&other))
+    } else {
+        Ok(Decision {
+            context: vec![text.to_owned()],
+            ..Decision::default()
+        })
+    }
+}
+
+/// The decision of stdout when it is one readable JSON object; `None` otherwise (nothing,
+/// text, invalid JSON, an object with a field hookchain cannot read).
+fn json_answer(raw: &RawOutput) -> Option<Decision> {
+    let text = std::str::from_utf8(&raw.stdout).ok()?;
+    let text = text.trim_start_matches('\u{feff}').trim();
+    if !text.starts_with('{') {
+        return None;
+    }
+    match serde_json::from_str::<Value>(text).ok()? {
+        Value::Object(object) => from_object(&object).ok(),
+        _ => None,
+    }
+}
+
+/// The first non-blank line of `bytes`, trimmed and cut to an excerpt.
+fn first_line(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(excerpt)
+        .unwrap_or_default()
 }
 
 /// An answer that is JSON but not an object.
@@ -438,8 +495,8 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
     }
     decision.verdict = verdict;
 
-    // Rule 5: replacements, Claude Code's first, then docker-agent's, then Starchild's
-    // `tool_input` (which is Hermes' merge payload under `modify`).
+    // Rule 5: replacements, Claude Code's first, then docker-agent's; Starchild's `tool_input`
+    // (Hermes' merge payload under `modify`) rewrites existing keys.
     let mut replacements = Vec::new();
     if let Some(fields) = claude {
         replacements.push(fields.object("updatedInput")?);
@@ -448,8 +505,10 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
         replacements.push(fields.object("updated_input")?);
     }
     if !modify {
-        replacements.push(top.object("tool_input")?);
+        decision.rewrite_keys = top.object("tool_input")?.cloned();
     }
+    // Starchild: `{"notification": "..."}` rewrites an outbound message.
+    decision.notification = top.string("notification")?.map(str::to_owned);
     decision.updated_input = replacements
         .into_iter()
         .flatten()

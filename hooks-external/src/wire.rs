@@ -21,7 +21,7 @@
 //! | `before_compaction` | `trigger` (and docker-agent's `source`), `messages`, `summary` |
 //! | `after_compaction` | `summary`, `messages_before`, `messages_after` |
 //! | `subagent_stop` | `parent_session_id`, `reason` |
-//! | `outbound_message` | `platform`, `recipient`, `message` (and `text`) |
+//! | `outbound_message` | `platform` (and Starchild's `channel`), `recipient`, `message` (and `text`, and Starchild's `notification`) |
 //! | `turn_end` | `reason` (`normal`, `error`, `canceled`, `blocked`, `max_iterations`), `detail` (for an error) |
 //! | `notification` | `message`, `level` (`info`, `warning`, `error`), `source` |
 //!
@@ -62,7 +62,8 @@
 //!    there a stop passes (the turn ends) and its reason becomes a warning.
 //! 4. **Rewrites**, when nothing blocked: new or merged input on `intercept_tool_call` (a
 //!    `Rewrite` of the args); new text on `transform_user_input`, `transform_response`,
-//!    `outbound_message` and `on_stop` (the final reply); a new tool result on
+//!    `outbound_message` (also Starchild's `notification`) and `on_stop` (the final reply); a
+//!    new tool result on
 //!    `transform_tool_result`; a summary (or new text) on `before_compaction`. A part a point has
 //!    no use for is ignored with a debug log.
 //!
@@ -86,6 +87,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::decision::{Decision, Verdict};
+use super::transcript;
 
 /// A hook point external hooks can attach to: how its input goes on the wire and how an answer
 /// comes back as its result. Implemented for every built-in point.
@@ -95,6 +97,14 @@ pub trait WirePoint: HookPoint {
 
     /// The tool a firing is about, for matchers; `None` on points that are not about a tool.
     fn tool_name(input: &Self::Input) -> Option<&str> {
+        let _ = input;
+        None
+    }
+
+    /// The line the firing adds to the transcript hookchain keeps for a session
+    /// ([`transcript`](super::transcript)), in Claude Code's format; `None` for points whose
+    /// input is not part of the conversation.
+    fn transcript_entry(input: &Self::Input) -> Option<Value> {
         let _ = input;
         None
     }
@@ -182,6 +192,8 @@ fn log_unused(decision: &Decision, cx: &HookContext<'_>) {
     let unused: Vec<&str> = [
         ("a new input", decision.updated_input.is_some()),
         ("input to merge", decision.merge_input.is_some()),
+        ("input keys to rewrite", decision.rewrite_keys.is_some()),
+        ("a new outbound message", decision.notification.is_some()),
         ("a new tool result", decision.updated_output.is_some()),
         ("a new text", decision.updated_text.is_some()),
         ("a summary", decision.summary.is_some()),
@@ -261,6 +273,16 @@ fn fields<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
         .collect()
 }
 
+/// A tool call as a transcript's `tool_use` block.
+fn tool_use(call: &ToolCall) -> Value {
+    serde_json::json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.args})
+}
+
+/// A reply as a transcript's assistant message.
+fn assistant_text(text: &str) -> Value {
+    transcript::assistant(serde_json::json!([{"type": "text", "text": text}]))
+}
+
 /// Adds `key` when `value` is `Some`.
 fn put_opt(map: &mut Map<String, Value>, key: &str, value: Option<&str>) {
     if let Some(value) = value {
@@ -327,6 +349,10 @@ impl WirePoint for TransformUserInput {
         fields([("prompt", Value::from(input))])
     }
 
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(transcript::user(Value::from(input)))
+    }
+
     fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Add, |d| d.updated_text.take())
     }
@@ -359,6 +385,15 @@ impl WirePoint for AfterLlmCall {
         ])
     }
 
+    fn transcript_entry(input: &LlmReply) -> Option<Value> {
+        let mut content = Vec::new();
+        if !input.text.is_empty() {
+            content.push(serde_json::json!({"type": "text", "text": input.text}));
+        }
+        content.extend(input.tool_calls.iter().map(tool_use));
+        Some(transcript::assistant(Value::Array(content)))
+    }
+
     fn apply_decision(
         _: &LlmReply,
         decision: Decision,
@@ -382,6 +417,10 @@ impl WirePoint for InterceptToolCall {
         Some(&input.name)
     }
 
+    fn transcript_entry(input: &ToolCall) -> Option<Value> {
+        Some(transcript::assistant(Value::Array(vec![tool_use(input)])))
+    }
+
     fn apply_decision(
         input: &ToolCall,
         decision: Decision,
@@ -391,6 +430,7 @@ impl WirePoint for InterceptToolCall {
             let args = d.new_input(&input.args);
             d.updated_input = None;
             d.merge_input = None;
+            d.rewrite_keys = None;
             args
         })
     }
@@ -423,6 +463,15 @@ const NO_POST_TOOL_EVENT_WHEN_DENIED: &[&str] =
 impl WirePoint for TransformToolResult {
     fn fields(input: &ToolResult) -> Map<String, Value> {
         tool_result_fields(input)
+    }
+
+    fn transcript_entry(input: &ToolResult) -> Option<Value> {
+        Some(transcript::user(serde_json::json!([{
+            "type": "tool_result",
+            "tool_use_id": input.tool_use_id,
+            "content": input.tool_response,
+            "is_error": input.is_error,
+        }])))
     }
 
     fn tool_name(input: &ToolResult) -> Option<&str> {
@@ -465,6 +514,10 @@ impl WirePoint for TransformResponse {
         fields([("response", Value::from(input))])
     }
 
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(assistant_text(input))
+    }
+
     fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Drop, |d| d.updated_text.take())
     }
@@ -480,6 +533,10 @@ impl WirePoint for OnStop {
             ("stop_hook_active", Value::from(input.stop_hook_active)),
             ("redos", Value::from(input.redos)),
         ])
+    }
+
+    fn transcript_entry(input: &StopEvent) -> Option<Value> {
+        Some(assistant_text(&input.response))
     }
 
     fn apply_decision(
@@ -566,6 +623,8 @@ impl WirePoint for OutboundMessage {
             ("recipient", Value::from(input.recipient.as_str())),
             ("message", Value::from(input.text.as_str())),
             ("text", Value::from(input.text.as_str())),
+            ("notification", Value::from(input.text.as_str())),
+            ("channel", Value::from(input.platform.as_str())),
         ])
     }
 
@@ -574,7 +633,11 @@ impl WirePoint for OutboundMessage {
         decision: Decision,
         cx: &HookContext<'_>,
     ) -> HookResult<String> {
-        apply(decision, cx, Context::Drop, |d| d.updated_text.take())
+        apply(decision, cx, Context::Drop, |d| {
+            let text = d.updated_text.take();
+            let notification = d.notification.take();
+            text.or(notification)
+        })
     }
 }
 
@@ -627,7 +690,10 @@ pub fn payload<P: WirePoint>(
         .map(|dir| dir.to_string_lossy().into_owned())
         .unwrap_or_default();
     let common = [
-        ("hook_event_name", Value::from(P::NAME)),
+        // The event as the hook was configured: the dialect's own spelling (`PreToolUse`,
+        // `pre_tool_use`, `pre_tool_call`), or the canonical point in hookchain's own protocol.
+        // Scripts branch on it (hookify denies only `if hook_event == 'PreToolUse'`).
+        ("hook_event_name", Value::from(event)),
         ("event", Value::from(event)),
         ("session_id", Value::from(cx.session_id())),
         ("cwd", Value::from(cwd)),
@@ -637,6 +703,11 @@ pub fn payload<P: WirePoint>(
     for (key, value) in common {
         payload.insert(key.to_owned(), value);
     }
+    let (transcript_path, permission_mode) = transcript::fields(cx, P::transcript_entry(input));
+    if let Some(path) = transcript_path {
+        payload.insert("transcript_path".to_owned(), Value::from(path));
+    }
+    payload.insert("permission_mode".to_owned(), Value::from(permission_mode));
     payload
 }
 
@@ -781,7 +852,8 @@ mod tests {
         };
         assert_eq!(
             Value::Object(OutboundMessage::fields(&out)),
-            json!({"platform": "slack", "recipient": "#ops", "message": "hi", "text": "hi"})
+            json!({"platform": "slack", "recipient": "#ops", "message": "hi", "text": "hi",
+                   "notification": "hi", "channel": "slack"})
         );
     }
 

@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{Flow, ToolCall};
+use hooks_core::points::{InterceptToolCall, OnStop, OutboundMessage};
+use hooks_core::{Flow, Outbound, StopEvent, ToolCall};
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
 };
-use hooks_runtime::{HooksBuilder, Outcome};
+use hooks_runtime::{Hooks, HooksBuilder, Outcome};
 use serde_json::{Value, json};
 
 fn script(name: &str) -> String {
@@ -27,6 +27,30 @@ fn script(name: &str) -> String {
     .iter()
     .collect();
     path.display().to_string()
+}
+
+/// A hook on `point` running the fixture `script_name`, configured as `event` in a file of
+/// `flavor`, with `matcher` read by that flavor's rule.
+fn dialect_hook(
+    script_name: &str,
+    point: &'static str,
+    event: &str,
+    flavor: Flavor,
+    matcher: &str,
+) -> ExternalHook {
+    let mut hook = hook(script_name, event);
+    hook.point = point;
+    hook.flavor = flavor;
+    hook.matcher = Matcher::parse(flavor, matcher).unwrap();
+    hook
+}
+
+fn hooks_of(hooks: impl IntoIterator<Item = ExternalHook>) -> Hooks {
+    hooks
+        .into_iter()
+        .fold(HooksBuilder::new(), |builder, hook| builder.external(hook))
+        .build()
+        .unwrap()
 }
 
 fn hook(script_name: &str, event: &str) -> ExternalHook {
@@ -139,4 +163,265 @@ fn a_tool_the_matcher_does_not_name_never_runs_the_script() {
         "read_file is not `shell`: the guard does not fire"
     );
     assert!(outcome.failures.is_empty());
+}
+
+/// Anthropic's hookify plugin denies only `if hook_event == 'PreToolUse'`: the payload must name
+/// the event as Claude Code does, or its block rules become warnings and the command runs.
+#[test]
+fn hook_event_name_is_the_dialects_spelling_so_a_hookify_block_rule_blocks() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/hookify_rule.py",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    )]);
+    let session = hooks.session("hookify-pre-tool-use");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    let (reason, _) = blocked(&outcome);
+    assert_eq!(reason, "hookify: rm -rf is blocked");
+    assert_eq!(outcome.warnings, ["hookify: rm -rf is blocked"]);
+}
+
+/// A deny printed by a script that then exits 1 is read, as Claude Code's current reference and
+/// Hermes (`agent/shell_hooks.py`: "still parse stdout so exit-code failures can carry a block
+/// directive") read it: under `on_error: pass` it was dropped and the command ran.
+#[test]
+fn a_json_deny_with_exit_code_1_blocks() {
+    let mut guard = dialect_hook(
+        "dialects/deny_then_exit_1.sh",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    );
+    guard.on_error = OnError::Pass;
+    let hooks = hooks_of([guard]);
+    let session = hooks.session("deny-exit-1");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    let (reason, _) = blocked(&outcome);
+    assert_eq!(reason, "no rm -rf, even on exit 1");
+    // The user still hears that the hook exited with an error.
+    assert_eq!(outcome.warnings.len(), 1, "{:?}", outcome.warnings);
+    assert!(
+        outcome.warnings[0].contains("exited with code 1")
+            && outcome.warnings[0].contains("guard: refusing"),
+        "{:?}",
+        outcome.warnings
+    );
+    // Exit 1 with nothing readable is still a failure, under the hook's policy.
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "ls"})));
+    assert!(!outcome.is_blocked());
+    assert!(
+        outcome.failures.is_empty(),
+        "exit 0: {:?}",
+        outcome.failures
+    );
+}
+
+/// Exit 2 with nothing on stderr and a JSON reason on stdout blocks with that reason, not with
+/// "blocked by hook …".
+#[test]
+fn exit_2_with_a_json_reason_on_stdout_uses_it() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/exit_2_json_reason.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Native,
+        "",
+    )]);
+    let session = hooks.session("exit-2-json");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("shell", json!({"cmd": "ls"})));
+    assert_eq!(blocked(&outcome).0, "the reason is in the JSON");
+}
+
+/// Starchild's matchers are regexes on the payload's content: a guard copied from its docs
+/// (`matcher: "rm -rf|dd if=|mkfs"` on `pre_tool_call`) fires for the destructive command and
+/// spawns nothing for any other. Read as a tool-name regex, it never fired.
+#[test]
+fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
+    let dir = std::env::temp_dir().join(format!("hookchain-starchild-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("spawns.log");
+    let _ = std::fs::remove_file(&log);
+    let mut guard = dialect_hook(
+        "dialects/starchild_destructive_guard.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Starchild,
+        "rm -rf|dd if=|mkfs",
+    );
+    if let Transport::Command(spec) = &mut guard.transport {
+        spec.env
+            .insert("SPAWN_LOG".into(), log.display().to_string());
+    }
+    let hooks = hooks_of([guard]);
+    let session = hooks.session("starchild-content-matcher");
+    let turn = session.begin_turn();
+
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("bash", json!({"command": "ls -la"})));
+    assert!(!outcome.is_blocked());
+    assert!(!log.exists(), "no match in the content: nothing is spawned");
+
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("bash", json!({"command": "rm -rf /srv"})));
+    assert_eq!(
+        blocked(&outcome).0,
+        "refusing destructive command: rm -rf /srv"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Starchild's `{"notification": …}` rewrites an outbound message: a masking hook's rewrite was
+/// ignored, and the secret left for the chat.
+#[test]
+fn a_starchild_notification_rewrite_masks_the_outbound_message() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/starchild_redact_outbound.py",
+        "outbound_message",
+        "on_outbound_message",
+        Flavor::Starchild,
+        "",
+    )]);
+    let session = hooks.session("starchild-outbound");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<OutboundMessage>(Outbound {
+        platform: "telegram".into(),
+        recipient: "@ops".into(),
+        text: "the key is sk-abcdef1234567890".into(),
+    });
+    match outcome.flow {
+        Flow::Continue(out) => assert_eq!(out.text, "the key is sk-***"),
+        Flow::Blocked(b) => panic!("{b}"),
+    }
+}
+
+/// Starchild's `{"tool_input": …}` rewrites the keys the input has and keeps the others; it
+/// replaced the whole input, dropping keys the hook did not name.
+#[test]
+fn a_starchild_tool_input_rewrites_existing_keys_only() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/starchild_rewrite_keys.sh",
+        "intercept_tool_call",
+        "pre_tool_call",
+        Flavor::Starchild,
+        "",
+    )]);
+    let session = hooks.session("starchild-rewrite-keys");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new(
+        "bash",
+        json!({"command": "ls", "cwd": "/srv", "timeout": 30}),
+    ));
+    assert_eq!(
+        args(&outcome),
+        json!({"command": "ls -1", "cwd": "/srv", "timeout": 30})
+    );
+}
+
+/// A Stop hook that reads the transcript (a completion-promise loop): with no `transcript_path`
+/// it did nothing and the agent stopped. hookchain keeps a private JSONL transcript in Claude
+/// Code's format, removed when the session ends.
+#[test]
+fn a_stop_hook_reads_the_transcript_hookchain_keeps() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/stop_reads_transcript.sh",
+        "on_stop",
+        "Stop",
+        Flavor::ClaudeCode,
+        "",
+    )]);
+    let session = hooks.session("stop-transcript");
+    let turn = session.begin_turn();
+    let stop = |response: &str| {
+        turn.fire::<OnStop>(StopEvent {
+            response: response.into(),
+            stop_hook_active: false,
+            redos: 0,
+        })
+    };
+    let outcome = stop("I wrote half of it.");
+    match &outcome.flow {
+        Flow::Blocked(b) => assert_eq!(
+            b.reason,
+            "Not done yet: keep working until <promise>DONE</promise>"
+        ),
+        Flow::Continue(_) => panic!("the hook read no transcript: {:?}", outcome.failures),
+    }
+    let outcome = stop("All tests pass. <promise>DONE</promise>");
+    assert!(!outcome.is_blocked(), "{:?}", outcome.flow);
+
+    // The transcript is private, and gone with the session.
+    let dir = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("hookchain-transcript-{}-", std::process::id()))
+        })
+        // Other tests' sessions keep their own transcripts meanwhile.
+        .filter(|p| {
+            std::fs::read_to_string(p.join("transcript.jsonl"))
+                .is_ok_and(|t| t.contains("\"session_id\":\"stop-transcript\""))
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(dir.len(), 1, "{dir:?}");
+    let file = dir[0].join("transcript.jsonl");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir[0]), 0o700);
+        assert_eq!(mode(&file), 0o600);
+    }
+    let lines = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    drop(turn);
+    session.end("exit");
+    assert!(
+        !dir[0].exists(),
+        "the transcript is removed when the session ends"
+    );
+}
+
+/// The agent's own transcript reaches the payload, in place of the one hookchain keeps.
+#[test]
+fn the_agents_transcript_path_is_sent() {
+    let dir =
+        std::env::temp_dir().join(format!("hookchain-agent-transcript-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("agent.jsonl");
+    std::fs::write(
+        &file,
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"still working\"}]}}\n",
+    )
+    .unwrap();
+    let hooks = hooks_of([dialect_hook(
+        "dialects/stop_reads_transcript.sh",
+        "on_stop",
+        "Stop",
+        Flavor::ClaudeCode,
+        "",
+    )]);
+    let session = hooks.session("agent-transcript");
+    hooks_external::transcript::set_transcript_path(&session.state(), &file);
+    let turn = session.begin_turn();
+    // The reply claims DONE, but the agent's transcript, which the hook reads, does not.
+    let outcome = turn.fire::<OnStop>(StopEvent {
+        response: "<promise>DONE</promise>".into(),
+        stop_hook_active: false,
+        redos: 0,
+    });
+    assert!(outcome.is_blocked(), "the hook read the agent's transcript");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -199,13 +199,18 @@ fn the_payload_carries_the_common_keys_the_point_fields_and_the_turn_state() {
     let turn = session.begin_turn();
     turn.state().set("plan_ok", true);
     let _ = turn.intercept_tool_call(rm_call());
-    let payload = fake.last_payload();
+    let mut payload = fake.last_payload();
+    // The transcript hookchain keeps for the session (see `transcript`).
+    let transcript = payload["transcript_path"].as_str().unwrap().to_owned();
+    assert!(transcript.ends_with("/transcript.jsonl"), "{transcript}");
+    payload.as_object_mut().unwrap().remove("transcript_path");
     let cwd = std::env::current_dir().unwrap();
     assert_eq!(
         payload,
         json!({
-            "hook_event_name": "intercept_tool_call",
+            "hook_event_name": "PreToolUse",
             "event": "PreToolUse",
+            "permission_mode": "default",
             "session_id": "payload-session",
             "cwd": cwd.to_string_lossy(),
             "turn": 1,
@@ -556,10 +561,16 @@ fn starchild_decision_block_and_allow() {
     unchanged(&pre_tool_use_json(json!({"decision": "allow"})));
 }
 
+/// Starchild: "`tool_input`: rewrite EXISTING input keys".
 #[test]
-fn starchild_tool_input_replaces_the_whole_input() {
-    let outcome = pre_tool_use_json(json!({"tool_input": {"command": "ls"}}));
-    assert_eq!(continued_args(&outcome), json!({"command": "ls"}));
+fn starchild_tool_input_rewrites_the_keys_the_input_has() {
+    let outcome = pre_tool_use_json(json!({"tool_input": {"command": "ls", "extra": 1}}));
+    assert_eq!(
+        continued_args(&outcome),
+        json!({"command": "ls", "cwd": "/"})
+    );
+    // Naming only keys the input lacks changes nothing.
+    unchanged(&pre_tool_use_json(json!({"tool_input": {"extra": 1}})));
 }
 
 #[test]
@@ -698,14 +709,15 @@ fn rule_5_a_replacement_comes_before_a_merge_and_claude_code_first() {
     let outcome = pre_tool_use_json(json!({
         "hookSpecificOutput": {"updatedInput": {"from": "claude"}},
         "hook_specific_output": {"updated_input": {"from": "docker"}},
-        "tool_input": {"from": "starchild"}
+        "tool_input": {"to": "starchild"}
     }));
     assert_eq!(continued_args(&outcome), json!({"from": "claude"}));
+    // Starchild's `tool_input` rewrites keys of the replacement.
     let outcome = pre_tool_use_json(json!({
         "hook_specific_output": {"updated_input": {"from": "docker"}},
         "tool_input": {"from": "starchild"}
     }));
-    assert_eq!(continued_args(&outcome), json!({"from": "docker"}));
+    assert_eq!(continued_args(&outcome), json!({"from": "starchild"}));
 }
 
 #[test]
@@ -811,10 +823,15 @@ fn exit_1_and_127_are_failures_under_every_policy() {
     fails_under_every_policy(
         &Fake::raw(exit(
             1,
-            r#"{"decision": "block"}"#,
+            "checking the command...",
             "Traceback (most recent call last):\n  boom",
         )),
         "the hook exited with code 1 (only 0, go on, and 2, block, have a meaning); its stderr began: Traceback (most recent call last):",
+    );
+    // Invalid JSON is no answer either.
+    fails_under_every_policy(
+        &Fake::raw(exit(1, r#"{"decision": "block""#, "")),
+        "exited with code 1",
     );
     fails_under_every_policy(
         &Fake::raw(exit(127, "", "sh: ./guard.sh: not found\n")),
@@ -824,6 +841,26 @@ fn exit_1_and_127_are_failures_under_every_policy() {
         &Fake::raw(exit(3, "", "")),
         "exited with code 3 (only 0, go on, and 2, block, have a meaning); it printed nothing on stderr",
     );
+}
+
+/// A JSON answer is read whatever the exit code, as Claude Code's current reference and Hermes
+/// read it; the exit code becomes a warning.
+#[test]
+fn a_json_answer_with_another_exit_code_is_read_under_every_policy() {
+    for on_error in [OnError::Pass, OnError::Warn, OnError::Block] {
+        let fake = Fake::raw(exit(
+            1,
+            r#"{"decision": "block", "reason": "no rm"}"#,
+            "Traceback (most recent call last):\n  boom",
+        ));
+        let outcome = pre_tool_use(&fake, on_error);
+        assert_eq!(blocked_reason(&outcome), "no rm", "{on_error:?}");
+        assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+        assert_eq!(
+            outcome.warnings,
+            ["the hook exited with code 1: Traceback (most recent call last):"]
+        );
+    }
 }
 
 #[test]
