@@ -368,6 +368,13 @@ pub enum SessionSource {
     Reset,
     /// A child agent's session, started by `Session::child`.
     Subagent,
+    /// A conversation the agent resumed (Claude Code's `--resume`): it fires `session_start`
+    /// with this source itself (`Session::fire`).
+    Resume,
+    /// The same conversation, its context just compacted: the agent fires `session_start` with
+    /// this source after a compaction, so hooks re-inject what the summary lost (Claude Code's
+    /// `SessionStart` with `source: compact`).
+    Compact,
 }
 
 /// The payload of `session_start`.

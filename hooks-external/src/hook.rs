@@ -4,13 +4,16 @@
 //! # One firing
 //!
 //! 1. On a point with a tool name, a [`Matcher`] that does not match passes at
-//!    once: nothing is spawned, connected to or sent. A Starchild matcher is searched in the
+//!    once: nothing is spawned, connected to or sent. On another point, a hook in Claude Code's
+//!    dialect matches the field Claude Code filters on (SessionStart's `source`, …:
+//!    [`WirePoint::event_subject`]). A Starchild matcher is searched in the
 //!    payload's content instead, on every point ([`Matcher::matches_content`]). So does a hook written in another agent's
 //!    dialect on a firing its agent never sends ([`WirePoint::fires_in_dialect`]: a refused
 //!    tool call on `after_tool_call`).
 //! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
 //!    ([`Invoke`]), within the hook's time limit.
-//! 3. The answer is read ([`decide`]) and applied by the point
+//! 3. The answer is read as the hook's agent reads it ([`decide_in`], then
+//!    [`adapt`](super::wire::adapt): plain stdout, per-dialect rules) and applied by the point
 //!    ([`WirePoint::apply_decision`]).
 //!
 //! A transport that fails ([`TransportError`]) or an answer that cannot be read
@@ -44,8 +47,8 @@ use hooks_core::points;
 use hooks_core::{HookContext, HookError, HookResult};
 use hooks_runtime::{HookOptions, HookSource, HooksBuilder};
 
-use super::protocol::{self, ProtocolError, decide};
-use super::wire::WirePoint;
+use super::protocol::{self, ProtocolError, decide_in};
+use super::wire::{Subject, WirePoint};
 use super::{ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, Transport, TransportError};
 
 /// The extension every external hook belongs to.
@@ -103,13 +106,7 @@ impl Firing {
         input: &P::Input,
         cx: &HookContext<'_>,
     ) -> Result<HookResult<P::Rewrite>, HookError> {
-        if self.matcher.reads_content() {
-            if !self.matcher.is_all() && !self.matcher.matches_content(&P::fields(input)) {
-                return Ok(HookResult::Pass);
-            }
-        } else if let Some(tool) = P::tool_name(input)
-            && !self.matcher.matches(tool)
-        {
+        if !self.matches::<P>(input) {
             return Ok(HookResult::Pass);
         }
         if let Some(agent) = self.dialect
@@ -118,7 +115,10 @@ impl Firing {
             return Ok(HookResult::Pass);
         }
         match self.answer::<P>(invoker, input, cx) {
-            Ok(decision) => Ok(P::apply_decision(input, decision, cx)),
+            Ok(mut decision) => {
+                super::wire::adapt::<P>(input, &mut decision, self.dialect, cx);
+                Ok(P::apply_decision(input, decision, cx))
+            }
             Err(FiringError::Transport(error)) if error.cannot_run() => {
                 Err(HookError::cannot_run(format!(
                     "external hook `{}` ({}) failed: {error}",
@@ -135,6 +135,22 @@ impl Firing {
         }
     }
 
+    /// `true` when the hook's matcher lets this firing through (step 1 of the
+    /// [module docs](self)).
+    fn matches<P: WirePoint>(&self, input: &P::Input) -> bool {
+        if self.matcher.reads_content() {
+            return self.matcher.is_all() || self.matcher.matches_content(&P::fields(input));
+        }
+        if let Some(tool) = P::tool_name(input) {
+            return self.matcher.matches(tool);
+        }
+        match self.dialect.map(|agent| P::event_subject(input, agent)) {
+            None | Some(Subject::Unfiltered) => true,
+            Some(Subject::Value(value)) => self.matcher.matches(&value),
+            Some(Subject::Unknown) => self.matcher.is_all(),
+        }
+    }
+
     /// Sends the payload and reads the answer.
     fn answer<P: WirePoint>(
         &self,
@@ -142,11 +158,11 @@ impl Firing {
         input: &P::Input,
         cx: &HookContext<'_>,
     ) -> Result<protocol::Decision, FiringError> {
-        let payload = super::wire::payload::<P>(&self.event, input, cx);
+        let payload = super::wire::payload_in::<P>(&self.event, self.dialect, input, cx);
         let bytes = serde_json::to_vec(&payload)
             .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;
         let raw = invoker.invoke(&bytes, self.timeout)?;
-        Ok(decide(&raw)?)
+        Ok(decide_in(&raw, self.dialect)?)
     }
 
     /// The hook's name.
@@ -157,7 +173,7 @@ impl Firing {
 /// The agent whose dialect `hook` speaks: the agent of its file (Claude Code, docker-agent), else
 /// the agent whose name for the point its event is (`post_tool_call`: Hermes); `None` when the
 /// event is the point's canonical name in a `hookchain.yaml`.
-fn dialect(hook: &ExternalHook) -> Option<&'static str> {
+pub fn dialect(hook: &ExternalHook) -> Option<&'static str> {
     match hook.flavor {
         Flavor::ClaudeCode => return Some("Claude Code"),
         Flavor::DockerAgent => return Some("docker-agent"),

@@ -1,8 +1,12 @@
 //! Matchers: which tool names — or, for Starchild, which payloads — an external hook fires for.
 //!
 //! A matcher is read once, when the hook is configured ([`Matcher::parse`]), and then only
-//! asked [`Matcher::matches`]. On points without a tool name it is not consulted; on tool points
-//! a miss means the hook is not run at all: nothing is spawned, connected to or sent.
+//! asked [`Matcher::matches`]. On tool points a miss means the hook is not run at all: nothing
+//! is spawned, connected to or sent. On other points it is not consulted, except for a hook in
+//! Claude Code's dialect, whose matcher filters on the field Claude Code documents for the
+//! event (SessionStart's `source`, SessionEnd's `reason`, PreCompact's `trigger`, Notification's
+//! `notification_type`; see [`wire`](super::wire), "Matchers on other events"), by the same
+//! rule as tool names.
 //!
 //! # The rules
 //!

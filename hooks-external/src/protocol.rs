@@ -25,22 +25,39 @@
 //!   skipped. Empty or blank: pass. First non-blank character `{` or `[`: JSON, which must be an
 //!   object in one of the dialects below; invalid JSON, an array, and stdout that is a JSON
 //!   number, boolean, string or null are a [`ProtocolError`] (the hook meant something hookchain
-//!   cannot read, so its `on_error` applies). Anything else: plain text, which is context for the model (dropped, with a
-//!   debug log, on points that take no context; see [`wire`](super::wire)). Stdout that is not
-//!   UTF-8 is a [`ProtocolError`].
+//!   cannot read, so its `on_error` applies). Anything else: plain text, a context entry marked
+//!   [`Decision::plain_text`]; it reaches the model only where the hook's agent gives plain
+//!   stdout to the model (see [`wire`](super::wire), "Plain stdout"). Stdout that is not UTF-8 is
+//!   a [`ProtocolError`].
 //! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
 //!   lossily, as it is only a message). When stderr is empty and stdout holds a JSON answer that
-//!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used, as Hermes
-//!   does (it reads the JSON's block message before stderr); otherwise the hook's name makes a
-//!   default reason. Nothing else of stdout is read: exit 2 blocks whatever the JSON says.
-//! - any other exit code: when stdout holds one readable JSON object, it is the answer, read as
-//!   on exit 0 — Claude Code's current reference and Hermes read it ("other non-zero exits: still
-//!   parse stdout so exit-code failures can carry a block directive", `agent/shell_hooks.py`), so a
-//!   deny printed before `exit 1` denies — and a warning names the exit code and the first line of
-//!   stderr, so the user hears of the error. Otherwise (nothing, text, invalid JSON) a
+//!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used;
+//!   otherwise the hook's name makes a default reason. Nothing else of stdout is read: exit 2
+//!   blocks whatever the JSON says. For a Hermes hook the JSON's reason comes first and stderr
+//!   second, as Hermes reads them (`agent/shell_hooks.py`, `_evaluate_result`: "message: stdout
+//!   JSON, then stderr, then default").
+//! - any other exit code: see "Exit codes per dialect" below. When the JSON answer is read, a
+//!   warning names the exit code and the first line of stderr, so the user hears of the error;
+//!   when it is not (or there is none: nothing, text, invalid JSON), the result is a
 //!   [`ProtocolError`] naming the code and the first line of stderr: the hook failed, and its
 //!   `on_error` applies.
 //!
+//! ## Exit codes per dialect
+//!
+//! [`decide_in`] takes the agent whose dialect the hook speaks. On an exit code other than 0
+//! and 2:
+//!
+//! | dialect | a JSON answer on stdout | source |
+//! |---|---|---|
+//! | hookchain's own protocol | read, as on exit 0 (a deny printed before `exit 1` denies) | hookchain's choice, as Hermes does: a guard's deny is never lost to a stray exit code |
+//! | Hermes | read | `agent/shell_hooks.py`: "Other non-zero exits: still parse stdout so exit-code failures can carry a block directive" |
+//! | Claude Code | not read: the hook failed | hooks reference: "Claude Code only processes JSON on exit 0"; any other exit code is a "non-blocking error" |
+//! | docker-agent | not read: the hook failed | `pkg/hooks/executor.go`, `runHook`: "exited with status N" is a failure under the hook's `on_error` |
+//! | Starchild | not read: the hook failed | its hooks reference: "Exit non-zero / non-JSON = continue" |
+//!
+//! A failure is not a silent pass: the hook's `on_error` applies (Claude Code's "non-blocking
+//! error" is `on_error: pass`, which still logs the failure and lists it in the outcome).
+
 //! # The dialects
 //!
 //! Every field of every dialect is read from the same object, so a script written for any of
@@ -49,7 +66,7 @@
 //! | dialect | verdict | input | other |
 //! |---|---|---|---|
 //! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason`, `systemMessage` (warning) |
-//! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction), `continue: false` + `stop_reason`, `system_message` |
+//! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction; also read as `hookSpecificOutput.summary`), `continue: false` + `stop_reason`, `system_message` |
 //! | Hermes | `action: block` + `message` (or `reason`) | `action: modify` merges `args`, `tool_input` or `input` into it | `modify` may carry `prompt` or `text` (new text); `context` |
 //! | Starchild | `decision` | `tool_input` rewrites the keys it names that the input has (others are kept; keys the input lacks are ignored) | `notification` (a new outbound message), `context`, `systemMessage`, `add_warning` |
 //!
@@ -100,7 +117,8 @@
 //!    output": "If your hook exits with code 2 (blocking error), stderr text is used directly —
 //!    any JSON in stdout is ignored." One divergence, on purpose: with nothing on stderr, the
 //!    reason of a JSON answer on stdout is the block's reason (Hermes reads it first), rather
-//!    than a reason that says nothing.
+//!    than a reason that says nothing. A Hermes hook's JSON reason wins over its stderr, as in
+//!    Hermes.
 //! 7. **The block reason**: Claude Code's `decision: block` takes `reason` (then Hermes'
 //!    `message`); Hermes' `action: block` takes `message` (then `reason`), as Hermes does;
 //!    `permissionDecision: deny` takes `permissionDecisionReason`, then `reason`, as Claude Code
@@ -197,7 +215,8 @@ fn excerpt(text: &str) -> String {
     out
 }
 
-/// Reads a hook's raw output into a [`Decision`] (see the [module docs](self) for the rules).
+/// Reads a hook's raw output into a [`Decision`], by hookchain's own rules (see the
+/// [module docs](self)): [`decide_in`] with no dialect.
 ///
 /// ```
 /// use hookchain::external::RawOutput;
@@ -214,14 +233,44 @@ fn excerpt(text: &str) -> String {
 /// assert_eq!(decide(&blocked).unwrap().verdict, Verdict::Block("no rm".into()));
 /// ```
 pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+    decide_in(raw, None)
+}
+
+/// Reads a hook's raw output into a [`Decision`] as the agent whose dialect the hook speaks
+/// reads it (`"Claude Code"`, `"Hermes"`, …, as the [catalog](hooks_core::points::catalog)
+/// names agents; `None` for hookchain's own protocol): see "Exit codes per dialect" in the
+/// [module docs](self).
+///
+/// ```
+/// use hookchain::external::RawOutput;
+/// use hookchain::external::protocol::{decide_in, Verdict};
+///
+/// // A deny printed before `exit 1`: Hermes reads it, Claude Code reads only exit 0's JSON.
+/// let raw = RawOutput {
+///     exit_code: Some(1),
+///     stdout: br#"{"decision": "block", "reason": "no rm"}"#.to_vec(),
+///     stderr: Vec::new(),
+/// };
+/// assert_eq!(decide_in(&raw, Some("Hermes")).unwrap().verdict, Verdict::Block("no rm".into()));
+/// assert!(decide_in(&raw, Some("Claude Code")).is_err());
+/// ```
+pub fn decide_in(raw: &RawOutput, dialect: Option<&str>) -> Result<Decision, ProtocolError> {
     match raw.exit_code.unwrap_or(0) {
         0 => read_stdout(raw),
         2 => {
             let stderr = String::from_utf8_lossy(&raw.stderr).trim().to_owned();
-            let reason = if stderr.is_empty() {
+            let json_reason = || {
                 json_answer(raw)
                     .and_then(|d| d.refusal_reason())
                     .unwrap_or_default()
+            };
+            let reason = if dialect == Some(HERMES) {
+                // Hermes reads the JSON's block message first, then stderr
+                // (`agent/shell_hooks.py`, `_evaluate_result`).
+                let reason = json_reason();
+                if reason.is_empty() { stderr } else { reason }
+            } else if stderr.is_empty() {
+                json_reason()
             } else {
                 stderr
             };
@@ -229,9 +278,10 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
         }
         code => {
             let stderr = first_line(&raw.stderr);
-            match json_answer(raw) {
-                // Claude Code's current reference and Hermes read a JSON answer whatever the
-                // exit code: a deny printed before `exit 1` still denies. The user hears of the
+            match json_answer(raw).filter(|_| reads_json_on_any_exit(dialect)) {
+                // Hermes reads a JSON answer whatever the exit code ("still parse stdout so
+                // exit-code failures can carry a block directive"), and so does hookchain's own
+                // protocol: a deny printed before `exit 1` still denies. The user hears of the
                 // exit code.
                 Some(mut decision) => {
                     decision.warnings.push(format!(
@@ -248,6 +298,17 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
             }
         }
     }
+}
+
+/// The agent name of Hermes' dialect.
+const HERMES: &str = "Hermes";
+
+/// `true` when a hook in `dialect` has its JSON answer read on an exit code other than 0 and 2:
+/// hookchain's own protocol and Hermes read it; Claude Code ("Claude Code only processes JSON on
+/// exit 0"), docker-agent (any other exit is a failure, `pkg/hooks/executor.go`) and Starchild
+/// ("exit non-zero … = continue") do not.
+fn reads_json_on_any_exit(dialect: Option<&str>) -> bool {
+    matches!(dialect, None | Some(HERMES) | Some("Pi"))
 }
 
 /// The answer of an exit code 0: nothing, JSON, or plain text.
@@ -277,6 +338,7 @@ fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
     } else {
         Ok(Decision {
             context: vec![text.to_owned()],
+            plain_text: true,
             ..Decision::default()
         })
     }
@@ -543,6 +605,12 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
         }
         decision.summary = fields.string("summary")?.map(str::to_owned);
     }
+    if decision.summary.is_none()
+        && let Some(fields) = claude
+    {
+        // docker-agent's summary, written in Claude Code's camelCase object.
+        decision.summary = fields.string("summary")?.map(str::to_owned);
+    }
 
     // Context and warnings: every one, in the order of the dialect table.
     if let Some(fields) = claude {
@@ -758,5 +826,77 @@ mod tests {
             );
             assert!(error.to_string().len() < 500, "{error:.300}");
         }
+    }
+
+    fn exit(code: i32, stdout: &str, stderr: &str) -> RawOutput {
+        RawOutput {
+            exit_code: Some(code),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    /// On exit codes other than 0 and 2, Hermes and hookchain's own protocol read the JSON
+    /// answer; Claude Code, docker-agent and Starchild do not: the hook failed.
+    #[test]
+    fn json_on_other_exit_codes_is_read_per_dialect() {
+        let raw = exit(1, r#"{"decision": "block", "reason": "no"}"#, "oops\n");
+        for dialect in [None, Some("Hermes")] {
+            let d = decide_in(&raw, dialect).unwrap();
+            assert_eq!(d.verdict, Verdict::Block("no".into()), "{dialect:?}");
+            assert_eq!(d.warnings, ["the hook exited with code 1: oops"]);
+        }
+        for dialect in ["Claude Code", "docker-agent", "Starchild"] {
+            assert_eq!(
+                decide_in(&raw, Some(dialect)).unwrap_err(),
+                ProtocolError::ExitCode {
+                    code: 1,
+                    stderr: "oops".into()
+                },
+                "{dialect}"
+            );
+        }
+    }
+
+    /// On exit 2, Hermes takes the JSON's reason before stderr; the others stderr first.
+    #[test]
+    fn exit_2_reason_order_per_dialect() {
+        let raw = exit(
+            2,
+            r#"{"action": "block", "message": "from json"}"#,
+            "from stderr",
+        );
+        assert_eq!(
+            decide_in(&raw, Some("Hermes")).unwrap().verdict,
+            Verdict::Block("from json".into())
+        );
+        for dialect in [None, Some("Claude Code")] {
+            assert_eq!(
+                decide_in(&raw, dialect).unwrap().verdict,
+                Verdict::Block("from stderr".into())
+            );
+        }
+        let no_json = exit(2, "", "from stderr");
+        assert_eq!(
+            decide_in(&no_json, Some("Hermes")).unwrap().verdict,
+            Verdict::Block("from stderr".into())
+        );
+    }
+
+    /// Plain text is marked as such; JSON context is not.
+    #[test]
+    fn plain_text_is_marked() {
+        assert!(decide(&out("hello")).unwrap().plain_text);
+        assert!(!json(json!({"context": "hello"})).plain_text);
+    }
+
+    /// docker-agent's summary written in Claude Code's camelCase object is read.
+    #[test]
+    fn a_camel_case_summary_is_read() {
+        let d = json(json!({"hookSpecificOutput": {"summary": "short"}}));
+        assert_eq!(d.summary.as_deref(), Some("short"));
+        let both = json(json!({"hookSpecificOutput": {"summary": "b"},
+                               "hook_specific_output": {"summary": "a"}}));
+        assert_eq!(both.summary.as_deref(), Some("a"));
     }
 }

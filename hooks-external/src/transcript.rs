@@ -4,7 +4,8 @@
 //! # What it owns
 //!
 //! - What the agent says about a session: the path of its own transcript
-//!   ([`set_transcript_path`]) and its permission mode ([`set_permission_mode`]), kept in the
+//!   ([`set_transcript_path`]), its permission mode ([`set_permission_mode`]) and payload fields
+//!   hookchain has no source for ([`set_payload_field`]: `agent_name`, `model`, …), kept in the
 //!   session's state, so every external hook of the session reads them.
 //! - A transcript hookchain keeps when the agent gives none: a JSONL file in the format Claude
 //!   Code hooks read (`{"type": "user" | "assistant", "message": {"role", "content"}}`, one line
@@ -41,6 +42,8 @@ use serde_json::{Value, json};
 struct Facts {
     transcript_path: Option<PathBuf>,
     permission_mode: Option<String>,
+    /// Payload fields the agent gives (`agent_name`, `model`, …), in the order given.
+    fields: serde_json::Map<String, Value>,
     kept: Option<Kept>,
 }
 
@@ -72,6 +75,38 @@ pub fn set_transcript_path(state: &SessionState, path: impl Into<PathBuf>) {
 pub fn set_permission_mode(state: &SessionState, mode: impl Into<String>) {
     let mode = mode.into();
     state.with_ext_or_default(|facts: &mut Facts| facts.permission_mode = Some(mode));
+}
+
+/// Gives every payload of the session's external hooks the field `key` with `value`, for the
+/// fields hookchain has no source of its own for — docker-agent's `agent_name`, Starchild's
+/// `agent_id` and `model`, Hermes' `profile`, … (see the payload tables of
+/// [`wire`](super::wire)). A field the firing sets itself (`session_id`, `tool_name`, …) is not
+/// overridden. Setting a key again replaces its value.
+///
+/// ```
+/// use hookchain::Hooks;
+/// use hookchain::external::transcript;
+///
+/// let hooks = Hooks::builder().build().unwrap();
+/// let session = hooks.session("s-2");
+/// transcript::set_payload_field(&session.state(), "agent_name", "root");
+/// transcript::set_payload_field(&session.state(), "model", "anthropic/claude-sonnet-4.6");
+/// session.end("exit");
+/// ```
+pub fn set_payload_field(state: &SessionState, key: impl Into<String>, value: impl Into<Value>) {
+    let (key, value) = (key.into(), value.into());
+    state.with_ext_or_default(|facts: &mut Facts| {
+        facts.fields.insert(key, value);
+    });
+}
+
+/// The payload fields the agent gave the session of `cx` ([`set_payload_field`]).
+pub(crate) fn agent_fields(cx: &HookContext<'_>) -> serde_json::Map<String, Value> {
+    let state = cx.session_state();
+    if outside_any_session(state) {
+        return serde_json::Map::new();
+    }
+    state.with_ext_or_default(|facts: &mut Facts| facts.fields.clone())
 }
 
 /// `transcript_path` and `permission_mode` for a payload fired in `cx`, after recording `entry`

@@ -29,6 +29,116 @@
 //! out when the value has none. The common keys (`hook_event_name`, `session_id`, …) are added
 //! by [`payload`].
 //!
+//! # Payload fields per dialect
+//!
+//! A hook configured in another agent's dialect ([`payload_in`]) gets the fields above and, in
+//! its agent's names and values, what that agent sends beyond them
+//! ([`WirePoint::dialect_fields`]). Where hookchain has no source for a field, the agent can
+//! give it for its sessions ([`set_payload_field`](super::transcript::set_payload_field));
+//! otherwise it is left out, as these agents leave out fields they have no value for, unless
+//! the table says what is sent instead.
+//!
+//! **Claude Code** (common: `session_id`, `transcript_path`, `cwd`, `permission_mode`,
+//! `hook_event_name`):
+//!
+//! | event | field | from |
+//! |---|---|---|
+//! | `SessionStart` | `source` | `startup` (a new session), `clear` (`Session::reset`), `resume`, `compact` (`SessionSource::Resume`/`Compact`, which the agent fires itself); not fired for a child session (Claude Code fires `SubagentStart` there) |
+//! | `SessionStart` | `model`, `agent_type` | no source: left out |
+//! | `SessionEnd` | `reason` | the agent's reason when it is one of `clear`, `logout`, `prompt_input_exit`, `bypass_permissions_disabled`, `other`; else `other` |
+//! | `UserPromptSubmit` | `prompt` | the user's message |
+//! | `PreToolUse`, `PostToolUse` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response` | the call and its result |
+//! | `Stop` | `stop_hook_active`, `last_assistant_message` | the stop event |
+//! | `SubagentStop` | `agent_id`, `stop_hook_active` | the child's session id; `false` |
+//! | `SubagentStop` | `agent_type`, `agent_transcript_path`, `last_assistant_message` | no source: left out |
+//! | `PreCompact` | `trigger`, `custom_instructions` | `auto` or `manual`; `""` (hookchain has no `/compact` instructions) |
+//! | `Notification` | `message` | the notification's message |
+//! | `Notification` | `notification_type`, `title` | no source: left out (hookchain's notifications are none of Claude Code's types) |
+//!
+//! **docker-agent** (common: `session_id`, `cwd`, `hook_event_name`):
+//!
+//! | event | field | from |
+//! |---|---|---|
+//! | every event | `agent_name` | no source: left out (docker-agent omits it when empty) |
+//! | `session_start` | `source` | as Claude Code's |
+//! | `session_end` | `reason` | as Claude Code's |
+//! | `pre_tool_use`, `post_tool_use` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `tool_error` | the call and its result |
+//! | `stop`, `after_llm_call` | `stop_response` | the reply |
+//! | `pre_compact` | `source` | the trigger |
+//! | `before_compaction` | `compaction_reason` | `threshold` (hookchain's `auto`) or `manual` |
+//! | `before_compaction`, `after_compaction` | `input_tokens`, `output_tokens`, `context_limit` | no source: left out (docker-agent omits zeros; `context_limit` 0 means "unknown") |
+//! | `subagent_stop` | `parent_session_id` | the parent's session |
+//! | `notification` | `notification_level`, `notification_message` | the level (`info`, `warning`, `error`) and message |
+//! | `turn_end` | `reason` | as hookchain's, `blocked` spelled `hook_blocked` |
+//!
+//! **Hermes** (every event: `hook_event_name`, `tool_name`, `tool_input` — `null` where there
+//! is no tool — `session_id`, `cwd`, `profile`, `extra`):
+//!
+//! | event | field | from |
+//! |---|---|---|
+//! | every event | `profile` | `default`, the profile Hermes uses when none is chosen (hookchain has none) |
+//! | every event | `extra` | the point's other fields (above), and `task_id` (the session) |
+//! | `pre_tool_call`, `post_tool_call` | `extra.tool_call_id`, `extra.result` | the call's id; the result as a string (JSON for a structured one) |
+//! | `post_tool_call` | `extra.duration_ms` | no source: left out |
+//! | `pre_llm_call` | `extra.user_message`, `extra.conversation_history` | the last user message; the messages |
+//! | `pre_llm_call`, `post_llm_call`, `on_session_start` | `extra.model`, `extra.platform`, `extra.is_first_turn` | no source: left out |
+//! | `post_llm_call` | `extra.assistant_response` | the reply |
+//!
+//! **Starchild** (every event: `event`, `session_id`, `cwd`):
+//!
+//! | event | field | from |
+//! |---|---|---|
+//! | every event | `agent_id` | no source: left out |
+//! | `pre_tool_call` | `tool_name`, `tool_input` | the call |
+//! | `post_tool_call`, `transform_tool_result` | `tool_name`, `tool_result` | the result |
+//! | `pre_llm_call` | `system`, `last_user_message` | the system prompt; the last user message |
+//! | `pre_llm_call`, `post_llm_call`, `on_response_end` | `model`, `tokens`, `turn_cost_usd` | no source: left out |
+//! | `post_llm_call` | `tool_names` | the tools the reply calls |
+//! | `on_completion_claim` | `response` | the reply |
+//! | `on_completion_claim` | `goal`, `summary`, `tool_names` | no source: left out |
+//! | `on_outbound_message` | `notification`, `message`, `channel` | the message and its platform |
+//! | `on_session_start`, `on_session_end` | `status` | no source: left out |
+//!
+//! # Plain stdout
+//!
+//! A hook's plain text on stdout ([`Decision::plain_text`]) is model context only where its
+//! agent gives it to the model ([`plain_stdout_is_context`]); elsewhere it is logged (at info
+//! level) and dropped ([`adapt`]):
+//!
+//! | dialect | plain stdout is context on |
+//! |---|---|
+//! | hookchain's own protocol | every point that takes context (step 2 below) |
+//! | Claude Code | `UserPromptSubmit`, `SessionStart` ("stdout is added to the context"; elsewhere it shows in the transcript view only) |
+//! | docker-agent | `session_start`, `user_prompt_submit`, `turn_start` (`before_llm_call`), `pre_compact` (`before_compaction`): its events whose contract takes context (`pkg/hooks/events/contracts.go`) |
+//! | Hermes, Starchild | none: stdout that is not JSON is ignored with a log |
+//!
+//! # Decisions per dialect
+//!
+//! Before the steps below, [`WirePoint::in_dialect`] reads a decision as the hook's agent does:
+//!
+//! - **Claude Code, `PostToolUse`** (`transform_tool_result`): a block (`decision: block`, exit
+//!   2) keeps the tool's output and gives the reason to the model beside it, as context: the
+//!   tool already ran ("Shows stderr to Claude (tool already ran)"). A lint hook's feedback no
+//!   longer turns a good write into an error. `continue: false` still stops.
+//! - **Claude Code, `Stop`**: `additionalContext` keeps the agent going (current Claude Code),
+//!   the context its next instruction, as a block does; the redo cap applies.
+//! - **docker-agent, `before_compaction`**: the first non-empty summary in config order wins
+//!   (`aggregate`: "First non-empty summary in CONFIG ORDER wins"); a later hook's summary is
+//!   ignored. In hookchain's own protocol the last one wins, as every rewrite of a chain does.
+//!
+//! Kept on purpose: a docker-agent `post_tool_use` block still blocks (replacing the result
+//! with the reason): docker-agent stops its run loop after the batch, which a chain entry
+//! cannot do, and a block is the nearest that does not fail open.
+//!
+//! # Matchers on other events
+//!
+//! A hook in Claude Code's dialect has its matcher applied, on events that are not about a tool,
+//! to the field Claude Code documents ([`WirePoint::event_subject`]): `SessionStart`'s `source`,
+//! `SessionEnd`'s `reason`, `PreCompact`'s `trigger` (as the table above spells them), and
+//! `Notification`'s `notification_type` — which hookchain's notifications have none of, so only
+//! a matcher for everything (`*` or empty) fires there. In other dialects, and in hookchain's
+//! own protocol, a matcher on such an event is not consulted.
+//!
 //! # Refused tool calls
 //!
 //! `after_tool_call` also fires for a call `intercept_tool_call` blocked (the tool never ran):
@@ -80,8 +190,8 @@ use hooks_core::points::{
 };
 use hooks_core::{
     Compaction, CompactionDone, HookContext, HookPoint, HookResult, LlmCall, LlmReply,
-    Notification, Observed, Outbound, SessionEndEvent, SessionResetEvent, SessionStartEvent,
-    StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEndEvent,
+    Notification, Observed, Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource,
+    SessionStartEvent, StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -118,6 +228,28 @@ pub trait WirePoint: HookPoint {
         true
     }
 
+    /// Adds to `map` (the point's [`fields`](Self::fields)) what the dialect of `agent` sends
+    /// on this point beyond them, in its own names and values (see "Payload fields per
+    /// dialect" in the [module docs](self)). Nothing by default.
+    fn dialect_fields(input: &Self::Input, agent: &str, map: &mut Map<String, Value>) {
+        let _ = (input, agent, map);
+    }
+
+    /// What a matcher of a hook in the dialect of `agent` filters on, on this point when it is
+    /// not about a tool (see "Matchers on other events" in the [module docs](self)).
+    /// [`Subject::Unfiltered`] by default: the matcher is not consulted.
+    fn event_subject(input: &Self::Input, agent: &str) -> Subject {
+        let _ = (input, agent);
+        Subject::Unfiltered
+    }
+
+    /// Reads `decision` as the agent of its dialect reads it on this point, before
+    /// [`apply_decision`](Self::apply_decision) (see "Decisions per dialect" in the
+    /// [module docs](self)). Nothing by default.
+    fn in_dialect(input: &Self::Input, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
+        let _ = (input, decision, agent, cx);
+    }
+
     /// The point's result for `decision` (see the [module docs](self)); warnings and context go
     /// to `cx`.
     fn apply_decision(
@@ -125,6 +257,103 @@ pub trait WirePoint: HookPoint {
         decision: Decision,
         cx: &HookContext<'_>,
     ) -> HookResult<Self::Rewrite>;
+}
+
+/// What a matcher filters on, on a point that is not about a tool
+/// ([`WirePoint::event_subject`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// The matcher is not consulted: the hook fires whatever it says.
+    Unfiltered,
+    /// The matcher is matched against this value (Claude Code's SessionStart `source`).
+    Value(String),
+    /// The dialect filters on a field hookchain has no value for (Claude Code's Notification
+    /// `notification_type`): only a matcher for everything (`*` or empty) fires.
+    Unknown,
+}
+
+/// `true` when a hook in the dialect of `agent` (`None`: hookchain's own protocol) has its plain
+/// stdout given to the model on `point` (see "Plain stdout" in the [module docs](self)).
+pub fn plain_stdout_is_context(point: &str, agent: Option<&str>) -> bool {
+    match agent {
+        None | Some("Pi") => true,
+        Some(CLAUDE_CODE) => matches!(point, "transform_user_input" | "session_start"),
+        Some(DOCKER_AGENT) => matches!(
+            point,
+            "session_start" | "transform_user_input" | "before_llm_call" | "before_compaction"
+        ),
+        // Hermes and Starchild read stdout as JSON only; anything else is logged and ignored.
+        Some(_) => false,
+    }
+}
+
+/// Reads `decision` as the agent of `agent` (`None`: hookchain's own protocol) reads it on point
+/// `P`: plain stdout that agent does not give to the model is logged and dropped, then the
+/// point's [`WirePoint::in_dialect`] applies.
+pub fn adapt<P: WirePoint>(
+    input: &P::Input,
+    decision: &mut Decision,
+    agent: Option<&str>,
+    cx: &HookContext<'_>,
+) {
+    if decision.plain_text && !plain_stdout_is_context(P::NAME, agent) {
+        let text = decision.context.join("\n");
+        tracing::info!(
+            point = P::NAME,
+            hook = cx.hook_name(),
+            "the hook printed plain text, which {} does not give to the model on `{}`: {text}",
+            agent.unwrap_or("hookchain"),
+            P::NAME
+        );
+        decision.context.clear();
+        decision.plain_text = false;
+    }
+    if let Some(agent) = agent {
+        P::in_dialect(input, decision, agent, cx);
+    }
+}
+
+/// The agent names of the dialects, as the catalog spells them.
+const CLAUDE_CODE: &str = "Claude Code";
+const DOCKER_AGENT: &str = "docker-agent";
+const HERMES: &str = "Hermes";
+const STARCHILD: &str = "Starchild";
+
+/// Claude Code's and docker-agent's `source` of a session start.
+fn start_source(source: SessionSource) -> &'static str {
+    match source {
+        SessionSource::Startup | SessionSource::Subagent => "startup",
+        SessionSource::Reset => "clear",
+        SessionSource::Resume => "resume",
+        SessionSource::Compact => "compact",
+    }
+}
+
+/// Claude Code's and docker-agent's `reason` of a session end: the agent's, when it is one of
+/// theirs, else `other`.
+fn end_reason(reason: &str) -> &str {
+    match reason {
+        "clear" | "logout" | "prompt_input_exit" | "bypass_permissions_disabled" | "other" => {
+            reason
+        }
+        _ => "other",
+    }
+}
+
+/// Moves the fields of `map` but `keep` into Hermes' `extra`, adding `more`.
+fn hermes_extra(
+    map: &mut Map<String, Value>,
+    more: impl IntoIterator<Item = (&'static str, Value)>,
+) {
+    let mut extra: Map<String, Value> = map
+        .iter()
+        .filter(|(key, _)| !matches!(key.as_str(), "tool_name" | "tool_input"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (key, value) in more {
+        extra.insert(key.to_owned(), value);
+    }
+    map.insert("extra".to_owned(), Value::Object(extra));
 }
 
 /// What a point does with context.
@@ -304,6 +533,24 @@ impl WirePoint for SessionStart {
         map
     }
 
+    fn dialect_fields(input: &SessionStartEvent, agent: &str, map: &mut Map<String, Value>) {
+        if matches!(agent, CLAUDE_CODE | DOCKER_AGENT) {
+            map.insert("source".to_owned(), Value::from(start_source(input.source)));
+        }
+    }
+
+    fn fires_in_dialect(input: &SessionStartEvent, agent: &str) -> bool {
+        // Claude Code fires no SessionStart for a subagent (it has SubagentStart).
+        !(agent == CLAUDE_CODE && input.source == SessionSource::Subagent)
+    }
+
+    fn event_subject(input: &SessionStartEvent, agent: &str) -> Subject {
+        match agent {
+            CLAUDE_CODE => Subject::Value(start_source(input.source).to_owned()),
+            _ => Subject::Unfiltered,
+        }
+    }
+
     fn apply_decision(
         _: &SessionStartEvent,
         decision: Decision,
@@ -316,6 +563,19 @@ impl WirePoint for SessionStart {
 impl WirePoint for SessionEnd {
     fn fields(input: &SessionEndEvent) -> Map<String, Value> {
         fields([("reason", Value::from(input.reason.as_str()))])
+    }
+
+    fn dialect_fields(input: &SessionEndEvent, agent: &str, map: &mut Map<String, Value>) {
+        if matches!(agent, CLAUDE_CODE | DOCKER_AGENT) {
+            map.insert("reason".to_owned(), Value::from(end_reason(&input.reason)));
+        }
+    }
+
+    fn event_subject(input: &SessionEndEvent, agent: &str) -> Subject {
+        match agent {
+            CLAUDE_CODE => Subject::Value(end_reason(&input.reason).to_owned()),
+            _ => Subject::Unfiltered,
+        }
     }
 
     fn apply_decision(
@@ -366,6 +626,32 @@ impl WirePoint for BeforeLlmCall {
         ])
     }
 
+    fn dialect_fields(input: &LlmCall, agent: &str, map: &mut Map<String, Value>) {
+        let last_user = input
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map_or("", |m| m.content.as_str());
+        match agent {
+            HERMES => hermes_extra(
+                map,
+                [
+                    ("user_message", Value::from(last_user)),
+                    ("conversation_history", json(&input.messages)),
+                ],
+            ),
+            STARCHILD => {
+                map.insert(
+                    "system".to_owned(),
+                    Value::from(input.system_prompt.as_str()),
+                );
+                map.insert("last_user_message".to_owned(), Value::from(last_user));
+            }
+            _ => {}
+        }
+    }
+
     fn apply_decision(
         _: &LlmCall,
         decision: Decision,
@@ -383,6 +669,23 @@ impl WirePoint for AfterLlmCall {
             ("response", Value::from(input.text.as_str())),
             ("tool_calls", json(&input.tool_calls)),
         ])
+    }
+
+    fn dialect_fields(input: &LlmReply, agent: &str, map: &mut Map<String, Value>) {
+        match agent {
+            HERMES => hermes_extra(
+                map,
+                [("assistant_response", Value::from(input.text.as_str()))],
+            ),
+            DOCKER_AGENT => {
+                map.insert("stop_response".to_owned(), Value::from(input.text.as_str()));
+            }
+            STARCHILD => {
+                let names: Vec<&str> = input.tool_calls.iter().map(|c| c.name.as_str()).collect();
+                map.insert("tool_names".to_owned(), json(&names));
+            }
+            _ => {}
+        }
     }
 
     fn transcript_entry(input: &LlmReply) -> Option<Value> {
@@ -415,6 +718,16 @@ impl WirePoint for InterceptToolCall {
 
     fn tool_name(input: &ToolCall) -> Option<&str> {
         Some(&input.name)
+    }
+
+    fn dialect_fields(input: &ToolCall, agent: &str, map: &mut Map<String, Value>) {
+        if agent == HERMES {
+            let mut more = Vec::new();
+            if let Some(id) = &input.id {
+                more.push(("tool_call_id", Value::from(id.as_str())));
+            }
+            hermes_extra(map, more);
+        }
     }
 
     fn transcript_entry(input: &ToolCall) -> Option<Value> {
@@ -452,6 +765,28 @@ fn tool_result_fields(input: &ToolResult) -> Map<String, Value> {
     map
 }
 
+/// The dialect fields of a tool result, shared by `transform_tool_result` and `after_tool_call`.
+fn tool_result_dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
+    match agent {
+        HERMES => {
+            // Hermes' `result` is a string (a JSON string for structured results).
+            let result = match &input.tool_response {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let mut more = vec![("result", Value::from(result))];
+            if let Some(id) = &input.tool_use_id {
+                more.push(("tool_call_id", Value::from(id.as_str())));
+            }
+            hermes_extra(map, more);
+        }
+        STARCHILD => {
+            map.insert("tool_result".to_owned(), input.tool_response.clone());
+        }
+        _ => {}
+    }
+}
+
 /// The agents whose post-tool event does not fire for a call their pre-tool hook denied:
 /// Claude Code (`PostToolUse` runs "after a tool completes successfully"), Hermes
 /// (`post_tool_call` follows the tool's execution), docker-agent (`post_tool_use` runs after
@@ -463,6 +798,27 @@ const NO_POST_TOOL_EVENT_WHEN_DENIED: &[&str] =
 impl WirePoint for TransformToolResult {
     fn fields(input: &ToolResult) -> Map<String, Value> {
         tool_result_fields(input)
+    }
+
+    fn dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
+        tool_result_dialect_fields(input, agent, map);
+    }
+
+    fn in_dialect(_: &ToolResult, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
+        // Claude Code's PostToolUse `decision: block` (and exit 2) keeps the tool's output and
+        // gives the reason to the model beside it: the tool already ran.
+        if agent == CLAUDE_CODE
+            && decision.stop.is_none()
+            && let Verdict::Block(reason) = &decision.verdict
+        {
+            let reason = if reason.is_empty() {
+                format!("hook `{}` flagged the tool's result", cx.hook_name())
+            } else {
+                reason.clone()
+            };
+            decision.context.insert(0, reason);
+            decision.verdict = Verdict::Pass;
+        }
     }
 
     fn transcript_entry(input: &ToolResult) -> Option<Value> {
@@ -490,6 +846,10 @@ impl WirePoint for TransformToolResult {
 impl WirePoint for AfterToolCall {
     fn fields(input: &ToolResult) -> Map<String, Value> {
         tool_result_fields(input)
+    }
+
+    fn dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
+        tool_result_dialect_fields(input, agent, map);
     }
 
     fn fires_in_dialect(input: &ToolResult, agent: &str) -> bool {
@@ -539,6 +899,19 @@ impl WirePoint for OnStop {
         Some(assistant_text(&input.response))
     }
 
+    fn in_dialect(_: &StopEvent, decision: &mut Decision, agent: &str, _: &HookContext<'_>) {
+        // Current Claude Code: a Stop hook's `additionalContext` keeps the agent going, the
+        // context its next instruction.
+        if agent == CLAUDE_CODE
+            && decision.stop.is_none()
+            && matches!(decision.verdict, Verdict::Pass | Verdict::Allow)
+            && !decision.context.is_empty()
+        {
+            decision.verdict = Verdict::Block(decision.context.join("\n"));
+            decision.context.clear();
+        }
+    }
+
     fn apply_decision(
         _: &StopEvent,
         mut decision: Decision,
@@ -565,6 +938,47 @@ impl WirePoint for BeforeCompaction {
         ]);
         put_opt(&mut map, "summary", input.summary.as_deref());
         map
+    }
+
+    fn dialect_fields(input: &Compaction, agent: &str, map: &mut Map<String, Value>) {
+        match agent {
+            CLAUDE_CODE => {
+                // Claude Code sends the user's `/compact` instructions; hookchain has none.
+                map.insert("custom_instructions".to_owned(), Value::from(""));
+            }
+            DOCKER_AGENT => {
+                // docker-agent's `threshold` is Claude Code's `auto`.
+                let reason = match input.trigger.as_str() {
+                    "auto" => "threshold",
+                    other => other,
+                };
+                map.insert("compaction_reason".to_owned(), Value::from(reason));
+            }
+            _ => {}
+        }
+    }
+
+    fn event_subject(input: &Compaction, agent: &str) -> Subject {
+        match agent {
+            CLAUDE_CODE => Subject::Value(input.trigger.clone()),
+            _ => Subject::Unfiltered,
+        }
+    }
+
+    fn in_dialect(input: &Compaction, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
+        // docker-agent: the first non-empty summary, in config order, wins.
+        if agent == DOCKER_AGENT
+            && input.summary.is_some()
+            && (decision.summary.is_some() || decision.updated_text.is_some())
+        {
+            tracing::debug!(
+                point = cx.point(),
+                hook = cx.hook_name(),
+                "ignoring the hook's summary: an earlier hook supplied one, and docker-agent keeps the first"
+            );
+            decision.summary = None;
+            decision.updated_text = None;
+        }
     }
 
     fn apply_decision(
@@ -605,6 +1019,16 @@ impl WirePoint for SubagentStop {
             ),
             ("reason", Value::from(input.reason.as_str())),
         ])
+    }
+
+    fn dialect_fields(input: &SubagentStopEvent, agent: &str, map: &mut Map<String, Value>) {
+        if agent == CLAUDE_CODE {
+            map.insert(
+                "agent_id".to_owned(),
+                Value::from(input.session_id.as_str()),
+            );
+            map.insert("stop_hook_active".to_owned(), Value::from(false));
+        }
     }
 
     fn apply_decision(
@@ -650,6 +1074,12 @@ impl WirePoint for TurnEnded {
         }
     }
 
+    fn dialect_fields(input: &TurnEndEvent, agent: &str, map: &mut Map<String, Value>) {
+        if agent == DOCKER_AGENT && input.reason == TurnEnd::Blocked {
+            map.insert("reason".to_owned(), Value::from("hook_blocked"));
+        }
+    }
+
     fn apply_decision(
         _: &TurnEndEvent,
         decision: Decision,
@@ -669,6 +1099,25 @@ impl WirePoint for Notify {
         map
     }
 
+    fn dialect_fields(input: &Notification, agent: &str, map: &mut Map<String, Value>) {
+        if agent == DOCKER_AGENT {
+            map.insert("notification_level".to_owned(), json(&input.level));
+            map.insert(
+                "notification_message".to_owned(),
+                Value::from(input.message.as_str()),
+            );
+        }
+    }
+
+    fn event_subject(_: &Notification, agent: &str) -> Subject {
+        // Claude Code filters on `notification_type` (`permission_prompt`, `idle_prompt`, …),
+        // none of which hookchain's notifications are.
+        match agent {
+            CLAUDE_CODE => Subject::Unknown,
+            _ => Subject::Unfiltered,
+        }
+    }
+
     fn apply_decision(
         _: &Notification,
         decision: Decision,
@@ -678,14 +1127,46 @@ impl WirePoint for Notify {
     }
 }
 
-/// The payload of one firing of an external hook on point `P`: the common keys and the point's
-/// fields (see the [module docs](self)).
+/// The payload of one firing of an external hook on point `P`, in hookchain's own protocol: the
+/// common keys and the point's fields (see the [module docs](self)). [`payload_in`] with no
+/// dialect.
 pub fn payload<P: WirePoint>(
     event: &str,
     input: &P::Input,
     cx: &HookContext<'_>,
 ) -> Map<String, Value> {
+    payload_in::<P>(event, None, input, cx)
+}
+
+/// The payload of one firing of an external hook on point `P` configured as `event` in the
+/// dialect of `agent` (`"Claude Code"`, `"Hermes"`, …; `None` for hookchain's own protocol):
+/// the common keys, the point's fields and what that dialect adds (see "Payload fields per
+/// dialect" in the [module docs](self)).
+pub fn payload_in<P: WirePoint>(
+    event: &str,
+    agent: Option<&str>,
+    input: &P::Input,
+    cx: &HookContext<'_>,
+) -> Map<String, Value> {
     let mut payload = P::fields(input);
+    if let Some(agent) = agent {
+        P::dialect_fields(input, agent, &mut payload);
+        if agent == HERMES {
+            // Hermes sends these keys on every event: `null` where there is no tool, and the
+            // event's other arguments under `extra`.
+            payload.entry("tool_name").or_insert(Value::Null);
+            payload.entry("tool_input").or_insert(Value::Null);
+            if !payload.contains_key("extra") {
+                hermes_extra(&mut payload, []);
+            }
+            if let Some(Value::Object(extra)) = payload.get_mut("extra") {
+                extra.insert("task_id".to_owned(), Value::from(cx.session_id()));
+            }
+            // Hermes' active profile; hookchain has profiles of none, and Hermes names the one
+            // used when none is chosen `default`.
+            payload.insert("profile".to_owned(), Value::from("default"));
+        }
+    }
     let cwd = std::env::current_dir()
         .map(|dir| dir.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -708,6 +1189,9 @@ pub fn payload<P: WirePoint>(
         payload.insert("transcript_path".to_owned(), Value::from(path));
     }
     payload.insert("permission_mode".to_owned(), Value::from(permission_mode));
+    for (key, value) in transcript::agent_fields(cx) {
+        payload.entry(key).or_insert(value);
+    }
     payload
 }
 
@@ -715,7 +1199,7 @@ pub fn payload<P: WirePoint>(
 mod tests {
     use super::*;
     use hooks_core::points::catalog;
-    use hooks_core::{Annotations, Level, Message, SessionSource, TurnEnd};
+    use hooks_core::{Annotations, Level, Message};
     use serde_json::json;
 
     fn with_cx<T>(
@@ -1031,5 +1515,197 @@ mod tests {
             OutboundMessage::apply_decision(&out, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("key=***".to_owned()));
+    }
+
+    fn dialect_payload<P: WirePoint>(agent: &str, input: &P::Input) -> Map<String, Value> {
+        let mut map = P::fields(input);
+        P::dialect_fields(input, agent, &mut map);
+        map
+    }
+
+    #[test]
+    fn session_sources_and_end_reasons_in_claude_codes_names() {
+        let start = |source| SessionStartEvent {
+            session_id: "s".into(),
+            parent_session_id: None,
+            source,
+            context: Vec::new(),
+        };
+        for (source, name) in [
+            (SessionSource::Startup, "startup"),
+            (SessionSource::Reset, "clear"),
+            (SessionSource::Resume, "resume"),
+            (SessionSource::Compact, "compact"),
+        ] {
+            let map = dialect_payload::<SessionStart>("Claude Code", &start(source));
+            assert_eq!(map["source"], name);
+            assert_eq!(
+                SessionStart::event_subject(&start(source), "Claude Code"),
+                Subject::Value(name.to_owned())
+            );
+        }
+        // hookchain's own protocol keeps its own names and ignores matchers there.
+        assert_eq!(
+            SessionStart::fields(&start(SessionSource::Reset))["source"],
+            "reset"
+        );
+        assert_eq!(
+            SessionStart::event_subject(&start(SessionSource::Reset), "Hermes"),
+            Subject::Unfiltered
+        );
+        // Claude Code fires no SessionStart for a subagent.
+        assert!(!SessionStart::fires_in_dialect(
+            &start(SessionSource::Subagent),
+            "Claude Code"
+        ));
+        assert!(SessionStart::fires_in_dialect(
+            &start(SessionSource::Subagent),
+            "docker-agent"
+        ));
+        let end = |reason: &str| SessionEndEvent {
+            session_id: "s".into(),
+            reason: reason.into(),
+        };
+        assert_eq!(
+            dialect_payload::<SessionEnd>("Claude Code", &end("logout"))["reason"],
+            "logout"
+        );
+        assert_eq!(
+            dialect_payload::<SessionEnd>("docker-agent", &end("dropped"))["reason"],
+            "other"
+        );
+        let note = Notification {
+            level: Level::Error,
+            message: "m".into(),
+            source: None,
+        };
+        assert_eq!(
+            Notify::event_subject(&note, "Claude Code"),
+            Subject::Unknown
+        );
+        let map = dialect_payload::<Notify>("docker-agent", &note);
+        assert_eq!(
+            (&map["notification_level"], &map["notification_message"]),
+            (&json!("error"), &json!("m"))
+        );
+    }
+
+    #[test]
+    fn hermes_and_starchild_fields() {
+        let call = ToolCall::new("terminal", json!({"command": "ls"})).with_id("c1");
+        let (payload, _, _) = with_cx("intercept_tool_call", |cx| {
+            payload_in::<InterceptToolCall>("pre_tool_call", Some("Hermes"), &call, cx)
+        });
+        assert_eq!(payload["profile"], "default");
+        assert_eq!(
+            payload["extra"],
+            json!({"tool_use_id": "c1", "tool_call_id": "c1", "task_id": "wire-test"})
+        );
+        let (payload, _, _) = with_cx("transform_user_input", |cx| {
+            payload_in::<TransformUserInput>("on_user_message", Some("Hermes"), "hi", cx)
+        });
+        assert_eq!(
+            (&payload["tool_name"], &payload["tool_input"]),
+            (&Value::Null, &Value::Null)
+        );
+        assert_eq!(payload["extra"]["prompt"], "hi");
+        let result = ToolResult::new(&call, Ok(json!({"out": 1})));
+        let map = dialect_payload::<AfterToolCall>("Hermes", &result);
+        assert_eq!(map["extra"]["result"], r#"{"out":1}"#);
+        let map = dialect_payload::<TransformToolResult>("Starchild", &result);
+        assert_eq!(map["tool_result"], json!({"out": 1}));
+        let llm = LlmCall {
+            system_prompt: "sys".into(),
+            messages: vec![Message::user("first"), Message::user("last")],
+        };
+        let map = dialect_payload::<BeforeLlmCall>("Starchild", &llm);
+        assert_eq!(
+            (&map["system"], &map["last_user_message"]),
+            (&json!("sys"), &json!("last"))
+        );
+        let compaction = Compaction {
+            messages: Vec::new(),
+            trigger: "auto".into(),
+            summary: None,
+        };
+        let map = dialect_payload::<BeforeCompaction>("docker-agent", &compaction);
+        assert_eq!(map["compaction_reason"], "threshold");
+        let map = dialect_payload::<BeforeCompaction>("Claude Code", &compaction);
+        assert_eq!(map["custom_instructions"], "");
+    }
+
+    #[test]
+    fn plain_stdout_is_context_where_the_agent_uses_it() {
+        for point in ["transform_user_input", "session_start"] {
+            assert!(
+                plain_stdout_is_context(point, Some("Claude Code")),
+                "{point}"
+            );
+        }
+        for point in ["intercept_tool_call", "transform_tool_result", "on_stop"] {
+            assert!(
+                !plain_stdout_is_context(point, Some("Claude Code")),
+                "{point}"
+            );
+            assert!(plain_stdout_is_context(point, None), "{point}");
+        }
+        assert!(plain_stdout_is_context(
+            "before_llm_call",
+            Some("docker-agent")
+        ));
+        assert!(!plain_stdout_is_context(
+            "intercept_tool_call",
+            Some("docker-agent")
+        ));
+        assert!(!plain_stdout_is_context("before_llm_call", Some("Hermes")));
+        assert!(!plain_stdout_is_context("session_start", Some("Starchild")));
+    }
+
+    #[test]
+    fn docker_agent_keeps_the_first_summary() {
+        let earlier = Compaction {
+            messages: Vec::new(),
+            trigger: "manual".into(),
+            summary: Some("first".into()),
+        };
+        let d = Decision {
+            summary: Some("second".into()),
+            ..Decision::default()
+        };
+        let (r, _, _) = with_cx("before_compaction", |cx| {
+            let mut d = d.clone();
+            adapt::<BeforeCompaction>(&earlier, &mut d, Some("docker-agent"), cx);
+            BeforeCompaction::apply_decision(&earlier, d, cx)
+        });
+        assert_eq!(r, HookResult::Pass);
+        // hookchain's own protocol: the last hook's summary wins, as in every chain.
+        let (r, _, _) = with_cx("before_compaction", |cx| {
+            let mut d = d.clone();
+            adapt::<BeforeCompaction>(&earlier, &mut d, None, cx);
+            BeforeCompaction::apply_decision(&earlier, d, cx)
+        });
+        assert_eq!(r, HookResult::Rewrite("second".to_owned()));
+    }
+
+    #[test]
+    fn a_claude_code_post_tool_use_block_is_feedback_and_a_stop_still_stops() {
+        let result = ToolResult::new(&ToolCall::new("Write", json!({})), Ok(json!("ok")));
+        let (r, context, _) = with_cx("transform_tool_result", |cx| {
+            let mut d = block("");
+            adapt::<TransformToolResult>(&result, &mut d, Some("Claude Code"), cx);
+            TransformToolResult::apply_decision(&result, d, cx)
+        });
+        assert_eq!(r, HookResult::Pass);
+        assert_eq!(context, ["hook `guard` flagged the tool's result"]);
+        let stop = Decision {
+            stop: Some("halt".into()),
+            ..Decision::default()
+        };
+        let (r, _, _) = with_cx("transform_tool_result", |cx| {
+            let mut d = stop.clone();
+            adapt::<TransformToolResult>(&result, &mut d, Some("Claude Code"), cx);
+            TransformToolResult::apply_decision(&result, d, cx)
+        });
+        assert_eq!(r, HookResult::block("halt"));
     }
 }

@@ -6,8 +6,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::points::{InterceptToolCall, OnStop, OutboundMessage};
-use hooks_core::{Flow, Outbound, StopEvent, ToolCall};
+use hooks_core::points::{
+    InterceptToolCall, OnStop, OutboundMessage, SessionStart, TransformToolResult,
+    TransformUserInput,
+};
+use hooks_core::{
+    Flow, Outbound, SessionSource, SessionStartEvent, StopEvent, ToolCall, ToolResult,
+};
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
@@ -185,24 +190,27 @@ fn hook_event_name_is_the_dialects_spelling_so_a_hookify_block_rule_blocks() {
     assert_eq!(outcome.warnings, ["hookify: rm -rf is blocked"]);
 }
 
-/// A deny printed by a script that then exits 1 is read, as Claude Code's current reference and
-/// Hermes (`agent/shell_hooks.py`: "still parse stdout so exit-code failures can carry a block
-/// directive") read it: under `on_error: pass` it was dropped and the command ran.
+/// A deny printed by a script that then exits 1 is read as its agent reads it: Hermes parses
+/// stdout on any exit ("still parse stdout so exit-code failures can carry a block directive"),
+/// so the guard blocks; Claude Code "only processes JSON on exit 0", so there the hook failed, and
+/// its `on_error` applies (here `pass`, Claude Code's "non-blocking error"), the failure listed.
 #[test]
-fn a_json_deny_with_exit_code_1_blocks() {
-    let mut guard = dialect_hook(
-        "dialects/deny_then_exit_1.sh",
+fn a_json_deny_with_exit_code_1_is_read_as_its_agent_reads_it() {
+    let mut hermes = dialect_hook(
+        "dialects/hermes_deny_then_exit_1.sh",
         "intercept_tool_call",
-        "PreToolUse",
-        Flavor::ClaudeCode,
-        "Bash",
+        "pre_tool_call",
+        Flavor::Hermes,
+        "terminal",
     );
-    guard.on_error = OnError::Pass;
-    let hooks = hooks_of([guard]);
-    let session = hooks.session("deny-exit-1");
+    hermes.on_error = OnError::Pass;
+    let hooks = hooks_of([hermes]);
+    let session = hooks.session("deny-exit-1-hermes");
     let turn = session.begin_turn();
-    let outcome =
-        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new(
+        "terminal",
+        json!({"command": "rm -rf build/"}),
+    ));
     let (reason, _) = blocked(&outcome);
     assert_eq!(reason, "no rm -rf, even on exit 1");
     // The user still hears that the hook exited with an error.
@@ -213,7 +221,28 @@ fn a_json_deny_with_exit_code_1_blocks() {
         "{:?}",
         outcome.warnings
     );
-    // Exit 1 with nothing readable is still a failure, under the hook's policy.
+
+    let mut claude = dialect_hook(
+        "dialects/deny_then_exit_1.sh",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    );
+    claude.on_error = OnError::Pass;
+    let hooks = hooks_of([claude]);
+    let session = hooks.session("deny-exit-1-claude");
+    let turn = session.begin_turn();
+    let outcome =
+        turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "rm -rf build/"})));
+    assert!(!outcome.is_blocked(), "{:?}", outcome.flow);
+    assert_eq!(outcome.failures.len(), 1, "{:?}", outcome.failures);
+    assert!(
+        outcome.failures[0].error.contains("exited with code 1"),
+        "{:?}",
+        outcome.failures
+    );
+    // Exit 0 goes on, with no failure.
     let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "ls"})));
     assert!(!outcome.is_blocked());
     assert!(
@@ -424,4 +453,176 @@ fn the_agents_transcript_path_is_sent() {
     });
     assert!(outcome.is_blocked(), "the hook read the agent's transcript");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn write_result(content: &str) -> ToolResult {
+    let call = ToolCall::new(
+        "Write",
+        json!({"file_path": "src/app.js", "content": content}),
+    )
+    .with_id("toolu_1");
+    ToolResult::new(
+        &call,
+        Ok(json!({"success": true, "filePath": "src/app.js"})),
+    )
+}
+
+/// A PostToolUse lint-feedback hook answers `decision: block` after a good write: Claude Code
+/// keeps the tool's output and gives the reason to the model beside it. hookchain replaced the
+/// output with an error, and the write looked failed.
+#[test]
+fn a_post_tool_use_block_keeps_the_output_and_adds_the_reason() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/lint_feedback.sh",
+        "transform_tool_result",
+        "PostToolUse",
+        Flavor::ClaudeCode,
+        "Write|Edit",
+    )]);
+    let session = hooks.session("lint-feedback");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<TransformToolResult>(write_result("console.log(1);\n"));
+    match &outcome.flow {
+        Flow::Continue(result) => {
+            assert_eq!(
+                result.tool_response,
+                json!({"success": true, "filePath": "src/app.js"}),
+                "the write's output is kept"
+            );
+            assert!(!result.is_error);
+        }
+        Flow::Blocked(b) => panic!("the good write was turned into an error: {b}"),
+    }
+    assert_eq!(
+        outcome.context,
+        ["lint: remove the console.log call (no-console)"]
+    );
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    // A clean write: nothing is added.
+    let outcome = turn.fire::<TransformToolResult>(write_result("let x = 1;\n"));
+    assert!(!outcome.is_blocked());
+    assert!(outcome.context.is_empty(), "{:?}", outcome.context);
+}
+
+/// A `SessionStart` hook with `matcher: compact` (re-inject the rules after a compaction) fires
+/// only when the session starts again after a compaction: hookchain ignored the matcher, and the
+/// hook fired at every start-up.
+#[test]
+fn a_session_start_matcher_compact_fires_only_after_compaction() {
+    let dir = std::env::temp_dir().join(format!("hookchain-compact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("spawns.log");
+    let _ = std::fs::remove_file(&log);
+    let mut hook = dialect_hook(
+        "dialects/reinject_after_compact.sh",
+        "session_start",
+        "SessionStart",
+        Flavor::ClaudeCode,
+        "compact",
+    );
+    if let Transport::Command(spec) = &mut hook.transport {
+        spec.env
+            .insert("SPAWN_LOG".into(), log.display().to_string());
+    }
+    let hooks = hooks_of([hook]);
+    let session = hooks.session("compact-matcher");
+    assert!(session.context().is_empty(), "{:?}", session.context());
+    assert!(
+        !log.exists(),
+        "start-up is not `compact`: nothing is spawned"
+    );
+
+    let outcome = session.fire::<SessionStart>(SessionStartEvent {
+        session_id: "compact-matcher".into(),
+        parent_session_id: None,
+        source: SessionSource::Compact,
+        context: Vec::new(),
+    });
+    match &outcome.flow {
+        Flow::Continue(event) => {
+            assert_eq!(event.context, ["Reminder: the project indents with tabs."]);
+        }
+        Flow::Blocked(b) => panic!("{b}"),
+    }
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
+    session.end("exit");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Plain stdout is model context only where the hook's agent uses it: a Claude Code PreToolUse
+/// hook's printed line is logged, not given to the model; on UserPromptSubmit it is context. In
+/// hookchain's own protocol plain stdout is context on every point that takes context.
+#[test]
+fn plain_stdout_on_pre_tool_use_does_not_reach_the_model() {
+    let pre_tool = dialect_hook(
+        "dialects/plain_stdout_note.sh",
+        "intercept_tool_call",
+        "PreToolUse",
+        Flavor::ClaudeCode,
+        "Bash",
+    );
+    let prompt = dialect_hook(
+        "dialects/plain_stdout_note.sh",
+        "transform_user_input",
+        "UserPromptSubmit",
+        Flavor::ClaudeCode,
+        "",
+    );
+    let hooks = hooks_of([pre_tool, prompt]);
+    let session = hooks.session("plain-stdout");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "ls"})));
+    assert!(!outcome.is_blocked());
+    assert!(outcome.context.is_empty(), "{:?}", outcome.context);
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    let outcome = turn.fire::<TransformUserInput>("hello".to_owned());
+    assert_eq!(outcome.context, ["checked by plain_stdout_note"]);
+
+    // The same script in hookchain's own protocol.
+    let native = dialect_hook(
+        "dialects/plain_stdout_note.sh",
+        "intercept_tool_call",
+        "intercept_tool_call",
+        Flavor::Native,
+        "Bash",
+    );
+    let hooks = hooks_of([native]);
+    let session = hooks.session("plain-stdout-native");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<InterceptToolCall>(ToolCall::new("Bash", json!({"command": "ls"})));
+    assert_eq!(outcome.context, ["checked by plain_stdout_note"]);
+}
+
+/// A Stop hook's `hookSpecificOutput.additionalContext` keeps the agent going (current Claude
+/// Code), the context its next instruction; on the redo (`stop_hook_active`) the hook lets it
+/// stop. hookchain added the context and let the agent stop.
+#[test]
+fn a_stop_hooks_additional_context_makes_the_agent_redo() {
+    let hooks = hooks_of([dialect_hook(
+        "dialects/stop_additional_context.sh",
+        "on_stop",
+        "Stop",
+        Flavor::ClaudeCode,
+        "",
+    )]);
+    let session = hooks.session("stop-additional-context");
+    let turn = session.begin_turn();
+    let outcome = turn.fire::<OnStop>(StopEvent {
+        response: "Done.".into(),
+        stop_hook_active: false,
+        redos: 0,
+    });
+    match &outcome.flow {
+        Flow::Blocked(b) => assert_eq!(b.reason, "Run the test suite before you finish."),
+        Flow::Continue(_) => panic!(
+            "the agent stopped: {:?} {:?}",
+            outcome.context, outcome.failures
+        ),
+    }
+    let outcome = turn.fire::<OnStop>(StopEvent {
+        response: "Tests pass. Done.".into(),
+        stop_hook_active: true,
+        redos: 1,
+    });
+    assert!(!outcome.is_blocked(), "{:?}", outcome.flow);
 }

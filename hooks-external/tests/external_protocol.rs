@@ -766,11 +766,27 @@ fn empty_output_passes() {
     unchanged(&pre_tool_use(&fake, OnError::Block));
 }
 
+/// A hook in hookchain's own protocol (its event spelled as the point).
+fn native_pre_tool_use(fake: &Arc<Fake>, on_error: OnError) -> Outcome<ToolCall> {
+    let hooks = registry(
+        ExternalHook {
+            on_error,
+            ..hook("intercept_tool_call", "intercept_tool_call")
+        },
+        fake,
+    );
+    turn(&hooks, "native-pre-tool-use").fire::<InterceptToolCall>(rm_call())
+}
+
 #[test]
 fn plain_text_is_context_where_context_is_taken() {
-    let outcome = pre_tool_use(&Fake::stdout("  lint passed\n"), OnError::Pass);
+    let outcome = native_pre_tool_use(&Fake::stdout("  lint passed\n"), OnError::Pass);
     unchanged(&outcome);
     assert_eq!(outcome.context, ["lint passed"]);
+    // Claude Code gives plain stdout to the model on UserPromptSubmit and SessionStart only.
+    let outcome = pre_tool_use(&Fake::stdout("  lint passed\n"), OnError::Pass);
+    unchanged(&outcome);
+    assert!(outcome.context.is_empty(), "{:?}", outcome.context);
 
     let fake = Fake::stdout("footer?");
     let hooks = registry(hook("transform_response", "on_response_end"), &fake);
@@ -833,6 +849,12 @@ fn exit_1_and_127_are_failures_under_every_policy() {
         &Fake::raw(exit(1, r#"{"decision": "block""#, "")),
         "exited with code 1",
     );
+    // A Claude Code hook's JSON on exit 1 is not read: "Claude Code only processes JSON on
+    // exit 0".
+    fails_under_every_policy(
+        &Fake::raw(exit(1, r#"{"decision": "block", "reason": "no rm"}"#, "")),
+        "exited with code 1",
+    );
     fails_under_every_policy(
         &Fake::raw(exit(127, "", "sh: ./guard.sh: not found\n")),
         "exited with code 127",
@@ -843,8 +865,9 @@ fn exit_1_and_127_are_failures_under_every_policy() {
     );
 }
 
-/// A JSON answer is read whatever the exit code, as Claude Code's current reference and Hermes
-/// read it; the exit code becomes a warning.
+/// In hookchain's own protocol a JSON answer is read whatever the exit code, as Hermes reads it;
+/// the exit code becomes a warning. (Claude Code reads JSON on exit 0 only: see
+/// `exit_1_and_127_are_failures_under_every_policy`.)
 #[test]
 fn a_json_answer_with_another_exit_code_is_read_under_every_policy() {
     for on_error in [OnError::Pass, OnError::Warn, OnError::Block] {
@@ -853,7 +876,7 @@ fn a_json_answer_with_another_exit_code_is_read_under_every_policy() {
             r#"{"decision": "block", "reason": "no rm"}"#,
             "Traceback (most recent call last):\n  boom",
         ));
-        let outcome = pre_tool_use(&fake, on_error);
+        let outcome = native_pre_tool_use(&fake, on_error);
         assert_eq!(blocked_reason(&outcome), "no rm", "{on_error:?}");
         assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
         assert_eq!(
@@ -1225,7 +1248,7 @@ fn shell_hook(script: &str, on_error: OnError) -> ExternalHook {
             env_allow: Vec::new(),
         }),
         on_error,
-        ..hook("intercept_tool_call", "PreToolUse")
+        ..hook("intercept_tool_call", "intercept_tool_call")
     }
 }
 
