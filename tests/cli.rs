@@ -156,7 +156,7 @@ fn list_shows_each_configured_hook_and_its_consent() {
             "intercept_tool_call",
             "20",
             "block-rm",
-            "Bash|shell",
+            "tool:Bash|shell",
             "60s",
             "command",
             fixture("block.sh").as_str(),
@@ -774,7 +774,7 @@ fn claude_code_settings_are_read_as_such() {
         .lines()
         .find(|l| l.contains("settings.json#"))
         .unwrap_or_else(|| panic!("{}", run.out));
-    assert!(line.contains(" Bash ") && line.ends_with("new"), "{line}");
+    assert!(line.contains(" tool:Bash ") && line.ends_with("new"), "{line}");
     // Its shell line runs with `sh -c`; doctor names the script the line runs.
     assert_eq!(
         sandbox

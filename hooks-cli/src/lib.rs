@@ -28,7 +28,7 @@
 //! # The commands
 //!
 //! - `list` prints two tables: the compiled-in hooks (point, priority, name, extension,
-//!   `file:line`, state) and the configured ones (point, priority, name, matcher, timeout,
+//!   `file:line`, state) and the configured ones (point, priority, name, matcher and what it applies to — `tool:Bash`, `source:compact` —, timeout,
 //!   transport and target, `file:line`, state, consent: `approved`, `new` or `drifted`). The
 //!   state is `on`, or `disabled by FILE:LINE` / `disabled by the agent's code`, as the registry
 //!   the agent would build from the same config has it, followed by `, required` for a required
@@ -343,13 +343,28 @@ fn consent_word(status: &ConsentStatus) -> &'static str {
     }
 }
 
+/// The matcher and what it applies to, one word: `tool:Bash`, `source:compact`,
+/// `content:rm -rf`; `*` when it lets everything through, `-` when it is not consulted.
 fn matcher_text(hook: &ExternalHook) -> String {
-    if !TOOL_POINTS.contains(&hook.point) {
-        "-".to_owned()
-    } else if hook.matcher.is_all() {
-        "*".to_owned()
+    let applies_to = if hook.matcher.reads_content() {
+        Some("content")
+    } else if TOOL_POINTS.contains(&hook.point) {
+        Some("tool")
+    } else if hooks_external::hook::dialect(hook) == Some("Claude Code") {
+        match hook.point {
+            "session_start" => Some("source"),
+            "session_end" => Some("reason"),
+            "before_compaction" => Some("trigger"),
+            "notification" => Some("notification_type"),
+            _ => None,
+        }
     } else {
-        hook.matcher.as_str().to_owned()
+        None
+    };
+    match applies_to {
+        None => "-".to_owned(),
+        Some(_) if hook.matcher.is_all() => "*".to_owned(),
+        Some(what) => format!("{what}:{}", hook.matcher.as_str().trim()),
     }
 }
 
@@ -1118,13 +1133,15 @@ where
     let invoke = invoker(&hook.transport)?;
     let notes = Annotations::new();
     let cx = HookContext::new(SESSION, 0, P::NAME, &notes).with_hook(&hook.name);
-    let payload = hooks_external::wire::payload::<P>(&hook.event, P::input(&value), &cx);
+    let dialect = hooks_external::hook::dialect(hook);
+    let payload =
+        hooks_external::wire::payload_in::<P>(&hook.event, dialect, P::input(&value), &cx);
     let bytes = serde_json::to_vec(&payload)?;
     let started = Instant::now();
     let raw = invoke.invoke(&bytes, hook.timeout);
     let took = started.elapsed();
     let answer = match raw {
-        Ok(raw) => protocol::decide(&raw).map_err(|e| e.to_string()),
+        Ok(raw) => protocol::decide_in(&raw, dialect).map_err(|e| e.to_string()),
         Err(e) => Err(e.to_string()),
     };
     Ok((took, answer))
@@ -1422,6 +1439,74 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_matcher_column_says_what_the_matcher_applies_to() {
+        use hooks_external::{
+            CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+        };
+        let hook = |point: &'static str, event: &str, flavor, matcher: &str| ExternalHook {
+            point,
+            event: event.to_owned(),
+            name: "h".to_owned(),
+            transport: Transport::Command(CommandSpec {
+                argv: vec!["true".to_owned()],
+                display: "true".to_owned(),
+                env: Default::default(),
+                working_dir: None,
+                env_clear: false,
+                env_allow: Vec::new(),
+            }),
+            matcher: Matcher::parse(flavor, matcher).unwrap(),
+            timeout: Duration::from_secs(1),
+            priority: 0,
+            on_error: OnError::Pass,
+            flavor,
+            origin: ConfigOrigin::Code,
+            required: false,
+        };
+        let text = |h: ExternalHook| matcher_text(&h);
+        assert_eq!(
+            text(hook(
+                "intercept_tool_call",
+                "PreToolUse",
+                Flavor::ClaudeCode,
+                "Bash"
+            )),
+            "tool:Bash"
+        );
+        assert_eq!(
+            text(hook(
+                "session_start",
+                "SessionStart",
+                Flavor::ClaudeCode,
+                "compact"
+            )),
+            "source:compact"
+        );
+        assert_eq!(
+            text(hook(
+                "session_start",
+                "on_session_start",
+                Flavor::Hermes,
+                "x"
+            )),
+            "-"
+        );
+        assert_eq!(
+            text(hook("on_stop", "on_stop", Flavor::Starchild, "publish")),
+            "content:publish"
+        );
+        assert_eq!(
+            text(hook(
+                "intercept_tool_call",
+                "PreToolUse",
+                Flavor::ClaudeCode,
+                "*"
+            )),
+            "*"
+        );
+    }
+
     use super::*;
 
     fn check(point: &str) -> Result<(), Failure> {

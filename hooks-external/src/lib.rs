@@ -23,8 +23,9 @@
 //!   sees the value as the hooks before it left it, and its rewrite is what the hooks after it
 //!   see.
 //! - A matcher that does not match never spawns, connects or sends anything.
-//! - A hook that cannot start, runs past its time limit, exits with a code other than 0 or 2,
-//!   prints more than the output cap or prints junk has *failed*; what that means is its
+//! - A hook that cannot start, runs past its time limit, exits with a code other than 0 or 2
+//!   (without a JSON answer its dialect reads there: [`protocol`]), prints more than the output
+//!   cap or prints junk has *failed*; what that means is its
 //!   [`OnError`] — `pass`, `block` or `warn` — never a silent pass.
 //! - A failed or slow hook never loses the agent's value and never takes the agent down; every
 //!   process it started, grandchildren included, is gone when the firing ends (save one that
