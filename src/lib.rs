@@ -143,6 +143,18 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
+/// Adapters that run the hooks inside Rust agent frameworks.
+#[cfg(feature = "rig")]
+pub mod adapters {
+    /// rig-agent: [`HookchainHook`](rig::HookchainHook), one `AgentHook` that fires every
+    /// point at the rig event that matches it. The whole integration is
+    /// `.add_hook(HookchainHook::new(hooks.session(id)))` on the agent's builder.
+    pub mod rig {
+        #[doc(inline)]
+        pub use hooks_rig::*;
+    }
+}
+
 /// What `#[register_hook]`, `hook_point!` and `extension_config!` expand to refers to these;
 /// not a public API: it changes in any release.
 #[doc(hidden)]
