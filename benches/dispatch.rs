@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{BatchSize, Criterion};
 use hookchain::HooksBuilder;
 use hookchain::chain::Annotations;
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 // ---------------------------------------------------------------------------------------------
 // The ten hooks: cheap, realistic guards. The benchmarked call (`read_file` of `src/lib.rs`)

@@ -15,7 +15,7 @@ use hookchain::points::{
     Compaction, CompactionDone, LlmReply, Notification, Outbound, SessionEndEvent,
     SessionResetEvent, SessionStartEvent, StopEvent, SubagentStopEvent, ToolResult, TurnEndEvent,
 };
-use hookchain::prelude::*;
+use hookchain::{HookContext, points::Message, prelude::*};
 
 fn at(cx: &HookContext, what: std::fmt::Arguments<'_>) {
     println!("  [{:<21}] {what}", cx.point());

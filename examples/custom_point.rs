@@ -3,7 +3,7 @@
 //!
 //! Run it with `cargo run --example custom_point`.
 
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 use hookchain::{Outcome, hook_point};
 
 /// An e-mail the agent is about to send.

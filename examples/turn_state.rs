@@ -9,7 +9,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use hookchain::points::TurnEndEvent;
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 /// Counts tool calls per turn (turn state) and per session (session state).
 #[register_hook("intercept_tool_call", priority = 0)]

@@ -26,8 +26,8 @@ use std::sync::{LazyLock, Mutex};
 use hookchain::config::Config;
 use hookchain::points::TurnEndEvent;
 use hookchain::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput};
-use hookchain::prelude::*;
 use hookchain::{ConfigError, HooksBuilder, Outcome};
+use hookchain::{HookContext, points::Message, prelude::*};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 //! its input, **block** it with a reason the model or the user sees, or **inject** context.
 //!
 //! ```
-//! use hookchain::prelude::*;
+//! use hookchain::{HookContext, prelude::*};
 //!
 //! /// Plan before implement: no writes outside plans/ until a plan exists.
 //! #[register_hook("intercept_tool_call", priority = 10)]
@@ -143,6 +143,18 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
+/// Adapters that run the hooks inside Rust agent frameworks.
+#[cfg(feature = "rig")]
+pub mod adapters {
+    /// rig-agent: [`HookchainHook`](rig::HookchainHook), one `AgentHook` that fires every
+    /// point at the rig event that matches it. The whole integration is
+    /// `.add_hook(HookchainHook::new(hooks.session(id)))` on the agent's builder.
+    pub mod rig {
+        #[doc(inline)]
+        pub use hooks_rig::*;
+    }
+}
+
 /// What `#[register_hook]`, `hook_point!` and `extension_config!` expand to refers to these;
 /// not a public API: it changes in any release.
 #[doc(hidden)]
@@ -156,15 +168,20 @@ pub mod __private {
 }
 
 /// The names an agent or a hook needs, in one import: `use hookchain::prelude::*;`.
+///
+/// It exports nothing that rig-agent's prelude exports too, so a program can glob-import both
+/// (a name in two globs is an error where it is used): the hook context is imported by name
+/// (`use hookchain::{HookContext, prelude::*};`), and the conversation's `Message` is
+/// `hookchain::points::Message`.
 pub mod prelude {
     #[cfg(feature = "config")]
     pub use crate::config::{ConfigBuilderExt as _, ConfigHooksExt as _};
     #[cfg(feature = "external")]
     pub use crate::external::ExternalHooksExt as _;
-    pub use crate::points::{Injection, LlmCall, Message, ToolCall, ToolResult};
+    pub use crate::points::{Injection, LlmCall, ToolCall, ToolResult};
     pub use crate::{
-        Blocked, ConfigError, Flow, HookContext, HookPoint, HookResult, Hooks, OnError, PointKind,
-        Session, Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
+        Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
+        Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
     pub use serde_json::{Value, json};
 }

@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use hookchain::HooksBuilder;
 use hookchain::points::InterceptToolCall;
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;

@@ -15,8 +15,8 @@ use hookchain::points::{
     Level, Notification, SessionEndEvent, SessionResetEvent, SessionStartEvent, StopEvent,
     SubagentStopEvent, ToolResult, TurnEndEvent,
 };
-use hookchain::prelude::*;
 use hookchain::registry::BoxFuture;
+use hookchain::{HookContext, prelude::*};
 use hookchain::{HookOptions, HooksBuilder, Stop};
 use parking_lot::Mutex;
 

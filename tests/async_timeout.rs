@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use hookchain::points::{InterceptToolCall, OnStop, SessionStart, TurnEnded};
 use hookchain::points::{SessionStartEvent, StopEvent, TurnEndEvent};
-use hookchain::prelude::*;
 use hookchain::registry::{BoxFuture, DEFAULT_ASYNC_TIMEOUT};
+use hookchain::{HookContext, prelude::*};
 use hookchain::{HookOptions, HooksBuilder};
 
 #[path = "support/deadline.rs"]

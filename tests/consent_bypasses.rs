@@ -37,8 +37,8 @@ use std::sync::{Arc, Mutex};
 use hookchain::config::{Config, ConfigBuilderExt, Init};
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, Notification, Notify, ToolCall};
-use hookchain::prelude::*;
 use hookchain::{ConfigError, HookOptions, HooksBuilder};
+use hookchain::{HookContext, prelude::*};
 
 /// A user's home and a project, each in a directory of its own, removed when dropped.
 struct Dirs {

@@ -16,8 +16,8 @@ use hookchain::external::{
 };
 use hookchain::points::{SessionEnd, TurnEnded};
 use hookchain::points::{SessionEndEvent, TurnEndEvent};
-use hookchain::prelude::*;
 use hookchain::registry::BoxFuture;
+use hookchain::{HookContext, prelude::*};
 use hookchain::{HookOptions, HooksBuilder};
 use parking_lot::Mutex;
 

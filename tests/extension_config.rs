@@ -10,9 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use hookchain::config::Config;
-use hookchain::prelude::*;
 use hookchain::registry::{BuildError, ConfigOrigin};
 use hookchain::{ConfigError, HooksBuilder};
+use hookchain::{HookContext, prelude::*};
 use serde::Deserialize;
 
 /// The workflow guard's settings, as the feature request has them.

@@ -21,7 +21,7 @@ use hookchain::external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
 };
 use hookchain::points::InterceptToolCall;
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 use hookchain::{HooksBuilder, Outcome};
 
 /// The tool the mixed-chain hooks act on; the `#[register_hook]` hooks pass on every other tool.

@@ -5,7 +5,7 @@
 use hookchain::HooksBuilder;
 use hookchain::points::{InterceptToolCall, TransformToolResult};
 use hookchain::points::{ToolArgsError, ToolResult};
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 /// What a framework's tool call looks like: the arguments still a string.
 struct FrameworkCall {

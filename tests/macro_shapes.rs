@@ -5,7 +5,7 @@ use std::fmt;
 
 use hookchain::__private::{HookArg, Registration, registrations};
 use hookchain::points::TurnEndEvent;
-use hookchain::prelude::*;
+use hookchain::{HookContext, points::Message, prelude::*};
 
 #[register_hook("intercept_tool_call")]
 fn one_arg(call: &ToolCall) -> HookResult<Value> {
@@ -137,7 +137,7 @@ macro_rules! hook_on_every_builtin_point {
         }
     )*) => {
         mod every_point {
-            use hookchain::prelude::*;
+            use hookchain::{HookContext, prelude::*};
             $(
                 #[register_hook($name)]
                 #[allow(non_snake_case)]

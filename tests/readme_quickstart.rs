@@ -1,7 +1,7 @@
 //! The README's quickstart, compiled and run: its Rust blocks stand in this file as they
 //! stand in the README (a test checks they are still the same), with the few fns they call.
 
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 /// Plan before implement: no writes outside plans/ until a plan exists.
 #[rustfmt::skip]

@@ -34,8 +34,8 @@ use std::task::{Context, Poll};
 
 use hookchain::points::TurnEndEvent;
 use hookchain::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput};
-use hookchain::prelude::*;
 use hookchain::registry::HookSource;
+use hookchain::{HookContext, points::Message, prelude::*};
 use hookchain::{OnError, Outcome};
 use parking_lot::Mutex;
 
@@ -139,7 +139,7 @@ fn alpha_tie(_: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 }
 
 mod tie {
-    use hookchain::prelude::*;
+    use hookchain::{HookContext, prelude::*};
 
     #[register_hook("intercept_tool_call")]
     pub(crate) fn middle_tie(_: &ToolCall, cx: &HookContext) -> HookResult<Value> {

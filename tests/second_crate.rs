@@ -22,8 +22,8 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use hookchain::points::{InterceptToolCall, TransformUserInput};
-use hookchain::prelude::*;
 use hookchain::registry::{HookInfo, HookSource};
+use hookchain::{HookContext, prelude::*};
 use parking_lot::Mutex;
 use second_crate as _;
 

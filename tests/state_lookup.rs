@@ -4,7 +4,7 @@
 //! hook that asks, and in the hook's own turn.
 
 use hookchain::HooksBuilder;
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 /// Plan before implement, as in the README.
 #[register_hook("intercept_tool_call", priority = 10)]

@@ -35,7 +35,7 @@ use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, TransformToolResult};
 use hookchain::points::{ToolResult, TurnEndEvent};
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 use hookchain::{HooksBuilder, Outcome};
 
 // ---------------------------------------------------------------------------------------------

@@ -234,7 +234,7 @@ impl Invoke for Unusable {
     }
 }
 
-/// Adds external hooks to a [`HooksBuilder`]: `use hookchain::prelude::*;` brings it in.
+/// Adds external hooks to a [`HooksBuilder`]: `use hookchain::{HookContext, prelude::*};` brings it in.
 pub trait ExternalHooksExt: Sized {
     /// Adds an external hook — a script, a long-lived worker or an HTTP endpoint — to the chain
     /// of its point, reached through the transport `hook.transport` names.

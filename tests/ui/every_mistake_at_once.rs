@@ -1,4 +1,4 @@
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 // One compilation reports every mistake of the attribute and of the signature.
 #[register_hook(

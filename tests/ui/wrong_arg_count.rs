@@ -1,4 +1,4 @@
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 #[register_hook("intercept_tool_call")]
 fn no_input() -> HookResult<Value> {

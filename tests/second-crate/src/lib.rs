@@ -19,7 +19,7 @@
 
 #![warn(missing_docs)]
 
-use hookchain::prelude::*;
+use hookchain::{HookContext, prelude::*};
 
 /// What a redacted value is replaced with.
 pub const REDACTED: &str = "[redacted]";

@@ -1,0 +1,41 @@
+//! hookchain inside [rig-agent](https://docs.rs/rig-agent/0.44.0): the whole integration is
+//! one line of the agent's builder,
+//!
+//! ```text
+//! AgentBuilder::new(model) … .add_hook(HookchainHook::new(Hooks::global().session(id))).build()
+//! ```
+//!
+//! and the program's ordinary `#[register_hook]` fns then run at every step of every run of
+//! that agent. Agents reach it as `hookchain::adapters::rig` (the facade's `rig` feature).
+//!
+//! # What it owns
+//!
+//! - [`HookchainHook`] (in `hook.rs`): the rig `AgentHook` that maps a rig run onto one
+//!   hookchain turn and fires each point at the rig event that matches it. Its docs hold the
+//!   table of events and points and everything the mapping cannot carry.
+//! - The conversions between rig's messages, tool calls and tool results and hookchain's
+//!   payloads (in `convert.rs`): hooks see text; media are kept, never shown to them.
+//!
+//! # The rules it keeps
+//!
+//! - One rig run (one `agent.prompt(..)`) is one hookchain [`Turn`](hooks_runtime::Turn): two
+//!   runs of one agent at once have two turns, each with its own state.
+//! - Every point fires through its `_async` method inside rig's task: `async fn` hooks that
+//!   await tokio work, and nothing blocks an executor thread.
+//! - A hook that blocks stops what it guards: the run (`transform_user_input`,
+//!   `before_llm_call`), or the tool call, which then never runs (`intercept_tool_call`).
+//!
+//! # Versions
+//!
+//! Built against rig-agent `=0.44.0` (re-exported as [`rig_agent`], so the agent can name the
+//! very version the adapter implements), which needs rustc 1.95; rig-agent 0.45 and later
+//! need 1.97.1.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod convert;
+mod hook;
+
+pub use hook::{HookchainHook, turn_end};
+pub use rig_agent;
