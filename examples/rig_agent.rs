@@ -12,8 +12,7 @@
 //! - `tests_before_stop` is an **async stop gate** (`on_stop`): it awaits tokio, then sends the
 //!   model back to work until its reply says the tests pass.
 //!
-//! Run it with `cargo run --example rig_agent --features rig-scripted` (`rig-scripted` is
-//! `rig`, the adapter, plus rig's scripted model, which only this example needs).
+//! Run it with `cargo run --example rig_agent --features rig`.
 
 use std::time::Duration;
 

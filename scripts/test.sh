@@ -44,7 +44,7 @@ cargo test --workspace --exclude hooks-rig --features linkme
 echo "== the rig adapter (hooks-rig, rig-agent 0.44, rustc 1.95): lints, docs, tests, the example"
 cargo clippy -p hooks-rig --all-targets -- -D warnings
 cargo clippy -p hookchain --no-default-features --features rig -- -D warnings
-cargo clippy -p hookchain --example rig_agent --features rig-scripted -- -D warnings
+cargo clippy -p hookchain --example rig_agent --features rig -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p hooks-rig -p hookchain --no-deps --features hookchain/rig
 cargo test -p hooks-rig
-cargo run --example rig_agent --features rig-scripted
+cargo run --example rig_agent --features rig
