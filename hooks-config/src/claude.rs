@@ -20,9 +20,14 @@
 //!   Every other key of the settings file is Claude Code's own and is left alone;
 //!   `"disableAllHooks": true` turns every hook of the file off, as it does in Claude Code.
 //! - An event is a point of the catalog by Claude Code's name for it (`PreToolUse` is
-//!   `intercept_tool_call`). Claude Code events hookchain has no point for (`PermissionRequest`,
-//!   `SubagentStart`, …) are left out with a warning; any other name is an error with the
-//!   closest known name.
+//!   `intercept_tool_call`). An event hookchain has no point for (`PermissionRequest`, `Setup`,
+//!   `PostToolBatch`, …), and any name it does not know (a newer Claude Code's), is left out with
+//!   a warning naming it and its line — never a "did you mean" toward a different real event.
+//! - One entry that cannot be honoured (an unknown key, a malformed value, a bad matcher) costs
+//!   that entry only: it is left out with a warning naming the file, the line and the problem,
+//!   and the file's other hooks load. Only a file that is not JSON, or whose `hooks` is not an
+//!   object, is an error. Every warning reaches every session through `notification` once the
+//!   file is loaded into a registry.
 //! - `"type": "command"` runs its `command` with `sh -c`, as Claude Code does, in the project
 //!   directory: the directory holding `.claude/` when the file is `.claude/settings*.json`, else
 //!   the current directory. A line that starts with a path (`"$CLAUDE_PROJECT_DIR"/…`, `~/…`,
@@ -48,13 +53,17 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::entry::{Entry, Event, FileContext, at, json_kind};
+use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, json_kind};
 use hooks_external::program::shell_argv;
 use hooks_external::{
-    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, OnError, Transport,
+    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, Matcher, OnError,
+    Transport,
 };
 
-/// Every event name Claude Code has, for "did you mean".
+/// Claude Code's event names, current and past, for the hint when a name differs from one in
+/// case alone. An event hookchain has no point for (`PermissionRequest`, `Setup`, …) and any
+/// name not known here are left out with a warning naming them: a newer Claude Code may have
+/// events this list lacks, and a "did you mean" toward a different real event would mislead.
 const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
@@ -66,12 +75,12 @@ const EVENTS: &[&str] = &[
     "PostCompact",
     "SessionStart",
     "SessionEnd",
-];
-
-/// Claude Code events without a hookchain point: left out with a warning.
-const UNSUPPORTED: &[&str] = &[
+    "Setup",
+    "UserPromptExpansion",
     "PermissionRequest",
+    "PermissionDenied",
     "PostToolUseFailure",
+    "PostToolBatch",
     "SubagentStart",
     "StopFailure",
     "TeammateIdle",
@@ -81,6 +90,8 @@ const UNSUPPORTED: &[&str] = &[
     "InstructionsLoaded",
     "CwdChanged",
     "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
     "WorktreeCreate",
     "WorktreeRemove",
     "Elicitation",
@@ -140,44 +151,37 @@ impl<'de> Deserialize<'de> for Events {
     }
 }
 
-/// Reads a settings file's text; `cx.file` is where it was read from.
-pub(crate) fn read(
-    cx: &FileContext<'_>,
-    text: &str,
-) -> Result<(Vec<Entry>, Vec<String>), ConfigError> {
+/// Reads a settings file's text; `cx.file` is where it was read from. Only a file that is not
+/// JSON, or whose `hooks` is not an object, is an error: an entry that cannot be honoured costs
+/// that entry only, with a warning.
+pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigError> {
     let settings: Settings = serde_json::from_str(text).map_err(|e| syntax(cx.file, &e))?;
-    let mut warnings = Vec::new();
+    let mut loaded = Loaded::default();
     let root = vec![PathSegment::Key("hooks".to_owned())];
     if let Some(disable) = settings.disable_all_hooks {
         let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
         if cx.boolean("`disableAllHooks`", &disable, &path)? {
-            warnings.push(format!(
+            loaded.warnings.push(format!(
                 "{}: `disableAllHooks` is true: none of its hooks runs",
                 cx.place(&path)
             ));
-            return Ok((Vec::new(), warnings));
+            return Ok(loaded);
         }
     }
     let project_dir = project_dir(cx.file);
-    let mut entries = Vec::new();
     for (event, groups) in settings.hooks.map(|e| e.0).unwrap_or_default() {
         let path = at(&root, event.as_str());
-        let point = match cx.event(&event, &path, EVENTS, UNSUPPORTED)? {
-            Event::Point(point) => point.name,
-            Event::Unsupported => {
-                warnings.push(format!(
-                    "{}: Claude Code's event `{event}` has no hookchain point; its hooks are \
-                     left out",
-                    cx.place(&path)
-                ));
-                continue;
-            }
+        let Some(point) =
+            cx.agent_event(&event, &path, "Claude Code", EVENTS, &mut loaded.warnings)
+        else {
+            continue;
         };
+        let point = point.name;
         let groups = match groups {
             Value::Null => continue,
             Value::Array(groups) => groups,
             other => {
-                return Err(cx.error(
+                let error = cx.error(
                     format!("`{event}`"),
                     &path,
                     format!(
@@ -185,112 +189,143 @@ pub(crate) fn read(
                          found {}",
                         json_kind(&other)
                     ),
-                ));
+                );
+                loaded.left_out(&error, point, false, &cx.hook_origin(&path));
+                continue;
             }
         };
         for (g, group) in groups.iter().enumerate() {
             let path = at(&path, g);
             let subject = format!("matcher #{} of `{event}`", g + 1);
-            let Value::Object(group) = group else {
-                return Err(cx.error(
-                    subject,
-                    &path,
-                    format!(
-                        "expected an object with `matcher` and `hooks`, found {}",
-                        json_kind(group)
-                    ),
-                ));
-            };
-            cx.known_keys(&subject, group, &path, GROUP_KEYS)?;
-            let matcher_path = at(&path, "matcher");
-            let matcher = cx.matcher(
-                &format!("`matcher` of {subject}"),
-                group.get("matcher"),
-                &matcher_path,
-            )?;
-            let hooks_path = at(&path, "hooks");
-            let hooks = match group.get("hooks") {
-                Some(Value::Array(hooks)) => hooks,
-                Some(other) => {
-                    return Err(cx.error(
-                        format!("`hooks` of {subject}"),
-                        &hooks_path,
-                        format!("expected a list of hooks, found {}", json_kind(other)),
-                    ));
-                }
-                None => {
-                    return Err(cx.error(subject, &path, "has no `hooks` list"));
+            let hooks = match read_group(cx, &subject, group, &path) {
+                Ok(found) => found,
+                Err(error) => {
+                    loaded.left_out(&error, point, false, &cx.hook_origin(&path));
+                    continue;
                 }
             };
+            let (matcher, hooks_path, hooks) = hooks;
             for (h, hook) in hooks.iter().enumerate() {
                 let path = at(&hooks_path, h);
                 let subject = format!("hook #{} of {subject}", h + 1);
-                let Value::Object(fields) = hook else {
-                    return Err(cx.error(
-                        subject,
-                        &path,
-                        format!(
-                            "expected an object with `type` and `command`, found {}",
-                            json_kind(hook)
-                        ),
-                    ));
-                };
                 let read = ReadHook {
                     cx,
                     event: &event,
+                    point,
                     subject: &subject,
-                    fields,
                     path: &path,
                     project_dir: &project_dir,
                 };
-                if let Some(transport) = read.transport(&mut warnings)? {
-                    let timeout = match fields.get("timeout").filter(|v| !v.is_null()) {
-                        Some(v) => cx.timeout(
-                            &format!("`timeout` of {subject}"),
-                            v,
-                            &at(&path, "timeout"),
-                        )?,
-                        None => DEFAULT_TIMEOUT,
-                    };
-                    entries.push(Entry {
-                        name: None,
-                        hook: ExternalHook {
-                            point,
-                            event: event.clone(),
-                            name: String::new(),
-                            transport,
-                            matcher: matcher.clone(),
-                            timeout,
-                            priority: DEFAULT_PRIORITY,
-                            on_error: OnError::Warn,
-                            flavor: cx.flavor,
-                            required: false,
-                            origin: cx.hook_origin(&path),
-                        },
-                    });
-                }
+                let entry = read.entry(hook, &matcher, &mut loaded.warnings);
+                loaded.take(entry, point, false, &cx.hook_origin(&path));
             }
         }
     }
-    Ok((entries, warnings))
+    Ok(loaded)
+}
+
+/// A matcher group's matcher and its list of hooks (with the list's path).
+fn read_group<'v>(
+    cx: &FileContext<'_>,
+    subject: &str,
+    group: &'v Value,
+    path: &[PathSegment],
+) -> Result<(Matcher, ValuePath, &'v Vec<Value>), ConfigError> {
+    let Value::Object(group) = group else {
+        return Err(cx.error(
+            subject,
+            path,
+            format!(
+                "expected an object with `matcher` and `hooks`, found {}",
+                json_kind(group)
+            ),
+        ));
+    };
+    cx.known_keys(subject, group, path, GROUP_KEYS)?;
+    let matcher = cx.matcher(
+        &format!("`matcher` of {subject}"),
+        group.get("matcher"),
+        &at(path, "matcher"),
+    )?;
+    let hooks_path = at(path, "hooks");
+    match group.get("hooks") {
+        Some(Value::Array(hooks)) => Ok((matcher, hooks_path, hooks)),
+        Some(other) => Err(cx.error(
+            format!("`hooks` of {subject}"),
+            &hooks_path,
+            format!("expected a list of hooks, found {}", json_kind(other)),
+        )),
+        None => Err(cx.error(subject, path, "has no `hooks` list")),
+    }
 }
 
 /// One hook object of a matcher group.
 struct ReadHook<'a> {
     cx: &'a FileContext<'a>,
     event: &'a str,
+    point: &'static str,
     subject: &'a str,
-    fields: &'a Map<String, Value>,
     path: &'a [PathSegment],
     project_dir: &'a Path,
 }
 
 impl ReadHook<'_> {
-    /// The hook's transport, or `None` when it is left out (with a warning).
-    fn transport(&self, warnings: &mut Vec<String>) -> Result<Option<Transport>, ConfigError> {
+    /// The hook, or `None` when it is left out (with a warning).
+    fn entry(
+        &self,
+        hook: &Value,
+        matcher: &Matcher,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Entry>, ConfigError> {
         let cx = self.cx;
-        cx.known_keys(self.subject, self.fields, self.path, HOOK_KEYS)?;
-        let field = |key: &str| self.fields.get(key).filter(|v| !v.is_null());
+        let Value::Object(fields) = hook else {
+            return Err(cx.error(
+                self.subject,
+                self.path,
+                format!(
+                    "expected an object with `type` and `command`, found {}",
+                    json_kind(hook)
+                ),
+            ));
+        };
+        let Some(transport) = self.transport(fields, warnings)? else {
+            return Ok(None);
+        };
+        let timeout = match fields.get("timeout").filter(|v| !v.is_null()) {
+            Some(v) => cx.timeout(
+                &format!("`timeout` of {}", self.subject),
+                v,
+                &at(self.path, "timeout"),
+            )?,
+            None => DEFAULT_TIMEOUT,
+        };
+        Ok(Some(Entry {
+            name: None,
+            hook: ExternalHook {
+                point: self.point,
+                event: self.event.to_owned(),
+                name: String::new(),
+                transport,
+                matcher: matcher.clone(),
+                timeout,
+                priority: DEFAULT_PRIORITY,
+                on_error: OnError::Warn,
+                flavor: cx.flavor,
+                required: false,
+                origin: cx.hook_origin(self.path),
+            },
+        }))
+    }
+
+    /// The hook's transport, or `None` when it is left out (with a warning).
+    fn transport(
+        &self,
+        fields: &Map<String, Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Transport>, ConfigError> {
+        let cx = self.cx;
+        cx.known_keys(self.subject, fields, self.path, HOOK_KEYS)?;
+        let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
         let key_subject = |key: &str| format!("`{key}` of {}", self.subject);
         let type_path = at(self.path, "type");
         let Some(kind) = field("type") else {

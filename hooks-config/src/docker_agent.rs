@@ -24,8 +24,13 @@
 //! - An event is a point of the catalog by docker-agent's name for it (`pre_tool_use` is
 //!   `intercept_tool_call`, `stop` is `on_stop`, `turn_start` is `before_llm_call`).
 //!   docker-agent events hookchain has no point for (`permission_request`, `on_user_input`,
-//!   `on_agent_switch`, …) are left out with a warning; any other name is an error with the
-//!   closest known name.
+//!   `on_agent_switch`, …), and any name it does not know, are left out with a warning naming
+//!   them — never a "did you mean" toward a different real event.
+//! - One entry that cannot be honoured (an unknown key, a malformed value, a bad matcher) costs
+//!   that entry only: it is left out with a warning naming the file, the line and the problem,
+//!   and the file's other hooks load. An entry of an event whose hooks fail closed
+//!   (`pre_tool_use`) that cannot be loaded blocks its point instead, naming where it is and
+//!   why. Every warning reaches every session through `notification`.
 //! - An item of an event's list is a matcher group when it has `hooks` (`matcher` is a regular
 //!   expression that must match the whole tool name; empty or `*` is every tool), and a hook
 //!   for every tool otherwise.
@@ -48,14 +53,16 @@ use hooks_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
-use crate::entry::{Entry, Event, FileContext, at, describe_below, json_kind};
+use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
 use hooks_external::program::shell_argv;
 use hooks_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
 };
 
-/// Every event name docker-agent has, for "did you mean".
+/// docker-agent's event names, for the hint when a name differs from one in case alone. An
+/// event hookchain has no point for, and any name not known here, is left out with a warning
+/// naming it.
 const EVENTS: &[&str] = &[
     "pre_tool_use",
     "tool_response_transform",
@@ -75,10 +82,6 @@ const EVENTS: &[&str] = &[
     "notification",
     "on_error",
     "on_max_iterations",
-];
-
-/// docker-agent events without a hookchain point: left out with a warning.
-const UNSUPPORTED: &[&str] = &[
     "permission_request",
     "on_user_input",
     "on_agent_switch",
@@ -116,15 +119,12 @@ const ON_ERROR: &[(&str, OnError)] = &[
 ];
 
 /// Reads an agent YAML document.
-pub(crate) fn read(
-    cx: &FileContext<'_>,
-    document: Yaml,
-) -> Result<(Vec<Entry>, Vec<String>), ConfigError> {
+pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, ConfigError> {
     let agents_path = vec![PathSegment::Key("agents".to_owned())];
     let agents = match document {
         Yaml::Mapping(mut top) => match top.remove("agents") {
             Some(Yaml::Mapping(agents)) => agents,
-            Some(Yaml::Null) => return Ok((Vec::new(), Vec::new())),
+            Some(Yaml::Null) => return Ok(Loaded::default()),
             Some(other) => {
                 return Err(cx.error(
                     "`agents`",
@@ -154,8 +154,7 @@ pub(crate) fn read(
             ));
         }
     };
-    let mut entries = Vec::new();
-    let mut warnings = Vec::new();
+    let mut loaded = Loaded::default();
     for (agent, config) in agents {
         let agent = yaml_key(&agent);
         let agent_path = at(&agents_path, agent.as_str());
@@ -188,35 +187,37 @@ pub(crate) fn read(
         for (event, list) in events {
             let event = yaml_key(&event);
             let path = at(&hooks_path, event.as_str());
-            let point = match cx.event(&event, &path, EVENTS, UNSUPPORTED)? {
-                Event::Point(point) => point.name,
-                Event::Unsupported => {
-                    warnings.push(format!(
-                        "{}: docker-agent's event `{event}` has no hookchain point; its hooks \
-                         are left out",
-                        cx.place(&path)
-                    ));
-                    continue;
-                }
+            let Some(point) =
+                cx.agent_event(&event, &path, "docker-agent", EVENTS, &mut loaded.warnings)
+            else {
+                continue;
             };
+            let point = point.name;
+            let fails_closed = fails_closed(&event);
             let event_subject = format!("`{event}` of agent `{agent}`");
             let list = match cx.yaml_json(&list, &path, |below| {
                 hook_subject(&list, below, &event_subject)
-            })? {
-                Value::Null => continue,
-                Value::Array(list) => list,
-                other => {
-                    return Err(cx.error(
+            }) {
+                Ok(Value::Null) => continue,
+                Ok(Value::Array(list)) => list,
+                Ok(other) => {
+                    let error = cx.error(
                         event_subject,
                         &path,
                         format!("expected a list of hooks, found {}", json_kind(&other)),
-                    ));
+                    );
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
+                }
+                Err(error) => {
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
                 }
             };
             for (i, item) in list.iter().enumerate() {
                 let path = at(&path, i);
                 let Value::Object(fields) = item else {
-                    return Err(cx.error(
+                    let error = cx.error(
                         format!("item #{} of {event_subject}", i + 1),
                         &path,
                         format!(
@@ -224,51 +225,32 @@ pub(crate) fn read(
                              and `hooks:`), found {}",
                             json_kind(item)
                         ),
-                    ));
+                    );
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
                 };
                 if fields.contains_key("hooks") {
                     let subject = format!("matcher #{} of {event_subject}", i + 1);
-                    cx.known_keys(&subject, fields, &path, GROUP_KEYS)?;
-                    let matcher = cx.matcher(
-                        &format!("`matcher` of {subject}"),
-                        fields.get("matcher"),
-                        &at(&path, "matcher"),
-                    )?;
-                    let hooks_path = at(&path, "hooks");
-                    let Value::Array(hooks) = &fields["hooks"] else {
-                        return Err(cx.error(
-                            format!("`hooks` of {subject}"),
-                            &hooks_path,
-                            format!(
-                                "expected a list of hooks, found {}",
-                                json_kind(&fields["hooks"])
-                            ),
-                        ));
+                    let group = match read_group(cx, &subject, fields, &path) {
+                        Ok(group) => group,
+                        Err(error) => {
+                            loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                            continue;
+                        }
                     };
+                    let (matcher, hooks_path, hooks) = group;
                     for (h, hook) in hooks.iter().enumerate() {
                         let path = at(&hooks_path, h);
                         let subject = format!("hook #{} of {subject}", h + 1);
-                        let Value::Object(hook) = hook else {
-                            return Err(cx.error(
-                                subject,
-                                &path,
-                                format!(
-                                    "expected a hook (`type: command`), found {}",
-                                    json_kind(hook)
-                                ),
-                            ));
-                        };
                         let read = ReadHook {
                             cx,
                             event: &event,
                             point,
                             subject: &subject,
-                            fields: hook,
                             path: &path,
                         };
-                        if let Some(entry) = read.entry(matcher.clone(), &mut warnings)? {
-                            entries.push(entry);
-                        }
+                        let entry = read.entry(hook, matcher.clone(), &mut loaded.warnings);
+                        loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                     }
                 } else {
                     let subject = format!("hook #{} of {event_subject}", i + 1);
@@ -277,17 +259,48 @@ pub(crate) fn read(
                         event: &event,
                         point,
                         subject: &subject,
-                        fields,
                         path: &path,
                     };
-                    if let Some(entry) = read.entry(Matcher::all(), &mut warnings)? {
-                        entries.push(entry);
-                    }
+                    let entry = read.entry(item, Matcher::all(), &mut loaded.warnings);
+                    loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                 }
             }
         }
     }
-    Ok((entries, warnings))
+    Ok(loaded)
+}
+
+/// `true` for the events whose hooks fail closed whatever their `on_error` says, as in
+/// docker-agent: a hook of theirs that cannot be loaded blocks its point.
+fn fails_closed(event: &str) -> bool {
+    event == "pre_tool_use"
+}
+
+/// A matcher group's matcher and its list of hooks (with the list's path).
+fn read_group<'v>(
+    cx: &FileContext<'_>,
+    subject: &str,
+    fields: &'v Map<String, Value>,
+    path: &[PathSegment],
+) -> Result<(Matcher, ValuePath, &'v Vec<Value>), ConfigError> {
+    cx.known_keys(subject, fields, path, GROUP_KEYS)?;
+    let matcher = cx.matcher(
+        &format!("`matcher` of {subject}"),
+        fields.get("matcher"),
+        &at(path, "matcher"),
+    )?;
+    let hooks_path = at(path, "hooks");
+    let Value::Array(hooks) = &fields["hooks"] else {
+        return Err(cx.error(
+            format!("`hooks` of {subject}"),
+            &hooks_path,
+            format!(
+                "expected a list of hooks, found {}",
+                json_kind(&fields["hooks"])
+            ),
+        ));
+    };
+    Ok((matcher, hooks_path, hooks))
 }
 
 /// The value at `below` in an event's `list` of hooks, named as the rest of this file names it:
@@ -314,7 +327,6 @@ struct ReadHook<'a> {
     event: &'a str,
     point: &'static str,
     subject: &'a str,
-    fields: &'a Map<String, Value>,
     path: &'a [PathSegment],
 }
 
@@ -322,12 +334,23 @@ impl ReadHook<'_> {
     /// The hook, or `None` when it is left out (with a warning).
     fn entry(
         &self,
+        hook: &Value,
         matcher: Matcher,
         warnings: &mut Vec<String>,
     ) -> Result<Option<Entry>, ConfigError> {
         let cx = self.cx;
-        cx.known_keys(self.subject, self.fields, self.path, HOOK_KEYS)?;
-        let field = |key: &str| self.fields.get(key).filter(|v| !v.is_null());
+        let Value::Object(fields) = hook else {
+            return Err(cx.error(
+                self.subject,
+                self.path,
+                format!(
+                    "expected a hook (`type: command`), found {}",
+                    json_kind(hook)
+                ),
+            ));
+        };
+        cx.known_keys(self.subject, fields, self.path, HOOK_KEYS)?;
+        let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
         let key_subject = |key: &str| format!("`{key}` of {}", self.subject);
         let key_path = |key: &str| at(self.path, key);
         let Some(kind) = field("type") else {

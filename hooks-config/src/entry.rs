@@ -155,6 +155,38 @@ impl FileContext<'_> {
         ))
     }
 
+    /// Reads an event name of another agent's file (`agent` names the agent: `Claude Code`):
+    /// a point of the catalog, or `None` — an event hookchain has no point for, current or
+    /// unknown, is a warning naming it (never a "did you mean" toward a different real event)
+    /// and costs that event's hooks only. Only a name that differs from a known one in case
+    /// alone gets a hint.
+    pub(crate) fn agent_event(
+        &self,
+        name: &str,
+        path: &[PathSegment],
+        agent: &str,
+        own: &[&'static str],
+        warnings: &mut Vec<String>,
+    ) -> Option<&'static PointInfo> {
+        if let Some(point) = points::resolve(name) {
+            return Some(point);
+        }
+        let same_but_case = points::catalog()
+            .iter()
+            .flat_map(|p| p.aliases.iter().map(|(a, _)| *a))
+            .chain(own.iter().copied())
+            .find(|known| *known != name && known.eq_ignore_ascii_case(name));
+        let hint = match same_but_case {
+            Some(known) => format!(" (if you meant `{known}`, write it so)"),
+            None => String::new(),
+        };
+        warnings.push(format!(
+            "{}: {agent}'s event `{name}` has no hookchain point; its hooks are left out{hint}",
+            self.place(path)
+        ));
+        None
+    }
+
     /// Checks that every key of `entry` is one of `known`.
     pub(crate) fn known_keys(
         &self,
@@ -496,6 +528,65 @@ impl FileContext<'_> {
         hooks_external::hook::invoker(&Transport::Http(spec.clone()))
             .map(drop)
             .map_err(|e| self.error(subject, path, transport_reason(e)))
+    }
+}
+
+/// What one file of another agent gave: its hooks, what was left out of it (one sentence each,
+/// naming the file and line), and the fail-closed hooks that could not be loaded, each of which
+/// blocks its point.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    /// The hooks, in file order.
+    pub(crate) entries: Vec<Entry>,
+    /// What was left out or is not honoured as written, and why.
+    pub(crate) warnings: Vec<String>,
+    /// Fail-closed hooks that cannot be loaded: their points block.
+    pub(crate) blocked: Vec<crate::UnloadedRequired>,
+}
+
+impl Loaded {
+    /// Takes the result of reading one entry of another agent's file: a hook, nothing (left out
+    /// with a warning already), or an error that costs that entry only — it becomes a warning,
+    /// and when the entry is fail-closed (`fails_closed`, on `point`), its point blocks.
+    pub(crate) fn take(
+        &mut self,
+        read: Result<Option<Entry>, ConfigError>,
+        point: &'static str,
+        fails_closed: bool,
+        at: &ConfigOrigin,
+    ) {
+        match read {
+            Ok(Some(entry)) => self.entries.push(entry),
+            Ok(None) => {}
+            Err(error) => self.left_out(&error, point, fails_closed, at),
+        }
+    }
+
+    /// An entry that cannot be honoured: a warning naming it, and, when it fails closed, a
+    /// stand-in that blocks its point. `at` is where the entry is.
+    pub(crate) fn left_out(
+        &mut self,
+        error: &ConfigError,
+        point: &'static str,
+        fails_closed: bool,
+        at: &ConfigOrigin,
+    ) {
+        if fails_closed {
+            let at = at.short().to_string();
+            self.warnings.push(format!(
+                "{error}: this fail-closed hook cannot be loaded, so `{point}` blocks until it is \
+                 fixed; the file's other hooks load"
+            ));
+            self.blocked.push(crate::UnloadedRequired {
+                point,
+                name: format!("{at} ({point})"),
+                reason: format!("fail-closed hook {at} did not run: it cannot be loaded: {error}"),
+            });
+        } else {
+            self.warnings.push(format!(
+                "{error}: this hook is left out; the file's other hooks load"
+            ));
+        }
     }
 }
 

@@ -73,9 +73,13 @@
 //! top-level `agents:` is a docker-agent file, and anything else is a `hookchain.yaml`. The
 //! rules of each format are in the docs of [`external::claude`](crate::claude) and
 //! [`external::docker_agent`](crate::docker_agent) (summarised in the README).
-//! Events of those agents that hookchain has no point for, and hook types it cannot run (model
-//! prompts, docker-agent built-ins), are left out with a warning ([`Config::warnings`], also
-//! logged with `tracing::warn!`).
+//! Events of those agents that hookchain has no point for, hook types it cannot run (model
+//! prompts, docker-agent built-ins), and any one entry that cannot be honoured are left out
+//! with a warning naming the file and line ([`Config::warnings`], also logged with
+//! `tracing::warn!`, and heard by every session through `notification` once the config is
+//! loaded into a registry): one entry costs that entry only, and the file's other hooks load.
+//! An entry that fails closed (docker-agent's `pre_tool_use`) and cannot be loaded blocks its
+//! point instead, as a `required: true` hook does.
 //!
 //! # Where it comes from
 //!
@@ -216,6 +220,9 @@ pub struct Config {
     auto_accept: Option<(bool, String)>,
     /// What was left out of the files read, and why.
     warnings: Vec<String>,
+    /// What was left out of other agents' files, or is not honoured as written: every session
+    /// hears of each through `notification` once the config is loaded into a registry.
+    notices: Vec<String>,
     /// The `required: true` hooks of files left out because they failed to load: each blocks
     /// its point.
     unloaded_required: Vec<UnloadedRequired>,
@@ -438,8 +445,7 @@ impl Config {
             source: &source,
             flavor: Flavor::ClaudeCode,
         };
-        let (entries, warnings) = claude::read(&cx, &text)?;
-        Ok(Config::of_hooks(source_name, entries, warnings))
+        Ok(Config::of_hooks(source_name, claude::read(&cx, &text)?))
     }
 
     /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
@@ -463,23 +469,24 @@ impl Config {
             source: &source,
             flavor: Flavor::DockerAgent,
         };
-        let (entries, warnings) = docker_agent::read(&cx, document)?;
-        Ok(Config::of_hooks(source_name, entries, warnings))
+        Ok(Config::of_hooks(
+            source_name,
+            docker_agent::read(&cx, document)?,
+        ))
     }
 
-    /// A config of the hooks of one file, with what was left out of it (logged here).
-    fn of_hooks(
-        source_name: &str,
-        entries: Vec<crate::entry::Entry>,
-        warnings: Vec<String>,
-    ) -> Config {
-        for warning in &warnings {
+    /// A config of the hooks of one file of another agent, with what was left out of it
+    /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
+    fn of_hooks(source_name: &str, loaded: entry::Loaded) -> Config {
+        for warning in &loaded.warnings {
             tracing::warn!("{warning}");
         }
         Config {
             files: vec![source_name.to_owned()],
-            hooks: name_entries(source_name, entries),
-            warnings,
+            hooks: name_entries(source_name, loaded.entries),
+            notices: loaded.warnings.clone(),
+            warnings: loaded.warnings,
+            unloaded_required: loaded.blocked,
             ..Config::default()
         }
     }
@@ -546,6 +553,7 @@ impl Config {
         self.files.extend(over.files);
         self.hooks.extend(over.hooks);
         self.warnings.extend(over.warnings);
+        self.notices.extend(over.notices);
         self.unloaded_required.extend(over.unloaded_required);
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());

@@ -142,6 +142,15 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             unloaded.reason.clone(),
         );
     }
+    // What was left out of other agents' files, or is not honoured as written: every session
+    // hears of it, not only the log.
+    for notice in &config.notices {
+        taken = taken.notice(hooks_core::Notification {
+            level: hooks_core::Level::Warning,
+            message: notice.clone(),
+            source: None,
+        });
+    }
     let mut report = ConsentReport::default();
     if !config.external_hooks().is_empty() {
         let (mut allowlist, mut policy) = match pending.consent {

@@ -1,0 +1,168 @@
+//! Other agents' config files load as their agents load them: what one entry cannot honour
+//! costs that entry only, loudly; current events and keys load; variables and `~` are expanded
+//! as each agent expands them. Each test keeps its files in a directory of its own under the
+//! system's temp directory.
+
+use std::path::PathBuf;
+
+use hookchain::HooksBuilder;
+use hookchain::config::{Config, ConfigBuilderExt};
+use hookchain::consent::{Consent, ConsentPolicy};
+use hookchain::points::{InterceptToolCall, ToolCall};
+
+/// A directory of its own for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "hookchain-agent-files-{}-{test}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(std::fs::canonicalize(&dir).unwrap())
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes a file, making its directory.
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.path(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A registry of `config`'s hooks, every hook approved.
+fn registry(config: Config) -> hookchain::Hooks {
+    HooksBuilder::new()
+        .config(config)
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .build()
+        .unwrap()
+}
+
+fn tool_call(tool: &str, input: serde_json::Value) -> ToolCall {
+    ToolCall::new(tool, input)
+}
+
+fn blocked(hooks: &hookchain::Hooks, call: ToolCall) -> Option<String> {
+    hooks
+        .dispatch::<InterceptToolCall>(call)
+        .flow
+        .blocked()
+        .map(|b| b.reason)
+}
+
+fn notices(hooks: &hookchain::Hooks) -> Vec<String> {
+    hooks.notices().iter().map(|n| n.message.clone()).collect()
+}
+
+/// Current Claude Code events hookchain has no point for are warnings naming them, with no
+/// "did you mean" toward a different real event (`Setup` is not `Stop`), and an entry with a
+/// key hookchain does not know costs that entry only: the file's guard still loads and runs,
+/// and every session hears of what was left out.
+#[test]
+fn claude_code_current_events_and_a_bad_entry_cost_only_themselves() {
+    let dir = Scratch::new("claude-events");
+    let file = dir.write(
+        "settings.json",
+        r#"{
+  "hooks": {
+    "Setup": [{"hooks": [{"type": "command", "command": "echo setup"}]}],
+    "PostToolBatch": [{"hooks": [{"type": "command", "command": "echo batch"}]}],
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo x", "frobnicate": true},
+        {"type": "command", "command": "echo no rm >&2; exit 2"}
+      ]}
+    ]
+  }
+}
+"#,
+    );
+    let name = file.display().to_string();
+    let config = Config::load_claude_settings(&file).unwrap();
+    assert_eq!(
+        config.external_hooks().len(),
+        1,
+        "{:#?}",
+        config.external_hooks()
+    );
+    let warnings = config.warnings().to_vec();
+    assert_eq!(warnings.len(), 3, "{warnings:#?}");
+    assert_eq!(
+        warnings[0],
+        format!(
+            "{name} line 3: Claude Code's event `Setup` has no hookchain point; its hooks are left out"
+        )
+    );
+    assert!(!warnings[0].contains("did you mean"), "{}", warnings[0]);
+    assert!(warnings[1].contains("`PostToolBatch`"), "{}", warnings[1]);
+    assert!(
+        warnings[2].starts_with(&format!(
+            "key `frobnicate` of hook #1 of matcher #1 of `PreToolUse` in {name} line 7: unknown key"
+        )) && warnings[2].ends_with("this hook is left out; the file's other hooks load"),
+        "{}",
+        warnings[2]
+    );
+    let hooks = registry(config);
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Bash", serde_json::json!({"command": "rm -rf /"}))
+        )
+        .as_deref(),
+        Some("no rm")
+    );
+    let heard = notices(&hooks);
+    for warning in &warnings {
+        assert!(heard.contains(warning), "{warning} not in {heard:#?}");
+    }
+}
+
+/// A docker-agent `pre_tool_use` hook fails closed: when it cannot even be loaded, its point
+/// blocks, naming where it is and why, and the file's other hooks load.
+#[test]
+fn docker_agent_pre_tool_use_that_cannot_load_blocks_its_point() {
+    let dir = Scratch::new("docker-closed");
+    let file = dir.write(
+        "agent.yaml",
+        "agents:\n  root:\n    model: openai/gpt-4o\n    hooks:\n      pre_tool_use:\n        \
+         - matcher: \"shell\"\n          hooks:\n            - type: command\n              \
+         command: \"true\"\n              timeout: forever\n      session_start:\n        \
+         - type: command\n          command: \"true\"\n",
+    );
+    let name = file.display().to_string();
+    let config = Config::load_docker_agent(&file).unwrap();
+    assert_eq!(config.external_hooks().len(), 1);
+    assert_eq!(config.external_hooks()[0].point, "session_start");
+    assert!(
+        config.warnings()[0].contains("`timeout` of hook #1 of matcher #1 of `pre_tool_use`")
+            && config.warnings()[0].contains("`intercept_tool_call` blocks until it is fixed"),
+        "{:#?}",
+        config.warnings()
+    );
+    let hooks = registry(config);
+    let reason = blocked(&hooks, tool_call("read_file", serde_json::json!({})))
+        .expect("a fail-closed hook that cannot load blocks its point");
+    assert!(
+        reason.starts_with(&format!(
+            "fail-closed hook {name}:8 did not run: it cannot be loaded: "
+        )),
+        "{reason}"
+    );
+}
