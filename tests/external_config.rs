@@ -508,7 +508,8 @@ fn claude_code_mistakes_name_their_line() {
         "the settings in settings.json line 1: column 11: invalid type: sequence, expected \
          `hooks` to be an object from event names to lists of matchers"
     );
-    // A line that starts with a path names a file that must be there.
+    // A line that starts with a path names a file that is not there: the hook is kept (a
+    // runtime error of that hook, as in Claude Code), and a warning says so.
     let missing = settings(
         "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \
          \"$CLAUDE_PROJECT_DIR/.claude/hooks/gone.sh\"}]}]}}",
@@ -516,7 +517,10 @@ fn claude_code_mistakes_name_their_line() {
     assert!(
         missing
             .starts_with("`command` of hook #1 of matcher #1 of `Stop` in settings.json line 1: `")
-            && missing.ends_with("/.claude/hooks/gone.sh` does not exist"),
+            && missing.ends_with(
+                "/.claude/hooks/gone.sh` does not exist: the hook is kept, and fails at each \
+                 firing (under its failure policy) until the program is there"
+            ),
         "{missing}"
     );
 }

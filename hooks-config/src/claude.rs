@@ -31,7 +31,9 @@
 //! - `"type": "command"` runs its `command` with `sh -c`, as Claude Code does, in the project
 //!   directory: the directory holding `.claude/` when the file is `.claude/settings*.json`, else
 //!   the current directory. A line that starts with a path (`"$CLAUDE_PROJECT_DIR"/…`, `~/…`,
-//!   `./…`) must name an executable file when the file is loaded.
+//!   `./…`) whose file does not exist (yet) or cannot run is, as in Claude Code, a runtime
+//!   error of that one hook: it is kept, a warning names the file and line when the file is
+//!   loaded, and it fails at each firing under its policy (a warning, for Claude Code).
 //! - `"type": "http"` POSTs to its `url` with its `headers`; `$VAR` and `${VAR}` in a header
 //!   are replaced by the variable's value when the variable is listed in `allowedEnvVars`, and
 //!   by nothing otherwise (as Claude Code does).
@@ -355,13 +357,15 @@ impl ReadHook<'_> {
                     return Err(cx.error(self.subject, self.path, "has no `command`"));
                 };
                 let line = cx.string(&key_subject("command"), line, &command_path)?;
-                cx.check_shell_line(
+                if let Some(warning) = cx.shell_line_warning(
                     &key_subject("command"),
                     line,
                     self.project_dir,
                     self.project_dir,
                     &command_path,
-                )?;
+                )? {
+                    warnings.push(warning);
+                }
                 Ok(Some(Transport::Command(CommandSpec {
                     argv: shell_argv(line),
                     display: line.to_owned(),

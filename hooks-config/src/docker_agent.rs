@@ -38,7 +38,9 @@
 //!   in the agent file's directory, or in its `working_dir` taken from there. (docker-agent runs
 //!   hooks in the directory it was started in, which is the file's directory when it is started
 //!   next to its agent file; hookchain does not depend on where the agent was started.) A line
-//!   that starts with a path must name an executable file when the file is loaded.
+//!   that starts with a path whose file does not exist (yet) or cannot run is, as in
+//!   docker-agent, a runtime error of that one hook: it is kept, a warning names the file and
+//!   line, and it fails at each firing under its policy (a `pre_tool_use` hook blocks).
 //!   `type: builtin` and `type: model` run inside docker-agent; hookchain leaves them out with
 //!   a warning.
 //! - `env` names are POSIX portable names: letters, digits and `_`, not starting with a digit.
@@ -401,13 +403,15 @@ impl ReadHook<'_> {
             }
             None => dir.clone(),
         };
-        cx.check_shell_line(
+        if let Some(warning) = cx.shell_line_warning(
             &key_subject("command"),
             line,
             &working_dir,
             &dir,
             &key_path("command"),
-        )?;
+        )? {
+            warnings.push(warning);
+        }
         let spec = CommandSpec {
             argv: shell_argv(line),
             display: line.to_owned(),

@@ -518,6 +518,32 @@ impl FileContext<'_> {
         Ok(())
     }
 
+    /// [`check_shell_line`](Self::check_shell_line) as Claude Code and docker-agent take it: a
+    /// program that does not exist (yet) or cannot run is not an error of the file but of that
+    /// one hook at each firing, so the hook is kept and the returned warning says, naming the
+    /// file and line, that it will fail until the program is there. An empty line is an error.
+    pub(crate) fn shell_line_warning(
+        &self,
+        subject: &str,
+        line: &str,
+        working_dir: &Path,
+        project_dir: &Path,
+        path: &[PathSegment],
+    ) -> Result<Option<String>, ConfigError> {
+        if line.trim().is_empty() {
+            return Err(self.error(subject, path, "the command is empty"));
+        }
+        Ok(self
+            .check_shell_line(subject, line, working_dir, project_dir, path)
+            .err()
+            .map(|error| {
+                format!(
+                    "{error}: the hook is kept, and fails at each firing (under its failure \
+                     policy) until the program is there"
+                )
+            }))
+    }
+
     /// Checks an HTTP hook's URL and headers.
     pub(crate) fn check_http(
         &self,

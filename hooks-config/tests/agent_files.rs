@@ -166,3 +166,50 @@ fn docker_agent_pre_tool_use_that_cannot_load_blocks_its_point() {
         "{reason}"
     );
 }
+
+/// A script that does not exist yet is, as in Claude Code and docker-agent, a runtime error of
+/// that one hook: the file loads, a warning names the file and line, and the hook fails at each
+/// firing under its policy — a docker-agent `pre_tool_use` hook blocks, a Claude Code hook
+/// warns and the call goes on.
+#[test]
+fn a_missing_script_is_a_runtime_error_of_that_hook() {
+    let dir = Scratch::new("missing-script");
+    let agent = dir.write(
+        "agent.yaml",
+        "agents:\n  root:\n    hooks:\n      pre_tool_use:\n        - matcher: shell\n          \
+         hooks:\n            - type: command\n              command: ./scripts/not-yet.sh\n",
+    );
+    let config = Config::load_docker_agent(&agent).unwrap();
+    assert_eq!(config.external_hooks().len(), 1);
+    let warning = &config.warnings()[0].clone();
+    assert!(
+        warning.contains(&format!("{} line 8", agent.display()))
+            && warning.contains("not-yet.sh` does not exist")
+            && warning.ends_with(
+                "fails at each firing (under its failure policy) until the program is there"
+            ),
+        "{warning}"
+    );
+    let hooks = registry(config);
+    assert!(
+        blocked(&hooks, tool_call("shell", serde_json::json!({"cmd": "ls"}))).is_some(),
+        "a fail-closed hook whose script is missing blocks"
+    );
+    assert!(notices(&hooks).contains(warning));
+
+    let settings = dir.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/gone.sh"}]}]}}"#,
+    );
+    let config = Config::load_claude_settings(&settings).unwrap();
+    assert_eq!(config.external_hooks().len(), 1);
+    let hooks = registry(config);
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Bash", serde_json::json!({"command": "ls"}))
+        ),
+        None
+    );
+}
