@@ -156,7 +156,14 @@ impl<'de> Deserialize<'de> for Events {
 /// Reads a settings file's text; `cx.file` is where it was read from. Only a file that is not
 /// JSON, or whose `hooks` is not an object, is an error: an entry that cannot be honoured costs
 /// that entry only, with a warning.
-pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigError> {
+///
+/// `plugin_env` is what a plugin's hooks get on top of the agent's environment
+/// (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`), empty for a settings file.
+pub(crate) fn read(
+    cx: &FileContext<'_>,
+    text: &str,
+    plugin_env: &BTreeMap<String, String>,
+) -> Result<Loaded, ConfigError> {
     let settings: Settings = serde_json::from_str(text).map_err(|e| syntax(cx.file, &e))?;
     let mut loaded = Loaded::default();
     let root = vec![PathSegment::Key("hooks".to_owned())];
@@ -217,6 +224,7 @@ pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigErr
                     subject: &subject,
                     path: &path,
                     project_dir: &project_dir,
+                    env: plugin_env,
                 };
                 let entry = read.entry(hook, &matcher, &mut loaded.warnings);
                 loaded.take(entry, point, false, &cx.hook_origin(&path));
@@ -269,6 +277,8 @@ struct ReadHook<'a> {
     subject: &'a str,
     path: &'a [PathSegment],
     project_dir: &'a Path,
+    /// What the hook gets on top of the agent's environment (a plugin's variables).
+    env: &'a BTreeMap<String, String>,
 }
 
 impl ReadHook<'_> {
@@ -362,6 +372,7 @@ impl ReadHook<'_> {
                     line,
                     self.project_dir,
                     self.project_dir,
+                    self.env,
                     &command_path,
                 )? {
                     warnings.push(warning);
@@ -369,7 +380,7 @@ impl ReadHook<'_> {
                 Ok(Some(Transport::Command(CommandSpec {
                     argv: shell_argv(line),
                     display: line.to_owned(),
-                    env: BTreeMap::new(),
+                    env: self.env.clone(),
                     working_dir: Some(self.project_dir.to_path_buf()),
                     env_clear: false,
                     env_allow: Vec::new(),
@@ -468,6 +479,30 @@ fn interpolate(value: &str, allowed: &[String]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The variables a plugin's hooks get, as Claude Code sets them: `CLAUDE_PLUGIN_ROOT`, the
+/// plugin's directory (the one holding `hooks/hooks.json`), and `CLAUDE_PLUGIN_DATA`, its
+/// persistent data directory, `~/.claude/plugins/data/<plugin>` (not created here).
+pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
+    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
+    let root = path
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plugin".to_owned());
+    let data = match crate::home_dir() {
+        Some(home) => home.join(".claude").join("plugins").join("data").join(name),
+        None => root.join(".data"),
+    };
+    BTreeMap::from([
+        ("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()),
+        ("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()),
+    ])
 }
 
 /// The project directory of a settings file: the directory holding `.claude/` for

@@ -395,11 +395,17 @@ impl ReadHook<'_> {
         };
         let line = cx.string(&key_subject("command"), line, &key_path("command"))?;
         let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
+        let env = match field("env") {
+            Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
+            None => Default::default(),
+        };
+        // `working_dir` takes `~`, `$VAR` and `${VAR}`, as docker-agent expands it.
         let working_dir = match field("working_dir") {
             Some(v) => {
-                let relative =
+                let written =
                     cx.string(&key_subject("working_dir"), v, &key_path("working_dir"))?;
-                std::path::absolute(dir.join(relative)).unwrap_or_else(|_| dir.join(relative))
+                let relative = crate::script::expand(written, &dir, &env);
+                std::path::absolute(dir.join(&relative)).unwrap_or_else(|_| dir.join(&relative))
             }
             None => dir.clone(),
         };
@@ -408,6 +414,7 @@ impl ReadHook<'_> {
             line,
             &working_dir,
             &dir,
+            &env,
             &key_path("command"),
         )? {
             warnings.push(warning);
@@ -415,10 +422,7 @@ impl ReadHook<'_> {
         let spec = CommandSpec {
             argv: shell_argv(line),
             display: line.to_owned(),
-            env: match field("env") {
-                Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
-                None => Default::default(),
-            },
+            env,
             working_dir: Some(working_dir),
             env_clear: false,
             env_allow: Vec::new(),

@@ -499,12 +499,13 @@ impl FileContext<'_> {
         line: &str,
         working_dir: &Path,
         project_dir: &Path,
+        env: &BTreeMap<String, String>,
         path: &[PathSegment],
     ) -> Result<(), ConfigError> {
         if line.trim().is_empty() {
             return Err(self.error(subject, path, "the command is empty"));
         }
-        if let Some(program) = script::shell_program(line, working_dir, project_dir) {
+        if let Some(program) = script::shell_program(line, working_dir, project_dir, env) {
             let spec = CommandSpec {
                 argv: vec![program.display().to_string()],
                 display: line.to_owned(),
@@ -528,13 +529,14 @@ impl FileContext<'_> {
         line: &str,
         working_dir: &Path,
         project_dir: &Path,
+        env: &BTreeMap<String, String>,
         path: &[PathSegment],
     ) -> Result<Option<String>, ConfigError> {
         if line.trim().is_empty() {
             return Err(self.error(subject, path, "the command is empty"));
         }
         Ok(self
-            .check_shell_line(subject, line, working_dir, project_dir, path)
+            .check_shell_line(subject, line, working_dir, project_dir, env, path)
             .err()
             .map(|error| {
                 format!(

@@ -402,13 +402,18 @@ impl Config {
         Ok(config)
     }
 
-    /// Reads one config file, of any format hookchain reads: a `.json` file is Claude Code
-    /// settings ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
+    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
+    /// file is Claude Code settings
+    /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
     /// top-level `agents:` is a docker-agent agent file
     /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
     /// `hookchain.yaml`. A file that does not exist is an error.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
         let (name, text) = read(path.as_ref())?;
+        if is_plugin_hooks(path.as_ref()) {
+            return Config::from_claude_plugin_str(&text, &name);
+        }
         if path.as_ref().extension().is_some_and(|e| e == "json") {
             return Config::from_claude_settings_str(&text, &name);
         }
@@ -445,7 +450,41 @@ impl Config {
             source: &source,
             flavor: Flavor::ClaudeCode,
         };
-        Ok(Config::of_hooks(source_name, claude::read(&cx, &text)?))
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &Default::default())?,
+        ))
+    }
+
+    /// Reads the hooks of a Claude Code plugin's `hooks/hooks.json` (the format of a settings
+    /// file's `hooks`, with an optional `description`), as Claude Code runs them: with
+    /// `CLAUDE_PLUGIN_ROOT` set to the plugin's directory (the one holding `hooks/`) and
+    /// `CLAUDE_PLUGIN_DATA` to its data directory (`~/.claude/plugins/data/<plugin>`), in the
+    /// project directory (the current directory). `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh` names the
+    /// plugin's script, and that is the file consent pins.
+    pub fn load_claude_plugin(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_claude_plugin_str(&text, &name)
+    }
+
+    /// Parses the text of a Claude Code plugin's `hooks/hooks.json`; `source_name` is its path,
+    /// which decides the plugin's directory.
+    pub fn from_claude_plugin_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::ClaudeCode,
+        };
+        let env = claude::plugin_env(source_name);
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &env)?,
+        ))
     }
 
     /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
@@ -791,6 +830,15 @@ fn read(path: &Path) -> Result<(String, String), ConfigError> {
     })?;
     file::check_nesting(&text, &name)?;
     Ok((name, text))
+}
+
+/// `true` for a Claude Code plugin's `hooks/hooks.json`.
+fn is_plugin_hooks(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "hooks.json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "hooks")
 }
 
 /// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.

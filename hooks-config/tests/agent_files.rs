@@ -35,6 +35,19 @@ impl Scratch {
         std::fs::write(&path, text).unwrap();
         path
     }
+
+    /// Writes an executable script.
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        let path = self.write(name, &format!("#!/bin/sh\n{body}\n"));
+        make_executable(&path);
+        path
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 impl Drop for Scratch {
@@ -211,5 +224,66 @@ fn a_missing_script_is_a_runtime_error_of_that_hook() {
             tool_call("Bash", serde_json::json!({"command": "ls"}))
         ),
         None
+    );
+}
+
+/// A Claude Code plugin's `hooks/hooks.json` loads as Claude Code runs it: every plugin writes
+/// its commands as `${CLAUDE_PLUGIN_ROOT}/hooks/…`, the script gets `CLAUDE_PLUGIN_ROOT` and
+/// `CLAUDE_PLUGIN_DATA`, and consent pins the expanded script, so an edit after approval is
+/// noticed.
+#[test]
+fn a_plugin_hooks_json_runs_its_scripts_from_the_plugin_root() {
+    let dir = Scratch::new("plugin");
+    let guard = dir.script(
+        "my-plugin/hooks/guard.sh",
+        "input=$(cat)\ncase \"$input\" in *rm\\ -rf*) echo \"denied by $(basename \"$CLAUDE_PLUGIN_ROOT\")\" >&2; exit 2;; esac\nexit 0",
+    );
+    let file = dir.write(
+        "my-plugin/hooks/hooks.json",
+        r#"{
+  "description": "Blocks rm -rf",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh", "timeout": 10}
+      ]}
+    ]
+  }
+}
+"#,
+    );
+    let config = Config::load(&file).unwrap();
+    assert!(config.warnings().is_empty(), "{:#?}", config.warnings());
+    let hook = config.external_hooks()[0].clone();
+    let hookchain::external::Transport::Command(spec) = &hook.transport else {
+        panic!("a command hook")
+    };
+    assert_eq!(
+        spec.env.get("CLAUDE_PLUGIN_ROOT").map(String::as_str),
+        Some(dir.path("my-plugin").to_str().unwrap())
+    );
+    assert!(spec.env.contains_key("CLAUDE_PLUGIN_DATA"));
+    assert_eq!(hookchain::consent::script_of(spec), Some(guard.clone()));
+
+    let hooks = registry(config);
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Bash", serde_json::json!({"command": "rm -rf build/"}))
+        )
+        .as_deref(),
+        Some("denied by my-plugin")
+    );
+
+    let mut consent = Consent::in_memory();
+    consent.approve(&hook).unwrap();
+    assert_eq!(
+        consent.status(&hook),
+        hookchain::consent::ConsentStatus::Approved
+    );
+    std::fs::write(&guard, "#!/bin/sh\nexit 0\n").unwrap();
+    assert_ne!(
+        consent.status(&hook),
+        hookchain::consent::ConsentStatus::Approved
     );
 }
