@@ -557,7 +557,15 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
     assert_eq!(
         validate.transport,
         Transport::Command(CommandSpec {
-            argv: vec!["sh".into(), "-c".into(), "./scripts/validate.sh".into()],
+            // docker-agent runs its lines with the user's $SHELL.
+            argv: vec![
+                std::env::var("SHELL")
+                    .ok()
+                    .filter(|s| !s.trim().is_empty())
+                    .unwrap_or_else(|| "sh".to_owned()),
+                "-c".into(),
+                "./scripts/validate.sh".into(),
+            ],
             display: "./scripts/validate.sh".into(),
             env: BTreeMap::new(),
             working_dir: Some(dir.clone()),
@@ -583,6 +591,7 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
         BTreeMap::from([("PROFILE".to_owned(), "dev".to_owned())])
     );
     assert_eq!(command(session).working_dir, Some(dir.join("scripts")));
+    // `on_error: ignore`.
     assert_eq!(session.on_error, OnError::Pass);
     assert!(session.matcher.is_all());
 

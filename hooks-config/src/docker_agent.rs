@@ -34,21 +34,32 @@
 //! - An item of an event's list is a matcher group when it has `hooks` (`matcher` is a regular
 //!   expression that must match the whole tool name; empty or `*` is every tool), and a hook
 //!   for every tool otherwise.
-//! - `type: command` runs its `command` with `sh -c`, as docker-agent does, with `env` added,
-//!   in the agent file's directory, or in its `working_dir` taken from there. (docker-agent runs
-//!   hooks in the directory it was started in, which is the file's directory when it is started
-//!   next to its agent file; hookchain does not depend on where the agent was started.) A line
-//!   that starts with a path whose file does not exist (yet) or cannot run is, as in
-//!   docker-agent, a runtime error of that one hook: it is kept, a warning names the file and
-//!   line, and it fails at each firing under its policy (a `pre_tool_use` hook blocks).
-//!   `type: builtin` and `type: model` run inside docker-agent; hookchain leaves them out with
-//!   a warning.
+//! - `tool_input_transform` and `tool_guard`, docker-agent's tool-call phases ahead of approval,
+//!   are `intercept_tool_call` hooks run in docker-agent's order, before the file's other hooks
+//!   of that point: `tool_input_transform` (rewrites the arguments), `tool_guard` (fails closed:
+//!   "no safety mode bypasses it"), the `pre_tool_use` groups marked `preempt_yolo: true`, then
+//!   the other `pre_tool_use` hooks. hookchain has no permission mode that skips hooks, so every
+//!   hook already runs whatever the agent's `--yolo`; `preempt_yolo` orders the group only (and,
+//!   as in docker-agent, is valid on `pre_tool_use` alone).
+//! - `type: command` runs its `command` with the user's `$SHELL -c` (else `sh -c`), as
+//!   docker-agent does, with `env` added, in the agent file's directory, or in its
+//!   `working_dir` (`~`, `$VAR` expanded) taken from there. (docker-agent runs hooks in the
+//!   directory it was started in, which is the file's directory when it is started next to its
+//!   agent file; hookchain does not depend on where the agent was started.) A line that starts
+//!   with a path whose file does not exist (yet) or cannot run is, as in docker-agent, a
+//!   runtime error of that one hook: it is kept, a warning names the file and line, and it
+//!   fails at each firing under its policy. `type: builtin`, `type: model` and
+//!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
+//!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
+//!   ignores them.
+//! - `strict_output: true` is not applied, with a warning: the answer is read as every
+//!   docker-agent answer is.
 //! - `env` names are POSIX portable names: letters, digits and `_`, not starting with a digit.
 //! - `timeout` is in seconds (default 60, from 0.001 to 600; `.nan` and `.inf` are errors, not
-//!   the default). `on_error: warn` is
-//!   [`OnError::Warn`], `ignore` (and the default) is [`OnError::Pass`], `block` is
-//!   [`OnError::Block`]; `pre_tool_use` hooks always fail closed
-//!   ([`OnError::Block`]) whatever `on_error` says, as in docker-agent.
+//!   the default). `on_error: warn` (and the default, as in docker-agent) is
+//!   [`OnError::Warn`], `ignore` is [`OnError::Pass`], `block` is [`OnError::Block`];
+//!   `pre_tool_use` and `tool_guard` hooks always fail closed ([`OnError::Block`]) whatever
+//!   `on_error` says, as in docker-agent.
 //! - `name` names the hook; without one it is `<file>#<n>`. Priority is [`DEFAULT_PRIORITY`].
 
 use hooks_core::{ConfigError, PathSegment};
@@ -57,7 +68,6 @@ use yaml_serde::Value as Yaml;
 
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
-use hooks_external::program::shell_argv;
 use hooks_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
 };
@@ -96,7 +106,7 @@ const EVENTS: &[&str] = &[
     "worktree_create",
 ];
 
-const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
+const GROUP_KEYS: &[&str] = &["matcher", "hooks", "preempt_yolo"];
 
 const HOOK_KEYS: &[&str] = &[
     "name",
@@ -107,12 +117,29 @@ const HOOK_KEYS: &[&str] = &[
     "working_dir",
     "env",
     "on_error",
+    "strict_output",
     "model",
     "prompt",
     "schema",
+    "system_prompt",
+    "evaluator",
+    "evaluator_policy",
+    "routing_policy",
 ];
 
-const TYPES: &[&str] = &["command", "builtin", "model"];
+const TYPES: &[&str] = &["command", "builtin", "model", "evaluator"];
+
+/// Where the tool-call phases of docker-agent run in `intercept_tool_call`'s chain, in
+/// docker-agent's order: `tool_input_transform`, `tool_guard`, `pre_tool_use` entries marked
+/// `preempt_yolo: true`, then the other `pre_tool_use` entries (at [`DEFAULT_PRIORITY`]).
+fn phase_priority(event: &str, preempt_yolo: bool) -> i32 {
+    match event {
+        "tool_input_transform" => DEFAULT_PRIORITY - 3,
+        "tool_guard" => DEFAULT_PRIORITY - 2,
+        "pre_tool_use" if preempt_yolo => DEFAULT_PRIORITY - 1,
+        _ => DEFAULT_PRIORITY,
+    }
+}
 
 const ON_ERROR: &[(&str, OnError)] = &[
     ("warn", OnError::Warn),
@@ -189,12 +216,21 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
         for (event, list) in events {
             let event = yaml_key(&event);
             let path = at(&hooks_path, event.as_str());
-            let Some(point) =
-                cx.agent_event(&event, &path, "docker-agent", EVENTS, &mut loaded.warnings)
-            else {
-                continue;
+            // docker-agent's tool-call phases that run ahead of `pre_tool_use` are
+            // `intercept_tool_call` hooks too, earlier in its chain.
+            let point = match event.as_str() {
+                "tool_guard" | "tool_input_transform" => "intercept_tool_call",
+                _ => match cx.agent_event(
+                    &event,
+                    &path,
+                    "docker-agent",
+                    EVENTS,
+                    &mut loaded.warnings,
+                ) {
+                    Some(point) => point.name,
+                    None => continue,
+                },
             };
-            let point = point.name;
             let fails_closed = fails_closed(&event);
             let event_subject = format!("`{event}` of agent `{agent}`");
             let list = match cx.yaml_json(&list, &path, |below| {
@@ -233,14 +269,14 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
                 };
                 if fields.contains_key("hooks") {
                     let subject = format!("matcher #{} of {event_subject}", i + 1);
-                    let group = match read_group(cx, &subject, fields, &path) {
+                    let group = match read_group(cx, &event, &subject, fields, &path) {
                         Ok(group) => group,
                         Err(error) => {
                             loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
                             continue;
                         }
                     };
-                    let (matcher, hooks_path, hooks) = group;
+                    let (matcher, preempt_yolo, hooks_path, hooks) = group;
                     for (h, hook) in hooks.iter().enumerate() {
                         let path = at(&hooks_path, h);
                         let subject = format!("hook #{} of {subject}", h + 1);
@@ -250,6 +286,7 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
                             point,
                             subject: &subject,
                             path: &path,
+                            priority: phase_priority(&event, preempt_yolo),
                         };
                         let entry = read.entry(hook, matcher.clone(), &mut loaded.warnings);
                         loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
@@ -262,6 +299,7 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
                         point,
                         subject: &subject,
                         path: &path,
+                        priority: phase_priority(&event, false),
                     };
                     let entry = read.entry(item, Matcher::all(), &mut loaded.warnings);
                     loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
@@ -272,20 +310,48 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
     Ok(loaded)
 }
 
+/// The shell docker-agent runs its command hooks with: the user's `$SHELL`, else `sh`. (With
+/// dash as `sh`, the examples' `echo "$INPUT" | jq` breaks on a payload holding `\n`.)
+fn shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|shell| !shell.trim().is_empty())
+        .unwrap_or_else(|| "sh".to_owned())
+}
+
 /// `true` for the events whose hooks fail closed whatever their `on_error` says, as in
 /// docker-agent: a hook of theirs that cannot be loaded blocks its point.
 fn fails_closed(event: &str) -> bool {
-    event == "pre_tool_use"
+    matches!(event, "pre_tool_use" | "tool_guard")
 }
 
 /// A matcher group's matcher and its list of hooks (with the list's path).
+/// `preempt_yolo: true` (only on `pre_tool_use`, as docker-agent checks) puts the group's hooks
+/// ahead of the other `pre_tool_use` hooks; hookchain has no permission mode that skips hooks,
+/// so every hook "preempts --yolo" already.
 fn read_group<'v>(
     cx: &FileContext<'_>,
+    event: &str,
     subject: &str,
     fields: &'v Map<String, Value>,
     path: &[PathSegment],
-) -> Result<(Matcher, ValuePath, &'v Vec<Value>), ConfigError> {
+) -> Result<(Matcher, bool, ValuePath, &'v Vec<Value>), ConfigError> {
     cx.known_keys(subject, fields, path, GROUP_KEYS)?;
+    let preempt_yolo = match fields.get("preempt_yolo").filter(|v| !v.is_null()) {
+        Some(v) => {
+            let preempt_path = at(path, "preempt_yolo");
+            let preempt = cx.boolean(&format!("`preempt_yolo` of {subject}"), v, &preempt_path)?;
+            if event != "pre_tool_use" {
+                return Err(cx.error(
+                    format!("`preempt_yolo` of {subject}"),
+                    &preempt_path,
+                    "is only valid on `pre_tool_use`",
+                ));
+            }
+            preempt
+        }
+        None => false,
+    };
     let matcher = cx.matcher(
         &format!("`matcher` of {subject}"),
         fields.get("matcher"),
@@ -302,7 +368,7 @@ fn read_group<'v>(
             ),
         ));
     };
-    Ok((matcher, hooks_path, hooks))
+    Ok((matcher, preempt_yolo, hooks_path, hooks))
 }
 
 /// The value at `below` in an event's `list` of hooks, named as the rest of this file names it:
@@ -330,6 +396,8 @@ struct ReadHook<'a> {
     point: &'static str,
     subject: &'a str,
     path: &'a [PathSegment],
+    /// Its place in the point's chain ([`phase_priority`]).
+    priority: i32,
 }
 
 impl ReadHook<'_> {
@@ -360,7 +428,7 @@ impl ReadHook<'_> {
         };
         match cx.string(&key_subject("type"), kind, &key_path("type"))? {
             "command" => {}
-            kind @ ("builtin" | "model") => {
+            kind @ ("builtin" | "model" | "evaluator") => {
                 warnings.push(format!(
                     "{}: a `{kind}` hook of `{}` runs inside docker-agent; hookchain runs \
                      `command` hooks only, so it is left out",
@@ -372,7 +440,9 @@ impl ReadHook<'_> {
             other => {
                 let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
-                    .unwrap_or_else(|| " (`command`, `builtin` or `model`)".to_owned());
+                    .unwrap_or_else(|| {
+                        " (`command`, `builtin`, `model` or `evaluator`)".to_owned()
+                    });
                 return Err(cx.error(
                     key_subject("type"),
                     &key_path("type"),
@@ -380,14 +450,33 @@ impl ReadHook<'_> {
                 ));
             }
         }
-        if let Some(key) = ["args", "model", "prompt", "schema"]
-            .into_iter()
-            .find(|k| field(k).is_some())
+        // What docker-agent's command hooks do not read, hookchain does not either: said once.
+        for key in [
+            "args",
+            "model",
+            "prompt",
+            "schema",
+            "system_prompt",
+            "evaluator",
+            "evaluator_policy",
+            "routing_policy",
+        ] {
+            if field(key).is_some() {
+                warnings.push(format!(
+                    "{}: `{key}` applies to `builtin`, `model` and `evaluator` hooks; a \
+                     `command` hook ignores it, in docker-agent as here",
+                    cx.place(&key_path(key))
+                ));
+            }
+        }
+        if let Some(v) = field("strict_output")
+            && cx.boolean(&key_subject("strict_output"), v, &key_path("strict_output"))?
         {
-            return Err(cx.error(
-                key_subject(key),
-                &key_path(key),
-                "applies to `builtin` and `model` hooks, and this is a `command` hook",
+            warnings.push(format!(
+                "{}: `strict_output: true` is not applied: hookchain reads the hook's answer as \
+                 it reads every docker-agent answer (unknown fields ignored, plain text kept as \
+                 context) rather than failing it",
+                cx.place(&key_path("strict_output"))
             ));
         }
         let Some(line) = field("command") else {
@@ -420,7 +509,7 @@ impl ReadHook<'_> {
             warnings.push(warning);
         }
         let spec = CommandSpec {
-            argv: shell_argv(line),
+            argv: vec![shell(), "-c".to_owned(), line.to_owned()],
             display: line.to_owned(),
             env,
             working_dir: Some(working_dir),
@@ -431,9 +520,9 @@ impl ReadHook<'_> {
             Some(v) => {
                 cx.failure_policy(&key_subject("on_error"), v, &key_path("on_error"), ON_ERROR)?
             }
-            None => OnError::Pass,
+            None => OnError::Warn,
         };
-        if self.event == "pre_tool_use" {
+        if fails_closed(self.event) {
             on_error = OnError::Block;
         }
         let name = match field("name") {
@@ -456,7 +545,7 @@ impl ReadHook<'_> {
                     Some(v) => cx.timeout(&key_subject("timeout"), v, &key_path("timeout"))?,
                     None => DEFAULT_TIMEOUT,
                 },
-                priority: DEFAULT_PRIORITY,
+                priority: self.priority,
                 on_error,
                 flavor: cx.flavor,
                 required: false,

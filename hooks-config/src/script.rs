@@ -28,12 +28,25 @@ use std::path::{Path, PathBuf};
 
 use hooks_external::CommandSpec;
 
-/// The line of a hook run with `sh -c LINE`, if it is one.
+/// The line of a hook run with `sh -c LINE` (or `$SHELL -c LINE`), if it is one.
 pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
     match spec.argv.as_slice() {
-        [sh, c, line] if sh == "sh" && c == "-c" => Some(line),
+        [sh, c, line] if c == "-c" && is_shell(sh) => Some(line),
         _ => None,
     }
+}
+
+/// `true` for a POSIX-style shell, by its name or path (`sh`, `/bin/bash`, `/usr/bin/zsh`): the
+/// shells Claude Code (`sh`) and docker-agent (`$SHELL`) run hook lines with.
+fn is_shell(program: &str) -> bool {
+    let name = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    matches!(
+        &*name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish"
+    )
 }
 
 /// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs):

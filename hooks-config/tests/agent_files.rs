@@ -287,3 +287,118 @@ fn a_plugin_hooks_json_runs_its_scripts_from_the_plugin_root() {
         hookchain::consent::ConsentStatus::Approved
     );
 }
+
+/// docker-agent's hooks in the shape of its hooks example, in full: `tool_input_transform`
+/// rewrites the arguments before `tool_guard` sees them, `tool_guard` fails closed even when it
+/// says `on_error: warn`, `preempt_yolo` orders its group ahead of the other `pre_tool_use`
+/// hooks, `strict_output` loads with a warning, `on_error` defaults to `warn`, and lines run
+/// with `$SHELL -c`.
+#[test]
+fn docker_agent_tool_phases_run_in_docker_agents_order() {
+    let dir = Scratch::new("docker-phases");
+    dir.script(
+        "scripts/redact.sh",
+        r#"printf '%s' '{"hook_specific_output": {"updated_input": {"cmd": "rm -rf build/", "note": "redacted"}}}'"#,
+    );
+    dir.script(
+        "scripts/guard.sh",
+        "input=$(cat)\ncase \"$input\" in *redacted*) echo \"guard saw the rewrite\" >&2; exit 2;; esac\nexit 0",
+    );
+    dir.script("scripts/broken.sh", "echo not json; exit 1");
+    dir.script("scripts/log.sh", "cat > /dev/null");
+    let file = dir.write(
+        "agent.yaml",
+        r#"agents:
+  root:
+    model: openai/gpt-4o
+    description: An agent with hooks
+    instruction: You are careful.
+    toolsets:
+      - type: shell
+    hooks:
+      tool_input_transform:
+        - matcher: "shell"
+          hooks:
+            - type: command
+              command: ./scripts/redact.sh
+      tool_guard:
+        - matcher: "shell"
+          hooks:
+            - type: command
+              command: ./scripts/guard.sh
+              on_error: warn
+      pre_tool_use:
+        - matcher: "*"
+          preempt_yolo: true
+          hooks:
+            - type: command
+              command: ./scripts/log.sh
+              strict_output: true
+        - matcher: "shell|edit_file"
+          hooks:
+            - type: command
+              command: ./scripts/log.sh
+              timeout: 30
+      post_tool_use:
+        - matcher: "shell"
+          hooks:
+            - type: command
+              command: ./scripts/log.sh
+      session_start:
+        - type: command
+          command: ./scripts/log.sh
+      stop:
+        - type: command
+          command: ./scripts/log.sh
+"#,
+    );
+    let config = Config::load_docker_agent(&file).unwrap();
+    let hooks = config.external_hooks();
+    let summary: Vec<(&str, &str, i32, hookchain::OnError)> = hooks
+        .iter()
+        .map(|h| (h.event.as_str(), h.point, h.priority, h.on_error))
+        .collect();
+    use hookchain::OnError::{Block, Warn};
+    assert_eq!(
+        summary,
+        [
+            ("tool_input_transform", "intercept_tool_call", 47, Warn),
+            ("tool_guard", "intercept_tool_call", 48, Block),
+            ("pre_tool_use", "intercept_tool_call", 49, Block),
+            ("pre_tool_use", "intercept_tool_call", 50, Block),
+            ("post_tool_use", "transform_tool_result", 50, Warn),
+            ("session_start", "session_start", 50, Warn),
+            ("stop", "on_stop", 50, Warn),
+        ]
+    );
+    let shell = std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "sh".to_owned());
+    let hookchain::external::Transport::Command(spec) = &hooks[0].transport else {
+        panic!("a command hook")
+    };
+    assert_eq!(spec.argv, [shell.as_str(), "-c", "./scripts/redact.sh"]);
+    assert_eq!(config.warnings().len(), 1, "{:#?}", config.warnings());
+    assert!(
+        config.warnings()[0].contains("line 26: `strict_output: true` is not applied"),
+        "{:#?}",
+        config.warnings()
+    );
+
+    let registry_of = |config: Config| registry(config);
+    let hooks = registry_of(config.clone());
+    assert_eq!(
+        blocked(&hooks, tool_call("shell", serde_json::json!({"cmd": "ls"}))).as_deref(),
+        Some("guard saw the rewrite")
+    );
+
+    // A tool_guard that fails blocks, whatever its on_error says.
+    let broken = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("./scripts/guard.sh", "./scripts/broken.sh")
+        .replace("./scripts/redact.sh", "./scripts/log.sh");
+    let file = dir.write("broken.yaml", &broken);
+    let hooks = registry(Config::load_docker_agent(&file).unwrap());
+    assert!(blocked(&hooks, tool_call("shell", serde_json::json!({"cmd": "ls"}))).is_some());
+}
