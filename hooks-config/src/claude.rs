@@ -29,8 +29,10 @@
 //!   object, is an error. Every warning reaches every session through `notification` once the
 //!   file is loaded into a registry.
 //! - `"type": "command"` runs its `command` with `sh -c`, as Claude Code does, in the project
-//!   directory: the directory holding `.claude/` when the file is `.claude/settings*.json`, else
-//!   the current directory. A line that starts with a path (`"$CLAUDE_PROJECT_DIR"/…`, `~/…`,
+//!   directory: the directory holding `.claude/` when the file is a project's
+//!   `.claude/settings*.json`; for the user's own `~/.claude/settings.json`, the session's
+//!   project — the agent's current directory when the hook fires, with `CLAUDE_PROJECT_DIR` set
+//!   to it (not `$HOME`); else the current directory. A line that starts with a path (`"$CLAUDE_PROJECT_DIR"/…`, `~/…`,
 //!   `./…`) whose file does not exist (yet) or cannot run is, as in Claude Code, a runtime
 //!   error of that one hook: it is kept, a warning names the file and line when the file is
 //!   loaded, and it fails at each firing under its policy (a warning, for Claude Code).
@@ -178,6 +180,9 @@ pub(crate) fn read(
         }
     }
     let project_dir = project_dir(cx.file);
+    // The user's own settings (`~/.claude/settings.json`) belong to no project: their hooks run
+    // in the session's project directory, the agent's current directory when they fire.
+    let fixed_dir = (!is_user_settings(cx.file)).then(|| project_dir.clone());
     for (event, groups) in settings.hooks.map(|e| e.0).unwrap_or_default() {
         let path = at(&root, event.as_str());
         let Some(point) =
@@ -224,6 +229,7 @@ pub(crate) fn read(
                     subject: &subject,
                     path: &path,
                     project_dir: &project_dir,
+                    working_dir: fixed_dir.as_deref(),
                     env: plugin_env,
                 };
                 let entry = read.entry(hook, &matcher, &mut loaded.warnings);
@@ -277,6 +283,9 @@ struct ReadHook<'a> {
     subject: &'a str,
     path: &'a [PathSegment],
     project_dir: &'a Path,
+    /// Where it runs: the project of its settings file, or, for the user's own settings and a
+    /// plugin, `None` (the agent's current directory when it fires).
+    working_dir: Option<&'a Path>,
     /// What the hook gets on top of the agent's environment (a plugin's variables).
     env: &'a BTreeMap<String, String>,
 }
@@ -381,7 +390,7 @@ impl ReadHook<'_> {
                     argv: shell_argv(line),
                     display: line.to_owned(),
                     env: self.env.clone(),
-                    working_dir: Some(self.project_dir.to_path_buf()),
+                    working_dir: self.working_dir.map(Path::to_path_buf),
                     env_clear: false,
                     env_allow: Vec::new(),
                 })))
@@ -505,15 +514,32 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
     ])
 }
 
-/// The project directory of a settings file: the directory holding `.claude/` for
-/// `.claude/settings*.json`, else the current directory.
+/// `true` for the user's own settings, `~/.claude/settings*.json`.
+fn is_user_settings(file: &str) -> bool {
+    let Some(home) = crate::home_dir() else {
+        return false;
+    };
+    let claude = home.join(".claude");
+    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    same(&dir, &claude)
+}
+
+/// The project directory of a settings file: the directory holding `.claude/` for a project's
+/// `.claude/settings*.json`, else (the user's own `~/.claude/settings.json` included) the
+/// current directory.
 fn project_dir(file: &str) -> PathBuf {
     let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
     match path.parent() {
-        Some(dir) if dir.file_name().is_some_and(|n| n == ".claude") => dir
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| dir.to_path_buf()),
+        Some(dir) if dir.file_name().is_some_and(|n| n == ".claude") && !is_user_settings(file) => {
+            dir.parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| dir.to_path_buf())
+        }
         _ => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     }
 }
