@@ -36,6 +36,13 @@
 //!   `./…`) whose file does not exist (yet) or cannot run is, as in Claude Code, a runtime
 //!   error of that one hook: it is kept, a warning names the file and line when the file is
 //!   loaded, and it fails at each firing under its policy (a warning, for Claude Code).
+//! - `"shell"` picks the shell of the line: `sh` (the default), `bash` or `zsh` (`-c`), or
+//!   `powershell` (`pwsh -Command`). `"args"` is the exec form: `command` is the program and
+//!   `args` its arguments, run without a shell (`${CLAUDE_PLUGIN_ROOT}` and `~/` expanded in
+//!   them as Claude Code expands them).
+//! - `"if"` is a permission rule (`Bash(git push*)`, `Edit(*.ts)`): the hook is started only
+//!   for the tool calls it matches, and any other call passes without it (see the module
+//!   `permission_rule` for the matching rules). A rule that does not parse costs its hook only.
 //! - `"type": "http"` POSTs to its `url` with its `headers`; `$VAR` and `${VAR}` in a header
 //!   are replaced by the variable's value when the variable is listed in `allowedEnvVars`, and
 //!   by nothing otherwise (as Claude Code does).
@@ -44,7 +51,9 @@
 //! - `timeout` is in seconds (default 60, from 0.001 to 600). A failed hook (exit code other
 //!   than 0 and 2, timeout, junk) is [`OnError::Warn`]: Claude Code shows the error and goes on.
 //!   `statusMessage` and `once` are Claude Code's display and session options and change
-//!   nothing here; `async: true` hooks run in the chain like the others (with a warning).
+//!   nothing here; `async: true` and `asyncRewake: true` hooks run in the chain like the others
+//!   and are waited for (with a warning): an `asyncRewake` hook's exit 2 blocks at once rather
+//!   than waking the model later.
 //!
 //! Priority is [`DEFAULT_PRIORITY`] and names are `<file>#<n>`, so hooks keep the file's order.
 
@@ -58,7 +67,7 @@ use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, json_kind};
-use hooks_external::program::shell_argv;
+use crate::permission_rule::PermissionRule;
 use hooks_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, Matcher, OnError,
     Transport,
@@ -107,6 +116,10 @@ const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 const HOOK_KEYS: &[&str] = &[
     "type",
     "command",
+    "args",
+    "shell",
+    "if",
+    "asyncRewake",
     "timeout",
     "async",
     "statusMessage",
@@ -320,8 +333,20 @@ impl ReadHook<'_> {
             )?,
             None => DEFAULT_TIMEOUT,
         };
+        let condition = match fields.get("if").filter(|v| !v.is_null()) {
+            Some(v) => {
+                let subject = format!("`if` of {}", self.subject);
+                let if_path = at(self.path, "if");
+                let text = cx.string(&subject, v, &if_path)?;
+                let rule =
+                    PermissionRule::parse(text).map_err(|e| cx.error(&subject, &if_path, e))?;
+                Some(rule)
+            }
+            None => None,
+        };
         Ok(Some(Entry {
             name: None,
+            condition,
             hook: ExternalHook {
                 point: self.point,
                 event: self.event.to_owned(),
@@ -357,10 +382,9 @@ impl ReadHook<'_> {
             ));
         };
         let kind = cx.string(&key_subject("type"), kind, &type_path)?;
-        if let Some(key) = field("async")
-            .and_then(Value::as_bool)
-            .filter(|a| *a)
-            .map(|_| "async")
+        for key in ["async", "asyncRewake"]
+            .into_iter()
+            .filter(|key| field(key).and_then(Value::as_bool) == Some(true))
         {
             warnings.push(format!(
                 "{}: `{key}: true` hook of `{}` runs in the chain and is waited for, like every \
@@ -376,6 +400,46 @@ impl ReadHook<'_> {
                     return Err(cx.error(self.subject, self.path, "has no `command`"));
                 };
                 let line = cx.string(&key_subject("command"), line, &command_path)?;
+                if let Some(args) = field("args") {
+                    return self.exec_form(line, args, warnings).map(Some);
+                }
+                let shell = match field("shell") {
+                    Some(v) => {
+                        let shell_path = at(self.path, "shell");
+                        match cx.string(&key_subject("shell"), v, &shell_path)? {
+                            "sh" | "bash" | "zsh" => v.as_str().unwrap_or("sh").to_owned(),
+                            "powershell" | "pwsh" => {
+                                warnings.push(format!(
+                                    "{}: a `shell: powershell` hook runs with `pwsh -Command`, \
+                                     which must be on PATH",
+                                    cx.place(&shell_path)
+                                ));
+                                "pwsh".to_owned()
+                            }
+                            other => {
+                                return Err(cx.error(
+                                    key_subject("shell"),
+                                    &shell_path,
+                                    format!(
+                                        "unknown shell `{other}` (`bash`, `sh`, `zsh` or \
+                                         `powershell`)"
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                    None => "sh".to_owned(),
+                };
+                if shell == "pwsh" {
+                    return Ok(Some(Transport::Command(CommandSpec {
+                        argv: vec!["pwsh".to_owned(), "-Command".to_owned(), line.to_owned()],
+                        display: line.to_owned(),
+                        env: self.env.clone(),
+                        working_dir: self.working_dir.map(Path::to_path_buf),
+                        env_clear: false,
+                        env_allow: Vec::new(),
+                    })));
+                }
                 if let Some(warning) = cx.shell_line_warning(
                     &key_subject("command"),
                     line,
@@ -387,7 +451,7 @@ impl ReadHook<'_> {
                     warnings.push(warning);
                 }
                 Ok(Some(Transport::Command(CommandSpec {
-                    argv: shell_argv(line),
+                    argv: vec![shell, "-c".to_owned(), line.to_owned()],
                     display: line.to_owned(),
                     env: self.env.clone(),
                     working_dir: self.working_dir.map(Path::to_path_buf),
@@ -454,6 +518,64 @@ impl ReadHook<'_> {
                 ))
             }
         }
+    }
+}
+
+impl ReadHook<'_> {
+    /// The exec form: `command` is the program and `args` its arguments, run without a shell;
+    /// `$VAR`/`${VAR}` in them (`${CLAUDE_PLUGIN_ROOT}`) and a leading `~/` are expanded as
+    /// Claude Code expands them. A program that does not exist (yet) is a warning, and the hook
+    /// fails at each firing.
+    fn exec_form(
+        &self,
+        program: &str,
+        args: &Value,
+        warnings: &mut Vec<String>,
+    ) -> Result<Transport, ConfigError> {
+        let cx = self.cx;
+        let args_path = at(self.path, "args");
+        let subject = format!("`args` of {}", self.subject);
+        let Value::Array(items) = args else {
+            return Err(cx.error(
+                subject,
+                &args_path,
+                format!("expected a list of arguments, found {}", json_kind(args)),
+            ));
+        };
+        let expand = |word: &str| crate::script::expand(word, self.project_dir, self.env);
+        let mut argv = vec![expand(program)];
+        for (i, item) in items.iter().enumerate() {
+            argv.push(expand(cx.string(&subject, item, &at(&args_path, i))?));
+        }
+        if argv[0].trim().is_empty() {
+            return Err(cx.error(self.subject, self.path, "the command is empty"));
+        }
+        let display = shell_words::join(
+            std::iter::once(program).chain(items.iter().filter_map(Value::as_str)),
+        );
+        let spec = CommandSpec {
+            argv,
+            display,
+            env: self.env.clone(),
+            working_dir: self.working_dir.map(Path::to_path_buf),
+            env_clear: false,
+            env_allow: Vec::new(),
+        };
+        let check = CommandSpec {
+            working_dir: Some(self.project_dir.to_path_buf()),
+            ..spec.clone()
+        };
+        if let Err(error) = cx.check_argv(
+            &format!("`command` of {}", self.subject),
+            &check,
+            &at(self.path, "command"),
+        ) {
+            warnings.push(format!(
+                "{error}: the hook is kept, and fails at each firing (under its failure policy) \
+                 until the program is there"
+            ));
+        }
+        Ok(Transport::Command(spec))
     }
 }
 

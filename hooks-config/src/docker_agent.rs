@@ -535,6 +535,7 @@ impl ReadHook<'_> {
         .filter(|n| !n.trim().is_empty());
         Ok(Some(Entry {
             name,
+            condition: None,
             hook: ExternalHook {
                 point: self.point,
                 event: self.event.to_owned(),

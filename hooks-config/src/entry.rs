@@ -622,6 +622,8 @@ impl Loaded {
 pub(crate) struct Entry {
     /// The name the file gives it, if any.
     pub(crate) name: Option<String>,
+    /// Claude Code's `if`: the hook runs only for the calls this rule matches.
+    pub(crate) condition: Option<crate::permission_rule::PermissionRule>,
     /// The hook, named `""` until [`name_entries`] names it.
     pub(crate) hook: ExternalHook,
 }
@@ -758,6 +760,7 @@ mod tests {
         let entries = (0..12)
             .map(|i| Entry {
                 name: (i == 3).then(|| "mine".to_owned()),
+                condition: None,
                 hook: hook(),
             })
             .collect();

@@ -173,6 +173,7 @@ mod entry;
 mod file;
 mod init;
 pub mod native;
+mod permission_rule;
 mod position;
 mod registry;
 mod script;
@@ -226,6 +227,9 @@ pub struct Config {
     /// The `required: true` hooks of files left out because they failed to load: each blocks
     /// its point.
     unloaded_required: Vec<UnloadedRequired>,
+    /// Claude Code's `if` rules, by the point and name of their hooks: such a hook runs only
+    /// for the tool calls its rule matches.
+    conditions: Vec<(&'static str, String, permission_rule::PermissionRule)>,
 }
 
 /// A `required: true` hook of a file that was left out because it failed to load.
@@ -516,13 +520,25 @@ impl Config {
 
     /// A config of the hooks of one file of another agent, with what was left out of it
     /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
-    fn of_hooks(source_name: &str, loaded: entry::Loaded) -> Config {
+    fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
         for warning in &loaded.warnings {
             tracing::warn!("{warning}");
         }
+        let conditions: Vec<_> = loaded
+            .entries
+            .iter_mut()
+            .map(|entry| entry.condition.take())
+            .collect();
+        let hooks = name_entries(source_name, loaded.entries);
+        let conditions = hooks
+            .iter()
+            .zip(conditions)
+            .filter_map(|(hook, rule)| rule.map(|rule| (hook.point, hook.name.clone(), rule)))
+            .collect();
         Config {
             files: vec![source_name.to_owned()],
-            hooks: name_entries(source_name, loaded.entries),
+            hooks,
+            conditions,
             notices: loaded.warnings.clone(),
             warnings: loaded.warnings,
             unloaded_required: loaded.blocked,
@@ -593,6 +609,7 @@ impl Config {
         self.hooks.extend(over.hooks);
         self.warnings.extend(over.warnings);
         self.notices.extend(over.notices);
+        self.conditions.extend(over.conditions);
         self.unloaded_required.extend(over.unloaded_required);
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());

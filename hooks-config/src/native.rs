@@ -295,7 +295,11 @@ fn entry(
         }
         None => None,
     };
-    Ok(Entry { name, hook })
+    Ok(Entry {
+        name,
+        condition: None,
+        hook,
+    })
 }
 
 /// A command's argv and how it is shown: a string split with shell-words, or a list.

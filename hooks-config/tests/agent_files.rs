@@ -402,3 +402,95 @@ fn docker_agent_tool_phases_run_in_docker_agents_order() {
     let hooks = registry(Config::load_docker_agent(&file).unwrap());
     assert!(blocked(&hooks, tool_call("shell", serde_json::json!({"cmd": "ls"}))).is_some());
 }
+
+/// The first example of Claude Code's hooks reference, with `if`: the hook is started only for
+/// the calls its permission rule matches (`Bash(rm *)`), and denies those; every other call
+/// passes without it. The exec form (`args`) and `shell` load and run.
+#[test]
+fn claude_code_if_args_and_shell_are_honoured() {
+    let dir = Scratch::new("claude-if");
+    let log = dir.path("started.log");
+    dir.script(
+        ".claude/hooks/block-rm.sh",
+        &format!(
+            "echo started >> '{}'\nprintf '%s' '{{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"Destructive command blocked by hook\"}}}}'",
+            log.display()
+        ),
+    );
+    dir.script(".claude/hooks/echo-args.sh", "echo \"$1 $2\" >&2; exit 2");
+    let file = dir.write(
+        ".claude/settings.json",
+        r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "if": "Bash(rm *)",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block-rm.sh"
+          }
+        ]
+      },
+      {
+        "matcher": "Write",
+        "hooks": [
+          {"type": "command", "command": "./.claude/hooks/echo-args.sh", "args": ["exec", "form"]}
+        ]
+      },
+      {
+        "matcher": "Edit",
+        "hooks": [
+          {"type": "command", "shell": "bash", "command": "[[ -n x ]] && echo bash >&2; exit 2", "asyncRewake": true}
+        ]
+      }
+    ]
+  }
+}
+"#,
+    );
+    let config = Config::load_claude_settings(&file).unwrap();
+    assert_eq!(config.external_hooks().len(), 3, "{:#?}", config.warnings());
+    assert_eq!(config.warnings().len(), 1, "{:#?}", config.warnings());
+    assert!(config.warnings()[0].contains("`asyncRewake: true`"));
+    let hooks = registry(config);
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Bash", serde_json::json!({"command": "ls -la"}))
+        ),
+        None
+    );
+    assert!(
+        !log.exists(),
+        "the hook must not start for a call its `if` does not match"
+    );
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Bash", serde_json::json!({"command": "rm -rf build/"}))
+        )
+        .as_deref(),
+        Some("Destructive command blocked by hook")
+    );
+    assert!(log.exists());
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("Write", serde_json::json!({"file_path": "a"}))
+        )
+        .as_deref(),
+        Some("exec form")
+    );
+    if std::path::Path::new("/bin/bash").exists() {
+        assert_eq!(
+            blocked(
+                &hooks,
+                tool_call("Edit", serde_json::json!({"file_path": "a"}))
+            )
+            .as_deref(),
+            Some("bash")
+        );
+    }
+}
