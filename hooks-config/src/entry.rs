@@ -180,8 +180,10 @@ impl FileContext<'_> {
             Some(known) => format!(" (if you meant `{known}`, write it so)"),
             None => String::new(),
         };
+        let whose = if agent.ends_with('s') { "'" } else { "'s" };
         warnings.push(format!(
-            "{}: {agent}'s event `{name}` has no hookchain point; its hooks are left out{hint}",
+            "{}: {agent}{whose} event `{name}` has no hookchain point; its hooks are left \
+             out{hint}",
             self.place(path)
         ));
         None

@@ -65,14 +65,25 @@
 //! Hooks written for other agents run unchanged, read from their own files:
 //!
 //! - [`Config::load_claude_settings`]: Claude Code's `settings.json` (`hooks` by event, matcher
-//!   groups, `type: command` shell lines run with `sh -c`, `type: http`).
+//!   groups, `type: command` shell lines run with `sh -c`, `type: http`); the user's own
+//!   `~/.claude/settings.json` runs in the session's project directory.
+//! - [`Config::load_claude_plugin`]: a Claude Code plugin's `hooks/hooks.json`, with
+//!   `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` set.
 //! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
-//!   YAML (shell lines run with `sh -c`, matchers anchored as docker-agent anchors them).
+//!   YAML (shell lines run with `$SHELL -c`, matchers anchored as docker-agent anchors them,
+//!   `tool_input_transform` and `tool_guard` ahead of `pre_tool_use`).
+//! - [`Config::load_hermes`]: the `hooks:` block of a Hermes `config.yaml` (`fail_closed`,
+//!   `hooks_auto_accept` in the user's own `~/.hermes/config.yaml` only).
+//! - [`Config::load_starchild`]: a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries with
+//!   `event:`).
 //!
-//! [`Config::load`] tells them apart: a `.json` file is Claude Code settings, a YAML file with a
-//! top-level `agents:` is a docker-agent file, and anything else is a `hookchain.yaml`. The
-//! rules of each format are in the docs of [`external::claude`](crate::claude) and
-//! [`external::docker_agent`](crate::docker_agent) (summarised in the README).
+//! [`Config::load`] tells them apart: `hooks/hooks.json` is a plugin's, any other `.json` file
+//! is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
+//! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
+//! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
+//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent) and
+//! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the README's table of
+//! what each dialect supports.
 //! Events of those agents that hookchain has no point for, hook types it cannot run (model
 //! prompts, docker-agent built-ins), and any one entry that cannot be honoured are left out
 //! with a warning naming the file and line ([`Config::warnings`], also logged with
@@ -171,6 +182,7 @@ pub mod consent;
 pub mod docker_agent;
 mod entry;
 mod file;
+pub mod hermes;
 mod init;
 pub mod native;
 mod permission_rule;
@@ -424,6 +436,11 @@ impl Config {
         if is_docker_agent(&text) {
             return Config::from_docker_agent_str(&text, &name);
         }
+        match agent_yaml(path.as_ref(), &text) {
+            Some(AgentYaml::Starchild) => return Config::load_starchild(path),
+            Some(AgentYaml::Hermes) => return Config::load_hermes(path),
+            None => {}
+        }
         let config = Config::from_yaml_trusted(&text, &name)?;
         Ok(if is_user_file(path.as_ref()) {
             config
@@ -488,6 +505,86 @@ impl Config {
         Ok(Config::of_hooks(
             source_name,
             claude::read(&cx, &text, &env)?,
+        ))
+    }
+
+    /// Reads the `hooks:` block of a Hermes `config.yaml` (see the README's table for how each
+    /// key is read): commands split like a shell would and run without one, a leading `~/`
+    /// expanded, matchers a full match on the tool name, `fail_closed: true` blocking.
+    /// `hooks_auto_accept: true` is honoured in the user's own `~/.hermes/config.yaml` only.
+    pub fn load_hermes(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        let user = home_dir().is_some_and(|home| {
+            same_file(path.as_ref(), &home.join(".hermes").join("config.yaml"))
+        });
+        Config::hermes(&text, &name, user)
+    }
+
+    /// Parses the text of a Hermes `config.yaml`; `source_name` names the file in errors. Its
+    /// `hooks_auto_accept: true` is left out, with a warning: only the user's own file may
+    /// approve hooks.
+    pub fn from_hermes_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::hermes(text, source_name, false)
+    }
+
+    fn hermes(text: &str, source_name: &str, user: bool) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::Hermes,
+        };
+        let (loaded, accept) = hermes::read_hermes(&cx, document)?;
+        let mut config = Config::of_hooks(source_name, loaded);
+        if let Some((accept, at)) = accept {
+            if user || !accept {
+                config.auto_accept = Some((accept, at));
+            } else {
+                let warning = format!(
+                    "{at}: `{AUTO_ACCEPT}: true` is left out: only the user's own \
+                     ~/.hermes/config.yaml (or ~/.config/hookchain/hookchain.yaml) may approve \
+                     hooks (set it there, or pass --accept-hooks)"
+                );
+                tracing::warn!("{warning}");
+                config.warnings.push(warning.clone());
+                config.notices.push(warning);
+            }
+        }
+        Ok(config)
+    }
+
+    /// Reads a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries each naming its
+    /// `event:`): commands split like a shell would and run without one, matchers regular
+    /// expressions searched in the payload's content.
+    pub fn load_starchild(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_starchild_str(&text, &name)
+    }
+
+    /// Parses the text of a Starchild `shell_hooks.yaml`; `source_name` names the file in
+    /// errors.
+    pub fn from_starchild_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::Starchild,
+        };
+        Ok(Config::of_hooks(
+            source_name,
+            hermes::read_starchild(&cx, document)?,
         ))
     }
 
@@ -847,6 +944,39 @@ fn read(path: &Path) -> Result<(String, String), ConfigError> {
     })?;
     file::check_nesting(&text, &name)?;
     Ok((name, text))
+}
+
+/// Another agent's YAML that is not a docker-agent file.
+enum AgentYaml {
+    Hermes,
+    Starchild,
+}
+
+/// Which agent's YAML `text` is: Starchild's when its `hooks:` is a list (`- event: ...`),
+/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and has a top-level key
+/// that is not hookchain's; `None` for a `hookchain.yaml`.
+fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
+    let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(text) else {
+        return None;
+    };
+    if matches!(top.get("hooks"), Some(Yaml::Sequence(_))) {
+        return Some(AgentYaml::Starchild);
+    }
+    let named = path
+        .file_name()
+        .is_some_and(|n| n == "config.yaml" || n == "cli-config.yaml");
+    let foreign = top
+        .keys()
+        .any(|key| !TOP_LEVEL_KEYS.contains(&yaml_key(key).as_str()));
+    (named && foreign).then_some(AgentYaml::Hermes)
+}
+
+/// `true` when `a` and `b` are the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// `true` for a Claude Code plugin's `hooks/hooks.json`.

@@ -494,3 +494,124 @@ fn claude_code_if_args_and_shell_are_honoured() {
         );
     }
 }
+
+/// A Hermes `config.yaml` in the shape its docs give loads as it is: its other keys are
+/// Hermes' own, `fail_closed: true` blocks when the hook fails, a `fail_closed` entry that
+/// cannot load blocks its point, the matcher is a full match, and a `hooks_auto_accept` in a
+/// file that is not the user's own is left out.
+#[test]
+fn a_hermes_config_yaml_loads_as_it_is() {
+    let dir = Scratch::new("hermes");
+    let guard = dir.script(
+        "agent-hooks/block-rm.sh",
+        "input=$(cat)\ncase \"$input\" in *rm\\ -rf*) printf '%s' '{\"action\": \"block\", \"message\": \"rm -rf is not allowed\"}';; esac",
+    );
+    let broken = dir.script("agent-hooks/broken.sh", "exit 1");
+    let file = dir.write(
+        "hermes/config.yaml",
+        &format!(
+            "model:\n  default: anthropic/claude-sonnet-4\n  provider: openrouter\ntoolsets:\n  - file\n  - terminal\n\
+             hooks:\n  pre_tool_call:\n    - command: {guard}\n      matcher: \"terminal\"\n      timeout: 10\n      fail_closed: true\n\
+             \x20 post_tool_call:\n    - command: {broken}\n      failClosed: true\n      matcher: \"(\"\n\
+             \x20 on_gateway_tick:\n    - command: {guard}\n\
+             hooks_auto_accept: true\n",
+            guard = guard.display(),
+            broken = broken.display()
+        ),
+    );
+    let config = Config::load(&file).unwrap();
+    assert_eq!(config.external_hooks().len(), 1, "{:#?}", config.warnings());
+    let hook = &config.external_hooks()[0];
+    assert_eq!(
+        (hook.point, hook.event.as_str(), hook.on_error, hook.flavor),
+        (
+            "intercept_tool_call",
+            "pre_tool_call",
+            hookchain::OnError::Block,
+            hookchain::external::Flavor::Hermes
+        )
+    );
+    assert!(hook.matcher.matches("terminal") && !hook.matcher.matches("terminal2"));
+    assert!(!config.accepts_hooks());
+    let warnings = config.warnings().join("\n");
+    assert!(
+        warnings.contains("Hermes' event `on_gateway_tick` has no hookchain point"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("`hooks_auto_accept: true` is left out"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("this fail-closed hook cannot be loaded, so `after_tool_call` blocks"),
+        "{warnings}"
+    );
+    let hooks = registry(config);
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("terminal", serde_json::json!({"command": "rm -rf /"}))
+        )
+        .as_deref(),
+        Some("rm -rf is not allowed")
+    );
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("terminal", serde_json::json!({"command": "ls"}))
+        ),
+        None
+    );
+}
+
+/// A Starchild `shell_hooks.yaml` (`hooks:` a list, `event:` per entry) loads as it is, and its
+/// matcher is a regular expression searched in the payload's content, as Starchild's guards are
+/// written (`rm -rf|dd if=|mkfs`).
+#[test]
+fn a_starchild_shell_hooks_yaml_loads_as_it_is() {
+    let dir = Scratch::new("starchild");
+    let guard = dir.script(
+        "hooks/destructive_guard.sh",
+        "cat > /dev/null\nprintf '%s' '{\"decision\": \"block\", \"reason\": \"destructive command\"}'",
+    );
+    let file = dir.write(
+        "workspace/config/shell_hooks.yaml",
+        &format!(
+            "hooks:\n  - event: pre_tool_call\n    matcher: \"rm -rf|dd if=|mkfs\"\n    command: {guard}\n    timeout: 10\n\
+             \x20 - event: on_response_end\n    command: {guard}\n\
+             \x20 - event: on_heartbeat\n    command: {guard}\n",
+            guard = guard.display()
+        ),
+    );
+    let config = Config::load(&file).unwrap();
+    let points: Vec<(&str, &str)> = config
+        .external_hooks()
+        .iter()
+        .map(|h| (h.event.as_str(), h.point))
+        .collect();
+    assert_eq!(
+        points,
+        [
+            ("pre_tool_call", "intercept_tool_call"),
+            ("on_response_end", "transform_response")
+        ]
+    );
+    assert_eq!(config.warnings().len(), 1, "{:#?}", config.warnings());
+    assert!(config.warnings()[0].contains("Starchild's event `on_heartbeat`"));
+    let hooks = registry(Config::load_starchild(&file).unwrap());
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("bash", serde_json::json!({"command": "rm -rf /tmp/x"}))
+        )
+        .as_deref(),
+        Some("destructive command")
+    );
+    assert_eq!(
+        blocked(
+            &hooks,
+            tool_call("bash", serde_json::json!({"command": "ls"}))
+        ),
+        None
+    );
+}
