@@ -111,14 +111,15 @@ pub mod state {
     };
 }
 
-/// Config files: `hookchain.yaml`, Claude Code settings, docker-agent agent files; and
-/// [`init`], which reads them into the global registry.
+/// Config files: `hookchain.yaml`, Claude Code settings and plugin `hooks.json`, docker-agent
+/// agent files, Hermes `config.yaml`, Starchild `shell_hooks.yaml`; and [`init`], which reads
+/// them into the global registry.
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
     pub use hooks_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
-        docker_agent, init, native,
+        docker_agent, hermes, init, native,
     };
 }
 

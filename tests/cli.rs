@@ -1012,3 +1012,42 @@ fn required_hooks_are_listed_and_doctor_reports_one_that_does_not_run() {
         run.out
     );
 }
+
+/// `test` takes another agent's payload for a non-tool event in its own field names (a Claude
+/// Code Stop payload has no `response`: its `last_assistant_message` is read as it), and a hook
+/// that fails and goes on is said once, not as a failure and again as a warning.
+#[test]
+fn test_takes_another_agents_payload_and_warns_once() {
+    let sandbox = Sandbox::new("agent-payload", "");
+    let failing = sandbox.script("fails.sh", "cat > /dev/null; echo oops >&2; exit 1");
+    sandbox.write_config(&format!(
+        "hooks:\n  Stop:\n    - command: {failing}\n      on_error: warn\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        r#"{"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+            "hook_event_name": "Stop", "stop_hook_active": true,
+            "last_assistant_message": "All done."}"#,
+    )
+    .unwrap();
+    let run = sandbox.run(&["test", "Stop", "--payload-file", stop.to_str().unwrap()]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains(r#"payload: {"response":"All done.","stop_hook_active":true"#),
+        "{}",
+        run.out
+    );
+    assert_eq!(run.out.matches("oops").count(), 1, "{}", run.out);
+    let run = sandbox.run(&[
+        "test",
+        "Stop",
+        "--json",
+        "--payload-file",
+        stop.to_str().unwrap(),
+    ]);
+    let warnings = json_of(&run)["warnings"].as_array().unwrap().clone();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+}

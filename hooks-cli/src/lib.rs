@@ -41,11 +41,13 @@
 //!   run**; hooks of a disabled extension are listed with who disabled them, and not run — and
 //!   dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
 //!   point's value as serde reads it; tool points also take the wire form
-//!   `{"tool_name": …, "tool_input": …}`), or a synthetic value (for tool points, a call of
+//!   `{"tool_name": …, "tool_input": …}`; on other points, another agent's payload in its own
+//!   field names — a Claude Code `Stop` payload — gives the fields the value has, the rest
+//!   synthetic), or a synthetic value (for tool points, a call of
 //!   `--for-tool`, default `Bash`, with `{}` args). With `--json` it prints exactly one JSON
 //!   object on stdout: `{"outcome":"continue","value":…,"context":[…],"warnings":[…]}` or
 //!   `{"outcome":"blocked","reason":"…","hook":"…"}`; the warnings include the hooks skipped for
-//!   want of consent and the hooks that failed. Without `--json` it shows the payload, the chain
+//!   want of consent and the hooks that failed (a hook that failed and went on is said once). Without `--json` it shows the payload, the chain
 //!   in order (configured hooks whose matcher does not match the tool are marked as not run),
 //!   what was skipped or failed, and the outcome.
 //! - `doctor` checks each configured hook: its program exists and is executable, its consent
@@ -840,6 +842,33 @@ fn from_file(point: &str, mut value: Value, tool: Option<&str>) -> Value {
     value
 }
 
+/// `file`'s fields over `value` (a synthetic value of `point`): each key of `value` that `file`
+/// has is taken from `file`, the others kept, and `file`'s keys the value has no place for are
+/// left out; a few other agents' names are read as the value's (`last_assistant_message` is the
+/// Stop `response`). Anything but two objects is `value` unchanged.
+fn overlay(point: &str, mut value: Value, file: &Value) -> Value {
+    let (Value::Object(value_fields), Value::Object(file_fields)) = (&mut value, file) else {
+        return value;
+    };
+    let aliases: &[(&str, &str)] = match point {
+        "on_stop" => &[("response", "last_assistant_message")],
+        "before_compaction" => &[("trigger", "compaction_reason")],
+        _ => &[],
+    };
+    for (key, slot) in value_fields.iter_mut() {
+        let found = file_fields.get(key).or_else(|| {
+            aliases
+                .iter()
+                .find(|(ours, _)| ours == key)
+                .and_then(|(_, theirs)| file_fields.get(*theirs))
+        });
+        if let Some(found) = found {
+            *slot = found.clone();
+        }
+    }
+    value
+}
+
 /// The value of point `P` read from `json`, or why not.
 fn read_value<P>(json: &Value) -> Result<P::Value, Failure>
 where
@@ -900,8 +929,12 @@ where
     P::Value: Serialize + DeserializeOwned,
 {
     let value = read_value::<P>(json)?;
-    let outcome = hooks.dispatch::<P>(value);
+    let mut outcome = hooks.dispatch::<P>(value);
     let failures: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
+    // A hook that failed and went on is a failure and also a warning of the chain: said once.
+    outcome
+        .warnings
+        .retain(|warning| !failures.iter().any(|f| warning.starts_with(f.as_str())));
     let fired = match outcome.flow {
         Flow::Continue(value) => {
             let mut warnings = notices.to_vec();
@@ -959,6 +992,19 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
             let json: Value = serde_json::from_str(&text)
                 .map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
             let json = from_file(point.name, json, args.for_tool.as_deref());
+            // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
+            // `response`): its fields that the point's value has are taken, the rest of the
+            // value is the synthetic one's.
+            let json = match with_point!(point.name, canonical(&json)) {
+                Ok(_) => json,
+                // A tool point's payload names its tool: one that does not is an error.
+                Err(_) if is_tool_point => json,
+                Err(_) => overlay(
+                    point.name,
+                    synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
+                    &json,
+                ),
+            };
             with_point!(point.name, canonical(&json)).map_err(|Failure(e)| {
                 Failure(format!(
                     "{shown}: not a value of {}: {e} (e.g. {})",

@@ -9,8 +9,10 @@
 //! the content of the script. The script is the file the command runs: its program when it is
 //! named by a path (`./hooks/guard.sh`), or the first operand that is a file when the program is
 //! a bare name found on `PATH` (`python3 hooks/guard.py`); for the `sh -c` lines of Claude Code
-//! and docker-agent configs, the same rule applied to the line's words, with
-//! `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` expanded. Every other word of the command
+//! and docker-agent configs, the same rule applied to the line's words, with variables expanded
+//! as the shell will expand them (`$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` the project,
+//! `${CLAUDE_PLUGIN_ROOT}` a plugin's directory, `$HOME` and `~/` the home directory): the
+//! expanded path is the file hashed. Every other word of the command
 //! that names a file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit
 //! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
 //! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`,

@@ -24,38 +24,57 @@
 //! - An event is a point of the catalog by docker-agent's name for it (`pre_tool_use` is
 //!   `intercept_tool_call`, `stop` is `on_stop`, `turn_start` is `before_llm_call`).
 //!   docker-agent events hookchain has no point for (`permission_request`, `on_user_input`,
-//!   `on_agent_switch`, …) are left out with a warning; any other name is an error with the
-//!   closest known name.
+//!   `on_agent_switch`, …), and any name it does not know, are left out with a warning naming
+//!   them — never a "did you mean" toward a different real event.
+//! - One entry that cannot be honoured (an unknown key, a malformed value, a bad matcher) costs
+//!   that entry only: it is left out with a warning naming the file, the line and the problem,
+//!   and the file's other hooks load. An entry of an event whose hooks fail closed
+//!   (`pre_tool_use`) that cannot be loaded blocks its point instead, naming where it is and
+//!   why. Every warning reaches every session through `notification`.
 //! - An item of an event's list is a matcher group when it has `hooks` (`matcher` is a regular
 //!   expression that must match the whole tool name; empty or `*` is every tool), and a hook
 //!   for every tool otherwise.
-//! - `type: command` runs its `command` with `sh -c`, as docker-agent does, with `env` added,
-//!   in the agent file's directory, or in its `working_dir` taken from there. (docker-agent runs
-//!   hooks in the directory it was started in, which is the file's directory when it is started
-//!   next to its agent file; hookchain does not depend on where the agent was started.) A line
-//!   that starts with a path must name an executable file when the file is loaded.
-//!   `type: builtin` and `type: model` run inside docker-agent; hookchain leaves them out with
-//!   a warning.
+//! - `tool_input_transform` and `tool_guard`, docker-agent's tool-call phases ahead of approval,
+//!   are `intercept_tool_call` hooks run in docker-agent's order, before the file's other hooks
+//!   of that point: `tool_input_transform` (rewrites the arguments), `tool_guard` (fails closed:
+//!   "no safety mode bypasses it"), the `pre_tool_use` groups marked `preempt_yolo: true`, then
+//!   the other `pre_tool_use` hooks. hookchain has no permission mode that skips hooks, so every
+//!   hook already runs whatever the agent's `--yolo`; `preempt_yolo` orders the group only (and,
+//!   as in docker-agent, is valid on `pre_tool_use` alone).
+//! - `type: command` runs its `command` with the user's `$SHELL -c` (else `sh -c`), as
+//!   docker-agent does, with `env` added, in the agent file's directory, or in its
+//!   `working_dir` (`~`, `$VAR` expanded) taken from there. (docker-agent runs hooks in the
+//!   directory it was started in, which is the file's directory when it is started next to its
+//!   agent file; hookchain does not depend on where the agent was started.) A line that starts
+//!   with a path whose file does not exist (yet) or cannot run is, as in docker-agent, a
+//!   runtime error of that one hook: it is kept, a warning names the file and line, and it
+//!   fails at each firing under its policy. `type: builtin`, `type: model` and
+//!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
+//!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
+//!   ignores them.
+//! - `strict_output: true` is not applied, with a warning: the answer is read as every
+//!   docker-agent answer is.
 //! - `env` names are POSIX portable names: letters, digits and `_`, not starting with a digit.
 //! - `timeout` is in seconds (default 60, from 0.001 to 600; `.nan` and `.inf` are errors, not
-//!   the default). `on_error: warn` is
-//!   [`OnError::Warn`], `ignore` (and the default) is [`OnError::Pass`], `block` is
-//!   [`OnError::Block`]; `pre_tool_use` hooks always fail closed
-//!   ([`OnError::Block`]) whatever `on_error` says, as in docker-agent.
+//!   the default). `on_error: warn` (and the default, as in docker-agent) is
+//!   [`OnError::Warn`], `ignore` is [`OnError::Pass`], `block` is [`OnError::Block`];
+//!   `pre_tool_use` and `tool_guard` hooks always fail closed ([`OnError::Block`]) whatever
+//!   `on_error` says, as in docker-agent.
 //! - `name` names the hook; without one it is `<file>#<n>`. Priority is [`DEFAULT_PRIORITY`].
 
 use hooks_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
-use crate::entry::{Entry, Event, FileContext, at, describe_below, json_kind};
+use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
-use hooks_external::program::shell_argv;
 use hooks_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
 };
 
-/// Every event name docker-agent has, for "did you mean".
+/// docker-agent's event names, for the hint when a name differs from one in case alone. An
+/// event hookchain has no point for, and any name not known here, is left out with a warning
+/// naming it.
 const EVENTS: &[&str] = &[
     "pre_tool_use",
     "tool_response_transform",
@@ -75,10 +94,6 @@ const EVENTS: &[&str] = &[
     "notification",
     "on_error",
     "on_max_iterations",
-];
-
-/// docker-agent events without a hookchain point: left out with a warning.
-const UNSUPPORTED: &[&str] = &[
     "permission_request",
     "on_user_input",
     "on_agent_switch",
@@ -91,7 +106,7 @@ const UNSUPPORTED: &[&str] = &[
     "worktree_create",
 ];
 
-const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
+const GROUP_KEYS: &[&str] = &["matcher", "hooks", "preempt_yolo"];
 
 const HOOK_KEYS: &[&str] = &[
     "name",
@@ -102,12 +117,29 @@ const HOOK_KEYS: &[&str] = &[
     "working_dir",
     "env",
     "on_error",
+    "strict_output",
     "model",
     "prompt",
     "schema",
+    "system_prompt",
+    "evaluator",
+    "evaluator_policy",
+    "routing_policy",
 ];
 
-const TYPES: &[&str] = &["command", "builtin", "model"];
+const TYPES: &[&str] = &["command", "builtin", "model", "evaluator"];
+
+/// Where the tool-call phases of docker-agent run in `intercept_tool_call`'s chain, in
+/// docker-agent's order: `tool_input_transform`, `tool_guard`, `pre_tool_use` entries marked
+/// `preempt_yolo: true`, then the other `pre_tool_use` entries (at [`DEFAULT_PRIORITY`]).
+fn phase_priority(event: &str, preempt_yolo: bool) -> i32 {
+    match event {
+        "tool_input_transform" => DEFAULT_PRIORITY - 3,
+        "tool_guard" => DEFAULT_PRIORITY - 2,
+        "pre_tool_use" if preempt_yolo => DEFAULT_PRIORITY - 1,
+        _ => DEFAULT_PRIORITY,
+    }
+}
 
 const ON_ERROR: &[(&str, OnError)] = &[
     ("warn", OnError::Warn),
@@ -116,15 +148,12 @@ const ON_ERROR: &[(&str, OnError)] = &[
 ];
 
 /// Reads an agent YAML document.
-pub(crate) fn read(
-    cx: &FileContext<'_>,
-    document: Yaml,
-) -> Result<(Vec<Entry>, Vec<String>), ConfigError> {
+pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, ConfigError> {
     let agents_path = vec![PathSegment::Key("agents".to_owned())];
     let agents = match document {
         Yaml::Mapping(mut top) => match top.remove("agents") {
             Some(Yaml::Mapping(agents)) => agents,
-            Some(Yaml::Null) => return Ok((Vec::new(), Vec::new())),
+            Some(Yaml::Null) => return Ok(Loaded::default()),
             Some(other) => {
                 return Err(cx.error(
                     "`agents`",
@@ -154,8 +183,7 @@ pub(crate) fn read(
             ));
         }
     };
-    let mut entries = Vec::new();
-    let mut warnings = Vec::new();
+    let mut loaded = Loaded::default();
     for (agent, config) in agents {
         let agent = yaml_key(&agent);
         let agent_path = at(&agents_path, agent.as_str());
@@ -188,35 +216,46 @@ pub(crate) fn read(
         for (event, list) in events {
             let event = yaml_key(&event);
             let path = at(&hooks_path, event.as_str());
-            let point = match cx.event(&event, &path, EVENTS, UNSUPPORTED)? {
-                Event::Point(point) => point.name,
-                Event::Unsupported => {
-                    warnings.push(format!(
-                        "{}: docker-agent's event `{event}` has no hookchain point; its hooks \
-                         are left out",
-                        cx.place(&path)
-                    ));
-                    continue;
-                }
+            // docker-agent's tool-call phases that run ahead of `pre_tool_use` are
+            // `intercept_tool_call` hooks too, earlier in its chain.
+            let point = match event.as_str() {
+                "tool_guard" | "tool_input_transform" => "intercept_tool_call",
+                _ => match cx.agent_event(
+                    &event,
+                    &path,
+                    "docker-agent",
+                    EVENTS,
+                    &mut loaded.warnings,
+                ) {
+                    Some(point) => point.name,
+                    None => continue,
+                },
             };
+            let fails_closed = fails_closed(&event);
             let event_subject = format!("`{event}` of agent `{agent}`");
             let list = match cx.yaml_json(&list, &path, |below| {
                 hook_subject(&list, below, &event_subject)
-            })? {
-                Value::Null => continue,
-                Value::Array(list) => list,
-                other => {
-                    return Err(cx.error(
+            }) {
+                Ok(Value::Null) => continue,
+                Ok(Value::Array(list)) => list,
+                Ok(other) => {
+                    let error = cx.error(
                         event_subject,
                         &path,
                         format!("expected a list of hooks, found {}", json_kind(&other)),
-                    ));
+                    );
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
+                }
+                Err(error) => {
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
                 }
             };
             for (i, item) in list.iter().enumerate() {
                 let path = at(&path, i);
                 let Value::Object(fields) = item else {
-                    return Err(cx.error(
+                    let error = cx.error(
                         format!("item #{} of {event_subject}", i + 1),
                         &path,
                         format!(
@@ -224,51 +263,33 @@ pub(crate) fn read(
                              and `hooks:`), found {}",
                             json_kind(item)
                         ),
-                    ));
+                    );
+                    loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                    continue;
                 };
                 if fields.contains_key("hooks") {
                     let subject = format!("matcher #{} of {event_subject}", i + 1);
-                    cx.known_keys(&subject, fields, &path, GROUP_KEYS)?;
-                    let matcher = cx.matcher(
-                        &format!("`matcher` of {subject}"),
-                        fields.get("matcher"),
-                        &at(&path, "matcher"),
-                    )?;
-                    let hooks_path = at(&path, "hooks");
-                    let Value::Array(hooks) = &fields["hooks"] else {
-                        return Err(cx.error(
-                            format!("`hooks` of {subject}"),
-                            &hooks_path,
-                            format!(
-                                "expected a list of hooks, found {}",
-                                json_kind(&fields["hooks"])
-                            ),
-                        ));
+                    let group = match read_group(cx, &event, &subject, fields, &path) {
+                        Ok(group) => group,
+                        Err(error) => {
+                            loaded.left_out(&error, point, fails_closed, &cx.hook_origin(&path));
+                            continue;
+                        }
                     };
+                    let (matcher, preempt_yolo, hooks_path, hooks) = group;
                     for (h, hook) in hooks.iter().enumerate() {
                         let path = at(&hooks_path, h);
                         let subject = format!("hook #{} of {subject}", h + 1);
-                        let Value::Object(hook) = hook else {
-                            return Err(cx.error(
-                                subject,
-                                &path,
-                                format!(
-                                    "expected a hook (`type: command`), found {}",
-                                    json_kind(hook)
-                                ),
-                            ));
-                        };
                         let read = ReadHook {
                             cx,
                             event: &event,
                             point,
                             subject: &subject,
-                            fields: hook,
                             path: &path,
+                            priority: phase_priority(&event, preempt_yolo),
                         };
-                        if let Some(entry) = read.entry(matcher.clone(), &mut warnings)? {
-                            entries.push(entry);
-                        }
+                        let entry = read.entry(hook, matcher.clone(), &mut loaded.warnings);
+                        loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                     }
                 } else {
                     let subject = format!("hook #{} of {event_subject}", i + 1);
@@ -277,17 +298,77 @@ pub(crate) fn read(
                         event: &event,
                         point,
                         subject: &subject,
-                        fields,
                         path: &path,
+                        priority: phase_priority(&event, false),
                     };
-                    if let Some(entry) = read.entry(Matcher::all(), &mut warnings)? {
-                        entries.push(entry);
-                    }
+                    let entry = read.entry(item, Matcher::all(), &mut loaded.warnings);
+                    loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                 }
             }
         }
     }
-    Ok((entries, warnings))
+    Ok(loaded)
+}
+
+/// The shell docker-agent runs its command hooks with: the user's `$SHELL`, else `sh`. (With
+/// dash as `sh`, the examples' `echo "$INPUT" | jq` breaks on a payload holding `\n`.)
+fn shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|shell| !shell.trim().is_empty())
+        .unwrap_or_else(|| "sh".to_owned())
+}
+
+/// `true` for the events whose hooks fail closed whatever their `on_error` says, as in
+/// docker-agent: a hook of theirs that cannot be loaded blocks its point.
+fn fails_closed(event: &str) -> bool {
+    matches!(event, "pre_tool_use" | "tool_guard")
+}
+
+/// A matcher group's matcher and its list of hooks (with the list's path).
+/// `preempt_yolo: true` (only on `pre_tool_use`, as docker-agent checks) puts the group's hooks
+/// ahead of the other `pre_tool_use` hooks; hookchain has no permission mode that skips hooks,
+/// so every hook "preempts --yolo" already.
+fn read_group<'v>(
+    cx: &FileContext<'_>,
+    event: &str,
+    subject: &str,
+    fields: &'v Map<String, Value>,
+    path: &[PathSegment],
+) -> Result<(Matcher, bool, ValuePath, &'v Vec<Value>), ConfigError> {
+    cx.known_keys(subject, fields, path, GROUP_KEYS)?;
+    let preempt_yolo = match fields.get("preempt_yolo").filter(|v| !v.is_null()) {
+        Some(v) => {
+            let preempt_path = at(path, "preempt_yolo");
+            let preempt = cx.boolean(&format!("`preempt_yolo` of {subject}"), v, &preempt_path)?;
+            if event != "pre_tool_use" {
+                return Err(cx.error(
+                    format!("`preempt_yolo` of {subject}"),
+                    &preempt_path,
+                    "is only valid on `pre_tool_use`",
+                ));
+            }
+            preempt
+        }
+        None => false,
+    };
+    let matcher = cx.matcher(
+        &format!("`matcher` of {subject}"),
+        fields.get("matcher"),
+        &at(path, "matcher"),
+    )?;
+    let hooks_path = at(path, "hooks");
+    let Value::Array(hooks) = &fields["hooks"] else {
+        return Err(cx.error(
+            format!("`hooks` of {subject}"),
+            &hooks_path,
+            format!(
+                "expected a list of hooks, found {}",
+                json_kind(&fields["hooks"])
+            ),
+        ));
+    };
+    Ok((matcher, preempt_yolo, hooks_path, hooks))
 }
 
 /// The value at `below` in an event's `list` of hooks, named as the rest of this file names it:
@@ -314,20 +395,32 @@ struct ReadHook<'a> {
     event: &'a str,
     point: &'static str,
     subject: &'a str,
-    fields: &'a Map<String, Value>,
     path: &'a [PathSegment],
+    /// Its place in the point's chain ([`phase_priority`]).
+    priority: i32,
 }
 
 impl ReadHook<'_> {
     /// The hook, or `None` when it is left out (with a warning).
     fn entry(
         &self,
+        hook: &Value,
         matcher: Matcher,
         warnings: &mut Vec<String>,
     ) -> Result<Option<Entry>, ConfigError> {
         let cx = self.cx;
-        cx.known_keys(self.subject, self.fields, self.path, HOOK_KEYS)?;
-        let field = |key: &str| self.fields.get(key).filter(|v| !v.is_null());
+        let Value::Object(fields) = hook else {
+            return Err(cx.error(
+                self.subject,
+                self.path,
+                format!(
+                    "expected a hook (`type: command`), found {}",
+                    json_kind(hook)
+                ),
+            ));
+        };
+        cx.known_keys(self.subject, fields, self.path, HOOK_KEYS)?;
+        let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
         let key_subject = |key: &str| format!("`{key}` of {}", self.subject);
         let key_path = |key: &str| at(self.path, key);
         let Some(kind) = field("type") else {
@@ -335,7 +428,7 @@ impl ReadHook<'_> {
         };
         match cx.string(&key_subject("type"), kind, &key_path("type"))? {
             "command" => {}
-            kind @ ("builtin" | "model") => {
+            kind @ ("builtin" | "model" | "evaluator") => {
                 warnings.push(format!(
                     "{}: a `{kind}` hook of `{}` runs inside docker-agent; hookchain runs \
                      `command` hooks only, so it is left out",
@@ -347,7 +440,9 @@ impl ReadHook<'_> {
             other => {
                 let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
-                    .unwrap_or_else(|| " (`command`, `builtin` or `model`)".to_owned());
+                    .unwrap_or_else(|| {
+                        " (`command`, `builtin`, `model` or `evaluator`)".to_owned()
+                    });
                 return Err(cx.error(
                     key_subject("type"),
                     &key_path("type"),
@@ -355,14 +450,33 @@ impl ReadHook<'_> {
                 ));
             }
         }
-        if let Some(key) = ["args", "model", "prompt", "schema"]
-            .into_iter()
-            .find(|k| field(k).is_some())
+        // What docker-agent's command hooks do not read, hookchain does not either: said once.
+        for key in [
+            "args",
+            "model",
+            "prompt",
+            "schema",
+            "system_prompt",
+            "evaluator",
+            "evaluator_policy",
+            "routing_policy",
+        ] {
+            if field(key).is_some() {
+                warnings.push(format!(
+                    "{}: `{key}` applies to `builtin`, `model` and `evaluator` hooks; a \
+                     `command` hook ignores it, in docker-agent as here",
+                    cx.place(&key_path(key))
+                ));
+            }
+        }
+        if let Some(v) = field("strict_output")
+            && cx.boolean(&key_subject("strict_output"), v, &key_path("strict_output"))?
         {
-            return Err(cx.error(
-                key_subject(key),
-                &key_path(key),
-                "applies to `builtin` and `model` hooks, and this is a `command` hook",
+            warnings.push(format!(
+                "{}: `strict_output: true` is not applied: hookchain reads the hook's answer as \
+                 it reads every docker-agent answer (unknown fields ignored, plain text kept as \
+                 context) rather than failing it",
+                cx.place(&key_path("strict_output"))
             ));
         }
         let Some(line) = field("command") else {
@@ -370,28 +484,34 @@ impl ReadHook<'_> {
         };
         let line = cx.string(&key_subject("command"), line, &key_path("command"))?;
         let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
+        let env = match field("env") {
+            Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
+            None => Default::default(),
+        };
+        // `working_dir` takes `~`, `$VAR` and `${VAR}`, as docker-agent expands it.
         let working_dir = match field("working_dir") {
             Some(v) => {
-                let relative =
+                let written =
                     cx.string(&key_subject("working_dir"), v, &key_path("working_dir"))?;
-                std::path::absolute(dir.join(relative)).unwrap_or_else(|_| dir.join(relative))
+                let relative = crate::script::expand(written, &dir, &env);
+                std::path::absolute(dir.join(&relative)).unwrap_or_else(|_| dir.join(&relative))
             }
             None => dir.clone(),
         };
-        cx.check_shell_line(
+        if let Some(warning) = cx.shell_line_warning(
             &key_subject("command"),
             line,
             &working_dir,
             &dir,
+            &env,
             &key_path("command"),
-        )?;
+        )? {
+            warnings.push(warning);
+        }
         let spec = CommandSpec {
-            argv: shell_argv(line),
+            argv: vec![shell(), "-c".to_owned(), line.to_owned()],
             display: line.to_owned(),
-            env: match field("env") {
-                Some(v) => cx.env_map(&key_subject("env"), v, &key_path("env"))?,
-                None => Default::default(),
-            },
+            env,
             working_dir: Some(working_dir),
             env_clear: false,
             env_allow: Vec::new(),
@@ -400,9 +520,9 @@ impl ReadHook<'_> {
             Some(v) => {
                 cx.failure_policy(&key_subject("on_error"), v, &key_path("on_error"), ON_ERROR)?
             }
-            None => OnError::Pass,
+            None => OnError::Warn,
         };
-        if self.event == "pre_tool_use" {
+        if fails_closed(self.event) {
             on_error = OnError::Block;
         }
         let name = match field("name") {
@@ -415,6 +535,7 @@ impl ReadHook<'_> {
         .filter(|n| !n.trim().is_empty());
         Ok(Some(Entry {
             name,
+            condition: None,
             hook: ExternalHook {
                 point: self.point,
                 event: self.event.to_owned(),
@@ -425,7 +546,7 @@ impl ReadHook<'_> {
                     Some(v) => cx.timeout(&key_subject("timeout"), v, &key_path("timeout"))?,
                     None => DEFAULT_TIMEOUT,
                 },
-                priority: DEFAULT_PRIORITY,
+                priority: self.priority,
                 on_error,
                 flavor: cx.flavor,
                 required: false,

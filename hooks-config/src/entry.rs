@@ -155,6 +155,40 @@ impl FileContext<'_> {
         ))
     }
 
+    /// Reads an event name of another agent's file (`agent` names the agent: `Claude Code`):
+    /// a point of the catalog, or `None` — an event hookchain has no point for, current or
+    /// unknown, is a warning naming it (never a "did you mean" toward a different real event)
+    /// and costs that event's hooks only. Only a name that differs from a known one in case
+    /// alone gets a hint.
+    pub(crate) fn agent_event(
+        &self,
+        name: &str,
+        path: &[PathSegment],
+        agent: &str,
+        own: &[&'static str],
+        warnings: &mut Vec<String>,
+    ) -> Option<&'static PointInfo> {
+        if let Some(point) = points::resolve(name) {
+            return Some(point);
+        }
+        let same_but_case = points::catalog()
+            .iter()
+            .flat_map(|p| p.aliases.iter().map(|(a, _)| *a))
+            .chain(own.iter().copied())
+            .find(|known| *known != name && known.eq_ignore_ascii_case(name));
+        let hint = match same_but_case {
+            Some(known) => format!(" (if you meant `{known}`, write it so)"),
+            None => String::new(),
+        };
+        let whose = if agent.ends_with('s') { "'" } else { "'s" };
+        warnings.push(format!(
+            "{}: {agent}{whose} event `{name}` has no hookchain point; its hooks are left \
+             out{hint}",
+            self.place(path)
+        ));
+        None
+    }
+
     /// Checks that every key of `entry` is one of `known`.
     pub(crate) fn known_keys(
         &self,
@@ -467,12 +501,13 @@ impl FileContext<'_> {
         line: &str,
         working_dir: &Path,
         project_dir: &Path,
+        env: &BTreeMap<String, String>,
         path: &[PathSegment],
     ) -> Result<(), ConfigError> {
         if line.trim().is_empty() {
             return Err(self.error(subject, path, "the command is empty"));
         }
-        if let Some(program) = script::shell_program(line, working_dir, project_dir) {
+        if let Some(program) = script::shell_program(line, working_dir, project_dir, env) {
             let spec = CommandSpec {
                 argv: vec![program.display().to_string()],
                 display: line.to_owned(),
@@ -484,6 +519,33 @@ impl FileContext<'_> {
             return self.check_argv(subject, &spec, path);
         }
         Ok(())
+    }
+
+    /// [`check_shell_line`](Self::check_shell_line) as Claude Code and docker-agent take it: a
+    /// program that does not exist (yet) or cannot run is not an error of the file but of that
+    /// one hook at each firing, so the hook is kept and the returned warning says, naming the
+    /// file and line, that it will fail until the program is there. An empty line is an error.
+    pub(crate) fn shell_line_warning(
+        &self,
+        subject: &str,
+        line: &str,
+        working_dir: &Path,
+        project_dir: &Path,
+        env: &BTreeMap<String, String>,
+        path: &[PathSegment],
+    ) -> Result<Option<String>, ConfigError> {
+        if line.trim().is_empty() {
+            return Err(self.error(subject, path, "the command is empty"));
+        }
+        Ok(self
+            .check_shell_line(subject, line, working_dir, project_dir, env, path)
+            .err()
+            .map(|error| {
+                format!(
+                    "{error}: the hook is kept, and fails at each firing (under its failure \
+                     policy) until the program is there"
+                )
+            }))
     }
 
     /// Checks an HTTP hook's URL and headers.
@@ -499,10 +561,71 @@ impl FileContext<'_> {
     }
 }
 
+/// What one file of another agent gave: its hooks, what was left out of it (one sentence each,
+/// naming the file and line), and the fail-closed hooks that could not be loaded, each of which
+/// blocks its point.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    /// The hooks, in file order.
+    pub(crate) entries: Vec<Entry>,
+    /// What was left out or is not honoured as written, and why.
+    pub(crate) warnings: Vec<String>,
+    /// Fail-closed hooks that cannot be loaded: their points block.
+    pub(crate) blocked: Vec<crate::UnloadedRequired>,
+}
+
+impl Loaded {
+    /// Takes the result of reading one entry of another agent's file: a hook, nothing (left out
+    /// with a warning already), or an error that costs that entry only — it becomes a warning,
+    /// and when the entry is fail-closed (`fails_closed`, on `point`), its point blocks.
+    pub(crate) fn take(
+        &mut self,
+        read: Result<Option<Entry>, ConfigError>,
+        point: &'static str,
+        fails_closed: bool,
+        at: &ConfigOrigin,
+    ) {
+        match read {
+            Ok(Some(entry)) => self.entries.push(entry),
+            Ok(None) => {}
+            Err(error) => self.left_out(&error, point, fails_closed, at),
+        }
+    }
+
+    /// An entry that cannot be honoured: a warning naming it, and, when it fails closed, a
+    /// stand-in that blocks its point. `at` is where the entry is.
+    pub(crate) fn left_out(
+        &mut self,
+        error: &ConfigError,
+        point: &'static str,
+        fails_closed: bool,
+        at: &ConfigOrigin,
+    ) {
+        if fails_closed {
+            let at = at.short().to_string();
+            self.warnings.push(format!(
+                "{error}: this fail-closed hook cannot be loaded, so `{point}` blocks until it is \
+                 fixed; the file's other hooks load"
+            ));
+            self.blocked.push(crate::UnloadedRequired {
+                point,
+                name: format!("{at} ({point})"),
+                reason: format!("fail-closed hook {at} did not run: it cannot be loaded: {error}"),
+            });
+        } else {
+            self.warnings.push(format!(
+                "{error}: this hook is left out; the file's other hooks load"
+            ));
+        }
+    }
+}
+
 /// A hook read from a file, before its default name is given.
 pub(crate) struct Entry {
     /// The name the file gives it, if any.
     pub(crate) name: Option<String>,
+    /// Claude Code's `if`: the hook runs only for the calls this rule matches.
+    pub(crate) condition: Option<crate::permission_rule::PermissionRule>,
     /// The hook, named `""` until [`name_entries`] names it.
     pub(crate) hook: ExternalHook,
 }
@@ -639,6 +762,7 @@ mod tests {
         let entries = (0..12)
             .map(|i| Entry {
                 name: (i == 3).then(|| "mine".to_owned()),
+                condition: None,
                 hook: hook(),
             })
             .collect();

@@ -65,17 +65,32 @@
 //! Hooks written for other agents run unchanged, read from their own files:
 //!
 //! - [`Config::load_claude_settings`]: Claude Code's `settings.json` (`hooks` by event, matcher
-//!   groups, `type: command` shell lines run with `sh -c`, `type: http`).
+//!   groups, `type: command` shell lines run with `sh -c`, `type: http`); the user's own
+//!   `~/.claude/settings.json` runs in the session's project directory.
+//! - [`Config::load_claude_plugin`]: a Claude Code plugin's `hooks/hooks.json`, with
+//!   `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` set.
 //! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
-//!   YAML (shell lines run with `sh -c`, matchers anchored as docker-agent anchors them).
+//!   YAML (shell lines run with `$SHELL -c`, matchers anchored as docker-agent anchors them,
+//!   `tool_input_transform` and `tool_guard` ahead of `pre_tool_use`).
+//! - [`Config::load_hermes`]: the `hooks:` block of a Hermes `config.yaml` (`fail_closed`,
+//!   `hooks_auto_accept` in the user's own `~/.hermes/config.yaml` only).
+//! - [`Config::load_starchild`]: a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries with
+//!   `event:`).
 //!
-//! [`Config::load`] tells them apart: a `.json` file is Claude Code settings, a YAML file with a
-//! top-level `agents:` is a docker-agent file, and anything else is a `hookchain.yaml`. The
-//! rules of each format are in the docs of [`external::claude`](crate::claude) and
-//! [`external::docker_agent`](crate::docker_agent) (summarised in the README).
-//! Events of those agents that hookchain has no point for, and hook types it cannot run (model
-//! prompts, docker-agent built-ins), are left out with a warning ([`Config::warnings`], also
-//! logged with `tracing::warn!`).
+//! [`Config::load`] tells them apart: `hooks/hooks.json` is a plugin's, any other `.json` file
+//! is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
+//! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
+//! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
+//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent) and
+//! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the README's table of
+//! what each dialect supports.
+//! Events of those agents that hookchain has no point for, hook types it cannot run (model
+//! prompts, docker-agent built-ins), and any one entry that cannot be honoured are left out
+//! with a warning naming the file and line ([`Config::warnings`], also logged with
+//! `tracing::warn!`, and heard by every session through `notification` once the config is
+//! loaded into a registry): one entry costs that entry only, and the file's other hooks load.
+//! An entry that fails closed (docker-agent's `pre_tool_use`) and cannot be loaded blocks its
+//! point instead, as a `required: true` hook does.
 //!
 //! # Where it comes from
 //!
@@ -167,8 +182,10 @@ pub mod consent;
 pub mod docker_agent;
 mod entry;
 mod file;
+pub mod hermes;
 mod init;
 pub mod native;
+mod permission_rule;
 mod position;
 mod registry;
 mod script;
@@ -216,9 +233,15 @@ pub struct Config {
     auto_accept: Option<(bool, String)>,
     /// What was left out of the files read, and why.
     warnings: Vec<String>,
+    /// What was left out of other agents' files, or is not honoured as written: every session
+    /// hears of each through `notification` once the config is loaded into a registry.
+    notices: Vec<String>,
     /// The `required: true` hooks of files left out because they failed to load: each blocks
     /// its point.
     unloaded_required: Vec<UnloadedRequired>,
+    /// Claude Code's `if` rules, by the point and name of their hooks: such a hook runs only
+    /// for the tool calls its rule matches.
+    conditions: Vec<(&'static str, String, permission_rule::PermissionRule)>,
 }
 
 /// A `required: true` hook of a file that was left out because it failed to load.
@@ -395,18 +418,28 @@ impl Config {
         Ok(config)
     }
 
-    /// Reads one config file, of any format hookchain reads: a `.json` file is Claude Code
-    /// settings ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
+    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
+    /// file is Claude Code settings
+    /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
     /// top-level `agents:` is a docker-agent agent file
     /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
     /// `hookchain.yaml`. A file that does not exist is an error.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
         let (name, text) = read(path.as_ref())?;
+        if is_plugin_hooks(path.as_ref()) {
+            return Config::from_claude_plugin_str(&text, &name);
+        }
         if path.as_ref().extension().is_some_and(|e| e == "json") {
             return Config::from_claude_settings_str(&text, &name);
         }
         if is_docker_agent(&text) {
             return Config::from_docker_agent_str(&text, &name);
+        }
+        match agent_yaml(path.as_ref(), &text) {
+            Some(AgentYaml::Starchild) => return Config::load_starchild(path),
+            Some(AgentYaml::Hermes) => return Config::load_hermes(path),
+            None => {}
         }
         let config = Config::from_yaml_trusted(&text, &name)?;
         Ok(if is_user_file(path.as_ref()) {
@@ -438,8 +471,121 @@ impl Config {
             source: &source,
             flavor: Flavor::ClaudeCode,
         };
-        let (entries, warnings) = claude::read(&cx, &text)?;
-        Ok(Config::of_hooks(source_name, entries, warnings))
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &Default::default())?,
+        ))
+    }
+
+    /// Reads the hooks of a Claude Code plugin's `hooks/hooks.json` (the format of a settings
+    /// file's `hooks`, with an optional `description`), as Claude Code runs them: with
+    /// `CLAUDE_PLUGIN_ROOT` set to the plugin's directory (the one holding `hooks/`) and
+    /// `CLAUDE_PLUGIN_DATA` to its data directory (`~/.claude/plugins/data/<plugin>`), in the
+    /// project directory (the current directory). `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh` names the
+    /// plugin's script, and that is the file consent pins.
+    pub fn load_claude_plugin(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_claude_plugin_str(&text, &name)
+    }
+
+    /// Parses the text of a Claude Code plugin's `hooks/hooks.json`; `source_name` is its path,
+    /// which decides the plugin's directory.
+    pub fn from_claude_plugin_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::ClaudeCode,
+        };
+        let env = claude::plugin_env(source_name);
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &env)?,
+        ))
+    }
+
+    /// Reads the `hooks:` block of a Hermes `config.yaml` (see the README's table for how each
+    /// key is read): commands split like a shell would and run without one, a leading `~/`
+    /// expanded, matchers a full match on the tool name, `fail_closed: true` blocking.
+    /// `hooks_auto_accept: true` is honoured in the user's own `~/.hermes/config.yaml` only.
+    pub fn load_hermes(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        let user = home_dir().is_some_and(|home| {
+            same_file(path.as_ref(), &home.join(".hermes").join("config.yaml"))
+        });
+        Config::hermes(&text, &name, user)
+    }
+
+    /// Parses the text of a Hermes `config.yaml`; `source_name` names the file in errors. Its
+    /// `hooks_auto_accept: true` is left out, with a warning: only the user's own file may
+    /// approve hooks.
+    pub fn from_hermes_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::hermes(text, source_name, false)
+    }
+
+    fn hermes(text: &str, source_name: &str, user: bool) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::Hermes,
+        };
+        let (loaded, accept) = hermes::read_hermes(&cx, document)?;
+        let mut config = Config::of_hooks(source_name, loaded);
+        if let Some((accept, at)) = accept {
+            if user || !accept {
+                config.auto_accept = Some((accept, at));
+            } else {
+                let warning = format!(
+                    "{at}: `{AUTO_ACCEPT}: true` is left out: only the user's own \
+                     ~/.hermes/config.yaml (or ~/.config/hookchain/hookchain.yaml) may approve \
+                     hooks (set it there, or pass --accept-hooks)"
+                );
+                tracing::warn!("{warning}");
+                config.warnings.push(warning.clone());
+                config.notices.push(warning);
+            }
+        }
+        Ok(config)
+    }
+
+    /// Reads a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries each naming its
+    /// `event:`): commands split like a shell would and run without one, matchers regular
+    /// expressions searched in the payload's content.
+    pub fn load_starchild(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_starchild_str(&text, &name)
+    }
+
+    /// Parses the text of a Starchild `shell_hooks.yaml`; `source_name` names the file in
+    /// errors.
+    pub fn from_starchild_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            flavor: Flavor::Starchild,
+        };
+        Ok(Config::of_hooks(
+            source_name,
+            hermes::read_starchild(&cx, document)?,
+        ))
     }
 
     /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
@@ -463,23 +609,36 @@ impl Config {
             source: &source,
             flavor: Flavor::DockerAgent,
         };
-        let (entries, warnings) = docker_agent::read(&cx, document)?;
-        Ok(Config::of_hooks(source_name, entries, warnings))
+        Ok(Config::of_hooks(
+            source_name,
+            docker_agent::read(&cx, document)?,
+        ))
     }
 
-    /// A config of the hooks of one file, with what was left out of it (logged here).
-    fn of_hooks(
-        source_name: &str,
-        entries: Vec<crate::entry::Entry>,
-        warnings: Vec<String>,
-    ) -> Config {
-        for warning in &warnings {
+    /// A config of the hooks of one file of another agent, with what was left out of it
+    /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
+    fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
+        for warning in &loaded.warnings {
             tracing::warn!("{warning}");
         }
+        let conditions: Vec<_> = loaded
+            .entries
+            .iter_mut()
+            .map(|entry| entry.condition.take())
+            .collect();
+        let hooks = name_entries(source_name, loaded.entries);
+        let conditions = hooks
+            .iter()
+            .zip(conditions)
+            .filter_map(|(hook, rule)| rule.map(|rule| (hook.point, hook.name.clone(), rule)))
+            .collect();
         Config {
             files: vec![source_name.to_owned()],
-            hooks: name_entries(source_name, entries),
-            warnings,
+            hooks,
+            conditions,
+            notices: loaded.warnings.clone(),
+            warnings: loaded.warnings,
+            unloaded_required: loaded.blocked,
             ..Config::default()
         }
     }
@@ -546,6 +705,8 @@ impl Config {
         self.files.extend(over.files);
         self.hooks.extend(over.hooks);
         self.warnings.extend(over.warnings);
+        self.notices.extend(over.notices);
+        self.conditions.extend(over.conditions);
         self.unloaded_required.extend(over.unloaded_required);
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());
@@ -783,6 +944,48 @@ fn read(path: &Path) -> Result<(String, String), ConfigError> {
     })?;
     file::check_nesting(&text, &name)?;
     Ok((name, text))
+}
+
+/// Another agent's YAML that is not a docker-agent file.
+enum AgentYaml {
+    Hermes,
+    Starchild,
+}
+
+/// Which agent's YAML `text` is: Starchild's when its `hooks:` is a list (`- event: ...`),
+/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and has a top-level key
+/// that is not hookchain's; `None` for a `hookchain.yaml`.
+fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
+    let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(text) else {
+        return None;
+    };
+    if matches!(top.get("hooks"), Some(Yaml::Sequence(_))) {
+        return Some(AgentYaml::Starchild);
+    }
+    let named = path
+        .file_name()
+        .is_some_and(|n| n == "config.yaml" || n == "cli-config.yaml");
+    let foreign = top
+        .keys()
+        .any(|key| !TOP_LEVEL_KEYS.contains(&yaml_key(key).as_str()));
+    (named && foreign).then_some(AgentYaml::Hermes)
+}
+
+/// `true` when `a` and `b` are the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `true` for a Claude Code plugin's `hooks/hooks.json`.
+fn is_plugin_hooks(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "hooks.json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "hooks")
 }
 
 /// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.

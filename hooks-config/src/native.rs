@@ -22,7 +22,8 @@
 //!
 //! Each entry has exactly one of `command`, `process` and `url`. A command is a string split
 //! with shell-words (quotes and backslashes as in a shell, no variables, globs or pipes) or a
-//! list of arguments. A program named by a relative path (`./hooks/guard.sh`) is found from the
+//! list of arguments; a word that starts with `~/`, `$HOME/` or `${HOME}/` starts at the home
+//! directory (`~/.hermes/agent-hooks/guard.py`, as Hermes' docs write commands). A program named by a relative path (`./hooks/guard.sh`) is found from the
 //! directory of the file that names it; a bare name (`python3`) on `PATH`. It must exist and be
 //! executable when the file is loaded.
 //!
@@ -294,7 +295,11 @@ fn entry(
         }
         None => None,
     };
-    Ok(Entry { name, hook })
+    Ok(Entry {
+        name,
+        condition: None,
+        hook,
+    })
 }
 
 /// A command's argv and how it is shown: a string split with shell-words, or a list.
@@ -307,13 +312,17 @@ fn argv(
     let (argv, display) = match value {
         Value::String(line) => {
             let argv = argv_from_line(line).map_err(|e| cx.error(subject, path, e.to_string()))?;
+            let argv = argv.into_iter().map(crate::script::expand_home).collect();
             (argv, line.clone())
         }
         Value::Array(items) => {
             let argv = items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| cx.string(subject, item, &at(path, i)).map(str::to_owned))
+                .map(|(i, item)| {
+                    cx.string(subject, item, &at(path, i))
+                        .map(|word| crate::script::expand_home(word.to_owned()))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             let display = shell_words::join(&argv);
             (argv, display)

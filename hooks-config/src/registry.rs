@@ -142,6 +142,15 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             unloaded.reason.clone(),
         );
     }
+    // What was left out of other agents' files, or is not honoured as written: every session
+    // hears of it, not only the log.
+    for notice in &config.notices {
+        taken = taken.notice(hooks_core::Notification {
+            level: hooks_core::Level::Warning,
+            message: notice.clone(),
+            source: None,
+        });
+    }
     let mut report = ConsentReport::default();
     if !config.external_hooks().is_empty() {
         let (mut allowlist, mut policy) = match pending.consent {
@@ -216,7 +225,21 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 hook: hook.clone(),
                 approved,
             };
-            taken = taken.external_with(hook, Arc::new(verified));
+            let rule = config
+                .conditions
+                .iter()
+                .find(|(point, name, _)| *point == hook.point && *name == hook.name)
+                .map(|(_, _, rule)| rule.clone());
+            match rule {
+                Some(rule) => {
+                    let only_if = OnlyIf {
+                        rule,
+                        inner: Arc::new(verified),
+                    };
+                    taken = taken.external_with(hook, Arc::new(only_if));
+                }
+                None => taken = taken.external_with(hook, Arc::new(verified)),
+            }
         }
     }
     *builder = taken.attach(report);
@@ -240,6 +263,29 @@ fn not_approved(skipped: &consent::SkippedHook) -> String {
         skipped.origin.short(),
         skipped.name
     )
+}
+
+/// A hook with Claude Code's `if`: started only for the calls its rule matches; any other call
+/// passes without it running, as in Claude Code.
+struct OnlyIf {
+    rule: crate::permission_rule::PermissionRule,
+    inner: Arc<dyn hooks_external::Invoke>,
+}
+
+impl hooks_external::Invoke for OnlyIf {
+    fn invoke(
+        &self,
+        payload: &[u8],
+        timeout: std::time::Duration,
+    ) -> Result<hooks_external::RawOutput, hooks_external::TransportError> {
+        let matches = serde_json::from_slice::<serde_json::Value>(payload)
+            .is_ok_and(|payload| self.rule.matches(&payload));
+        if matches {
+            self.inner.invoke(payload, timeout)
+        } else {
+            Ok(hooks_external::RawOutput::default())
+        }
+    }
 }
 
 /// Reloads a registry's config and says what consent did: `use hookchain::prelude::*;` brings

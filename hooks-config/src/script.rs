@@ -10,9 +10,12 @@
 //!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
 //!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
 //! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), the same rule
-//!   applied to the line's words, after `$CLAUDE_PROJECT_DIR`, `$HOOKCHAIN_PROJECT_DIR` (with or
-//!   without braces) and a leading `~/` are expanded: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`
-//!   names the file `<project>/.claude/hooks/x.sh`. `cd DIR` in the line moves where later words
+//!   applied to the line's words, after variables and a leading `~/` are expanded as the shell
+//!   will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` (with or without
+//!   braces) are the project directory, every other `$VAR`/`${VAR}` is the hook's own `env`
+//!   (`CLAUDE_PLUGIN_ROOT` for a plugin's `hooks.json`) or else the agent's environment
+//!   (`$HOME`): `"${CLAUDE_PLUGIN_ROOT}"/hooks/x.sh` names the file `<plugin>/hooks/x.sh`, and
+//!   that expanded file is the one consent hashes. `cd DIR` in the line moves where later words
 //!   are looked for (`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`); every command of a pipe or a list
 //!   counts (`cat | ./x.sh`).
 //!
@@ -20,16 +23,30 @@
 //! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
 //! `CLAUDE_PROJECT_DIR` variable when it sets one, else its working directory.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use hooks_external::CommandSpec;
 
-/// The line of a hook run with `sh -c LINE`, if it is one.
+/// The line of a hook run with `sh -c LINE` (or `$SHELL -c LINE`), if it is one.
 pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
     match spec.argv.as_slice() {
-        [sh, c, line] if sh == "sh" && c == "-c" => Some(line),
+        [sh, c, line] if c == "-c" && is_shell(sh) => Some(line),
         _ => None,
     }
+}
+
+/// `true` for a POSIX-style shell, by its name or path (`sh`, `/bin/bash`, `/usr/bin/zsh`): the
+/// shells Claude Code (`sh`) and docker-agent (`$SHELL`) run hook lines with.
+fn is_shell(program: &str) -> bool {
+    let name = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    matches!(
+        &*name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish"
+    )
 }
 
 /// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs):
@@ -51,7 +68,10 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Vec<PathBuf> {
         Some(line) => {
             let project = project_dir(spec, &base);
             match shell_words::split(line) {
-                Ok(words) => words.iter().map(|word| expand(word, &project)).collect(),
+                Ok(words) => words
+                    .iter()
+                    .map(|word| expand(word, &project, &spec.env))
+                    .collect(),
                 Err(_) => return Vec::new(),
             }
         }
@@ -83,9 +103,14 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Vec<PathBuf> {
 /// The program a shell line starts with, when it is named by a path (after the project
 /// directory and `~` are expanded), from `working_dir`: what the loader checks exists. Bare
 /// names (`jq`, `cd`, `python3`) are left to the shell.
-pub(crate) fn shell_program(line: &str, working_dir: &Path, project_dir: &Path) -> Option<PathBuf> {
+pub(crate) fn shell_program(
+    line: &str,
+    working_dir: &Path,
+    project_dir: &Path,
+    env: &BTreeMap<String, String>,
+) -> Option<PathBuf> {
     let words = shell_words::split(line).ok()?;
-    let program = expand(words.first()?, project_dir);
+    let program = expand(words.first()?, project_dir, env);
     is_path(&program).then(|| working_dir.join(program))
 }
 
@@ -114,19 +139,71 @@ fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// Expands the project directory variables anywhere in `word`, and a leading `~/`.
-pub(crate) fn expand(word: &str, project_dir: &Path) -> String {
-    let project = project_dir.display().to_string();
-    let mut word = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKCHAIN_PROJECT_DIR"] {
-        word = word
-            .replace(&format!("${{{var}}}"), &project)
-            .replace(&format!("${var}"), &project);
+/// Expands, as the shell will, `$NAME` and `${NAME}` anywhere in `word` — the project directory
+/// for `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR`, else the hook's own `env`, else the
+/// agent's environment, else nothing — and a leading `~/` (the home directory).
+pub(crate) fn expand(word: &str, project_dir: &Path, env: &BTreeMap<String, String>) -> String {
+    let value = |name: &str| -> String {
+        match name {
+            "CLAUDE_PROJECT_DIR" | "HOOKCHAIN_PROJECT_DIR" => project_dir.display().to_string(),
+            _ => env
+                .get(name)
+                .cloned()
+                .or_else(|| std::env::var(name).ok())
+                .unwrap_or_default(),
+        }
+    };
+    let mut out = String::with_capacity(word.len());
+    let mut rest = word;
+    while let Some(dollar) = rest.find('$') {
+        out.push_str(&rest[..dollar]);
+        let after = &rest[dollar + 1..];
+        let (name, consumed) = match after.strip_prefix('{') {
+            Some(braced) => match braced.find('}') {
+                Some(end) => (&braced[..end], end + 2),
+                None => ("", 0),
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        out.push_str(&value(name));
+        rest = &after[consumed..];
     }
-    if let Some(rest) = word.strip_prefix("~/")
+    out.push_str(rest);
+    if let Some(rest) = out.strip_prefix("~/")
         && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
     {
-        word = Path::new(&home).join(rest).display().to_string();
+        out = Path::new(&home).join(rest).display().to_string();
+    }
+    out
+}
+
+/// A word of a `hookchain.yaml` command with a leading `~/`, `$HOME/` or `${HOME}/` made the
+/// home directory, as Hermes expands its commands (`os.path.expanduser`) and as its docs write
+/// them (`~/.hermes/agent-hooks/guard.py`). Nothing else of the word is touched: hookchain's own
+/// commands run without a shell.
+pub(crate) fn expand_home(word: String) -> String {
+    let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) else {
+        return word;
+    };
+    for prefix in ["~/", "$HOME/", "${HOME}/"] {
+        if let Some(rest) = word.strip_prefix(prefix) {
+            return Path::new(&home).join(rest).display().to_string();
+        }
     }
     word
 }
@@ -134,7 +211,6 @@ pub(crate) fn expand(word: &str, project_dir: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn spec(argv: &[&str], working_dir: &Path) -> CommandSpec {
         CommandSpec {
@@ -169,10 +245,32 @@ mod tests {
         );
         assert_eq!(found(&["sh", "-c", "jq -r .tool_name"]), None);
         assert_eq!(
-            shell_program("${CLAUDE_PROJECT_DIR}/a.sh x", &dir, Path::new("/p")),
+            shell_program(
+                "${CLAUDE_PROJECT_DIR}/a.sh x",
+                &dir,
+                Path::new("/p"),
+                &BTreeMap::new()
+            ),
             Some(PathBuf::from("/p/a.sh"))
         );
-        assert_eq!(shell_program("jq .", &dir, Path::new("/p")), None);
+        assert_eq!(
+            shell_program("jq .", &dir, Path::new("/p"), &BTreeMap::new()),
+            None
+        );
+        let plugin = BTreeMap::from([("CLAUDE_PLUGIN_ROOT".to_owned(), "/plug".to_owned())]);
+        assert_eq!(
+            shell_program(
+                "\"${CLAUDE_PLUGIN_ROOT}\"/hooks/x.sh",
+                &dir,
+                Path::new("/p"),
+                &plugin
+            ),
+            Some(PathBuf::from("/plug/hooks/x.sh"))
+        );
+        assert_eq!(
+            expand("$NO_SUCH_VAR_HOOKCHAIN/x $5 ${", Path::new("/p"), &plugin),
+            "/x $5 ${"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
