@@ -16,7 +16,7 @@
 //! ```
 //!
 //! - `hooks` maps Claude Code's event names to lists of matcher groups; each group has an
-//!   optional `matcher` (Claude Code's rule: see [`Matcher`](hooks_external::Matcher)) and its `hooks`.
+//!   optional `matcher` (Claude Code's rule: see [`Matcher`]) and its `hooks`.
 //!   Every other key of the settings file is Claude Code's own and is left alone;
 //!   `"disableAllHooks": true` turns every hook of the file off, as it does in Claude Code.
 //! - An event is a point of the catalog by Claude Code's name for it (`PreToolUse` is

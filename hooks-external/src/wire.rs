@@ -212,7 +212,7 @@ pub trait WirePoint: HookPoint {
     }
 
     /// The line the firing adds to the transcript hookchain keeps for a session
-    /// ([`transcript`](super::transcript)), in Claude Code's format; `None` for points whose
+    /// ([`transcript`] module), in Claude Code's format; `None` for points whose
     /// input is not part of the conversation.
     fn transcript_entry(input: &Self::Input) -> Option<Value> {
         let _ = input;
