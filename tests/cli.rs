@@ -1305,3 +1305,49 @@ fn test_takes_a_hermes_payload_for_a_non_tool_event() {
     assert_eq!(sent["extra"]["assistant_response"], "Paris.", "{sent}");
     assert_eq!(sent["extra"]["task_id"], "hermes-42", "{sent}");
 }
+
+/// Consent holds in the payload's `cwd`: a shell line naming `./guard.sh` was approved where
+/// no such script was; fired in a project directory that has one, that script is not the one
+/// approved, so the hook does not run it (it fails as changed since approved).
+#[test]
+fn test_in_a_payload_cwd_does_not_run_a_script_consent_did_not_see() {
+    let sandbox = Sandbox::new("cwd-consent", "");
+    sandbox.write_config(
+        "hooks:\n  Stop:\n    - command: \"sh -c ./guard.sh\"\n      name: guard\n      \
+         on_error: warn\n",
+    );
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let project = sandbox.path("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let marker = sandbox.path("ran");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let guard = project.join("guard.sh");
+        std::fs::write(
+            &guard,
+            format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        json!({"session_id": "s", "cwd": project}).to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "Stop",
+        "-v",
+        "--payload-file",
+        stop.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(!marker.exists(), "an unapproved script ran:\n{}", run.out);
+    assert!(
+        run.out.contains("changed since it was approved"),
+        "{}",
+        run.out
+    );
+}
