@@ -1051,3 +1051,303 @@ fn test_takes_another_agents_payload_and_warns_once() {
     let warnings = json_of(&run)["warnings"].as_array().unwrap().clone();
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
 }
+
+/// The JSON `test --verbose` printed as sent to `hook`.
+fn sent_to(out: &str, hook: &str) -> Value {
+    let prefix = format!("sent to `{hook}`: ");
+    let line = out
+        .lines()
+        .find_map(|line| line.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("nothing sent to `{hook}` in:\n{out}"));
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// A script that echoes what it got, and where it runs, to stderr.
+const ECHO_TO_STDERR: &str =
+    "input=$(cat); echo \"got $input\" >&2; echo \"pwd $(pwd -P)\" >&2; exit 0";
+
+/// A Claude Code Stop payload keeps its session: the hook is sent its `session_id`, `cwd` and
+/// `transcript_path`, runs in that `cwd`, and `--verbose` prints the exact JSON it was sent and
+/// its stderr, though it passes.
+#[test]
+fn test_verbose_shows_what_a_claude_code_stop_hook_receives_in_the_payloads_session() {
+    let sandbox = Sandbox::new("verbose-stop", "");
+    let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
+    sandbox.write_config(&format!(
+        "hooks:\n  Stop:\n    - command: {echo}\n      name: echo\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let project = sandbox.path("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let project = std::fs::canonicalize(&project).unwrap();
+    let transcript = sandbox.path("transcript.jsonl");
+    std::fs::write(&transcript, "").unwrap();
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        json!({
+            "session_id": "abc123",
+            "transcript_path": transcript,
+            "cwd": project,
+            "permission_mode": "plan",
+            "hook_event_name": "Stop",
+            "stop_hook_active": false,
+            "last_assistant_message": "All done.",
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let file = stop.to_str().unwrap();
+
+    let run = sandbox.run(&["test", "Stop", "--verbose", "--payload-file", file]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    let sent = sent_to(&run.out, "echo");
+    assert_eq!(sent["hook_event_name"], "Stop", "{sent}");
+    assert_eq!(sent["session_id"], "abc123", "{sent}");
+    assert_eq!(sent["cwd"], project.display().to_string(), "{sent}");
+    assert_eq!(
+        sent["transcript_path"],
+        transcript.display().to_string(),
+        "{sent}"
+    );
+    assert_eq!(sent["permission_mode"], "plan", "{sent}");
+    assert_eq!(sent["last_assistant_message"], "All done.", "{sent}");
+    // Its stderr, line by line: what it got is what was printed as sent, and it ran in `cwd`.
+    let got = run
+        .out
+        .lines()
+        .find_map(|line| line.strip_prefix("  stderr: got "))
+        .unwrap_or_else(|| panic!("no stderr in:\n{}", run.out));
+    assert_eq!(serde_json::from_str::<Value>(got).unwrap(), sent);
+    assert!(
+        run.out
+            .contains(&format!("  stderr: pwd {}\n", project.display())),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("  exit code: 0\n"), "{}", run.out);
+    assert!(run.out.contains("session: abc123 (cwd: "), "{}", run.out);
+
+    // With --json, stdout is the one JSON object and the exchanges go to stderr.
+    let run = sandbox.run(&["test", "Stop", "--json", "-v", "--payload-file", file]);
+    assert_eq!(json_of(&run)["outcome"], "continue");
+    assert_eq!(sent_to(&run.err, "echo")["session_id"], "abc123");
+}
+
+/// Without --verbose nothing of the exchange is printed, and a payload without a session id
+/// fires in the synthetic session, not an empty one.
+#[test]
+fn test_without_a_session_id_fires_in_the_synthetic_session() {
+    let sandbox = Sandbox::new("synthetic-session", "");
+    let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
+    sandbox.write_config(&format!(
+        "hooks:\n  Stop:\n    - command: {echo}\n      name: echo\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["test", "Stop"]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(!run.out.contains("sent to"), "{}", run.out);
+    let run = sandbox.run(&["test", "Stop", "-v"]);
+    assert_eq!(sent_to(&run.out, "echo")["session_id"], "hookchain-test");
+}
+
+/// A hook that fails and goes on is said once with --verbose too: its stderr is shown as its
+/// answer, and the failure once.
+#[test]
+fn test_verbose_says_a_failure_once() {
+    let sandbox = Sandbox::new("verbose-fail", "");
+    let failing = sandbox.script("fails.sh", "cat > /dev/null; echo oops >&2; exit 1");
+    sandbox.write_config(&format!(
+        "hooks:\n  Stop:\n    - command: {failing}\n      name: fails\n      on_error: warn\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let run = sandbox.run(&["test", "Stop", "--verbose"]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(run.out.contains("  stderr: oops\n"), "{}", run.out);
+    assert!(run.out.contains("  exit code: 1\n"), "{}", run.out);
+    let said = run
+        .out
+        .lines()
+        .filter(|line| !line.starts_with("  ") && line.contains("oops"))
+        .count();
+    assert_eq!(said, 1, "{}", run.out);
+}
+
+/// A `cwd` that is not a directory is an error naming the payload file.
+#[test]
+fn test_refuses_a_payload_cwd_that_is_not_a_directory() {
+    let sandbox = Sandbox::new("bad-cwd", "");
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        r#"{"session_id": "s", "cwd": "/nonexistent/project"}"#,
+    )
+    .unwrap();
+    let run = sandbox.run(&["test", "Stop", "--payload-file", stop.to_str().unwrap()]);
+    assert_eq!(run.code, EXIT_ERROR, "{}{}", run.out, run.err);
+    assert!(run.err.contains("stop.json"), "{}", run.err);
+    assert!(run.err.contains("`cwd`"), "{}", run.err);
+}
+
+/// docker-agent payloads for non-tool events, in docker-agent's field names: a `stop` payload's
+/// `stop_response` is the reply the hook is asked about, and a `notification` payload's level
+/// and message are the notification's.
+#[test]
+fn test_takes_docker_agent_payloads_for_non_tool_events() {
+    let sandbox = Sandbox::new("docker-agent-payload", "");
+    let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
+    sandbox.write_config(&format!(
+        "hooks:\n  stop:\n    - command: {echo}\n      name: on-stop\n  \
+         notification:\n    - command: {echo}\n      name: on-note\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let project = std::fs::canonicalize(&sandbox.dir).unwrap();
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        json!({
+            "session_id": "dk-7",
+            "cwd": project,
+            "hook_event_name": "stop",
+            "agent_name": "root",
+            "stop_response": "The build passes.",
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "stop",
+        "-v",
+        "--payload-file",
+        stop.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains(r#"payload: {"response":"The build passes.""#),
+        "{}",
+        run.out
+    );
+    let sent = sent_to(&run.out, "on-stop");
+    assert_eq!(sent["hook_event_name"], "stop", "{sent}");
+    assert_eq!(sent["stop_response"], "The build passes.", "{sent}");
+    assert_eq!(sent["session_id"], "dk-7", "{sent}");
+    assert_eq!(sent["cwd"], project.display().to_string(), "{sent}");
+
+    let note = sandbox.path("note.json");
+    std::fs::write(
+        &note,
+        json!({
+            "session_id": "dk-7",
+            "hook_event_name": "notification",
+            "notification_level": "error",
+            "notification_message": "the model is unreachable",
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "notification",
+        "--payload-file",
+        note.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains(r#"payload: {"level":"error","message":"the model is unreachable""#),
+        "{}",
+        run.out
+    );
+}
+
+/// A Hermes payload for a non-tool event: `post_llm_call` keeps the event's fields under
+/// `extra` (`assistant_response`), and its `tool_name`/`tool_input` are `null`.
+#[test]
+fn test_takes_a_hermes_payload_for_a_non_tool_event() {
+    let sandbox = Sandbox::new("hermes-payload", "");
+    let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
+    sandbox.write_config(&format!(
+        "hooks:\n  post_llm_call:\n    - command: {echo}\n      name: after-reply\n"
+    ));
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let reply = sandbox.path("reply.json");
+    std::fs::write(
+        &reply,
+        json!({
+            "hook_event_name": "post_llm_call",
+            "tool_name": null,
+            "tool_input": null,
+            "session_id": "hermes-42",
+            "cwd": std::fs::canonicalize(&sandbox.dir).unwrap(),
+            "extra": {"assistant_response": "Paris.", "task_id": "hermes-42"},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "post_llm_call",
+        "--verbose",
+        "--payload-file",
+        reply.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(
+        run.out.contains(r#"payload: {"text":"Paris.""#),
+        "{}",
+        run.out
+    );
+    let sent = sent_to(&run.out, "after-reply");
+    assert_eq!(sent["hook_event_name"], "post_llm_call", "{sent}");
+    assert_eq!(sent["session_id"], "hermes-42", "{sent}");
+    assert_eq!(sent["extra"]["assistant_response"], "Paris.", "{sent}");
+    assert_eq!(sent["extra"]["task_id"], "hermes-42", "{sent}");
+}
+
+/// Consent holds in the payload's `cwd`: a shell line naming `./guard.sh` was approved where
+/// no such script was; fired in a project directory that has one, that script is not the one
+/// approved, so the hook does not run it (it fails as changed since approved).
+#[test]
+fn test_in_a_payload_cwd_does_not_run_a_script_consent_did_not_see() {
+    let sandbox = Sandbox::new("cwd-consent", "");
+    sandbox.write_config(
+        "hooks:\n  Stop:\n    - command: \"sh -c ./guard.sh\"\n      name: guard\n      \
+         on_error: warn\n",
+    );
+    assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
+    let project = sandbox.path("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let marker = sandbox.path("ran");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let guard = project.join("guard.sh");
+        std::fs::write(
+            &guard,
+            format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let stop = sandbox.path("stop.json");
+    std::fs::write(
+        &stop,
+        json!({"session_id": "s", "cwd": project}).to_string(),
+    )
+    .unwrap();
+    let run = sandbox.run(&[
+        "test",
+        "Stop",
+        "-v",
+        "--payload-file",
+        stop.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, EXIT_OK, "{}{}", run.out, run.err);
+    assert!(!marker.exists(), "an unapproved script ran:\n{}", run.out);
+    assert!(
+        run.out.contains("changed since it was approved"),
+        "{}",
+        run.out
+    );
+}

@@ -4,7 +4,7 @@
 //! hookchain [--config FILE]... [--consent-file FILE] [--accept-hooks] <COMMAND>
 //!
 //!   list                      every hook: compiled-in and configured, with consent
-//!   test EVENT [--for-tool NAME] [--payload-file F] [--json]
+//!   test EVENT [--for-tool NAME] [--payload-file F] [--json] [--verbose]
 //!                             fire EVENT's chain once and print the outcome
 //!   doctor                    check every configured hook; exit 1 on any problem
 //!   approve [NAME... | --all] let configured hooks run
@@ -42,9 +42,16 @@
 //!   dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
 //!   point's value as serde reads it; tool points also take the wire form
 //!   `{"tool_name": …, "tool_input": …}`; on other points, another agent's payload in its own
-//!   field names — a Claude Code `Stop` payload — gives the fields the value has, the rest
-//!   synthetic), or a synthetic value (for tool points, a call of
-//!   `--for-tool`, default `Bash`, with `{}` args). With `--json` it prints exactly one JSON
+//!   field names — a Claude Code `Stop` payload, docker-agent's `stop_response`, Hermes' fields
+//!   under `extra` — gives the fields the value has, the rest synthetic), or a synthetic value
+//!   (for tool points, a call of `--for-tool`, default `Bash`, with `{}` args). The payload
+//!   file's session is kept: EVENT's chain alone fires
+//!   ([`Hooks::dispatch_in_session`]: no `session_start`, `session_end` or `notification`
+//!   around it) in the session its `session_id` names (else `hookchain-test`), its external
+//!   hooks running in its `cwd` (which must be a directory) and sent its `transcript_path` and
+//!   `permission_mode` (through [`transcript`]). `--verbose` prints, per external hook in chain
+//!   order, the exact JSON it was sent and its exit code, stdout and stderr, or why nothing came
+//!   back ([`hook::tap`]) — on stderr with `--json`. With `--json` it prints exactly one JSON
 //!   object on stdout: `{"outcome":"continue","value":…,"context":[…],"warnings":[…]}` or
 //!   `{"outcome":"blocked","reason":"…","hook":"…"}`; the warnings include the hooks skipped for
 //!   want of consent and the hooks that failed (a hook that failed and went on is said once). Without `--json` it shows the payload, the chain
@@ -86,6 +93,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
@@ -97,11 +105,13 @@ use serde_json::{Map, Value, json};
 
 use hooks_config::consent::{Consent, ConsentPolicy, ConsentStatus};
 use hooks_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt};
+use hooks_core::SessionState;
 use hooks_core::suggest::closest;
-use hooks_external::hook::invoker;
+use hooks_external::hook::{self, invoker};
 use hooks_external::protocol::{self, Decision, Verdict};
 use hooks_external::wire::WirePoint;
 use hooks_external::{ExternalHook, Transport};
+use hooks_external::{RawOutput, transcript};
 use hooks_runtime::{Hooks, HooksBuilder};
 
 /// The exit code of a command that succeeded, and of a `test` whose chain went on.
@@ -181,6 +191,10 @@ struct TestArgs {
     /// {"outcome": "blocked", "reason", "hook"}.
     #[arg(long)]
     json: bool,
+    /// Also print, per external hook in chain order, the exact JSON it was sent, its exit
+    /// code, stdout and stderr (on stderr with --json).
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 #[derive(Args, Debug)]
@@ -843,24 +857,41 @@ fn from_file(point: &str, mut value: Value, tool: Option<&str>) -> Value {
 }
 
 /// `file`'s fields over `value` (a synthetic value of `point`): each key of `value` that `file`
-/// has is taken from `file`, the others kept, and `file`'s keys the value has no place for are
-/// left out; a few other agents' names are read as the value's (`last_assistant_message` is the
-/// Stop `response`). Anything but two objects is `value` unchanged.
+/// has — at its top level, else in Hermes' `extra` — is taken from `file`, the others kept,
+/// and `file`'s keys the value has no place for are left out; other agents' names are read as
+/// the value's (`last_assistant_message`, docker-agent's `stop_response`: the Stop `response`;
+/// Hermes' `assistant_response`: the reply's `text`; docker-agent's `notification_level` and
+/// `notification_message`). Anything but two objects is `value` unchanged.
 fn overlay(point: &str, mut value: Value, file: &Value) -> Value {
     let (Value::Object(value_fields), Value::Object(file_fields)) = (&mut value, file) else {
         return value;
     };
     let aliases: &[(&str, &str)] = match point {
-        "on_stop" => &[("response", "last_assistant_message")],
+        "on_stop" => &[
+            ("response", "last_assistant_message"),
+            ("response", "stop_response"),
+        ],
+        "after_llm_call" => &[("text", "assistant_response"), ("text", "stop_response")],
         "before_compaction" => &[("trigger", "compaction_reason")],
+        "notification" => &[
+            ("level", "notification_level"),
+            ("message", "notification_message"),
+        ],
         _ => &[],
     };
+    let extra = file_fields.get("extra").and_then(Value::as_object);
+    let get = |key: &str| {
+        file_fields
+            .get(key)
+            .filter(|v| !v.is_null())
+            .or_else(|| extra.and_then(|extra| extra.get(key)))
+    };
     for (key, slot) in value_fields.iter_mut() {
-        let found = file_fields.get(key).or_else(|| {
+        let found = get(key).or_else(|| {
             aliases
                 .iter()
-                .find(|(ours, _)| ours == key)
-                .and_then(|(_, theirs)| file_fields.get(*theirs))
+                .filter(|(ours, _)| ours == key)
+                .find_map(|(_, theirs)| get(theirs))
         });
         if let Some(found) = found {
             *slot = found.clone();
@@ -923,13 +954,19 @@ struct Fired {
 /// Dispatches the value in `json` through the chain of `P`. `notices` (hooks skipped for want of
 /// consent) come first in the JSON's warnings, then the hooks that failed, then the warnings
 /// the hooks added.
-fn fire<P>(hooks: &Hooks, json: &Value, notices: &[String]) -> Result<Fired, Failure>
+fn fire<P>(
+    hooks: &Hooks,
+    json: &Value,
+    notices: &[String],
+    session: &Given,
+    state: &SessionState,
+) -> Result<Fired, Failure>
 where
     P: HookPoint,
     P::Value: Serialize + DeserializeOwned,
 {
     let value = read_value::<P>(json)?;
-    let mut outcome = hooks.dispatch::<P>(value);
+    let mut outcome = hooks.dispatch_in_session::<P>(&session.session_id, state, value);
     let failures: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
     // A hook that failed and went on is a failure and also a warning of the chain: said once.
     outcome
@@ -974,6 +1011,115 @@ where
     Ok(fired)
 }
 
+/// What a payload file says about the session it was sent in: what `test` fires the chain in.
+struct Given {
+    /// `session_id`, else [`SESSION`].
+    session_id: String,
+    /// `cwd`: the project directory the hooks run in.
+    cwd: Option<PathBuf>,
+    /// `transcript_path`: the agent's transcript.
+    transcript_path: Option<String>,
+    /// `permission_mode`.
+    permission_mode: Option<String>,
+}
+
+impl Given {
+    /// The synthetic session: [`SESSION`], in the current directory, with a transcript
+    /// hookchain keeps.
+    fn synthetic() -> Given {
+        Given {
+            session_id: SESSION.to_owned(),
+            cwd: None,
+            transcript_path: None,
+            permission_mode: None,
+        }
+    }
+
+    /// What the payload file `shown` holds in `json`; a key of the wrong type, or a `cwd` that
+    /// is not a directory, is an error naming the file and the key.
+    fn of(json: &Value, shown: &str) -> Result<Given, Failure> {
+        let text = |key: &str| -> Result<Option<String>, Failure> {
+            match json.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(text)) => Ok(Some(text.clone())),
+                Some(other) => Err(Failure(format!(
+                    "{shown}: `{key}` must be a string, not {other}"
+                ))),
+            }
+        };
+        let cwd = text("cwd")?.map(PathBuf::from);
+        if let Some(dir) = &cwd
+            && !dir.is_dir()
+        {
+            return Err(Failure(format!(
+                "{shown}: `cwd` is `{}`, which is not a directory here (the hooks run in it): \
+                 give a directory that exists, or leave `cwd` out",
+                dir.display()
+            )));
+        }
+        Ok(Given {
+            session_id: text("session_id")?.unwrap_or_else(|| SESSION.to_owned()),
+            cwd,
+            transcript_path: text("transcript_path")?,
+            permission_mode: text("permission_mode")?,
+        })
+    }
+
+    /// A session state holding what external hooks are told about the session.
+    fn state(&self) -> SessionState {
+        let state = SessionState::default();
+        if let Some(dir) = &self.cwd {
+            transcript::set_project_dir(&state, dir);
+        }
+        if let Some(path) = &self.transcript_path {
+            transcript::set_transcript_path(&state, path);
+        }
+        if let Some(mode) = &self.permission_mode {
+            transcript::set_permission_mode(&state, mode);
+        }
+        state
+    }
+}
+
+/// One exchange of an external hook, as `--verbose` prints it.
+struct Seen {
+    hook: String,
+    payload: String,
+    answer: Result<RawOutput, String>,
+}
+
+/// The lines `--verbose` prints for `seen`, in chain order.
+fn verbose_lines(seen: &[Seen]) -> String {
+    let mut text = String::new();
+    if seen.is_empty() {
+        text.push_str("sent: nothing (no external hook ran)\n");
+    }
+    for exchange in seen {
+        let _ = writeln!(text, "sent to `{}`: {}", exchange.hook, exchange.payload);
+        match &exchange.answer {
+            Ok(raw) => {
+                let code = raw
+                    .exit_code
+                    .map_or_else(|| "none (not a command)".to_owned(), |c| c.to_string());
+                let _ = writeln!(text, "  exit code: {code}");
+                for (stream, bytes) in [("stdout", &raw.stdout), ("stderr", &raw.stderr)] {
+                    let shown = String::from_utf8_lossy(bytes);
+                    if shown.trim().is_empty() {
+                        let _ = writeln!(text, "  {stream}: (empty)");
+                    }
+                    for line in shown.lines() {
+                        let _ = writeln!(text, "  {stream}: {line}");
+                    }
+                }
+            }
+            Err(error) => {
+                let _ = writeln!(text, "  no answer: {error}");
+            }
+        }
+    }
+    text
+}
+
 fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
     let point = resolve_event(&args.event)?;
     let is_tool_point = TOOL_POINTS.contains(&point.name);
@@ -984,6 +1130,7 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
             point.name
         )));
     }
+    let mut given = Given::synthetic();
     let payload = match &args.payload_file {
         Some(path) => {
             let shown = path.display();
@@ -991,6 +1138,7 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
                 .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
             let json: Value = serde_json::from_str(&text)
                 .map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
+            given = Given::of(&json, &shown.to_string())?;
             let json = from_file(point.name, json, args.for_tool.as_deref());
             // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
             // `response`): its fields that the point's value has are taken, the rest of the
@@ -1040,16 +1188,41 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
         .filter(|s| s.point == point.name)
         .map(ToString::to_string)
         .collect();
-    let fired = with_point!(point.name, fire(&registry, &payload, &skipped))?;
+    let session_state = given.state();
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    if args.verbose {
+        let log = seen.clone();
+        hook::tap(&session_state, move |exchange| {
+            let seen = Seen {
+                hook: exchange.hook.to_owned(),
+                payload: String::from_utf8_lossy(exchange.payload).into_owned(),
+                answer: exchange.answer.cloned().map_err(ToString::to_string),
+            };
+            log.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(seen);
+        });
+    }
+    let fired = with_point!(
+        point.name,
+        fire(&registry, &payload, &skipped, &given, &session_state)
+    )?;
     let code = match fired.report {
         TestReport::Continue { .. } => EXIT_OK,
         TestReport::Blocked { .. } => EXIT_BLOCKED,
+    };
+    let verbose = if args.verbose {
+        let seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
+        verbose_lines(&seen)
+    } else {
+        String::new()
     };
 
     if args.json {
         for note in &notes {
             writeln!(io.err, "note: {note}")?;
         }
+        io.err.write_all(verbose.as_bytes())?;
         writeln!(io.out, "{}", fired.json)?;
         return Ok(code);
     }
@@ -1063,6 +1236,19 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
     let _ = writeln!(text, "event: {}{alias}", point.name);
     let shown = with_point!(point.name, canonical(&payload))?;
     let _ = writeln!(text, "payload: {shown}");
+    let _ = writeln!(
+        text,
+        "session: {} (cwd: {}; transcript: {})",
+        given.session_id,
+        given.cwd.as_ref().map_or_else(
+            || "the current directory".to_owned(),
+            |d| d.display().to_string()
+        ),
+        given
+            .transcript_path
+            .as_deref()
+            .unwrap_or("one hookchain keeps for the test")
+    );
     let chain = registry.chain_of(point.name);
     if chain.is_empty() {
         text.push_str("chain: no hooks\n");
@@ -1120,6 +1306,7 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
     for note in &notes {
         let _ = writeln!(text, "note: {note}");
     }
+    text.push_str(&verbose);
     for failure in &fired.failures {
         let _ = writeln!(text, "failed: {failure}");
     }

@@ -23,6 +23,12 @@
 //! by its command line, `env` and `working_dir`; an HTTP hook by its URL, and its headers as
 //! written (a header added later, which could carry a secret, makes it drifted).
 //!
+//! Relative paths are taken from the hook's `working_dir`, else from the directory it runs in:
+//! the current directory, or during a firing the session's project directory when the agent
+//! gives one (`hookchain::external::program::firing_dir`). So the check at each firing hashes
+//! the files that firing would run: a line approved as `./guard.sh` where there was none does
+//! not run another directory's `guard.sh`.
+//!
 //! A hook's [`ConsentStatus`] is `Approved`, `New` (never approved), or `Drifted` (approved, but
 //! its script has changed since: edited, replaced, or swapped for another file). Only an
 //! approved hook runs. This is stricter than a check of the script's modification time: a

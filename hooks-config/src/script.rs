@@ -135,8 +135,10 @@ fn project_dir(spec: &CommandSpec, base: &Path) -> PathBuf {
         .unwrap_or_else(|| base.to_path_buf())
 }
 
+/// The directory of the firing (the session's project directory during one, so consent checks
+/// the script the firing would run), else the current directory.
 fn current_dir() -> PathBuf {
-    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+    hooks_external::program::firing_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
 /// Expands, as the shell will, `$NAME` and `${NAME}` anywhere in `word` — the project directory

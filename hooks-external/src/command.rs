@@ -13,8 +13,11 @@
 //!   (`sh -c LINE`), as those agents do.
 //! - **Its environment.** The agent's environment — or with `env_clear`, only the variables of
 //!   it that `env_allow` names —, plus `HOOKCHAIN_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (both the
-//!   project directory: `working_dir` when set, else the agent's current directory), plus the
-//!   hook's `env` (applied last, so it may override either). It runs in the project directory.
+//!   project directory: `working_dir` when set — a relative one taken from the directory of the
+//!   firing —, else the directory of the firing: the session's project directory when the agent
+//!   gives one, else the agent's current directory, see
+//!   [`firing_dir`](super::program::firing_dir)), plus the hook's `env` (applied last, so it may
+//!   override either). It runs in the project directory.
 //! - **One thread, no blocking read.** A firing runs on its caller's thread only: the payload is
 //!   written to the hook's stdin and its stdout and stderr are read through non-blocking pipes
 //!   waited on with `poll(2)`, so no thread is started and nothing

@@ -11,7 +11,9 @@
 //!    dialect on a firing its agent never sends ([`WirePoint::fires_in_dialect`]: a refused
 //!    tool call on `after_tool_call`).
 //! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
-//!    ([`Invoke`]), within the hook's time limit.
+//!    ([`Invoke`]), within the hook's time limit, in the session's project directory when the
+//!    agent gives one ([`program::firing_dir`]). A session's [`tap`] sees the exact payload and
+//!    the raw answer (or the transport's error) of each firing.
 //! 3. The answer is read as the hook's agent reads it ([`decide_in`], then
 //!    [`adapt`](super::wire::adapt): plain stdout, per-dialect rules) and applied by the point
 //!    ([`WirePoint::apply_decision`]).
@@ -44,12 +46,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hooks_core::points;
-use hooks_core::{HookContext, HookError, HookResult};
+use hooks_core::{HookContext, HookError, HookResult, SessionState};
 use hooks_runtime::{HookOptions, HookSource, HooksBuilder};
 
+use super::program;
 use super::protocol::{self, ProtocolError, decide_in};
 use super::wire::{Subject, WirePoint};
-use super::{ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, Transport, TransportError};
+use super::{
+    ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, RawOutput, Transport, TransportError,
+};
 
 /// The extension every external hook belongs to.
 pub const EXTENSION: &str = "external";
@@ -161,8 +166,21 @@ impl Firing {
         let payload = super::wire::payload_in::<P>(&self.event, self.dialect, input, cx);
         let bytes = serde_json::to_vec(&payload)
             .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;
-        let raw = invoker.invoke(&bytes, self.timeout)?;
-        Ok(decide_in(&raw, self.dialect)?)
+        let dir = super::transcript::project_dir(cx);
+        let raw = program::with_firing_dir(dir, || invoker.invoke(&bytes, self.timeout));
+        let tap = cx
+            .session_state()
+            .with_ext(|tap: &mut Tap| tap.0.clone())
+            .flatten();
+        if let Some(tap) = tap {
+            tap(&Exchange {
+                hook: &self.name,
+                event: &self.event,
+                payload: &bytes,
+                answer: raw.as_ref(),
+            });
+        }
+        Ok(decide_in(&raw?, self.dialect)?)
     }
 
     /// The hook's name.
@@ -170,6 +188,57 @@ impl Firing {
         &self.name
     }
 }
+/// One exchange of an external hook with its transport, as a [`tap`] sees it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Exchange<'a> {
+    /// The hook's name.
+    pub hook: &'a str,
+    /// The event as the hook was configured (`Stop`, `pre_tool_use`, `on_stop`).
+    pub event: &'a str,
+    /// The exact bytes sent: the payload's JSON.
+    pub payload: &'a [u8],
+    /// What came back — the exit code, stdout and stderr, before any dialect is read — or why
+    /// nothing did.
+    pub answer: Result<&'a RawOutput, &'a TransportError>,
+}
+
+/// The tap of a session, if one is set.
+type TapFn = Arc<dyn Fn(&Exchange<'_>) + Send + Sync>;
+
+/// A typed slot of the session state holding its tap.
+#[derive(Default)]
+struct Tap(Option<TapFn>);
+
+/// Lets `tap` see every exchange of the session's external hooks with their transports: the
+/// exact payload sent and the raw answer (stdout, stderr and exit code, also of a hook that
+/// passes), or the transport's error — after the hook's matcher let the firing through, before
+/// its answer is read, in chain order, on the firing's thread. A hook whose matcher does not
+/// match is not seen: nothing was sent. Setting a tap again replaces it. `hookchain test
+/// --verbose` prints what its tap sees; the tap must not block, it holds up the chain.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use hookchain::SessionState;
+/// use hookchain::external::hook::tap;
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let state = SessionState::default();
+/// let log = seen.clone();
+/// tap(&state, move |exchange| {
+///     let stderr = match exchange.answer {
+///         Ok(raw) => String::from_utf8_lossy(&raw.stderr).into_owned(),
+///         Err(error) => error.to_string(),
+///     };
+///     log.lock().unwrap().push((exchange.hook.to_owned(), stderr));
+/// });
+/// // hooks.dispatch_in_session::<P>("s-1", &state, value) now reports each external hook.
+/// ```
+pub fn tap(state: &SessionState, tap: impl Fn(&Exchange<'_>) + Send + Sync + 'static) {
+    let tap: TapFn = Arc::new(tap);
+    state.with_ext_or_default(|slot: &mut Tap| slot.0 = Some(tap));
+}
+
 /// The agent whose dialect `hook` speaks: the agent of its file (Claude Code, docker-agent), else
 /// the agent whose name for the point its event is (`post_tool_call`: Hermes); `None` when the
 /// event is the point's canonical name in a `hookchain.yaml`.

@@ -14,8 +14,11 @@
 //!   whatever dialect it answers in.
 //! - [`WirePoint`] ([`wire`]): how each point's input becomes payload fields and how a decision
 //!   becomes the point's `HookResult`.
-//! - The session's transcript and permission mode as hooks read them ([`transcript`]): what the
-//!   agent gives, or a private JSONL transcript hookchain keeps and removes when the session ends.
+//! - The session's transcript, permission mode and project directory as hooks read them
+//!   ([`transcript`]): what the agent gives, or a private JSONL transcript hookchain keeps and
+//!   removes when the session ends, and the directory hooks run in.
+//! - A session's tap ([`hook::tap`]): each hook's exact payload and raw answer, for
+//!   `hookchain test --verbose`.
 //!
 //! # The rules it keeps
 //!

@@ -2,7 +2,15 @@
 //! finding the file that would run — checks that hold on every platform, whether or not a
 //! transport that starts programs is part of the build, so a config loader reports a missing
 //! program when the file is loaded.
+//!
+//! It also keeps the directory a firing runs in ([`firing_dir`]): the project directory of the
+//! session whose hook fires, when the agent gives one
+//! ([`transcript::set_project_dir`](super::transcript::set_project_dir)), else the process's
+//! current directory. A firing sets it on its own thread for the time it invokes the hook's
+//! transport, which starts the program on that thread; consent's check of the script, made
+//! on the same thread just before, reads the same directory.
 
+use std::cell::RefCell;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -153,9 +161,41 @@ fn executable(_path: &Path, _meta: &std::fs::Metadata) -> Result<(), String> {
     Ok(())
 }
 
-/// The project directory of `spec`: its `working_dir` (made absolute), else the current one.
+thread_local! {
+    /// The project directory of the firing running on this thread, if its session has one.
+    static FIRING_DIR: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
+}
+
+/// The directory relative paths of a firing are taken from, and that a hook without an
+/// absolute `working_dir` runs in: during a firing of an external hook, the project directory
+/// of its session when the agent gives one
+/// ([`transcript::set_project_dir`](super::transcript::set_project_dir)); otherwise the
+/// process's current directory.
+pub fn firing_dir() -> io::Result<PathBuf> {
+    match FIRING_DIR.with(|dir| dir.borrow().clone()) {
+        Some(dir) => Ok(dir),
+        None => std::env::current_dir(),
+    }
+}
+
+/// Runs `f` with [`firing_dir`] set to `dir` on this thread (`None`: the current directory),
+/// and puts back what was there before, however `f` returns.
+pub(crate) fn with_firing_dir<R>(dir: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<PathBuf>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            FIRING_DIR.with(|dir| *dir.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(FIRING_DIR.with(|slot| slot.replace(dir)));
+    f()
+}
+
+/// The project directory of `spec`: its `working_dir` (made absolute), else the directory of
+/// the firing ([`firing_dir`]).
 pub(crate) fn project_dir(spec: &CommandSpec) -> io::Result<PathBuf> {
-    let cwd = std::env::current_dir()?;
+    let cwd = firing_dir()?;
     Ok(match &spec.working_dir {
         Some(dir) => cwd.join(dir),
         None => cwd,

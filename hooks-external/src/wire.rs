@@ -1167,7 +1167,9 @@ pub fn payload_in<P: WirePoint>(
             payload.insert("profile".to_owned(), Value::from("default"));
         }
     }
-    let cwd = std::env::current_dir()
+    // The session's project directory when the agent gives one, else the current directory.
+    let cwd = transcript::project_dir(cx)
+        .map_or_else(std::env::current_dir, Ok)
         .map(|dir| dir.to_string_lossy().into_owned())
         .unwrap_or_default();
     let common = [

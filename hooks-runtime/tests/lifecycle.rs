@@ -615,3 +615,45 @@ async fn an_async_observer_is_cut_off_in_the_async_dispatch_too() {
     assert_eq!(outcome.failures[0].hook, "stuck-observer");
     assert!(outcome.failures[0].error.contains("timed out"));
 }
+
+#[test]
+fn dispatch_in_session_fires_one_chain_with_the_given_id_and_state() {
+    let log: Log = Arc::default();
+    let seen = log.clone();
+    let hooks = lifecycle_log(HooksBuilder::new(), &log)
+        .hook(
+            SessionStart,
+            0,
+            |_: &SessionStartEvent, _: &HookContext| -> HookResult<String> {
+                panic!("session_start must not fire")
+            },
+        )
+        .hook(OnStop, 0, move |_: &StopEvent, cx: &HookContext| {
+            let mode: Option<String> = cx.session_state().get("mode");
+            seen.lock()
+                .push(format!("on_stop {} {mode:?}", cx.session_id()));
+            HookResult::<String>::Pass
+        })
+        .hook_with(
+            OnStop,
+            HookOptions::new("fails")
+                .priority(1)
+                .on_error(OnError::Warn),
+            |_: &StopEvent, _: &HookContext| -> HookResult<String> { panic!("boom") },
+        )
+        .build()
+        .unwrap();
+    let state = hooks_core::SessionState::default();
+    state.set("mode", "plan");
+    let stop = StopEvent {
+        response: "Done.".into(),
+        stop_hook_active: false,
+        redos: 0,
+    };
+    let outcome = hooks.dispatch_in_session::<OnStop>("abc-123", &state, stop);
+    assert!(matches!(outcome.flow, Flow::Continue(_)));
+    assert_eq!(outcome.failures.len(), 1, "{:?}", outcome.failures);
+    // The chain of on_stop alone: no session_start, no session_end, no notification of the
+    // failure.
+    assert_eq!(*log.lock(), ["on_stop abc-123 Some(\"plan\")"]);
+}
