@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the feature combinations that matter, the docs, and
 # every test of the workspace with both registration backends (inventory, the default, and
-# linkme).
+# linkme), and the callgrind gate on the dispatch's instruction counts (needs valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,3 +35,6 @@ cargo test -p hookchain --no-default-features
 
 echo "== cargo test (linkme)"
 cargo test --workspace --features linkme
+
+echo "== callgrind gate: instructions per dispatch (a release build of one bench)"
+./scripts/callgrind_dispatch.sh --check

@@ -1006,6 +1006,11 @@ impl Registry {
         }
     }
 
+    /// Per built-in slot, `true` when its chain has a hook.
+    pub(crate) fn hooked(&self) -> [bool; points::BUILTIN_SLOTS] {
+        self.builtin.hooked
+    }
+
     /// The chain of `P`, building it on first use for user-defined points.
     #[inline]
     pub(crate) fn chain<P: HookPoint>(&self) -> ChainRef<'_, P> {

@@ -428,6 +428,7 @@ impl Session {
         Turn {
             inner: Arc::new(TurnInner {
                 hooks: self.inner.hooks.clone(),
+                hooked: self.inner.hooks.inner.hooked(),
                 session: self.clone(),
                 index,
                 token,
@@ -603,9 +604,11 @@ pub struct Turn {
 }
 
 struct TurnInner {
-    /// The session's registry, one load closer than through the session: a point nobody hooks
-    /// is told apart from it.
+    /// The session's registry, one load closer than through the session.
     hooks: Hooks,
+    /// The registry's flags of the built-in points that have a hook, copied into the turn: a
+    /// point nobody hooks is told apart with one load from the turn.
+    hooked: [bool; hooks_core::points::BUILTIN_SLOTS],
     session: Session,
     index: u64,
     token: u64,
@@ -629,10 +632,13 @@ macro_rules! transform_methods {
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Turn::", stringify!($name), "), awaiting async hooks.")]
-        pub async fn $name_async(&self, $arg: $arg_ty) -> Flow<$value> {
+        ///
+        /// The future is the dispatch's own (no wrapper around it); a point nobody hooks is
+        /// ready at its first poll, after one check.
+        #[inline]
+        pub fn $name_async(&self, $arg: $arg_ty) -> impl Future<Output = Flow<$value>> + '_ {
             self.inner
                 .fire_flow_async::<$point>($into, concat!("Turn::", stringify!($name_async)))
-                .await
         }
     )*};
 }
@@ -955,19 +961,29 @@ impl TurnInner {
         outcome
     }
 
+    /// `true` when no hook is on point `P`: for a built-in point, one load from the turn.
+    #[inline(always)]
+    fn unhooked<P: HookPoint>(&self) -> bool {
+        match P::BUILTIN_SLOT {
+            Some(slot) => !self.hooked[slot],
+            None => self.hooks.inner.is_unhooked::<P>(),
+        }
+    }
+
     /// The lean dispatch of the point methods, which hand back the flow alone: a point nobody
     /// hooks costs one check, like a disabled `tracing` callsite; a hooked one assembles no
     /// outcome unless a hook did more than pass.
     #[inline(always)]
     fn fire_flow<P: HookPoint>(&self, value: P::Value, via: &'static str) -> Flow<P::Value> {
-        if self.hooks.inner.is_unhooked::<P>() {
-            return Flow::Continue(value);
+        // The value stays in the caller's frame; the hooks get a reference to it. Both ways to
+        // an unchanged value end at the same `Flow::Continue`, which the compiler then builds in
+        // place.
+        if !self.unhooked::<P>()
+            && let Some(stop) = self.pass::<P>(&value, via)
+        {
+            return self.resume::<P>(stop, value, via);
         }
-        // The value stays in the caller's frame; the hooks get a reference to it.
-        match self.pass::<P>(&value, via) {
-            None => Flow::Continue(value),
-            Some(stop) => self.resume::<P>(stop, value, via),
-        }
+        Flow::Continue(value)
     }
 
     /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)).
@@ -1013,7 +1029,7 @@ impl TurnInner {
         value: P::Value,
         via: &'static str,
     ) -> Flow<P::Value> {
-        if self.hooks.inner.is_unhooked::<P>() {
+        if self.unhooked::<P>() {
             return Flow::Continue(value);
         }
         if self.hooks.inner.chain::<P>().all_sync {
