@@ -25,6 +25,9 @@
 //!   `turn_end`, with 1 or 10,000 sessions live in the registry;
 //! - `build1000`: building a registry of 1,000 builder closures on `intercept_tool_call`;
 //!   `build1000_first`: the same, then a session, a turn and the first dispatch through them.
+//!
+//! `dispatch_instructions wall` prints wall-clock figures instead (nanoseconds per dispatch,
+//! median of rounds), for the side-by-side with other agents' hooks (`scripts/peers/run.sh`).
 
 use std::hint::black_box;
 
@@ -312,6 +315,46 @@ fn main() {
                 turn.end(TurnEnd::Normal);
                 session.end("done");
             }
+        }
+        "wall" => {
+            let time = |run: &dyn Fn()| {
+                let mut rounds: Vec<f64> = (0..31)
+                    .map(|_| {
+                        let started = std::time::Instant::now();
+                        for _ in 0..20_000 {
+                            run();
+                        }
+                        started.elapsed().as_nanos() as f64 / 20_000.0
+                    })
+                    .collect();
+                rounds.sort_by(f64::total_cmp);
+                rounds[rounds.len() / 2]
+            };
+            let base = time(&|| {
+                black_box(black_box(call()));
+            });
+            let ten = time(&|| {
+                let _ = black_box(turn.intercept_tool_call(black_box(call())));
+            });
+            let fns = time(&|| {
+                let _ = black_box(pointers(hooks_slice, black_box(call())));
+            });
+            let base_none = time(&|| {
+                black_box(black_box(String::new()));
+            });
+            let none = time(&|| reply(turn.transform_response(black_box(String::new()))));
+            println!(
+                "hookchain, ten #[register_hook] fns through the Turn: {:.0} ns",
+                ten - base
+            );
+            println!(
+                "the same ten fns through a slice of fn pointers: {:.0} ns",
+                fns - base
+            );
+            println!(
+                "hookchain, a point with no hooks: {:.1} ns",
+                none - base_none
+            );
         }
         other => {
             eprintln!("unknown variant `{other}`: see the file's docs");
