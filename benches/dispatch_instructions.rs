@@ -15,8 +15,8 @@
 //!   of sync hooks finishes at its first poll);
 //! - `empty`: `turn.transform_response(String::new())`, a point with no hooks; `empty_async`: its
 //!   `_async` twin, polled once;
-//! - `baseline_empty`: only the loop and the empty string, which `empty` and `empty_async`
-//!   include (both hand the reply on as an agent does: they match on the flow);
+//! - `baseline_empty`: only the loop, the empty string and handing its `Flow::Continue` to the
+//!   function that consumes it as an agent does, which `empty` and `empty_async` include;
 //! - `cx_turn_state`: `cx.turn_state()` on a context with the turn's state; `baseline_cx`: only
 //!   the loop and the `black_box`ed context;
 //! - `get_turn_state`: `get_turn_state(id)` from outside any hook (the id of the live session),
@@ -166,8 +166,9 @@ fn build_closures(n: usize) -> Hooks {
     builder.build().expect("distinct names")
 }
 
-/// What an agent does with the flow of its final reply: sends the text on, or the reason.
-#[inline(always)]
+/// What an agent does with the flow of its final reply: sends the text on, or the reason. Not
+/// inlined, so that `empty` and `baseline_empty` hand it their flow the same way.
+#[inline(never)]
 fn reply(flow: Flow<String>) {
     match flow {
         Flow::Continue(text) => black_box(text),
@@ -257,7 +258,7 @@ fn main() {
         }
         "baseline_empty" => {
             for _ in 0..n {
-                black_box(black_box(String::new()));
+                reply(Flow::Continue(black_box(String::new())));
             }
         }
         "cx_turn_state" | "baseline_cx" => {
@@ -339,9 +340,7 @@ fn main() {
             let fns = time(&|| {
                 let _ = black_box(pointers(hooks_slice, black_box(call())));
             });
-            let base_none = time(&|| {
-                black_box(black_box(String::new()));
-            });
+            let base_none = time(&|| reply(Flow::Continue(black_box(String::new()))));
             let none = time(&|| reply(turn.transform_response(black_box(String::new()))));
             println!(
                 "hookchain, ten #[register_hook] fns through the Turn: {:.0} ns",

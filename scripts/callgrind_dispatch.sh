@@ -26,7 +26,10 @@ elif [[ $# -ge 1 ]]; then
     mode=dispatch
     tree=$(mktemp -d)/tree
     git worktree add --detach "$tree" "$1" >/dev/null
-    trap 'git -C "$root" worktree remove --force "$tree"' EXIT
+    # The other commit's crates are built into the same target dir, under the same names: touch
+    # this checkout's sources on the way out, so that its next build does not take them as fresh.
+    trap 'git -C "$root" worktree remove --force "$tree"
+        find "$root/src" "$root/benches" "$root"/hooks-*/src -name "*.rs" -exec touch {} +' EXIT
     cp benches/dispatch_instructions.rs "$tree/benches/"
     grep -q 'name = "dispatch_instructions"' "$tree/Cargo.toml" ||
         printf '\n[[bench]]\nname = "dispatch_instructions"\nharness = false\n' >>"$tree/Cargo.toml"
