@@ -4,20 +4,36 @@
 //! registry, starting the session) cancels out and the figure is the same on every run, however
 //! busy the machine.
 //!
-//! `dispatch_instructions VARIANT N` dispatches N tool calls:
+//! `dispatch_instructions VARIANT N` runs N iterations of:
 //!
-//! - `turn`: through `turn.intercept_tool_call(call)`, a chain of ten trivial pass-through
-//!   `#[register_hook]` fns;
-//! - `pointers`: the same ten fns through a `black_box`ed slice of fn pointers — the limit for
-//!   any registry;
-//! - `empty`: through `turn.transform_response(String::new())`, a point with no hooks;
-//! - `baseline`: only the loop and the call it builds, which `turn` and `pointers` include;
-//! - `baseline_empty`: only the loop and the empty string `empty` passes.
+//! - `turn`: `turn.intercept_tool_call(call)` through a chain of ten trivial pass-through
+//!   `#[register_hook]` fns; `turn1` and `turn100`: the same through one and a hundred;
+//! - `pointers`, `pointers1`, `pointers100`: the same fns through a `black_box`ed slice of fn
+//!   pointers — the limit for any registry;
+//! - `baseline`: only the loop and the call it builds, which the six above include;
+//! - `turn_async`: `turn.intercept_tool_call_async(call)` through the ten, polled once (a chain
+//!   of sync hooks finishes at its first poll);
+//! - `empty`: `turn.transform_response(String::new())`, a point with no hooks; `empty_async`: its
+//!   `_async` twin, polled once;
+//! - `baseline_empty`: only the loop, the empty string and handing its `Flow::Continue` to the
+//!   function that consumes it as an agent does, which `empty` and `empty_async` include;
+//! - `cx_turn_state`: `cx.turn_state()` on a context with the turn's state; `baseline_cx`: only
+//!   the loop and the `black_box`ed context;
+//! - `get_turn_state`: `get_turn_state(id)` from outside any hook (the id of the live session),
+//!   the handle dropped; its baseline is the empty loop (`baseline_loop`);
+//! - `cycle_1`, `cycle_10000`: `session.begin_turn()` then `turn.end(..)` with no hook on
+//!   `turn_end`, with 1 or 10,000 sessions live in the registry;
+//! - `build1000`: building a registry of 1,000 builder closures on `intercept_tool_call`;
+//!   `build1000_first`: the same, then a session, a turn and the first dispatch through them.
+//!
+//! `dispatch_instructions wall` prints wall-clock figures instead (nanoseconds per dispatch,
+//! median of rounds), for the side-by-side with other agents' hooks (`scripts/peers/run.sh`).
 
 use std::hint::black_box;
 
-use hookchain::points::ToolCall;
+use hookchain::points::{InterceptToolCall, ToolCall};
 use hookchain::prelude::*;
+use hookchain::{HookContext, HookOptions};
 
 /// What every hook does: a compare the optimizer cannot fold, that passes.
 #[inline(always)]
@@ -83,6 +99,31 @@ fn h10(call: &ToolCall) -> HookResult<Value> {
 const HOOKS: [fn(&ToolCall) -> HookResult<Value>; 10] =
     [h01, h02, h03, h04, h05, h06, h07, h08, h09, h10];
 
+/// A hundred more, in a module of their own so a registry can collect them apart.
+mod hundred {
+    use super::*;
+
+    macro_rules! hooks {
+        ($($name:ident)*) => {
+            $(
+                #[register_hook("intercept_tool_call", priority = 50)]
+                fn $name(call: &ToolCall) -> HookResult<Value> {
+                    trivial(call)
+                }
+            )*
+            pub(crate) const HOOKS: [fn(&ToolCall) -> HookResult<Value>; 100] = [$($name),*];
+        };
+    }
+
+    hooks! {
+        g00 g01 g02 g03 g04 g05 g06 g07 g08 g09 g10 g11 g12 g13 g14 g15 g16 g17 g18 g19
+        g20 g21 g22 g23 g24 g25 g26 g27 g28 g29 g30 g31 g32 g33 g34 g35 g36 g37 g38 g39
+        g40 g41 g42 g43 g44 g45 g46 g47 g48 g49 g50 g51 g52 g53 g54 g55 g56 g57 g58 g59
+        g60 g61 g62 g63 g64 g65 g66 g67 g68 g69 g70 g71 g72 g73 g74 g75 g76 g77 g78 g79
+        g80 g81 g82 g83 g84 g85 g86 g87 g88 g89 g90 g91 g92 g93 g94 g95 g96 g97 g98 g99
+    }
+}
+
 /// The ten fns through a slice the optimizer cannot see through, consuming each result as a
 /// chain does.
 #[inline(never)]
@@ -99,24 +140,88 @@ fn call() -> ToolCall {
     ToolCall::new("read_file", Value::Null)
 }
 
+/// A registry of the `#[register_hook]` fns of this file that `keep` selects, on
+/// `intercept_tool_call`, checked to hold `len` hooks.
+fn registry(len: usize, keep: fn(&str) -> bool) -> Hooks {
+    let hooks = Hooks::builder()
+        .collected_where(|r| {
+            r.point == "intercept_tool_call" && r.file.ends_with("instructions.rs") && keep(&r.name)
+        })
+        .build()
+        .expect("distinct hooks");
+    assert_eq!(hooks.chain_of("intercept_tool_call").len(), len);
+    hooks
+}
+
+/// A registry of `n` builder closures on `intercept_tool_call`.
+fn build_closures(n: usize) -> Hooks {
+    let mut builder = Hooks::builder();
+    for i in 0..n {
+        builder = builder.hook_with(
+            InterceptToolCall,
+            HookOptions::new(format!("closure-{i:04}")).priority((i % 7) as i32),
+            |call: &ToolCall, _: &HookContext| trivial(call),
+        );
+    }
+    builder.build().expect("distinct names")
+}
+
+/// What an agent does with the flow of its final reply: sends the text on, or the reason. Not
+/// inlined, so that `empty` and `baseline_empty` hand it their flow the same way.
+#[inline(never)]
+fn reply(flow: Flow<String>) {
+    match flow {
+        Flow::Continue(text) => black_box(text),
+        Flow::Blocked(blocked) => black_box(blocked.reason),
+    };
+}
+
+/// Polls a future that must finish at its first poll.
+fn ready<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let waker = std::task::Waker::noop();
+    match fut
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(waker))
+    {
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => panic!("a chain of sync hooks finishes at its first poll"),
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let variant = args.next().unwrap_or_default();
     let n: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
-    let hooks = Hooks::builder()
-        .collected_where(|r| {
-            r.point == "intercept_tool_call" && r.file.ends_with("instructions.rs")
-        })
-        .build()
-        .expect("ten distinct hooks");
-    assert_eq!(hooks.chain_of("intercept_tool_call").len(), 10);
-    let session = hooks.session("instructions");
+    let ten = registry(10, |name| !name.contains("::hundred::"));
+    let one = registry(1, |name| name.ends_with("::h01"));
+    let many = registry(100, |name| name.contains("::hundred::"));
+    let session = ten.session("instructions");
     let turn = session.begin_turn();
+    let (session1, session100) = (one.session("one"), many.session("many"));
+    let (turn1, turn100) = (session1.begin_turn(), session100.begin_turn());
     let hooks_slice: &[fn(&ToolCall) -> HookResult<Value>] = black_box(&HOOKS);
+    let hooks_slice1: &[fn(&ToolCall) -> HookResult<Value>] = black_box(&HOOKS[..1]);
+    let hooks_slice100: &[fn(&ToolCall) -> HookResult<Value>] = black_box(&hundred::HOOKS);
     match variant.as_str() {
         "turn" => {
             for _ in 0..n {
                 let _ = black_box(turn.intercept_tool_call(black_box(call())));
+            }
+        }
+        "turn1" => {
+            for _ in 0..n {
+                let _ = black_box(turn1.intercept_tool_call(black_box(call())));
+            }
+        }
+        "turn100" => {
+            for _ in 0..n {
+                let _ = black_box(turn100.intercept_tool_call(black_box(call())));
+            }
+        }
+        "turn_async" => {
+            for _ in 0..n {
+                let _ = black_box(ready(turn.intercept_tool_call_async(black_box(call()))));
             }
         }
         "pointers" => {
@@ -124,9 +229,26 @@ fn main() {
                 let _ = black_box(pointers(hooks_slice, black_box(call())));
             }
         }
+        "pointers1" => {
+            for _ in 0..n {
+                let _ = black_box(pointers(hooks_slice1, black_box(call())));
+            }
+        }
+        "pointers100" => {
+            for _ in 0..n {
+                let _ = black_box(pointers(hooks_slice100, black_box(call())));
+            }
+        }
         "empty" => {
             for _ in 0..n {
-                let _ = black_box(turn.transform_response(black_box(String::new())));
+                reply(turn.transform_response(black_box(String::new())));
+            }
+        }
+        "empty_async" => {
+            for _ in 0..n {
+                reply(ready(
+                    turn.transform_response_async(black_box(String::new())),
+                ));
             }
         }
         "baseline" => {
@@ -136,15 +258,109 @@ fn main() {
         }
         "baseline_empty" => {
             for _ in 0..n {
-                black_box(black_box(String::new()));
+                reply(Flow::Continue(black_box(String::new())));
             }
         }
-        other => {
-            eprintln!(
-                "unknown variant `{other}`: turn, pointers, empty, baseline or baseline_empty"
+        "cx_turn_state" | "baseline_cx" => {
+            let notes = hookchain::chain::Annotations::new();
+            let (state, session_state) = (turn.state().clone(), session.state());
+            let cx = HookContext::new("instructions", 0, "intercept_tool_call", &notes)
+                .with_state(&state, &session_state);
+            if variant == "cx_turn_state" {
+                for _ in 0..n {
+                    black_box(black_box(&cx).turn_state());
+                }
+            } else {
+                for _ in 0..n {
+                    black_box(black_box(&cx));
+                }
+            }
+        }
+        "get_turn_state" => {
+            for _ in 0..n {
+                black_box(get_turn_state(black_box("instructions")));
+            }
+        }
+        "baseline_loop" => {
+            for i in 0..n {
+                black_box(i);
+            }
+        }
+        "cycle_1" | "cycle_10000" => {
+            let others: Vec<Session> = if variant == "cycle_10000" {
+                (0..9_999)
+                    .map(|i| ten.session(format!("other-{i}")))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for _ in 0..n {
+                let t = session.begin_turn();
+                t.end(TurnEnd::Normal);
+            }
+            for other in others {
+                other.end("done");
+            }
+        }
+        "build1000" => {
+            for _ in 0..n {
+                black_box(build_closures(1000));
+            }
+        }
+        "build1000_first" => {
+            for _ in 0..n {
+                let hooks = build_closures(1000);
+                let session = hooks.session("first");
+                let turn = session.begin_turn();
+                let _ = black_box(turn.intercept_tool_call(black_box(call())));
+                turn.end(TurnEnd::Normal);
+                session.end("done");
+            }
+        }
+        "wall" => {
+            let time = |run: &dyn Fn()| {
+                let mut rounds: Vec<f64> = (0..31)
+                    .map(|_| {
+                        let started = std::time::Instant::now();
+                        for _ in 0..20_000 {
+                            run();
+                        }
+                        started.elapsed().as_nanos() as f64 / 20_000.0
+                    })
+                    .collect();
+                rounds.sort_by(f64::total_cmp);
+                rounds[rounds.len() / 2]
+            };
+            let base = time(&|| {
+                black_box(black_box(call()));
+            });
+            let ten = time(&|| {
+                let _ = black_box(turn.intercept_tool_call(black_box(call())));
+            });
+            let fns = time(&|| {
+                let _ = black_box(pointers(hooks_slice, black_box(call())));
+            });
+            let base_none = time(&|| reply(Flow::Continue(black_box(String::new()))));
+            let none = time(&|| reply(turn.transform_response(black_box(String::new()))));
+            println!(
+                "hookchain, ten #[register_hook] fns through the Turn: {:.0} ns",
+                ten - base
             );
+            println!(
+                "the same ten fns through a slice of fn pointers: {:.0} ns",
+                fns - base
+            );
+            println!(
+                "hookchain, a point with no hooks: {:.1} ns",
+                none - base_none
+            );
+        }
+        other => {
+            eprintln!("unknown variant `{other}`: see the file's docs");
             std::process::exit(2);
         }
     }
-    turn.end(TurnEnd::Normal);
+    for t in [turn, turn1, turn100] {
+        t.end(TurnEnd::Normal);
+    }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the feature combinations that matter, the docs, and
 # every test of the workspace with both registration backends (inventory, the default, and
-# linkme); then the rig adapter in a step of its own.
+# linkme); the rig adapter in a step of its own; and the callgrind gate on the dispatch's
+# instruction counts (needs valgrind).
 #
 # hooks-rig is left out of the `--workspace` steps (`--exclude hooks-rig`): it brings rig-agent
 # and ~80 crates of its own, needs rustc 1.95 where the rest needs 1.89, and rig turns on
@@ -48,3 +49,6 @@ cargo clippy -p hookchain --example rig_agent --features rig -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p hooks-rig -p hookchain --no-deps --features hookchain/rig
 cargo test -p hooks-rig
 cargo run --example rig_agent --features rig
+
+echo "== callgrind gate: instructions per dispatch (a release build of one bench)"
+./scripts/callgrind_dispatch.sh --check

@@ -829,3 +829,67 @@ impl Drop for TempDirs {
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }
+
+/// A hook that disables another extension mid-dispatch: that extension's later hooks are skipped
+/// in the very same dispatch (the flag is read before each hook, also on the pass path that reads
+/// an extension's own flag only while some extension is disabled), and run again once it is
+/// enabled.
+#[test]
+fn disabling_an_extension_from_a_hook_skips_its_later_hooks_in_the_same_dispatch() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = ran.clone();
+    let hooks = Arc::new(std::sync::OnceLock::<Hooks>::new());
+    let h = hooks.clone();
+    let built = HooksBuilder::new()
+        .hook_with(
+            InterceptToolCall,
+            HookOptions::new("switch").priority(1).extension("switch"),
+            move |call: &ToolCall, _: &HookContext| {
+                if call.name == "switch_off" {
+                    h.get().unwrap().disable_extension("counted").unwrap();
+                }
+                HookResult::<Value>::Pass
+            },
+        )
+        .hook_with(
+            InterceptToolCall,
+            HookOptions::new("counted").priority(2).extension("counted"),
+            move |_: &ToolCall, _: &HookContext| {
+                r.fetch_add(1, Ordering::Relaxed);
+                HookResult::<Value>::Pass
+            },
+        )
+        .build()
+        .unwrap();
+    assert!(hooks.set(built).is_ok());
+    let hooks = hooks.get().unwrap();
+    let session = hooks.session("switch-mid-dispatch");
+    let turn = session.begin_turn();
+
+    let call = |name: &str| ToolCall::new(name, json!({}));
+    assert!(matches!(
+        turn.intercept_tool_call(call("read")),
+        Flow::Continue(_)
+    ));
+    assert_eq!(
+        ran.load(Ordering::Relaxed),
+        1,
+        "enabled, the counted hook runs"
+    );
+    assert!(matches!(
+        turn.intercept_tool_call(call("switch_off")),
+        Flow::Continue(_)
+    ));
+    assert_eq!(
+        ran.load(Ordering::Relaxed),
+        1,
+        "disabled by the hook before it, in the same dispatch, it must not run"
+    );
+    hooks.enable_extension("counted").unwrap();
+    assert!(matches!(
+        turn.intercept_tool_call(call("read")),
+        Flow::Continue(_)
+    ));
+    assert_eq!(ran.load(Ordering::Relaxed), 2, "enabled again, it runs");
+    turn.end(hookchain::TurnEnd::Normal);
+}

@@ -8,7 +8,11 @@
 //! carries the dispatch's [`Annotations`]: metadata
 //! that later hooks read, agent-facing context and user-facing warnings. Annotations are kept in
 //! chain order and returned to the agent with the outcome. Nothing is allocated until a hook
-//! annotates or reads its config for the first time.
+//! annotates or reads its config for the first time, and annotations nobody made cost nothing to
+//! drop.
+//!
+//! The runtime builds one context per dispatch and, per hook, only points it at the running
+//! hook's name and extension ([`RunningHook`], kept in the chain): one pointer written per hook.
 
 use std::sync::{Arc, LazyLock};
 
@@ -25,9 +29,12 @@ pub type Metadata = serde_json::Map<String, Value>;
 
 /// What the hooks of one dispatch attached: metadata, context for the model, warnings for the
 /// user. The runtime creates one per dispatch; tests of a single hook can create their own.
+///
+/// Nothing is allocated, and nothing needs dropping, until a hook attaches something: the lists
+/// live behind one box made on the first annotation.
 #[derive(Debug, Default)]
 pub struct Annotations {
-    inner: Mutex<AnnotationsInner>,
+    inner: Mutex<Option<Box<AnnotationsInner>>>,
 }
 
 /// The states of a context made by hand that was given none ([`HookContext::with_state`]).
@@ -46,25 +53,62 @@ pub struct AnnotationsInner {
 
 impl Annotations {
     /// Empty annotations.
-    pub fn new() -> Self {
-        Annotations::default()
+    #[inline]
+    pub const fn new() -> Self {
+        Annotations {
+            inner: Mutex::new(None),
+        }
     }
 
     /// Takes everything attached so far, leaving the annotations empty.
     pub fn take(&self) -> AnnotationsInner {
-        std::mem::take(&mut *self.inner.lock())
+        self.inner.lock().take().map(|b| *b).unwrap_or_default()
     }
 
     /// Everything attached, consuming the annotations.
     pub fn into_inner(self) -> AnnotationsInner {
-        self.inner.into_inner()
+        self.inner.into_inner().map(|b| *b).unwrap_or_default()
+    }
+
+    /// Everything attached, consuming the annotations; `None` when no hook ever attached
+    /// anything (then nothing was allocated).
+    #[inline]
+    pub fn into_attached(self) -> Option<AnnotationsInner> {
+        self.inner.into_inner().map(|b| *b)
+    }
+
+    /// `true` when no hook ever attached anything (nothing was allocated); no lock is taken.
+    #[inline]
+    pub fn is_untouched(&mut self) -> bool {
+        self.inner.get_mut().is_none()
     }
 
     /// `true` when nothing was attached.
     pub fn is_empty(&self) -> bool {
-        let inner = self.inner.lock();
-        inner.metadata.is_empty() && inner.context.is_empty() && inner.warnings.is_empty()
+        match &*self.inner.lock() {
+            None => true,
+            Some(inner) => {
+                inner.metadata.is_empty() && inner.context.is_empty() && inner.warnings.is_empty()
+            }
+        }
     }
+
+    /// Runs `f` on the lists, made on first use.
+    fn with<R>(&self, f: impl FnOnce(&mut AnnotationsInner) -> R) -> R {
+        let mut inner = self.inner.lock();
+        f(inner.get_or_insert_with(Box::default))
+    }
+}
+
+/// The hook a dispatch is running, as the runtime keeps it in its chains: the context points at
+/// it (one pointer written per hook) rather than copying its name and extension.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct RunningHook {
+    /// The hook's name.
+    pub name: Arc<str>,
+    /// The extension it belongs to.
+    pub extension: Arc<Extension>,
 }
 
 /// What a hook knows about the dispatch it runs in.
@@ -85,6 +129,9 @@ pub struct HookContext<'a> {
     point: &'static str,
     hook: &'a str,
     extension: Option<&'a Extension>,
+    /// The running hook, when the runtime set it; it takes precedence over `hook` and
+    /// `extension`.
+    running: Option<&'a RunningHook>,
     annotations: &'a Annotations,
     turn_state: Option<&'a TurnState>,
     session_state: Option<&'a SessionState>,
@@ -104,6 +151,7 @@ impl<'a> HookContext<'a> {
             point,
             hook: "",
             extension: None,
+            running: None,
             annotations,
             turn_state: None,
             session_state: None,
@@ -123,6 +171,7 @@ impl<'a> HookContext<'a> {
     /// The same context, naming `hook` as the one running.
     #[inline]
     pub fn with_hook(mut self, hook: &'a str) -> Self {
+        self.settle_running();
         self.hook = hook;
         self
     }
@@ -130,13 +179,34 @@ impl<'a> HookContext<'a> {
     /// The same context, naming `extension` as the running hook's; the runtime sets it per hook.
     #[inline]
     pub fn with_extension(mut self, extension: &'a Extension) -> Self {
+        self.settle_running();
         self.extension = Some(extension);
         self
     }
 
+    /// The same context, running `hook`: its name and its extension. What the runtime sets per
+    /// hook, with one pointer.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn running(mut self, hook: &'a RunningHook) -> Self {
+        self.running = Some(hook);
+        self
+    }
+
+    /// Copies the running hook's name and extension into the context's own fields.
+    fn settle_running(&mut self) {
+        if let Some(running) = self.running.take() {
+            self.hook = &running.name;
+            self.extension = Some(&running.extension);
+        }
+    }
+
     /// The extension the running hook belongs to (`None` in a context made by hand).
     pub fn extension(&self) -> Option<&'a Extension> {
-        self.extension
+        match self.running {
+            Some(running) => Some(&running.extension),
+            None => self.extension,
+        }
     }
 
     /// The running hook's extension config, deserialized as `T` from the extension's section.
@@ -164,10 +234,10 @@ impl<'a> HookContext<'a> {
     where
         T: DeserializeOwned + Send + Sync + 'static,
     {
-        match self.extension {
+        match self.extension() {
             Some(extension) => extension.config::<T>(),
             None => Err(ConfigError::NoExtension {
-                hook: self.hook.to_owned(),
+                hook: self.hook_name().to_owned(),
             }),
         }
     }
@@ -229,17 +299,27 @@ impl<'a> HookContext<'a> {
 
     /// The name of the hook that is running.
     pub fn hook_name(&self) -> &'a str {
-        self.hook
+        match self.running {
+            Some(running) => &running.name,
+            None => self.hook,
+        }
     }
 
     /// A snapshot of the metadata earlier hooks of this dispatch attached.
     pub fn metadata(&self) -> Metadata {
-        self.annotations.inner.lock().metadata.clone()
+        match &*self.annotations.inner.lock() {
+            Some(inner) => inner.metadata.clone(),
+            None => Metadata::new(),
+        }
     }
 
     /// One metadata value attached by an earlier hook of this dispatch.
     pub fn get_metadata(&self, key: &str) -> Option<Value> {
-        self.annotations.inner.lock().metadata.get(key).cloned()
+        self.annotations
+            .inner
+            .lock()
+            .as_ref()
+            .and_then(|inner| inner.metadata.get(key).cloned())
     }
 
     /// Attaches a key/value for the hooks after this one; returned to the agent with the outcome.
@@ -250,19 +330,18 @@ impl<'a> HookContext<'a> {
         let value = serde_json::to_value(value)
             .unwrap_or_else(|e| Value::String(format!("unserializable metadata: {e}")));
         self.annotations
-            .inner
-            .lock()
-            .metadata
-            .insert(key.into(), value);
+            .with(|inner| inner.metadata.insert(key.into(), value));
     }
 
     /// Adds context for the model (the agent decides where it goes, usually the next prompt).
     pub fn add_context(&self, text: impl Into<String>) {
-        self.annotations.inner.lock().context.push(text.into());
+        let text = text.into();
+        self.annotations.with(|inner| inner.context.push(text));
     }
 
     /// Adds a warning for the user.
     pub fn warn(&self, text: impl Into<String>) {
-        self.annotations.inner.lock().warnings.push(text.into());
+        let text = text.into();
+        self.annotations.with(|inner| inner.warnings.push(text));
     }
 }

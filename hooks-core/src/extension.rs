@@ -35,7 +35,7 @@
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use parking_lot::RwLock;
 use serde::de::DeserializeOwned;
@@ -498,6 +498,9 @@ fn segments(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
     out
 }
 
+/// How many extensions of the process are disabled (see [`Extension::any_disabled`]).
+static DISABLED: AtomicUsize = AtomicUsize::new(0);
+
 /// One extension of a registry: its name, its hooks' enabled flag, and its config section.
 ///
 /// The runtime creates them; agents get them from `Hooks::extension(name)`, hooks through
@@ -526,6 +529,14 @@ pub struct Extension {
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
     disabled_by: RwLock<Option<Arc<str>>>,
+}
+
+impl Drop for Extension {
+    fn drop(&mut self) {
+        if !*self.enabled.get_mut() {
+            DISABLED.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
 }
 
 impl Extension {
@@ -588,7 +599,26 @@ impl Extension {
     pub fn set_enabled_by(&self, enabled: bool, who: impl Into<Arc<str>>) -> bool {
         // Who first, then the flag: a reader that sees the extension disabled finds who did it.
         *self.disabled_by.write() = (!enabled).then(|| who.into());
-        self.enabled.swap(enabled, Ordering::Relaxed)
+        // The count goes up before the flag goes down, and down after the flag goes up: whenever
+        // this extension reads as disabled, the count says some extension is.
+        if !enabled {
+            DISABLED.fetch_add(1, Ordering::SeqCst);
+        }
+        let was = self.enabled.swap(enabled, Ordering::SeqCst);
+        if !was {
+            // Enabling a disabled one, or disabling it again (whose count was added above).
+            DISABLED.fetch_sub(1, Ordering::SeqCst);
+        }
+        was
+    }
+
+    /// `true` when any extension of the process is disabled. The dispatch reads this one flag
+    /// before each hook and reads the hook's own extension only when it is set, so that the
+    /// hooks of a program that disabled nothing pay for one load each.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn any_disabled() -> bool {
+        DISABLED.load(Ordering::Relaxed) != 0
     }
 
     /// Who disabled it (a file and line, or "the agent's code"), while it is disabled.

@@ -45,6 +45,8 @@ pub use state::{SessionState, State, StateError, TurnState};
 pub mod __private {
     /// The table of built-in points (`points/table.rs`): `builtin_points!(callback)`.
     pub use crate::__builtin_points as builtin_points;
+    /// The hook a dispatch runs, as the runtime's chains keep it.
+    pub use crate::context::RunningHook;
     pub use inventory;
     #[cfg(feature = "linkme")]
     pub use linkme;

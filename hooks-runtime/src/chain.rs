@@ -52,18 +52,29 @@
 //!
 //! # Cost
 //!
-//! A chain is built once per point and then only read. The synchronous dispatch allocates nothing
-//! when every hook passes: the context lives on the stack, and the outcome's lists stay empty.
-//! One unwind guard covers the whole dispatch; after a panic the dispatch resumes with the next
-//! hook under a new guard, so a guard is paid per dispatch, not per hook.
+//! A chain is built once per point and then only read. The `Turn`'s point methods check first
+//! whether the point has any hook (one flag per built-in point in the registry, read through the
+//! turn with no lookup of the chain), like a disabled `tracing` callsite: a point nobody hooks
+//! builds no context, no outcome, and sets up no unwind guard.
 //!
-//! A hook that passes costs its own call and a compare: the context is built once per dispatch
-//! (only the running hook's name changes), and everything a rewrite, a block or a failure needs
-//! is kept off that path. The context borrows the turn's and the session's state handles, so
-//! `cx.turn_state()` costs no lookup; the dispatch also notes, in one thread-local cell, which
-//! registry, session and turn it runs for, which is what lets `get_turn_state(id)` called from a
-//! hook find the hook's own session. `benches/dispatch.rs` measures a ten-hook chain against the same fns
-//! called through a slice of fn pointers; BENCHMARKS.md has the figures.
+//! A hooked point runs its **pass path** (`Chain::pass`) first: the value stays where the
+//! caller has it and hooks get a reference to it; the context is built once on the stack; one
+//! unwind guard covers the whole loop. A hook that passes costs its call, one compare, one
+//! pointer written into the context (the running hook's name and extension), and one load of the
+//! process-wide "any extension disabled" count, which reads the hook's own extension flag only
+//! when some extension is disabled. When every hook passes and none annotates, nothing else is
+//! built and nothing is allocated: the annotations are made on first use, and the outcome's
+//! lists are never assembled. The first hook that does anything else (rewrites, blocks, fails,
+//! panics), or an annotation, hands over to `Chain::resume`, off the hot path, which settles
+//! it, runs the rest of the chain with the full bookkeeping (one unwind guard, renewed after each
+//! panic) and assembles the [`Outcome`]. The `Turn`'s point methods hand back the flow alone,
+//! so they do not record which hooks rewrote: a rewrite allocates only its value.
+//!
+//! The context borrows the turn's and the session's state handles, so `cx.turn_state()` costs no
+//! lookup; the dispatch also notes, in one thread-local cell, which registry, session and turn it
+//! runs for, which is what lets `get_turn_state(id)` called from a hook find the hook's own
+//! session. `benches/dispatch_instructions.rs` counts the instructions of a dispatch against the
+//! same fns called through a slice of fn pointers; BENCHMARKS.md has the figures.
 //!
 //! # Async hooks
 //!
@@ -102,8 +113,9 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use hooks_core::{
-    Annotations, AsyncHookFn, Blocked, BoxFuture, Flow, HookContext, HookError, HookPoint,
-    HookResult, HookReturn, Metadata, OnError, PointKind, SessionState, SyncHookFn, TurnState,
+    __private::RunningHook, Annotations, AsyncHookFn, Blocked, BoxFuture, Flow, HookContext,
+    HookError, HookPoint, HookResult, HookReturn, Metadata, OnError, PointKind, SessionState,
+    SyncHookFn, TurnState,
 };
 
 use crate::exec::{self, Driven};
@@ -143,6 +155,22 @@ impl<P: HookPoint> Handler<P> {
         limit: &Option<Duration>,
         via: &'static str,
     ) -> HookReturn<P> {
+        // A compiled-in sync hook, the common case, is told apart with one compare.
+        if let Handler::Sync(f) = self {
+            return f(input, cx);
+        }
+        self.call_other(input, cx, limit, via)
+    }
+
+    /// [`call`](Self::call) for every handler but a compiled-in sync one.
+    #[inline(never)]
+    fn call_other(
+        &self,
+        input: &P::Input,
+        cx: &HookContext<'_>,
+        limit: &Option<Duration>,
+        via: &'static str,
+    ) -> HookReturn<P> {
         match self {
             Handler::Sync(f) => f(input, cx),
             Handler::SyncClosure(f) => f(input, cx),
@@ -151,7 +179,7 @@ impl<P: HookPoint> Handler<P> {
         }
     }
 
-    fn is_async(&self) -> bool {
+    pub(crate) fn is_async(&self) -> bool {
         matches!(self, Handler::Async(_) | Handler::AsyncClosure(_))
     }
 }
@@ -169,9 +197,9 @@ impl<P: HookPoint> Clone for Handler<P> {
 
 /// One hook in a chain.
 pub(crate) struct Entry<P: HookPoint> {
-    /// Shared by every entry of the extension's hooks; a disabled one's entries are skipped.
-    pub(crate) extension: Arc<hooks_core::Extension>,
-    pub(crate) name: Arc<str>,
+    /// Its name and its extension (shared by every entry of the extension's hooks; a disabled
+    /// one's entries are skipped), which the context hands to the hook while it runs.
+    pub(crate) hook: RunningHook,
     pub(crate) on_error: OnError,
     pub(crate) handler: Handler<P>,
     /// An external hook (a script, a worker, an endpoint), which a `Drop` never runs.
@@ -186,6 +214,16 @@ impl<P: HookPoint> Entry<P> {
         !self.external && !self.handler.is_async()
     }
 
+    /// `true` for a required hook, on a point that can block, whose extension is disabled: the
+    /// dispatch blocks there instead of skipping it.
+    #[cold]
+    #[inline(never)]
+    fn blocks_when_disabled(&self) -> bool {
+        self.required.is_some()
+            && P::KIND != PointKind::Observe
+            && !self.hook.extension.is_enabled()
+    }
+
     /// The block of a required hook whose extension is disabled; `None` when the hook is not
     /// required, or its point cannot block.
     #[cold]
@@ -195,19 +233,19 @@ impl<P: HookPoint> Entry<P> {
         if P::KIND == PointKind::Observe {
             return None;
         }
-        let who = match self.extension.disabled_by() {
+        let who = match self.hook.extension.disabled_by() {
             Some(who) => format!("disabled by {who}"),
             None => "disabled".to_owned(),
         };
         let reason = format!(
             "required hook `{}` ({at}) did not run: its extension `{}` is {who}; `{}` is blocked \
              until the extension is enabled again",
-            self.name,
-            self.extension.name(),
+            self.hook.name,
+            self.hook.extension.name(),
             P::NAME
         );
-        tracing::error!(point = P::NAME, hook = &*self.name, "{reason}");
-        Some(Blocked::failure(reason, &*self.name))
+        tracing::error!(point = P::NAME, hook = &*self.hook.name, "{reason}");
+        Some(Blocked::failure(reason, &*self.hook.name))
     }
 }
 
@@ -216,6 +254,9 @@ pub(crate) struct Chain<P: HookPoint> {
     pub(crate) entries: Box<[Entry<P>]>,
     /// How long an async hook of this chain may run.
     pub(crate) async_limit: Option<Duration>,
+    /// `true` when no hook of the chain is async: the async dispatch then runs it as the sync
+    /// one does, with nothing to await.
+    pub(crate) all_sync: bool,
 }
 
 /// Where a dispatch happens: the session and turn its hooks see.
@@ -316,6 +357,15 @@ impl<T> Outcome<T> {
     }
 }
 
+/// Where the pass path of a dispatch stopped (`Chain::pass`), for [`Chain::resume`].
+pub(crate) struct Stopped<P: HookPoint> {
+    /// The result of the hook at `at` (`Ok(None)`: every hook passed, and one annotated), or
+    /// its panic.
+    stopped: std::thread::Result<Option<HookReturn<P>>>,
+    at: usize,
+    notes: Annotations,
+}
+
 /// The bookkeeping of one dispatch. The value itself is kept apart, in a local of the dispatch,
 /// so that it is moved only into and out of the dispatch, not with the bookkeeping.
 struct Run<P: HookPoint> {
@@ -337,9 +387,11 @@ impl<P: HookPoint> Run<P> {
         }
     }
 
-    /// Applies one hook's result to `value`. `Some` when the chain must stop.
+    /// Applies one hook's result to `value`. `Some` when the chain must stop. `NAMES`: record
+    /// the names of the hooks that rewrite (the lean dispatch, whose caller gets only the flow,
+    /// does not, so a rewrite allocates nothing but its value).
     #[inline(always)]
-    fn settle(
+    fn settle<const NAMES: bool>(
         &mut self,
         value: &mut P::Value,
         entry: &Entry<P>,
@@ -352,7 +404,7 @@ impl<P: HookPoint> Run<P> {
                 if P::KIND == PointKind::Observe {
                     tracing::warn!(
                         point = P::NAME,
-                        hook = &*entry.name,
+                        hook = &*entry.hook.name,
                         "an observe hook cannot rewrite; ignored"
                     );
                     return None;
@@ -363,14 +415,16 @@ impl<P: HookPoint> Run<P> {
                 self.next -= 1;
                 P::apply(value, rewrite);
                 self.next += 1;
-                self.rewritten_by.push(entry.name.to_string());
+                if NAMES {
+                    self.rewritten_by.push(entry.hook.name.to_string());
+                }
                 None
             }
             Ok(HookResult::Block(reason)) => {
                 if P::KIND == PointKind::Observe {
                     tracing::warn!(
                         point = P::NAME,
-                        hook = &*entry.name,
+                        hook = &*entry.hook.name,
                         reason = reason.as_str(),
                         "an observe hook cannot block; ignored"
                     );
@@ -378,11 +432,11 @@ impl<P: HookPoint> Run<P> {
                 } else {
                     tracing::debug!(
                         point = P::NAME,
-                        hook = &*entry.name,
+                        hook = &*entry.hook.name,
                         reason = reason.as_str(),
                         "blocked"
                     );
-                    Some(Blocked::new(reason.into_string(), &*entry.name))
+                    Some(Blocked::new(reason.into_string(), &*entry.hook.name))
                 }
             }
             Err(error) => self.fail(entry, error, false, cx),
@@ -406,7 +460,7 @@ impl<P: HookPoint> Run<P> {
             (_, policy) => policy,
         };
         let failure = HookFailure {
-            hook: entry.name.to_string(),
+            hook: entry.hook.name.to_string(),
             error: error.message().to_owned(),
             panicked,
             on_error,
@@ -421,20 +475,20 @@ impl<P: HookPoint> Run<P> {
             OnError::Block if cannot_run => Some(Blocked::failure(
                 format!(
                     "required hook `{}` ({}) did not run: {}",
-                    entry.name,
+                    entry.hook.name,
                     entry.required.as_deref().unwrap_or("-"),
                     error.message()
                 ),
-                &*entry.name,
+                &*entry.hook.name,
             )),
             OnError::Block => Some(Blocked::failure(
                 format!(
                     "hook `{}` {} and its policy is to block: {}",
-                    entry.name,
+                    entry.hook.name,
                     if panicked { "panicked" } else { "failed" },
                     error.message()
                 ),
-                &*entry.name,
+                &*entry.hook.name,
             )),
         };
         self.failures.push(failure);
@@ -448,7 +502,7 @@ impl<P: HookPoint> Run<P> {
         blocked: Option<Blocked>,
         notes: Annotations,
     ) -> Outcome<P::Value> {
-        let notes = notes.into_inner();
+        let notes = notes.into_attached().unwrap_or_default();
         Outcome {
             flow: match blocked {
                 Some(b) => Flow::Blocked(b),
@@ -477,55 +531,193 @@ impl<P: HookPoint> Chain<P> {
         if self.entries.is_empty() {
             return Outcome::passed(value);
         }
-        self.dispatch_sync::<false>(value, scope)
+        self.dispatch_sync::<false, true>(value, scope)
+    }
+
+    /// The pass path of the synchronous dispatch: runs the hooks while they pass, with `value`
+    /// left where it is (hooks get a reference to it). `None` when every hook passed and none
+    /// attached anything: the value is unchanged and nothing was built. Otherwise what
+    /// [`resume`](Self::resume) needs to finish the dispatch.
+    ///
+    /// One unwind guard covers the whole pass path; the hook's index is written before each
+    /// call (the compiler may keep it in a register and write it only when a hook unwinds), so
+    /// that after a panic it names the hook that panicked.
+    #[inline]
+    pub(crate) fn pass<const ON_DROP: bool>(
+        &self,
+        value: &P::Value,
+        scope: Scope<'_>,
+    ) -> Option<Stopped<P>> {
+        let _frame = state::enter(scope.frame);
+        let mut notes = Annotations::new();
+        let mut at = 0;
+        let stopped = {
+            let cx = scope.context::<P>(&notes);
+            let at = &mut at;
+            catch_unwind(AssertUnwindSafe(move || {
+                self.run_passing::<ON_DROP>(at, value, cx, scope.via)
+            }))
+        };
+        if matches!(stopped, Ok(None)) && notes.is_untouched() {
+            return None;
+        }
+        Some(Stopped { stopped, at, notes })
+    }
+
+    /// Finishes a dispatch whose pass path stopped: settles the result (or the panic) of the
+    /// hook it stopped at, runs the rest of the chain with the bookkeeping a rewrite, a block or
+    /// a failure needs, and assembles the outcome. `NAMES`: record the names of the hooks that
+    /// rewrote.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn resume<const ON_DROP: bool, const NAMES: bool>(
+        &self,
+        stop: Stopped<P>,
+        value: P::Value,
+        scope: Scope<'_>,
+    ) -> Outcome<P::Value> {
+        let _frame = state::enter(scope.frame);
+        let Stopped { stopped, at, notes } = stop;
+        self.settle_rest::<ON_DROP, NAMES>(stopped, at, value, notes, scope)
+    }
+
+    /// Runs the chain synchronously and hands back the whole outcome.
+    #[inline(always)]
+    fn dispatch_sync<const ON_DROP: bool, const NAMES: bool>(
+        &self,
+        value: P::Value,
+        scope: Scope<'_>,
+    ) -> Outcome<P::Value> {
+        match self.pass::<ON_DROP>(&value, scope) {
+            None => Outcome::passed(value),
+            Some(stop) => self.resume::<ON_DROP, NAMES>(stop, value, scope),
+        }
     }
 
     /// Runs only the hooks a `Drop` may run: the sync hooks compiled into the program. Async
     /// and external hooks are skipped as if they were not in the chain.
     pub(crate) fn dispatch_on_drop(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
-        self.dispatch_sync::<true>(value, scope)
+        self.dispatch_sync::<true, true>(value, scope)
     }
 
+    /// The pass path's loop: runs the hooks while they pass. `Some` with the result of the
+    /// first hook that did anything else, whose index is then in `at`.
+    ///
+    /// A hook that passes costs its call, one compare, one pointer written into the context
+    /// (the running hook), and one load of the process-wide "any extension disabled" count (its
+    /// own extension's flag is read only when that count is not zero).
     #[inline(always)]
-    fn dispatch_sync<const ON_DROP: bool>(
+    fn run_passing<const ON_DROP: bool>(
         &self,
+        at: &mut usize,
+        value: &P::Value,
+        cx: HookContext<'_>,
+        via: &'static str,
+    ) -> Option<HookReturn<P>> {
+        let mut cx = cx;
+        let input = P::input(value);
+        for (i, entry) in self.entries.iter().enumerate() {
+            if skipped::<P, ON_DROP>(entry) {
+                if entry.blocks_when_disabled() {
+                    // Hand over to the slow path, which blocks there: `Pass` is never what a
+                    // hook's result stops this loop with, so it marks this case.
+                    *at = i;
+                    return Some(Ok(HookResult::Pass));
+                }
+                continue;
+            }
+            *at = i;
+            cx = cx.running(&entry.hook);
+            let result = entry.handler.call(input, &cx, &self.async_limit, via);
+            if !matches!(result, Ok(HookResult::Pass)) {
+                return Some(result);
+            }
+        }
+        None
+    }
+
+    /// Everything after the pass path: settles the result (or the panic) of hook `at`, runs the
+    /// rest of the chain, and assembles the outcome.
+    fn settle_rest<const ON_DROP: bool, const NAMES: bool>(
+        &self,
+        stopped: std::thread::Result<Option<HookReturn<P>>>,
+        at: usize,
         value: P::Value,
+        notes: Annotations,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
-        let _frame = state::enter(scope.frame);
-        let notes = Annotations::new();
-        let cx = scope.context::<P>(&notes);
-        let via = scope.via;
         let mut value = value;
         let mut run = Run::<P>::new();
-        let blocked = loop {
-            // One unwind guard for the rest of the chain; a panic costs a new guard, not every hook.
-            match catch_unwind(AssertUnwindSafe(|| {
-                self.run_from::<ON_DROP>(&mut run, &mut value, cx, via)
-            })) {
-                Ok(blocked) => break blocked,
-                Err(panic) => {
-                    let entry = &self.entries[run.next];
-                    let error = HookError::new(take_panic(panic));
-                    run.next += 1;
-                    if let Some(blocked) = run.fail(entry, error, true, &cx) {
-                        break Some(blocked);
+        let blocked = {
+            let cx = scope.context::<P>(&notes);
+            let entry = &self.entries[at];
+            let cx_at = cx.running(&entry.hook);
+            run.next = at + 1;
+            let first = match stopped {
+                // Every hook passed; one attached something.
+                Ok(None) => {
+                    run.next = self.entries.len();
+                    None
+                }
+                // The pass path stopped at a required hook whose extension is disabled.
+                Ok(Some(Ok(HookResult::Pass))) => entry.disabled_block(),
+                Ok(Some(result)) => {
+                    // Guarded: the point's `apply` may panic, which is this hook's failure.
+                    let settled = catch_unwind(AssertUnwindSafe(|| {
+                        run.settle::<NAMES>(&mut value, entry, result, &cx_at)
+                    }));
+                    run.next = at + 1;
+                    match settled {
+                        Ok(blocked) => blocked,
+                        Err(panic) => {
+                            run.fail(entry, HookError::new(take_panic(panic)), true, &cx_at)
+                        }
                     }
                 }
+                Err(panic) => run.fail(entry, HookError::new(take_panic(panic)), true, &cx_at),
+            };
+            match first {
+                Some(blocked) => Some(blocked),
+                None => self.run_guarded::<ON_DROP, NAMES>(&mut run, &mut value, cx, scope.via),
             }
         };
         run.finish(value, blocked, notes)
     }
 
+    /// Runs the hooks from `run.next` on under one unwind guard, a new one after each panic.
+    fn run_guarded<const ON_DROP: bool, const NAMES: bool>(
+        &self,
+        run: &mut Run<P>,
+        value: &mut P::Value,
+        cx: HookContext<'_>,
+        via: &'static str,
+    ) -> Option<Blocked> {
+        loop {
+            // One unwind guard for the rest of the chain; a panic costs a new guard, not every hook.
+            match catch_unwind(AssertUnwindSafe(|| {
+                self.run_from::<ON_DROP, NAMES>(run, value, cx, via)
+            })) {
+                Ok(blocked) => return blocked,
+                Err(panic) => {
+                    let entry = &self.entries[run.next];
+                    let error = HookError::new(take_panic(panic));
+                    run.next += 1;
+                    if let Some(blocked) = run.fail(entry, error, true, &cx) {
+                        return Some(blocked);
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs the hooks from `run.next` on, until one blocks or the chain ends.
     ///
-    /// The hot loop of every synchronous dispatch. `run.next` is written before each call, so
-    /// that after a panic — in the hook, or in the point's `apply` of its rewrite — it names the
-    /// hook that failed, but never read back inside the loop;
-    /// the context is built once and only its hook name changes; a `Pass` costs one compare, and
-    /// anything else goes through [`Run::settle`].
+    /// `run.next` is written before each call, so that after a panic — in the hook, or in the
+    /// point's `apply` of its rewrite — it names the hook that failed, but never read back inside
+    /// the loop; the context is built once and only its hook name changes; a `Pass` costs one
+    /// compare, and anything else goes through [`Run::settle`].
     #[inline(always)]
-    fn run_from<const ON_DROP: bool>(
+    fn run_from<const ON_DROP: bool, const NAMES: bool>(
         &self,
         run: &mut Run<P>,
         value: &mut P::Value,
@@ -535,20 +727,18 @@ impl<P: HookPoint> Chain<P> {
         let mut cx = cx;
         let mut next = run.next;
         while let Some(entry) = self.entries.get(next) {
-            if !entry.extension.is_enabled() {
+            if skipped::<P, ON_DROP>(entry) {
                 next += 1;
-                if let Some(blocked) = entry.disabled_block() {
+                if !entry.hook.extension.is_enabled()
+                    && let Some(blocked) = entry.disabled_block()
+                {
                     run.next = next;
                     return Some(blocked);
                 }
                 continue;
             }
-            if ON_DROP && !entry.runs_on_drop() {
-                next += 1;
-                continue;
-            }
             run.next = next;
-            cx = cx.with_hook(&entry.name).with_extension(&entry.extension);
+            cx = cx.running(&entry.hook);
             let result = entry
                 .handler
                 .call(P::input(value), &cx, &self.async_limit, via);
@@ -557,7 +747,7 @@ impl<P: HookPoint> Chain<P> {
                 continue;
             }
             run.next = next;
-            if let Some(blocked) = run.settle(value, entry, result, &cx) {
+            if let Some(blocked) = run.settle::<NAMES>(value, entry, result, &cx) {
                 return Some(blocked);
             }
         }
@@ -574,6 +764,10 @@ impl<P: HookPoint> Chain<P> {
         if self.entries.is_empty() {
             return Outcome::passed(value);
         }
+        if self.all_sync {
+            // Nothing to await: the sync dispatch, with no future per hook.
+            return self.dispatch_sync::<false, true>(value, scope);
+        }
         let timeout = self.async_limit;
         let frame = scope.frame;
         let notes = Annotations::new();
@@ -582,7 +776,7 @@ impl<P: HookPoint> Chain<P> {
         let mut run = Run::<P>::new();
         let mut blocked = None;
         for entry in self.entries.iter() {
-            if !entry.extension.is_enabled() {
+            if skipped::<P, false>(entry) {
                 run.next += 1;
                 if let Some(stop) = entry.disabled_block() {
                     blocked = Some(stop);
@@ -590,7 +784,7 @@ impl<P: HookPoint> Chain<P> {
                 }
                 continue;
             }
-            let cx = cx.with_hook(&entry.name).with_extension(&entry.extension);
+            let cx = cx.running(&entry.hook);
             let input = P::input(&value);
             // The frame is set while a hook runs: around a sync hook's call and each poll of an
             // async hook's future, on whatever thread polls it.
@@ -611,10 +805,12 @@ impl<P: HookPoint> Chain<P> {
             let stop = match result {
                 Ok(Ok(HookResult::Pass)) => None,
                 // Guarded: the point's `apply` may panic, which is this hook's failure.
-                Ok(result) => match guard(frame, || run.settle(&mut value, entry, result, &cx)) {
-                    Ok(stop) => stop,
-                    Err(panic) => run.fail(entry, panic, true, &cx),
-                },
+                Ok(result) => {
+                    match guard(frame, || run.settle::<true>(&mut value, entry, result, &cx)) {
+                        Ok(stop) => stop,
+                        Err(panic) => run.fail(entry, panic, true, &cx),
+                    }
+                }
                 Err(panic) => run.fail(entry, panic, true, &cx),
             };
             if stop.is_some() {
@@ -624,6 +820,15 @@ impl<P: HookPoint> Chain<P> {
         }
         run.finish(value, blocked, notes)
     }
+}
+
+/// `true` when `entry` does not run: its extension is disabled, or (`ON_DROP`) a `Drop` may not
+/// run it. The hook's own extension is read only when some extension of the process is
+/// disabled.
+#[inline(always)]
+fn skipped<P: HookPoint, const ON_DROP: bool>(entry: &Entry<P>) -> bool {
+    (hooks_core::Extension::any_disabled() && !entry.hook.extension.is_enabled())
+        || (ON_DROP && !entry.runs_on_drop())
 }
 
 /// Calls `f` in `frame`, turning a panic into the error it carried.

@@ -59,6 +59,7 @@ use serde::de::DeserializeOwned;
 
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
 use crate::sections::{self, Declared, Sections};
+use hooks_core::__private::RunningHook;
 use hooks_core::{SessionState, TurnState};
 
 /// How long an async hook may run, unless the builder says otherwise
@@ -1002,7 +1003,7 @@ pub(crate) struct Registry {
     declared: Vec<Declared>,
     /// Held while a config is loaded, so two loads do not interleave.
     config_lock: Mutex<()>,
-    builtin: [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS],
+    builtin: BuiltinChains,
     custom: RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     custom_names: RwLock<HashMap<&'static str, TypeId>>,
     duplicates: Vec<BuildError>,
@@ -1053,7 +1054,7 @@ impl Registry {
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),
         };
         let required = builder.required_set;
-        let builtin = builtin_chains(&registered, &added, &extensions, &required, timeouts);
+        let builtin = BuiltinChains::build(&registered, &added, &extensions, &required, timeouts);
         Registry {
             infos,
             registered,
@@ -1099,41 +1100,54 @@ fn extension_of(extensions: &[Arc<Extension>], name: &str) -> Arc<Extension> {
     }
 }
 
-/// Builds the chain of every built-in point, each at its point's slot.
-fn builtin_chains(
-    registered: &[&'static Registration],
-    added: &[Added],
-    extensions: &[Arc<Extension>],
-    required: &RequiredSet,
-    timeouts: Timeouts,
-) -> [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS] {
-    fn put<P: HookPoint>(
-        slots: &mut [Box<dyn Any + Send + Sync>],
-        registered: &[&'static Registration],
-        added: &[Added],
-        (extensions, required): (&[Arc<Extension>], &RequiredSet),
-        timeouts: Timeouts,
-    ) {
-        if let Some(slot) = P::BUILTIN_SLOT {
-            slots[slot] = Box::new(build_chain::<P>(
-                registered, added, extensions, required, timeouts,
-            ));
+// The built-in chains: one field per built-in point, from hooks-core's table of points, so that
+// the chain of a built-in point is a field access the compiler resolves (no lookup, no virtual
+// call); and, per slot, whether the chain has a hook.
+macro_rules! builtin_chains {
+    ([] $($(#[$doc:meta])* $point:ident { $($rest:tt)* })*) => {
+        /// The chain of every built-in point.
+        #[allow(non_snake_case)]
+        struct BuiltinChains {
+            $($point: Chain<points::$point>,)*
+            /// Per built-in slot, `true` when its chain has a hook: what a point nobody hooks
+            /// checks first, with no lookup of its chain.
+            hooked: [bool; points::BUILTIN_SLOTS],
         }
-    }
-    let mut slots: [Box<dyn Any + Send + Sync>; points::BUILTIN_SLOTS] =
-        std::array::from_fn(|_| Box::new(()) as Box<dyn Any + Send + Sync>);
-    // Every built-in point, from hooks-core's table of points.
-    macro_rules! put_all {
-        ([$slots:ident, $registered:ident, $added:ident, $extensions:ident, $required:ident, $timeouts:ident]
-         $($(#[$doc:meta])* $point:ident { $($rest:tt)* })*) => {
-            $(put::<points::$point>(&mut $slots, $registered, $added, ($extensions, $required), $timeouts);)*
-        };
-    }
-    hooks_core::__private::builtin_points!(
-        [slots, registered, added, extensions, required, timeouts] => put_all
-    );
-    slots
+
+        impl BuiltinChains {
+            /// Builds the chain of every built-in point.
+            fn build(
+                registered: &[&'static Registration],
+                added: &[Added],
+                extensions: &[Arc<Extension>],
+                required: &RequiredSet,
+                timeouts: Timeouts,
+            ) -> Self {
+                let mut hooked = [false; points::BUILTIN_SLOTS];
+                $(
+                    let $point = build_chain::<points::$point>(registered, added, extensions, required, timeouts);
+                    if let Some(slot) = <points::$point as HookPoint>::BUILTIN_SLOT {
+                        hooked[slot] = !$point.is_empty();
+                    }
+                )*
+                BuiltinChains { $($point,)* hooked }
+            }
+
+            /// The chain of `P` when it is a built-in point. The type comparisons are constants,
+            /// so for a given `P` this is one field access or `None`.
+            #[inline(always)]
+            fn get<P: HookPoint>(&self) -> Option<&Chain<P>> {
+                $(
+                    if TypeId::of::<P>() == TypeId::of::<points::$point>() {
+                        return (&self.$point as &dyn Any).downcast_ref::<Chain<P>>();
+                    }
+                )*
+                None
+            }
+        }
+    };
 }
+hooks_core::__private::builtin_points!([] => builtin_chains);
 
 /// Builds the chain of `P` from every hook registered for it.
 fn build_chain<P: HookPoint>(
@@ -1178,13 +1192,16 @@ fn build_chain<P: HookPoint>(
     });
     Chain {
         async_limit: timeouts.of::<P>(),
+        all_sync: hooks.iter().all(|(_, handler)| !handler.is_async()),
         entries: hooks
             .into_iter()
             .map(|(info, handler)| Entry {
-                extension: extension_of(extensions, &info.extension),
                 external: is_external(&info),
                 required: required.contains(&info).then(|| Arc::from(info.location())),
-                name: info.name,
+                hook: RunningHook {
+                    extension: extension_of(extensions, &info.extension),
+                    name: info.name,
+                },
                 on_error: info.on_error,
                 handler,
             })
@@ -1193,12 +1210,24 @@ fn build_chain<P: HookPoint>(
 }
 
 impl Registry {
+    /// `true` when no hook is on point `P`: for a built-in point, one load and no lookup.
+    #[inline(always)]
+    pub(crate) fn is_unhooked<P: HookPoint>(&self) -> bool {
+        match P::BUILTIN_SLOT {
+            Some(slot) => !self.builtin.hooked[slot],
+            None => self.custom_chain::<P>().is_empty(),
+        }
+    }
+
+    /// Per built-in slot, `true` when its chain has a hook.
+    pub(crate) fn hooked(&self) -> [bool; points::BUILTIN_SLOTS] {
+        self.builtin.hooked
+    }
+
     /// The chain of `P`, building it on first use for user-defined points.
     #[inline]
     pub(crate) fn chain<P: HookPoint>(&self) -> ChainRef<'_, P> {
-        if let Some(slot) = P::BUILTIN_SLOT
-            && let Some(chain) = self.builtin[slot].downcast_ref::<Chain<P>>()
-        {
+        if let Some(chain) = self.builtin.get::<P>() {
             return ChainRef::Builtin(chain);
         }
         ChainRef::Custom(self.custom_chain::<P>())
@@ -1230,6 +1259,7 @@ impl Registry {
                 Chain {
                     entries: Box::new([]),
                     async_limit: None,
+                    all_sync: true,
                 }
             }
         };

@@ -84,7 +84,7 @@ use hooks_core::{
 use parking_lot::Mutex;
 use serde_json::Value;
 
-use crate::chain::{Outcome, Scope, take_panic};
+use crate::chain::{Outcome, Scope, Stopped, take_panic};
 use crate::registry::Hooks;
 use crate::state::{Frame, SessionState, Slot, Store, TurnState};
 
@@ -427,6 +427,8 @@ impl Session {
         let (token, state) = Store::begin_turn(&self.inner.slot);
         Turn {
             inner: Arc::new(TurnInner {
+                hooks: self.inner.hooks.clone(),
+                hooked: self.inner.hooks.inner.hooked(),
                 session: self.clone(),
                 index,
                 token,
@@ -602,6 +604,11 @@ pub struct Turn {
 }
 
 struct TurnInner {
+    /// The session's registry, one load closer than through the session.
+    hooks: Hooks,
+    /// The registry's flags of the built-in points that have a hook, copied into the turn: a
+    /// point nobody hooks is told apart with one load from the turn.
+    hooked: [bool; hooks_core::points::BUILTIN_SLOTS],
     session: Session,
     index: u64,
     token: u64,
@@ -618,18 +625,20 @@ macro_rules! transform_methods {
         $name:ident / $name_async:ident : $point:ty, $arg:ident : $arg_ty:ty => $value:ty, $into:expr;
     )*) => {$(
         $(#[$doc])*
+        #[inline]
         pub fn $name(&self, $arg: $arg_ty) -> Flow<$value> {
             self.inner
-                .fire::<$point>($into, Mode::Sync(concat!("Turn::", stringify!($name_async))))
-                .into_flow()
+                .fire_flow::<$point>($into, concat!("Turn::", stringify!($name_async)))
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Turn::", stringify!($name), "), awaiting async hooks.")]
-        pub async fn $name_async(&self, $arg: $arg_ty) -> Flow<$value> {
+        ///
+        /// The future is the dispatch's own (no wrapper around it); a point nobody hooks is
+        /// ready at its first poll, after one check.
+        #[inline]
+        pub fn $name_async(&self, $arg: $arg_ty) -> impl Future<Output = Flow<$value>> + '_ {
             self.inner
-                .fire_async::<$point>($into, concat!("Turn::", stringify!($name_async)))
-                .await
-                .into_flow()
+                .fire_flow_async::<$point>($into, concat!("Turn::", stringify!($name_async)))
         }
     )*};
 }
@@ -642,18 +651,19 @@ macro_rules! observe_methods {
         $(#[$doc])*
         ///
         /// Every hook runs; the value comes back unchanged.
+        #[inline]
         pub fn $name(&self, $arg: $value) -> $value {
-            observed(
+            observed_flow(
                 self.inner
-                    .fire::<$point>($arg, Mode::Sync(concat!("Turn::", stringify!($name_async)))),
+                    .fire_flow::<$point>($arg, concat!("Turn::", stringify!($name_async))),
             )
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Turn::", stringify!($name), "), awaiting async hooks.")]
         pub async fn $name_async(&self, $arg: $value) -> $value {
-            observed(
+            observed_flow(
                 self.inner
-                    .fire_async::<$point>($arg, concat!("Turn::", stringify!($name_async)))
+                    .fire_flow_async::<$point>($arg, concat!("Turn::", stringify!($name_async)))
                     .await,
             )
         }
@@ -662,7 +672,13 @@ macro_rules! observe_methods {
 
 /// The value of an observe point's outcome: observe chains never block.
 fn observed<T>(outcome: Outcome<T>) -> T {
-    match outcome.flow {
+    observed_flow(outcome.flow)
+}
+
+/// The value of an observe point's flow: observe chains never block.
+#[inline(always)]
+fn observed_flow<T>(flow: Flow<T>) -> T {
+    match flow {
         Flow::Continue(value) => value,
         Flow::Blocked(_) => unreachable!("observe chains never block"),
     }
@@ -943,6 +959,83 @@ impl TurnInner {
             self.collect::<P>(&outcome, mode);
         }
         outcome
+    }
+
+    /// `true` when no hook is on point `P`: for a built-in point, one load from the turn.
+    #[inline(always)]
+    fn unhooked<P: HookPoint>(&self) -> bool {
+        match P::BUILTIN_SLOT {
+            Some(slot) => !self.hooked[slot],
+            None => self.hooks.inner.is_unhooked::<P>(),
+        }
+    }
+
+    /// The lean dispatch of the point methods, which hand back the flow alone: a point nobody
+    /// hooks costs one check, like a disabled `tracing` callsite; a hooked one assembles no
+    /// outcome unless a hook did more than pass.
+    #[inline(always)]
+    fn fire_flow<P: HookPoint>(&self, value: P::Value, via: &'static str) -> Flow<P::Value> {
+        // The value stays in the caller's frame; the hooks get a reference to it. Both ways to
+        // an unchanged value end at the same `Flow::Continue`, which the compiler then builds in
+        // place.
+        if !self.unhooked::<P>()
+            && let Some(stop) = self.pass::<P>(&value, via)
+        {
+            return self.resume::<P>(stop, value, via);
+        }
+        Flow::Continue(value)
+    }
+
+    /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)).
+    #[inline(never)]
+    fn pass<P: HookPoint>(&self, value: &P::Value, via: &'static str) -> Option<Stopped<P>> {
+        self.hooks
+            .inner
+            .chain::<P>()
+            .pass::<false>(value, self.scope(via))
+    }
+
+    /// The rest of a dispatch whose pass path stopped; the turn keeps what the hooks added.
+    #[cold]
+    #[inline(never)]
+    fn resume<P: HookPoint>(
+        &self,
+        stop: Stopped<P>,
+        value: P::Value,
+        via: &'static str,
+    ) -> Flow<P::Value> {
+        let chain = self.hooks.inner.chain::<P>();
+        let outcome = chain.resume::<false, false>(stop, value, self.scope(via));
+        if !quiet(&outcome) {
+            self.collect::<P>(&outcome, Mode::Sync(via));
+        }
+        outcome.into_flow()
+    }
+
+    /// Both paths of [`fire_flow`](Self::fire_flow), not inlined.
+    #[inline(never)]
+    fn fire_hooked<P: HookPoint>(&self, value: P::Value, via: &'static str) -> Flow<P::Value> {
+        match self.pass::<P>(&value, via) {
+            None => Flow::Continue(value),
+            Some(stop) => self.resume::<P>(stop, value, via),
+        }
+    }
+
+    /// [`fire_flow`](Self::fire_flow) for the `_async` methods: a chain with no async hook runs
+    /// as the sync one does, with nothing to await.
+    #[inline(always)]
+    async fn fire_flow_async<P: HookPoint>(
+        &self,
+        value: P::Value,
+        via: &'static str,
+    ) -> Flow<P::Value> {
+        if self.unhooked::<P>() {
+            return Flow::Continue(value);
+        }
+        if self.hooks.inner.chain::<P>().all_sync {
+            return self.fire_hooked::<P>(value, via);
+        }
+        self.fire_async::<P>(value, via).await.into_flow()
     }
 
     async fn fire_async<P: HookPoint>(
