@@ -774,7 +774,10 @@ fn claude_code_settings_are_read_as_such() {
         .lines()
         .find(|l| l.contains("settings.json#"))
         .unwrap_or_else(|| panic!("{}", run.out));
-    assert!(line.contains(" tool:Bash ") && line.ends_with("new"), "{line}");
+    assert!(
+        line.contains(" tool:Bash ") && line.ends_with("new"),
+        "{line}"
+    );
     // Its shell line runs with `sh -c`; doctor names the script the line runs.
     assert_eq!(
         sandbox

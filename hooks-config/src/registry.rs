@@ -196,6 +196,7 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 level: hooks_core::Level::Warning,
                 message: skipped.to_string(),
                 source: Some(skipped.name.clone()),
+                kind: hooks_core::NotificationKind::General,
             });
         }
         report.skipped = admission.skipped;
