@@ -1496,6 +1496,24 @@ mod tests {
         assert_eq!(
             text(hook(
                 "session_start",
+                "SubagentStart",
+                Flavor::ClaudeCode,
+                "Explore"
+            )),
+            "agent_type:Explore"
+        );
+        assert_eq!(
+            text(hook(
+                "permission_request",
+                "PermissionRequest",
+                Flavor::ClaudeCode,
+                "Bash"
+            )),
+            "tool:Bash"
+        );
+        assert_eq!(
+            text(hook(
+                "session_start",
                 "on_session_start",
                 Flavor::Hermes,
                 "x"

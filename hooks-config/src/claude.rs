@@ -20,9 +20,10 @@
 //!   Every other key of the settings file is Claude Code's own and is left alone;
 //!   `"disableAllHooks": true` turns every hook of the file off, as it does in Claude Code.
 //! - An event is a point of the catalog by Claude Code's name for it (`PreToolUse` is
-//!   `intercept_tool_call`). Claude Code events hookchain has no point for (`PermissionRequest`,
-//!   `SubagentStart`, …) are left out with a warning; any other name is an error with the
-//!   closest known name.
+//!   `intercept_tool_call`, `PermissionRequest` is `permission_request`, `SubagentStart` is
+//!   `session_start` for a child session). Claude Code events hookchain has no point for
+//!   (`TeammateIdle`, `CwdChanged`, …) are left out with a warning; any other name is an error
+//!   with the closest known name.
 //! - `"type": "command"` runs its `command` with `sh -c`, as Claude Code does, in the project
 //!   directory: the directory holding `.claude/` when the file is `.claude/settings*.json`, else
 //!   the current directory. A line that starts with a path (`"$CLAUDE_PROJECT_DIR"/…`, `~/…`,
@@ -70,9 +71,7 @@ const EVENTS: &[&str] = &[
 
 /// Claude Code events without a hookchain point: left out with a warning.
 const UNSUPPORTED: &[&str] = &[
-    "PermissionRequest",
     "PostToolUseFailure",
-    "SubagentStart",
     "StopFailure",
     "TeammateIdle",
     "TaskCreated",

@@ -22,10 +22,10 @@
 //! - The hooks of every agent of the file are read, agent after agent in file order; every other
 //!   key of the file and of each agent is docker-agent's own and is left alone.
 //! - An event is a point of the catalog by docker-agent's name for it (`pre_tool_use` is
-//!   `intercept_tool_call`, `stop` is `on_stop`, `turn_start` is `before_llm_call`).
-//!   docker-agent events hookchain has no point for (`permission_request`, `on_user_input`,
-//!   `on_agent_switch`, …) are left out with a warning; any other name is an error with the
-//!   closest known name.
+//!   `intercept_tool_call`, `stop` is `on_stop`, `on_user_input` is `notification` when the
+//!   agent waits for the user). docker-agent events hookchain has no point for
+//!   (`on_agent_switch`, `on_session_resume`, …) are left out with a warning; any other name is
+//!   an error with the closest known name.
 //! - An item of an event's list is a matcher group when it has `hooks` (`matcher` is a regular
 //!   expression that must match the whole tool name; empty or `*` is every tool), and a hook
 //!   for every tool otherwise.
@@ -79,8 +79,6 @@ const EVENTS: &[&str] = &[
 
 /// docker-agent events without a hookchain point: left out with a warning.
 const UNSUPPORTED: &[&str] = &[
-    "permission_request",
-    "on_user_input",
     "on_agent_switch",
     "on_session_resume",
     "on_tool_approval_decision",
