@@ -5,15 +5,19 @@
 //! and a few do real work: `session_start` injects project rules, `intercept_tool_call` keeps the
 //! shell in the sandbox, `transform_tool_result` trims long output, `on_stop` sends the agent
 //! back once because its reply forgot the tests, `transform_response` adds a footer, and a
-//! `before_compaction` hook supplies the summary. A child agent's tool call goes through the same
-//! chains, and a flaky audit hook shows up as a `notification`.
+//! `before_compaction` hook supplies the summary, after which `session_start` fires again with
+//! the source `compact`. `turn_start` gives the turn its own context, `permission_request`
+//! allows the test run without asking, `after_tool_batch` sees each reply's calls together, and
+//! the agent reports its iteration cap and that it waits for the user. A child agent's tool call
+//! goes through the same chains, and a flaky audit hook shows up as a `notification`.
 //!
 //! Run it with `cargo run --example agent_loop`.
 
 use hookchain::Stop;
 use hookchain::points::{
-    Compaction, CompactionDone, LlmReply, Notification, Outbound, SessionEndEvent,
-    SessionResetEvent, SessionStartEvent, StopEvent, SubagentStopEvent, ToolResult, TurnEndEvent,
+    Compaction, CompactionDone, LlmReply, Notification, Outbound, PermissionAsk, PermissionGrant,
+    SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
+    SubagentStopEvent, ToolBatch, ToolResult, TurnEndEvent, TurnStartEvent,
 };
 use hookchain::{HookContext, points::Message, prelude::*};
 
@@ -29,7 +33,13 @@ fn project_rules(event: &SessionStartEvent, cx: &HookContext) -> HookResult<Stri
         cx,
         format_args!("{} starts ({:?})", event.session_id, event.source),
     );
-    HookResult::Rewrite("Project rules: run the tests before you say you are done.".into())
+    match event.source {
+        // After a compaction, re-inject what the summary may have lost.
+        SessionSource::Compact => HookResult::Rewrite("The build fix is in the Makefile.".into()),
+        _ => {
+            HookResult::Rewrite("Project rules: run the tests before you say you are done.".into())
+        }
+    }
 }
 
 #[register_hook("session_reset")]
@@ -71,6 +81,12 @@ fn trim_input(text: &str, cx: &HookContext) -> HookResult<String> {
     }
 }
 
+#[register_hook("turn_start")]
+fn today(event: &TurnStartEvent, cx: &HookContext) -> HookResult<String> {
+    at(cx, format_args!("{:?}", event.prompt));
+    HookResult::Rewrite("Today the CI is slow: prefer `cargo test` over `make check`.".into())
+}
+
 #[register_hook("before_llm_call")]
 fn count_calls(call: &LlmCall, cx: &HookContext) -> HookResult<Injection> {
     let n = cx.turn_state().update("llm_calls", |n: &mut u32| {
@@ -105,6 +121,15 @@ fn sandbox_shell(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
     }
 }
 
+#[register_hook("permission_request")]
+fn tests_need_no_asking(ask: &PermissionAsk, cx: &HookContext) -> HookResult<PermissionGrant> {
+    at(cx, format_args!("{} {}", ask.tool_name, ask.tool_input));
+    if ask.tool_input["cmd"] == "cargo test" {
+        return HookResult::allow();
+    }
+    HookResult::Pass
+}
+
 #[register_hook("after_tool_call", priority = 0)]
 fn flaky_audit(result: &ToolResult) {
     if result.tool_name == "shell" && result.is_error {
@@ -121,6 +146,19 @@ fn log_tool(result: &ToolResult, cx: &HookContext) {
             result.tool_name, result.tool_input, result.is_error
         ),
     );
+}
+
+#[register_hook("after_tool_batch")]
+fn batch(batch: &ToolBatch, cx: &HookContext) -> HookResult<String> {
+    let failed = batch.results.iter().filter(|r| r.is_error).count();
+    at(
+        cx,
+        format_args!("{} call(s), {failed} failed", batch.results.len()),
+    );
+    if failed > 0 {
+        return HookResult::Rewrite(format!("{failed} call(s) failed: read the errors first."));
+    }
+    HookResult::Pass
 }
 
 #[register_hook("transform_tool_result")]
@@ -207,7 +245,10 @@ fn on_turn_end(event: &TurnEndEvent, cx: &HookContext) {
 
 #[register_hook("notification")]
 fn print_notification(n: &Notification, cx: &HookContext) {
-    at(cx, format_args!("{:?}: {}", n.level, n.message));
+    at(
+        cx,
+        format_args!("{:?} {:?}: {}", n.kind, n.level, n.message),
+    );
 }
 
 // --- the agent ---------------------------------------------------------------------------------
@@ -237,10 +278,22 @@ fn turn(session: &Session, user: &str, script: &[LlmReply]) {
     let Flow::Continue(prompt) = turn.transform_user_input(user) else {
         return turn.end(TurnEnd::Blocked);
     };
+    // Once per turn, before its first model call: context for this turn only.
+    let Flow::Continue(start) = turn.turn_start(prompt.clone()) else {
+        return turn.end(TurnEnd::Blocked);
+    };
     let mut messages = vec![Message::user(prompt)];
     let mut n = 0;
     let reply = loop {
-        let system = session.context().join("\n");
+        if n == MAX_ITERATIONS {
+            turn.max_iterations_reached(MAX_ITERATIONS as u32);
+            return turn.end(TurnEnd::MaxIterations);
+        }
+        let mut system = session.context().join("\n");
+        for text in &start.context {
+            system.push('\n');
+            system.push_str(text);
+        }
         // A real agent sends the call, with every injection applied, to its model.
         let Flow::Continue(_call) = turn.before_llm_call(LlmCall::new(system, messages.clone()))
         else {
@@ -249,11 +302,27 @@ fn turn(session: &Session, user: &str, script: &[LlmReply]) {
         let reply = turn.after_llm_call(model(script, n));
         n += 1;
         messages.push(Message::assistant(reply.text.clone()));
+        let mut results = Vec::new();
         for tool_call in reply.tool_calls.clone() {
-            let run = turn.run_tool(tool_call, shell);
+            let run = turn.run_tool(tool_call, |call| {
+                // The agent would ask the user before running a shell command; a hook may
+                // answer for them (`allowed`), and here the user says yes to the rest.
+                match turn.permission_request(PermissionAsk::new(call)) {
+                    Flow::Continue(ask) => shell(&ask.call()),
+                    Flow::Blocked(b) => Err(b.reason),
+                }
+            });
             messages.push(Message::tool(run.result.tool_response.to_string()));
+            results.push(run.result);
         }
         if !reply.tool_calls.is_empty() {
+            // Every call of this reply has run: one firing for the batch.
+            match turn.after_tool_batch(results) {
+                Flow::Continue(batch) => {
+                    messages.extend(batch.context.into_iter().map(Message::user));
+                }
+                Flow::Blocked(_) => return turn.end(TurnEnd::Blocked),
+            }
             continue;
         }
         match turn.on_stop(reply.text) {
@@ -288,10 +357,18 @@ fn turn(session: &Session, user: &str, script: &[LlmReply]) {
                 messages_before: messages.len(),
                 messages_after: 1,
             });
+            // Same session, context compacted: start hooks re-inject what the summary lost.
+            if let Flow::Continue(again) = session.restart(SessionSource::Compact) {
+                println!("  => after the compaction: {:?}", again.context);
+            }
         }
     }
+    turn.waiting_for_user("the build is fixed: anything else?");
     turn.end(TurnEnd::Normal);
 }
+
+/// The most model calls one turn may make.
+const MAX_ITERATIONS: usize = 4;
 
 fn main() {
     // A hook's panic is caught and reported as a notification; keep std's report to one line.
@@ -316,6 +393,16 @@ fn main() {
             LlmReply::text("Fixed the Makefile; the tests pass."),
         ],
     );
+
+    // A model that never stops calling tools runs into the agent's cap.
+    let ls = LlmReply {
+        text: "Checking again.".into(),
+        tool_calls: vec![ToolCall::new(
+            "shell",
+            json!({"cmd": "ls", "cwd": "/sandbox"}),
+        )],
+    };
+    turn(&session, "make sure", &vec![ls; MAX_ITERATIONS]);
 
     println!("\na child agent reviews the fix");
     let child = session.child("build-fixer/reviewer");

@@ -12,8 +12,8 @@ use hookchain::points::{
     SubagentStop, TransformToolResult, TransformUserInput, TurnEnded,
 };
 use hookchain::points::{
-    Level, Notification, SessionEndEvent, SessionResetEvent, SessionStartEvent, StopEvent,
-    SubagentStopEvent, ToolResult, TurnEndEvent,
+    Level, Notification, NotificationKind, SessionEndEvent, SessionResetEvent, SessionStartEvent,
+    StopEvent, SubagentStopEvent, ToolResult, TurnEndEvent,
 };
 use hookchain::registry::BoxFuture;
 use hookchain::{HookContext, prelude::*};
@@ -227,6 +227,7 @@ async fn agent(prefix: &str) {
         level: Level::Info,
         message: "from the session".to_owned(),
         source: None,
+        kind: NotificationKind::General,
     };
     let outcome = session.fire_async::<Notify>(note).await;
     assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);

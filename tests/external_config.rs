@@ -443,7 +443,7 @@ fn claude_code_settings_read_as_claude_code_reads_them() {
                  Code; hookchain runs `command` and `http` hooks only, so it is left out"
             ),
             format!(
-                "{file} line 37: Claude Code's event `PermissionRequest` has no hookchain \
+                "{file} line 37: Claude Code's event `TeammateIdle` has no hookchain \
                  point; its hooks are left out"
             ),
         ]
@@ -609,8 +609,8 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
                  hookchain runs `command` hooks only, so it is left out"
             ),
             format!(
-                "{file} line 26: docker-agent's event `on_user_input` has no hookchain point; its \
-                 hooks are left out"
+                "{file} line 26: docker-agent's event `on_agent_switch` has no hookchain point; \
+                 its hooks are left out"
             ),
         ]
     );
@@ -933,4 +933,64 @@ fn problem(result: Result<Config, hookchain::ConfigError>) -> String {
             warning
         }
     }
+}
+
+/// Claude Code's `PermissionRequest`, `PermissionDenied`, `PostToolBatch` and `SubagentStart`,
+/// and docker-agent's `permission_request`, `on_user_input`, `turn_start`, `on_error` and
+/// `on_max_iterations` load, each on its point, under its own name: they were left out with a
+/// warning (or, for `turn_start`, fired on every model call).
+#[test]
+fn the_events_that_had_no_point_load_on_their_points() {
+    let hook = "[{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]";
+    let text = format!(
+        "{{\"hooks\": {{\"PermissionRequest\": {hook}, \"PermissionDenied\": {hook}, \
+         \"PostToolBatch\": {hook}, \"SubagentStart\": {hook}}}}}"
+    );
+    let config = Config::from_claude_settings_str(&text, "settings.json").unwrap();
+    assert!(config.warnings().is_empty(), "{:?}", config.warnings());
+    let loaded: Vec<(&str, &str)> = config
+        .external_hooks()
+        .iter()
+        .map(|h| (h.event.as_str(), h.point))
+        .collect();
+    assert_eq!(
+        loaded,
+        [
+            ("PermissionRequest", "permission_request"),
+            ("PermissionDenied", "after_tool_call"),
+            ("PostToolBatch", "after_tool_batch"),
+            ("SubagentStart", "session_start"),
+        ]
+    );
+
+    let events = [
+        "permission_request",
+        "on_user_input",
+        "turn_start",
+        "on_error",
+        "on_max_iterations",
+    ];
+    let mut text = String::from("agents:\n  root:\n    hooks:\n");
+    for event in events {
+        text.push_str(&format!(
+            "      {event}:\n        - type: command\n          command: \"true\"\n"
+        ));
+    }
+    let config = Config::from_docker_agent_str(&text, "agent.yaml").unwrap();
+    assert!(config.warnings().is_empty(), "{:?}", config.warnings());
+    let loaded: Vec<(&str, &str)> = config
+        .external_hooks()
+        .iter()
+        .map(|h| (h.event.as_str(), h.point))
+        .collect();
+    assert_eq!(
+        loaded,
+        [
+            ("permission_request", "permission_request"),
+            ("on_user_input", "notification"),
+            ("turn_start", "turn_start"),
+            ("on_error", "notification"),
+            ("on_max_iterations", "notification"),
+        ]
+    );
 }

@@ -129,8 +129,9 @@ pub const DEFAULT_TOOL: &str = "Bash";
 const SESSION: &str = "hookchain-test";
 
 /// The points whose value is about a tool.
-const TOOL_POINTS: [&str; 3] = [
+const TOOL_POINTS: [&str; 4] = [
     "intercept_tool_call",
+    "permission_request",
     "transform_tool_result",
     "after_tool_call",
 ];
@@ -368,6 +369,7 @@ fn matcher_text(hook: &ExternalHook) -> String {
         Some("tool")
     } else if hooks_external::hook::dialect(hook) == Some("Claude Code") {
         match hook.point {
+            "session_start" if hook.event == "SubagentStart" => Some("agent_type"),
             "session_start" => Some("source"),
             "session_end" => Some("reason"),
             "before_compaction" => Some("trigger"),
@@ -770,12 +772,20 @@ fn synthetic(point: &str, tool: &str) -> Value {
             json!({"old_session_id": SESSION, "new_session_id": format!("{SESSION}-2")})
         }
         "transform_user_input" => json!("Hello"),
+        "turn_start" => json!({"prompt": "Hello", "context": []}),
         "before_llm_call" => json!({
             "system_prompt": "You are a helpful assistant.",
             "messages": [{"role": "user", "content": "Hello"}],
         }),
         "after_llm_call" => json!({"text": "Hello! How can I help?", "tool_calls": []}),
         "intercept_tool_call" => json!({"name": tool, "args": {}}),
+        "permission_request" => json!({"tool_name": tool, "tool_input": {}}),
+        "after_tool_batch" => json!({"results": [{
+            "tool_name": tool,
+            "tool_input": {},
+            "tool_response": "",
+            "is_error": false,
+        }]}),
         "transform_tool_result" | "after_tool_call" => json!({
             "tool_name": tool,
             "tool_input": {},
@@ -831,7 +841,7 @@ fn from_file(point: &str, mut value: Value, tool: Option<&str>) -> Value {
                 object.insert("name".to_owned(), Value::from(tool));
             }
         }
-        "transform_tool_result" | "after_tool_call" => {
+        "transform_tool_result" | "after_tool_call" | "permission_request" => {
             if let Value::Object(object) = &mut value {
                 if object.contains_key("tool_name") {
                     object.entry("tool_input").or_insert_with(|| json!({}));
@@ -1715,6 +1725,24 @@ mod tests {
                 "compact"
             )),
             "source:compact"
+        );
+        assert_eq!(
+            text(hook(
+                "session_start",
+                "SubagentStart",
+                Flavor::ClaudeCode,
+                "Explore"
+            )),
+            "agent_type:Explore"
+        );
+        assert_eq!(
+            text(hook(
+                "permission_request",
+                "PermissionRequest",
+                Flavor::ClaudeCode,
+                "Bash"
+            )),
+            "tool:Bash"
         );
         assert_eq!(
             text(hook(

@@ -20,9 +20,11 @@
 //!   Every other key of the settings file is Claude Code's own and is left alone;
 //!   `"disableAllHooks": true` turns every hook of the file off, as it does in Claude Code.
 //! - An event is a point of the catalog by Claude Code's name for it (`PreToolUse` is
-//!   `intercept_tool_call`). An event hookchain has no point for (`PermissionRequest`, `Setup`,
-//!   `PostToolBatch`, …), and any name it does not know (a newer Claude Code's), is left out with
-//!   a warning naming it and its line — never a "did you mean" toward a different real event.
+//!   `intercept_tool_call`, `PermissionRequest` is `permission_request`, `PostToolBatch` is
+//!   `after_tool_batch`, `SubagentStart` is `session_start` for a child session). An event
+//!   hookchain has no point for (`Setup`, `TeammateIdle`, …), and any name it does not know (a
+//!   newer Claude Code's), is left out with a warning naming it and its line — never a "did you
+//!   mean" toward a different real event.
 //! - One entry that cannot be honoured (an unknown key, a malformed value, a bad matcher) costs
 //!   that entry only: it is left out with a warning naming the file, the line and the problem,
 //!   and the file's other hooks load. Only a file that is not JSON, or whose `hooks` is not an
@@ -74,7 +76,7 @@ use hooks_external::{
 };
 
 /// Claude Code's event names, current and past, for the hint when a name differs from one in
-/// case alone. An event hookchain has no point for (`PermissionRequest`, `Setup`, …) and any
+/// case alone. An event hookchain has no point for (`Setup`, `TeammateIdle`, …) and any
 /// name not known here are left out with a warning naming them: a newer Claude Code may have
 /// events this list lacks, and a "did you mean" toward a different real event would mislead.
 const EVENTS: &[&str] = &[

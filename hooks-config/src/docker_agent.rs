@@ -22,10 +22,11 @@
 //! - The hooks of every agent of the file are read, agent after agent in file order; every other
 //!   key of the file and of each agent is docker-agent's own and is left alone.
 //! - An event is a point of the catalog by docker-agent's name for it (`pre_tool_use` is
-//!   `intercept_tool_call`, `stop` is `on_stop`, `turn_start` is `before_llm_call`).
-//!   docker-agent events hookchain has no point for (`permission_request`, `on_user_input`,
-//!   `on_agent_switch`, …), and any name it does not know, are left out with a warning naming
-//!   them — never a "did you mean" toward a different real event.
+//!   `intercept_tool_call`, `stop` is `on_stop`, `turn_start` is `turn_start`,
+//!   `permission_request` is `permission_request`, `on_user_input` is `notification` when the
+//!   agent waits for the user). docker-agent events hookchain has no point for
+//!   (`on_agent_switch`, `on_session_resume`, …), and any name it does not know, are left out
+//!   with a warning naming them — never a "did you mean" toward a different real event.
 //! - One entry that cannot be honoured (an unknown key, a malformed value, a bad matcher) costs
 //!   that entry only: it is left out with a warning naming the file, the line and the problem,
 //!   and the file's other hooks load. An entry of an event whose hooks fail closed

@@ -149,6 +149,7 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             level: hooks_core::Level::Warning,
             message: notice.clone(),
             source: None,
+            kind: hooks_core::NotificationKind::General,
         });
     }
     let mut report = ConsentReport::default();
@@ -205,6 +206,7 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 level: hooks_core::Level::Warning,
                 message: skipped.to_string(),
                 source: Some(skipped.name.clone()),
+                kind: hooks_core::NotificationKind::General,
             });
         }
         report.skipped = admission.skipped;

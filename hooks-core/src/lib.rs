@@ -30,8 +30,9 @@ pub use point::point_kinds;
 pub use point::{ContextArg, HookArg, HookPoint, IntoHookReturn, Observed, OnError, PointKind};
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
-    Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
-    StopEvent, SubagentStopEvent, ToolBlock, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+    NotificationKind, Outbound, PermissionAsk, PermissionGrant, Role, SessionEndEvent,
+    SessionResetEvent, SessionSource, SessionStartEvent, StopEvent, SubagentStopEvent, ToolBatch,
+    ToolBlock, ToolCall, ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
 pub use registration::{
     AsyncHandler, AsyncHookFn, BoxFuture, HookReturn, Registration, SyncHandler, SyncHookFn,

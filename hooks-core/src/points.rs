@@ -6,11 +6,14 @@
 //! | `session_end` | observe | [`SessionEndEvent`] | — |
 //! | `session_reset` | observe | [`SessionResetEvent`] | — |
 //! | `transform_user_input` | transform | `String` (hooks see `&str`) | the new text |
+//! | `turn_start` | inject | [`TurnStartEvent`] | context for this turn only (`String`) |
 //! | `before_llm_call` | inject | [`LlmCall`] | an [`Injection`] |
 //! | `after_llm_call` | observe | [`LlmReply`] | — |
 //! | `intercept_tool_call` | transform | [`ToolCall`] | the new **args** (`Value`) |
+//! | `permission_request` | transform | [`PermissionAsk`] | a [`PermissionGrant`]: allowed without asking; a block denies |
 //! | `transform_tool_result` | transform | [`ToolResult`] | the new `tool_response` (`Value`) |
 //! | `after_tool_call` | observe | [`ToolResult`] | — |
+//! | `after_tool_batch` | inject | [`ToolBatch`] | context for the next model call (`String`); a block stops the turn |
 //! | `transform_response` | transform | `String` (hooks see `&str`) | the new reply |
 //! | `on_stop` | transform | [`StopEvent`] | the new final reply; a block makes the agent redo |
 //! | `before_compaction` | transform | [`Compaction`] | the summary to use; a block vetoes |
@@ -18,7 +21,7 @@
 //! | `subagent_stop` | observe | [`SubagentStopEvent`] | — |
 //! | `outbound_message` | transform | [`Outbound`] | the new text |
 //! | `turn_end` ([`TurnEnded`]) | observe | [`TurnEndEvent`] | — |
-//! | `notification` ([`Notify`]) | observe | [`Notification`] | — |
+//! | `notification` ([`Notify`]) | observe | [`Notification`] (its [`NotificationKind`]) | — |
 //!
 //! On observe points the rewrite type is [`Observed`](crate::Observed), which has no values:
 //! hooks return `()`.
@@ -183,6 +186,149 @@ impl ToolCall {
     /// The string argument `key`, if the args are an object holding a string there.
     pub fn str_arg(&self, key: &str) -> Option<&str> {
         self.args.get(key).and_then(Value::as_str)
+    }
+}
+
+/// The payload of `turn_start`: the user's message as the model will get it, and the context
+/// hooks injected for this turn.
+///
+/// ```
+/// use hookchain::points::{TurnStart, TurnStartEvent};
+/// use hookchain::HookPoint;
+///
+/// let mut event = TurnStartEvent::new("fix the build");
+/// TurnStart::apply(&mut event, "the CI runs `make check`".to_owned());
+/// assert_eq!(event.context, ["the CI runs `make check`"]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TurnStartEvent {
+    /// The user's message, after `transform_user_input`.
+    pub prompt: String,
+    /// The context injected so far by earlier hooks, in chain order: for this turn's model calls
+    /// only.
+    #[serde(default)]
+    pub context: Vec<String>,
+}
+
+impl TurnStartEvent {
+    /// A turn start for the user's message `prompt`, with no context yet.
+    pub fn new(prompt: impl Into<String>) -> Self {
+        TurnStartEvent {
+            prompt: prompt.into(),
+            context: Vec::new(),
+        }
+    }
+}
+
+/// The payload of `permission_request`: a tool call the agent is about to ask the user to
+/// confirm.
+///
+/// ```
+/// use hookchain::points::{PermissionAsk, PermissionGrant, PermissionRequest, ToolCall};
+/// use hookchain::HookPoint;
+/// use serde_json::json;
+///
+/// let call = ToolCall::new("shell", json!({"cmd": "make"})).with_id("t1");
+/// let mut ask = PermissionAsk::new(&call);
+/// assert!(!ask.allowed);
+/// PermissionRequest::apply(&mut ask, PermissionGrant::with_args(json!({"cmd": "make -j2"})));
+/// assert!(ask.allowed);
+/// assert_eq!(ask.call().args, json!({"cmd": "make -j2"}));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionAsk {
+    /// The tool's name.
+    pub tool_name: String,
+    /// The args the tool would run with.
+    pub tool_input: Value,
+    /// The model's id for the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// The permission rules the agent would offer the user ("always allow `npm test`"), as the
+    /// agent spells them (Claude Code's `permission_suggestions`); empty when it offers none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permission_suggestions: Vec<Value>,
+    /// `true` once a hook granted the call: the agent runs it without asking.
+    #[serde(default)]
+    pub allowed: bool,
+}
+
+impl PermissionAsk {
+    /// The request to confirm `call`.
+    pub fn new(call: &ToolCall) -> Self {
+        PermissionAsk {
+            tool_name: call.name.clone(),
+            tool_input: call.args.clone(),
+            tool_use_id: call.id.clone(),
+            permission_suggestions: Vec::new(),
+            allowed: false,
+        }
+    }
+
+    /// The call, with its args as the hooks left them.
+    pub fn call(&self) -> ToolCall {
+        ToolCall {
+            name: self.tool_name.clone(),
+            args: self.tool_input.clone(),
+            id: self.tool_use_id.clone(),
+        }
+    }
+
+    /// Applies a grant: the call is allowed, with the grant's args when it has some.
+    pub fn grant(&mut self, grant: PermissionGrant) {
+        self.allowed = true;
+        if let Some(args) = grant.args {
+            self.tool_input = args;
+        }
+    }
+}
+
+/// What a `permission_request` hook returns to allow a call without asking the user.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PermissionGrant {
+    /// New args for the call (Claude Code's `updatedInput`); `None` keeps them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+}
+
+impl PermissionGrant {
+    /// Allows the call as it is.
+    pub fn allow() -> Self {
+        PermissionGrant { args: None }
+    }
+
+    /// Allows the call with new args.
+    pub fn with_args(args: Value) -> Self {
+        PermissionGrant { args: Some(args) }
+    }
+}
+
+impl crate::HookResult<PermissionGrant> {
+    /// Shorthand for `HookResult::Rewrite(PermissionGrant::allow())`: the call runs without
+    /// asking the user.
+    pub fn allow() -> Self {
+        crate::HookResult::Rewrite(PermissionGrant::allow())
+    }
+}
+
+/// The payload of `after_tool_batch`: the results of every call of one batch, in the order the
+/// model asked for them, and the context hooks injected for the next model call.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ToolBatch {
+    /// The results, refused calls included ([`ToolResult::blocked`]).
+    pub results: Vec<ToolResult>,
+    /// The context injected so far by earlier hooks, in chain order.
+    #[serde(default)]
+    pub context: Vec<String>,
+}
+
+impl ToolBatch {
+    /// The batch of `results`, with no context yet.
+    pub fn new(results: Vec<ToolResult>) -> Self {
+        ToolBatch {
+            results,
+            context: Vec::new(),
+        }
     }
 }
 
@@ -368,12 +514,12 @@ pub enum SessionSource {
     Reset,
     /// A child agent's session, started by `Session::child`.
     Subagent,
-    /// A conversation the agent resumed (Claude Code's `--resume`): it fires `session_start`
-    /// with this source itself (`Session::fire`).
+    /// A conversation the agent resumed (Claude Code's `--resume`): the agent starts its
+    /// session with `Hooks::session_with(id, SessionSource::Resume)`.
     Resume,
     /// The same conversation, its context just compacted: the agent fires `session_start` with
-    /// this source after a compaction, so hooks re-inject what the summary lost (Claude Code's
-    /// `SessionStart` with `source: compact`).
+    /// this source after a compaction (`Session::restart(SessionSource::Compact)`), so hooks
+    /// re-inject what the summary lost (Claude Code's `SessionStart` with `source: compact`).
     Compact,
 }
 
@@ -595,6 +741,25 @@ pub enum Level {
     Error,
 }
 
+/// What a notification is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotificationKind {
+    /// A warning or an error of the runtime or the agent (a hook failed, a redo cap was
+    /// reached, a turn failed).
+    #[default]
+    General,
+    /// The agent reached its cap of model calls for one run (`Turn::max_iterations_reached`);
+    /// docker-agent's and Starchild's `on_max_iterations`.
+    MaxIterations,
+    /// The agent waits for the user's input (`Turn::waiting_for_user`); docker-agent's
+    /// `on_user_input`, Claude Code's `idle_prompt` notification.
+    UserInput,
+    /// The agent asks the user to confirm a tool call; Claude Code's `permission_prompt`
+    /// notification.
+    PermissionPrompt,
+}
+
 /// The payload of `notification`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Notification {
@@ -605,6 +770,46 @@ pub struct Notification {
     /// What it is about: a hook's name, a point, a session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// What kind of notification it is ([`NotificationKind::General`] unless the agent says).
+    #[serde(default)]
+    pub kind: NotificationKind,
+}
+
+impl Notification {
+    /// A general notification of `level` saying `message`, with no source.
+    ///
+    /// ```
+    /// use hookchain::points::{Level, Notification, NotificationKind};
+    ///
+    /// let n = Notification::new(Level::Error, "the model call failed").source("llm");
+    /// assert_eq!(n.kind, NotificationKind::General);
+    /// assert_eq!(n.source.as_deref(), Some("llm"));
+    /// ```
+    pub fn new(level: Level, message: impl Into<String>) -> Self {
+        Notification {
+            level,
+            message: message.into(),
+            source: None,
+            kind: NotificationKind::General,
+        }
+    }
+
+    /// An error (what `on_error` hooks fire for).
+    pub fn error(message: impl Into<String>) -> Self {
+        Notification::new(Level::Error, message)
+    }
+
+    /// The same notification, about `source`.
+    pub fn source(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// The same notification, of `kind`.
+    pub fn kind(mut self, kind: NotificationKind) -> Self {
+        self.kind = kind;
+        self
+    }
 }
 
 #[cfg(test)]
@@ -647,11 +852,14 @@ mod tests {
                 "session_end",
                 "session_reset",
                 "transform_user_input",
+                "turn_start",
                 "before_llm_call",
                 "after_llm_call",
                 "intercept_tool_call",
+                "permission_request",
                 "transform_tool_result",
                 "after_tool_call",
+                "after_tool_batch",
                 "transform_response",
                 "on_stop",
                 "before_compaction",
@@ -667,6 +875,69 @@ mod tests {
         assert_eq!(InterceptToolCall::BUILTIN_SLOT, Some(2));
         assert_eq!(TurnEnded::BUILTIN_SLOT, Some(3));
         assert_eq!(Notify::BUILTIN_SLOT, Some(16));
+        assert_eq!(TurnStart::BUILTIN_SLOT, Some(17));
+        assert_eq!(PermissionRequest::BUILTIN_SLOT, Some(18));
+        assert_eq!(AfterToolBatch::BUILTIN_SLOT, Some(19));
+    }
+
+    /// Every event of another agent that has a point resolves to it, by the agent's own name.
+    #[test]
+    fn other_agents_events_resolve_to_their_points() {
+        for (event, point) in [
+            ("turn_start", "turn_start"),
+            ("before_agent_start", "turn_start"),
+            ("permission_request", "permission_request"),
+            ("PermissionRequest", "permission_request"),
+            ("PermissionDenied", "after_tool_call"),
+            ("PostToolBatch", "after_tool_batch"),
+            ("SubagentStart", "session_start"),
+            ("on_user_input", "notification"),
+            ("on_error", "notification"),
+            ("on_max_iterations", "notification"),
+        ] {
+            assert_eq!(resolve(event).map(|p| p.name), Some(point), "{event}");
+        }
+        assert_eq!(resolve("turn_start").unwrap().kind, PointKind::Inject);
+        assert_eq!(
+            resolve("PermissionRequest").unwrap().kind,
+            PointKind::Transform
+        );
+        assert_eq!(resolve("PostToolBatch").unwrap().kind, PointKind::Inject);
+    }
+
+    #[test]
+    fn a_grant_allows_and_may_replace_the_args() {
+        let call = ToolCall::new("shell", Value::from("ls")).with_id("t");
+        let mut ask = PermissionAsk::new(&call);
+        PermissionRequest::apply(&mut ask, PermissionGrant::allow());
+        assert!(ask.allowed);
+        assert_eq!(ask.call(), call);
+        PermissionRequest::apply(&mut ask, PermissionGrant::with_args(Value::from("pwd")));
+        assert_eq!(ask.tool_input, Value::from("pwd"));
+    }
+
+    #[test]
+    fn turn_and_batch_context_accumulates() {
+        let mut start = TurnStartEvent::new("hi");
+        TurnStart::apply(&mut start, "a".into());
+        TurnStart::apply(&mut start, "b".into());
+        assert_eq!(start.context, ["a", "b"]);
+        let mut batch = ToolBatch::new(Vec::new());
+        AfterToolBatch::apply(&mut batch, "c".into());
+        assert_eq!(batch.context, ["c"]);
+    }
+
+    /// A notification written without a kind (an older agent, a test payload) is a general one.
+    #[test]
+    fn a_notification_without_a_kind_is_general() {
+        let n: Notification =
+            serde_json::from_value(serde_json::json!({"level": "error", "message": "m"})).unwrap();
+        assert_eq!(n, Notification::error("m"));
+        let json = serde_json::to_value(
+            Notification::new(Level::Info, "w").kind(NotificationKind::UserInput),
+        )
+        .unwrap();
+        assert_eq!(json["kind"], "user_input");
     }
 
     #[test]

@@ -90,6 +90,9 @@ pub struct Decision {
     /// `continue: false`: stop, with this reason (empty when the hook gave none). Wins over
     /// everything else.
     pub stop: Option<String>,
+    /// Claude Code's PermissionDenied `retry`: `true` tells the model it may retry the denied
+    /// call; used by `after_tool_call` in Claude Code's dialect only.
+    pub retry: Option<bool>,
 }
 
 impl Decision {

@@ -8,8 +8,9 @@
 //!    dialect matches the field Claude Code filters on (SessionStart's `source`, …:
 //!    [`WirePoint::event_subject`]). A Starchild matcher is searched in the
 //!    payload's content instead, on every point ([`Matcher::matches_content`]). So does a hook written in another agent's
-//!    dialect on a firing its agent never sends ([`WirePoint::fires_in_dialect`]: a refused
-//!    tool call on `after_tool_call`).
+//!    dialect on a firing its agent never sends, and a hook configured under an event that
+//!    names only some firings of its point ([`WirePoint::fires_for`]: a refused tool call on
+//!    `after_tool_call`, `on_error` on a notification that is not an error).
 //! 2. The [payload](super::wire::payload) is built and sent through the hook's transport
 //!    ([`Invoke`]), within the hook's time limit, in the session's project directory when the
 //!    agent gives one ([`program::firing_dir`]). A session's [`tap`] sees the exact payload and
@@ -114,9 +115,7 @@ impl Firing {
         if !self.matches::<P>(input) {
             return Ok(HookResult::Pass);
         }
-        if let Some(agent) = self.dialect
-            && !P::fires_in_dialect(input, agent)
-        {
+        if !P::fires_for(input, &self.event, self.dialect) {
             return Ok(HookResult::Pass);
         }
         match self.answer::<P>(invoker, input, cx) {

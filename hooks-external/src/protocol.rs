@@ -65,7 +65,7 @@
 //!
 //! | dialect | verdict | input | other |
 //! |---|---|---|---|
-//! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason`, `systemMessage` (warning) |
+//! | Claude Code | `decision`: `approve`/`block` + `reason`; `hookSpecificOutput.permissionDecision`: `allow`/`deny`/`ask`/`defer` + `permissionDecisionReason`; PermissionRequest's `hookSpecificOutput.decision.behavior`: `allow`/`deny` + `message` | `hookSpecificOutput.updatedInput` (then `hookSpecificOutput.decision.updatedInput`) replaces it | `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedMCPToolOutput` (tool result), `continue: false` + `stopReason` (and PermissionRequest's `decision.interrupt: true` + `message`), `systemMessage` (warning), PermissionDenied's `hookSpecificOutput.retry` |
 //! | docker-agent | `decision: block` + `reason`; `hook_specific_output.permission_decision`: `allow`/`deny`/`ask` + `permission_decision_reason` | `hook_specific_output.updated_input` replaces it | `hook_specific_output.additional_context`, `.updated_tool_response`, `.summary` (compaction; also read as `hookSpecificOutput.summary`), `continue: false` + `stop_reason`, `system_message` |
 //! | Hermes | `action: block` + `message` (or `reason`) | `action: modify` merges `args`, `tool_input` or `input` into it | `modify` may carry `prompt` or `text` (new text); `context` |
 //! | Starchild | `decision` | `tool_input` rewrites the keys it names that the input has (others are kept; keys the input lacks are ignored) | `notification` (a new outbound message), `context`, `systemMessage`, `add_warning` |
@@ -544,6 +544,36 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
     if let Some(Permission::Verdict(v)) = docker_permission {
         verdict = verdict.and(v);
     }
+    // Claude Code's PermissionRequest: `hookSpecificOutput.decision.behavior`, with its
+    // `message`, `updatedInput` and `interrupt`.
+    let request = match claude.map(|fields| fields.object("decision")).transpose()? {
+        Some(Some(object)) => Some(Fields {
+            object,
+            path: "hookSpecificOutput.decision",
+        }),
+        _ => None,
+    };
+    let mut interrupt = None;
+    if let Some(request) = request {
+        let message = request.string("message")?;
+        match request.string("behavior")? {
+            None => {}
+            Some(behavior) => match behavior.to_ascii_lowercase().as_str() {
+                "allow" => verdict = verdict.and(Verdict::Allow),
+                "deny" => verdict = verdict.and(Verdict::Block(owned(message.or(reason)))),
+                _ => {
+                    return Err(ProtocolError::UnknownValue {
+                        field: request.name("behavior"),
+                        value: excerpt(behavior),
+                        expected: "`allow` or `deny`",
+                    });
+                }
+            },
+        }
+        if request.boolean("interrupt")? == Some(true) {
+            interrupt = Some(owned(message.or(reason)));
+        }
+    }
 
     // Hermes: `action: block | modify`; any other action passes, as in Hermes.
     let mut modify = matches!(top_decision, Some(TopDecision::Modify));
@@ -562,6 +592,9 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
     let mut replacements = Vec::new();
     if let Some(fields) = claude {
         replacements.push(fields.object("updatedInput")?);
+    }
+    if let Some(request) = request {
+        replacements.push(request.object("updatedInput")?);
     }
     if let Some(fields) = docker {
         replacements.push(fields.object("updated_input")?);
@@ -624,11 +657,19 @@ fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
     decision.warnings.extend(top.texts("system_message")?);
     decision.warnings.extend(top.texts("add_warning")?);
 
-    // Rule 1: `continue: false` stops, whatever else was said.
+    // Claude Code's PermissionDenied: `retry: true` lets the model retry the denied call.
+    if let Some(fields) = claude {
+        decision.retry = fields.boolean("retry")?;
+    }
+
+    // Rule 1: `continue: false` stops, whatever else was said; so does a PermissionRequest's
+    // `interrupt: true`.
     if top.boolean("continue")? == Some(false) {
         decision.stop = Some(owned(
             top.string("stopReason")?.or(top.string("stop_reason")?),
         ));
+    } else if let Some(reason) = interrupt {
+        decision.stop = Some(reason);
     }
     Ok(decision)
 }

@@ -8,14 +8,17 @@
 //!
 //! | point | fields |
 //! |---|---|
-//! | `session_start` | `source` (`startup`, `reset`, `subagent`), `parent_session_id`, `context` (injected so far) |
+//! | `session_start` | `source` (`startup`, `reset`, `subagent`, `resume`, `compact`), `parent_session_id`, `context` (injected so far) |
 //! | `session_end` | `reason` |
 //! | `session_reset` | `old_session_id`, `new_session_id` |
 //! | `transform_user_input` | `prompt` |
+//! | `turn_start` | `prompt`, `context` (injected so far) |
 //! | `before_llm_call` | `system_prompt`, `messages` (`[{role, content}]`) |
 //! | `after_llm_call` | `response`, `tool_calls` (`[{name, args, id}]`) |
 //! | `intercept_tool_call` | `tool_name`, `tool_input`, `tool_use_id` |
-//! | `transform_tool_result`, `after_tool_call` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `is_error` (and docker-agent's `tool_error`), `blocked` (`{reason, hook, failed}`, for a call `intercept_tool_call` refused) |
+//! | `permission_request` | `tool_name`, `tool_input`, `tool_use_id`, `permission_suggestions` (when the agent offers some) |
+//! | `transform_tool_result`, `after_tool_call` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `is_error` (and docker-agent's `tool_error`), `blocked` (`{reason, hook, failed}`, for a call `intercept_tool_call` refused) and `reason` (the block's reason, Claude Code's PermissionDenied `reason`) |
+//! | `after_tool_batch` | `tool_calls` (one object per call, with the fields of `after_tool_call`), `context` (injected so far) |
 //! | `transform_response` | `response` |
 //! | `on_stop` | `response` (and Claude Code's `last_assistant_message`, docker-agent's `stop_response`), `stop_hook_active`, `redos` |
 //! | `before_compaction` | `trigger` (and docker-agent's `source`), `messages`, `summary` |
@@ -23,7 +26,7 @@
 //! | `subagent_stop` | `parent_session_id`, `reason` |
 //! | `outbound_message` | `platform` (and Starchild's `channel`), `recipient`, `message` (and `text`, and Starchild's `notification`) |
 //! | `turn_end` | `reason` (`normal`, `error`, `canceled`, `blocked`, `max_iterations`), `detail` (for an error) |
-//! | `notification` | `message`, `level` (`info`, `warning`, `error`), `source` |
+//! | `notification` | `message`, `level` (`info`, `warning`, `error`), `kind` (`general`, `max_iterations`, `user_input`, `permission_prompt`), `source` |
 //!
 //! Optional fields (`tool_use_id`, `parent_session_id`, `summary`, `source`, `blocked`) are left
 //! out when the value has none. The common keys (`hook_event_name`, `session_id`, …) are added
@@ -45,6 +48,11 @@
 //! |---|---|---|
 //! | `SessionStart` | `source` | `startup` (a new session), `clear` (`Session::reset`), `resume`, `compact` (`SessionSource::Resume`/`Compact`, which the agent fires itself); not fired for a child session (Claude Code fires `SubagentStart` there) |
 //! | `SessionStart` | `model`, `agent_type` | no source: left out |
+//! | `SubagentStart` | `agent_id` | the child's session id (`session_start` of a `Session::child`) |
+//! | `SubagentStart` | `agent_type` | no source: left out |
+//! | `PermissionRequest` | `tool_name`, `tool_input`, `permission_suggestions` | the call; the agent's suggestions, when it gives some |
+//! | `PermissionDenied` | `tool_name`, `tool_input`, `tool_use_id`, `reason` | the refused call and the block's reason |
+//! | `PostToolBatch` | `tool_calls` | every call of the batch with its result |
 //! | `SessionEnd` | `reason` | the agent's reason when it is one of `clear`, `logout`, `prompt_input_exit`, `bypass_permissions_disabled`, `other`; else `other` |
 //! | `UserPromptSubmit` | `prompt` | the user's message |
 //! | `PreToolUse`, `PostToolUse` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response` | the call and its result |
@@ -53,7 +61,8 @@
 //! | `SubagentStop` | `agent_type`, `agent_transcript_path`, `last_assistant_message` | no source: left out |
 //! | `PreCompact` | `trigger`, `custom_instructions` | `auto` or `manual`; `""` (hookchain has no `/compact` instructions) |
 //! | `Notification` | `message` | the notification's message |
-//! | `Notification` | `notification_type`, `title` | no source: left out (hookchain's notifications are none of Claude Code's types) |
+//! | `Notification` | `notification_type` | `idle_prompt` for `NotificationKind::UserInput`, `permission_prompt` for `NotificationKind::PermissionPrompt`; left out for the others (none of Claude Code's types) |
+//! | `Notification` | `title` | no source: left out |
 //!
 //! **docker-agent** (common: `session_id`, `cwd`, `hook_event_name`):
 //!
@@ -68,7 +77,9 @@
 //! | `before_compaction` | `compaction_reason` | `threshold` (hookchain's `auto`) or `manual` |
 //! | `before_compaction`, `after_compaction` | `input_tokens`, `output_tokens`, `context_limit` | no source: left out (docker-agent omits zeros; `context_limit` 0 means "unknown") |
 //! | `subagent_stop` | `parent_session_id` | the parent's session |
-//! | `notification` | `notification_level`, `notification_message` | the level (`info`, `warning`, `error`) and message |
+//! | `notification`, `on_error`, `on_max_iterations`, `on_user_input` | `notification_level`, `notification_message` | the level (`info`, `warning`, `error`) and message |
+//! | `turn_start` | `prompt` | the user's message (beyond docker-agent's payload, which has none there) |
+//! | `permission_request` | `tool_name`, `tool_input`, `tool_use_id` | the call |
 //! | `turn_end` | `reason` | as hookchain's, `blocked` spelled `hook_blocked` |
 //!
 //! **Hermes** (every event: `hook_event_name`, `tool_name`, `tool_input` — `null` where there
@@ -109,7 +120,7 @@
 //! |---|---|
 //! | hookchain's own protocol | every point that takes context (step 2 below) |
 //! | Claude Code | `UserPromptSubmit`, `SessionStart` ("stdout is added to the context"; elsewhere it shows in the transcript view only) |
-//! | docker-agent | `session_start`, `user_prompt_submit`, `turn_start` (`before_llm_call`), `pre_compact` (`before_compaction`): its events whose contract takes context (`pkg/hooks/events/contracts.go`) |
+//! | docker-agent | `session_start`, `user_prompt_submit`, `turn_start`, `pre_compact` (`before_compaction`): its events whose contract takes context (`pkg/hooks/events/contracts.go`) |
 //! | Hermes, Starchild | none: stdout that is not JSON is ignored with a log |
 //!
 //! # Decisions per dialect
@@ -126,17 +137,47 @@
 //!   (`aggregate`: "First non-empty summary in CONFIG ORDER wins"); a later hook's summary is
 //!   ignored. In hookchain's own protocol the last one wins, as every rewrite of a chain does.
 //!
+//! - **Claude Code, `PermissionDenied`** (`after_tool_call` for a refused call):
+//!   `hookSpecificOutput.retry: true` tells the model it may retry the call, as context beside
+//!   the refusal.
+//! - **`permission_request`**, every dialect: `allow` (Claude Code's `decision.behavior`,
+//!   `permissionDecision`, docker-agent's `permission_decision`) grants the call, with Claude
+//!   Code's `decision.updatedInput` (or any new input) as its args; `deny` blocks it with the
+//!   hook's `message`; `ask` is no decision, as in both agents: the agent asks the user.
+//!   Claude Code's `decision.interrupt: true` stops, as `continue: false` does.
+//!
 //! Kept on purpose: a docker-agent `post_tool_use` block still blocks (replacing the result
 //! with the reason): docker-agent stops its run loop after the batch, which a chain entry
-//! cannot do, and a block is the nearest that does not fail open.
+//! cannot do, and a block is the nearest that does not fail open. Likewise a block on
+//! docker-agent's `turn_start`, which docker-agent does not read there, blocks the turn: a
+//! hook that says block is not ignored. docker-agent fires `turn_start` before every model
+//! call; hookchain's `turn_start` fires once per turn, and its context is given to every model
+//! call of the turn, which is what the agent's model sees either way.
+//!
+//! # Events that name some firings of a point
+//!
+//! Some events of other agents are one point of hookchain's seen from one side. An external
+//! hook configured under such an event fires for those firings only
+//! ([`WirePoint::fires_for`]); a hook registered in Rust under the same name sees every firing
+//! of the point:
+//!
+//! | event | point | fires for |
+//! |---|---|---|
+//! | `on_error` (Starchild, docker-agent) | `notification` | notifications of level `error` |
+//! | `on_max_iterations` (Starchild, docker-agent) | `notification` | `NotificationKind::MaxIterations` (`Turn::max_iterations_reached`) |
+//! | `on_user_input` (docker-agent) | `notification` | `NotificationKind::UserInput` (`Turn::waiting_for_user`) |
+//! | `SubagentStart` (Claude Code) | `session_start` | a child agent's session (`Session::child`); Claude Code's `SessionStart` fires for the others |
+//! | `PermissionDenied` (Claude Code) | `after_tool_call` | a call a hook refused (`ToolResult::blocked`) |
 //!
 //! # Matchers on other events
 //!
 //! A hook in Claude Code's dialect has its matcher applied, on events that are not about a tool,
 //! to the field Claude Code documents ([`WirePoint::event_subject`]): `SessionStart`'s `source`,
 //! `SessionEnd`'s `reason`, `PreCompact`'s `trigger` (as the table above spells them), and
-//! `Notification`'s `notification_type` — which hookchain's notifications have none of, so only
-//! a matcher for everything (`*` or empty) fires there. In other dialects, and in hookchain's
+//! `Notification`'s `notification_type` (`idle_prompt`, `permission_prompt`; a notification of
+//! none of Claude Code's types passes only a matcher for everything, `*` or empty). A
+//! `SubagentStart` matcher filters on `agent_type`, which hookchain has no value for: only a
+//! matcher for everything fires there. In other dialects, and in hookchain's
 //! own protocol, a matcher on such an event is not consulted.
 //!
 //! # Refused tool calls
@@ -149,16 +190,17 @@
 //! docker-agent and Starchild fire no post-tool event for a call their pre-tool hook denied, so
 //! a hook configured under one of their event names (Hermes' `post_tool_call`) or in one of
 //! their files (a Claude Code settings file, a docker-agent YAML) is not fired for it
-//! ([`WirePoint::fires_in_dialect`]), and its script never meets a case its agent never sends.
+//! ([`WirePoint::fires_for`]), and its script never meets a case its agent never sends.
 //!
 //! # Decisions
 //!
 //! Every point applies a decision in the same order:
 //!
 //! 1. **Warnings** go to `cx.warn`, on every point.
-//! 2. **Context** goes to `cx.add_context` — except on `session_start` and `before_llm_call`,
-//!    whose hooks inject: there the context is the injection (`session_start`: the session's
-//!    context, the texts one per line; `before_llm_call`: an `Injection::system`). Points after
+//! 2. **Context** goes to `cx.add_context` — except on the inject points, where the context is
+//!    the injection (`session_start`: the session's context, `turn_start`: the turn's,
+//!    `after_tool_batch`: the next model call's, the texts one per line; `before_llm_call`: an
+//!    `Injection::system`). Points after
 //!    which no model call of the turn follows take no context, and drop it with a debug log:
 //!    `session_end`, `session_reset`, `turn_end`, `transform_response`, `outbound_message`.
 //! 3. **Stop, block, ask** (in that order, see the contradiction rules of
@@ -184,14 +226,16 @@
 //! which are still reported.
 
 use hooks_core::points::{
-    AfterCompaction, AfterLlmCall, AfterToolCall, BeforeCompaction, BeforeLlmCall, Injection,
-    InterceptToolCall, Notify, OnStop, OutboundMessage, SessionEnd, SessionReset, SessionStart,
-    SubagentStop, TransformResponse, TransformToolResult, TransformUserInput, TurnEnded,
+    AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
+    Injection, InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
+    SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
+    TransformUserInput, TurnEnded, TurnStart,
 };
 use hooks_core::{
-    Compaction, CompactionDone, HookContext, HookPoint, HookResult, LlmCall, LlmReply,
-    Notification, Observed, Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource,
-    SessionStartEvent, StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+    Compaction, CompactionDone, HookContext, HookPoint, HookResult, Level, LlmCall, LlmReply,
+    Notification, NotificationKind, Observed, Outbound, PermissionAsk, PermissionGrant, Role,
+    SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
+    SubagentStopEvent, ToolBatch, ToolCall, ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -219,12 +263,13 @@ pub trait WirePoint: HookPoint {
         None
     }
 
-    /// `false` when a hook configured in the dialect of `agent` (`"Claude Code"`, `"Hermes"`,
-    /// …, as the [catalog](hooks_core::points::catalog) names agents) must not be fired for
-    /// `input`, because that agent fires no such event there (see the [module docs](self)).
-    /// `true` by default; hooks in hookchain's own protocol are always fired.
-    fn fires_in_dialect(input: &Self::Input, agent: &str) -> bool {
-        let _ = (input, agent);
+    /// `false` when a hook configured as `event` in the dialect of `agent` (`"Claude Code"`,
+    /// `"Hermes"`, …, as the [catalog](hooks_core::points::catalog) names agents; `None` for
+    /// hookchain's own protocol) must not be fired for `input`: its agent fires no such event
+    /// there, or `event` names only some firings of the point (see "Events that name some
+    /// firings of a point" in the [module docs](self)). `true` by default.
+    fn fires_for(input: &Self::Input, event: &str, agent: Option<&str>) -> bool {
+        let _ = (input, event, agent);
         true
     }
 
@@ -280,7 +325,7 @@ pub fn plain_stdout_is_context(point: &str, agent: Option<&str>) -> bool {
         Some(CLAUDE_CODE) => matches!(point, "transform_user_input" | "session_start"),
         Some(DOCKER_AGENT) => matches!(
             point,
-            "session_start" | "transform_user_input" | "before_llm_call" | "before_compaction"
+            "session_start" | "transform_user_input" | "turn_start" | "before_compaction"
         ),
         // Hermes and Starchild read stdout as JSON only; anything else is logged and ignored.
         Some(_) => false,
@@ -337,6 +382,15 @@ fn end_reason(reason: &str) -> &str {
             reason
         }
         _ => "other",
+    }
+}
+
+/// Claude Code's `notification_type` of a notification of `kind`, when it has one.
+fn notification_type(kind: NotificationKind) -> Option<&'static str> {
+    match kind {
+        NotificationKind::UserInput => Some("idle_prompt"),
+        NotificationKind::PermissionPrompt => Some("permission_prompt"),
+        NotificationKind::General | NotificationKind::MaxIterations => None,
     }
 }
 
@@ -537,15 +591,30 @@ impl WirePoint for SessionStart {
         if matches!(agent, CLAUDE_CODE | DOCKER_AGENT) {
             map.insert("source".to_owned(), Value::from(start_source(input.source)));
         }
+        if agent == CLAUDE_CODE && input.source == SessionSource::Subagent {
+            // SubagentStart: the child's id.
+            map.insert(
+                "agent_id".to_owned(),
+                Value::from(input.session_id.as_str()),
+            );
+        }
     }
 
-    fn fires_in_dialect(input: &SessionStartEvent, agent: &str) -> bool {
-        // Claude Code fires no SessionStart for a subagent (it has SubagentStart).
-        !(agent == CLAUDE_CODE && input.source == SessionSource::Subagent)
+    fn fires_for(input: &SessionStartEvent, event: &str, agent: Option<&str>) -> bool {
+        let child = input.source == SessionSource::Subagent;
+        match event {
+            // Claude Code's SubagentStart: a child session only.
+            "SubagentStart" => child,
+            // Claude Code fires no SessionStart for a subagent (it has SubagentStart).
+            _ if agent == Some(CLAUDE_CODE) => !child,
+            _ => true,
+        }
     }
 
     fn event_subject(input: &SessionStartEvent, agent: &str) -> Subject {
         match agent {
+            // SubagentStart filters on `agent_type`, which hookchain has no value for.
+            CLAUDE_CODE if input.source == SessionSource::Subagent => Subject::Unknown,
             CLAUDE_CODE => Subject::Value(start_source(input.source).to_owned()),
             _ => Subject::Unfiltered,
         }
@@ -615,6 +684,23 @@ impl WirePoint for TransformUserInput {
 
     fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Add, |d| d.updated_text.take())
+    }
+}
+
+impl WirePoint for TurnStart {
+    fn fields(input: &TurnStartEvent) -> Map<String, Value> {
+        fields([
+            ("prompt", Value::from(input.prompt.as_str())),
+            ("context", json(&input.context)),
+        ])
+    }
+
+    fn apply_decision(
+        _: &TurnStartEvent,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<String> {
+        apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
     }
 }
 
@@ -761,6 +847,8 @@ fn tool_result_fields(input: &ToolResult) -> Map<String, Value> {
     put_opt(&mut map, "tool_use_id", input.tool_use_id.as_deref());
     if let Some(block) = &input.blocked {
         map.insert("blocked".to_owned(), json(block));
+        // Claude Code's PermissionDenied `reason`.
+        map.insert("reason".to_owned(), Value::from(block.reason.as_str()));
     }
     map
 }
@@ -794,6 +882,46 @@ fn tool_result_dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<Str
 /// fired for a refused call, as its script would never see one there.
 const NO_POST_TOOL_EVENT_WHEN_DENIED: &[&str] =
     &["Claude Code", "Hermes", "docker-agent", "Starchild"];
+
+impl WirePoint for PermissionRequest {
+    fn fields(input: &PermissionAsk) -> Map<String, Value> {
+        let mut map = fields([
+            ("tool_name", Value::from(input.tool_name.as_str())),
+            ("tool_input", input.tool_input.clone()),
+        ]);
+        put_opt(&mut map, "tool_use_id", input.tool_use_id.as_deref());
+        if !input.permission_suggestions.is_empty() {
+            map.insert(
+                "permission_suggestions".to_owned(),
+                json(&input.permission_suggestions),
+            );
+        }
+        map
+    }
+
+    fn tool_name(input: &PermissionAsk) -> Option<&str> {
+        Some(&input.tool_name)
+    }
+
+    fn apply_decision(
+        input: &PermissionAsk,
+        mut decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<PermissionGrant> {
+        // `ask` is what the agent does when no hook decides: the user is asked.
+        if matches!(decision.verdict, Verdict::Ask(_)) {
+            decision.verdict = Verdict::Pass;
+        }
+        let allowed = decision.verdict == Verdict::Allow;
+        apply(decision, cx, Context::Add, |d| {
+            let args = d.new_input(&input.tool_input);
+            d.updated_input = None;
+            d.merge_input = None;
+            d.rewrite_keys = None;
+            allowed.then_some(PermissionGrant { args })
+        })
+    }
+}
 
 impl WirePoint for TransformToolResult {
     fn fields(input: &ToolResult) -> Map<String, Value> {
@@ -852,8 +980,25 @@ impl WirePoint for AfterToolCall {
         tool_result_dialect_fields(input, agent, map);
     }
 
-    fn fires_in_dialect(input: &ToolResult, agent: &str) -> bool {
-        input.blocked.is_none() || !NO_POST_TOOL_EVENT_WHEN_DENIED.contains(&agent)
+    fn fires_for(input: &ToolResult, event: &str, agent: Option<&str>) -> bool {
+        match event {
+            // Claude Code's PermissionDenied: a refused call only.
+            "PermissionDenied" => input.blocked.is_some(),
+            _ => {
+                input.blocked.is_none()
+                    || agent.is_none_or(|agent| !NO_POST_TOOL_EVENT_WHEN_DENIED.contains(&agent))
+            }
+        }
+    }
+
+    fn in_dialect(input: &ToolResult, decision: &mut Decision, agent: &str, _: &HookContext<'_>) {
+        // Claude Code's PermissionDenied: `retry: true` tells the model it may retry the call.
+        if agent == CLAUDE_CODE && input.blocked.is_some() && decision.retry == Some(true) {
+            decision.context.push(format!(
+                "The call of `{}` was denied, but you may retry it.",
+                input.tool_name
+            ));
+        }
     }
 
     fn tool_name(input: &ToolResult) -> Option<&str> {
@@ -866,6 +1011,28 @@ impl WirePoint for AfterToolCall {
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
+    }
+}
+
+impl WirePoint for AfterToolBatch {
+    fn fields(input: &ToolBatch) -> Map<String, Value> {
+        let calls: Vec<Value> = input
+            .results
+            .iter()
+            .map(|result| Value::Object(tool_result_fields(result)))
+            .collect();
+        fields([
+            ("tool_calls", Value::Array(calls)),
+            ("context", json(&input.context)),
+        ])
+    }
+
+    fn apply_decision(
+        _: &ToolBatch,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<String> {
+        apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
     }
 }
 
@@ -1094,26 +1261,41 @@ impl WirePoint for Notify {
         let mut map = fields([
             ("message", Value::from(input.message.as_str())),
             ("level", json(&input.level)),
+            ("kind", json(&input.kind)),
         ]);
         put_opt(&mut map, "source", input.source.as_deref());
         map
     }
 
     fn dialect_fields(input: &Notification, agent: &str, map: &mut Map<String, Value>) {
-        if agent == DOCKER_AGENT {
-            map.insert("notification_level".to_owned(), json(&input.level));
-            map.insert(
-                "notification_message".to_owned(),
-                Value::from(input.message.as_str()),
-            );
+        match agent {
+            DOCKER_AGENT => {
+                map.insert("notification_level".to_owned(), json(&input.level));
+                map.insert(
+                    "notification_message".to_owned(),
+                    Value::from(input.message.as_str()),
+                );
+            }
+            CLAUDE_CODE => put_opt(map, "notification_type", notification_type(input.kind)),
+            _ => {}
         }
     }
 
-    fn event_subject(_: &Notification, agent: &str) -> Subject {
-        // Claude Code filters on `notification_type` (`permission_prompt`, `idle_prompt`, …),
-        // none of which hookchain's notifications are.
-        match agent {
-            CLAUDE_CODE => Subject::Unknown,
+    fn fires_for(input: &Notification, event: &str, _: Option<&str>) -> bool {
+        match event {
+            "on_error" => input.level == Level::Error,
+            "on_max_iterations" => input.kind == NotificationKind::MaxIterations,
+            "on_user_input" => input.kind == NotificationKind::UserInput,
+            _ => true,
+        }
+    }
+
+    fn event_subject(input: &Notification, agent: &str) -> Subject {
+        // Claude Code filters on `notification_type` (`permission_prompt`, `idle_prompt`, …);
+        // a notification of none of its types passes only a matcher for everything.
+        match (agent, notification_type(input.kind)) {
+            (CLAUDE_CODE, Some(kind)) => Subject::Value(kind.to_owned()),
+            (CLAUDE_CODE, None) => Subject::Unknown,
             _ => Subject::Unfiltered,
         }
     }
@@ -1201,7 +1383,7 @@ pub fn payload_in<P: WirePoint>(
 mod tests {
     use super::*;
     use hooks_core::points::catalog;
-    use hooks_core::{Annotations, Level, Message};
+    use hooks_core::{Annotations, Level, Message, NotificationKind};
     use serde_json::json;
 
     fn with_cx<T>(
@@ -1227,11 +1409,14 @@ mod tests {
             SessionEnd::NAME,
             SessionReset::NAME,
             TransformUserInput::NAME,
+            TurnStart::NAME,
             BeforeLlmCall::NAME,
             AfterLlmCall::NAME,
             InterceptToolCall::NAME,
+            PermissionRequest::NAME,
             TransformToolResult::NAME,
             AfterToolCall::NAME,
+            AfterToolBatch::NAME,
             TransformResponse::NAME,
             OnStop::NAME,
             BeforeCompaction::NAME,
@@ -1316,10 +1501,11 @@ mod tests {
             level: Level::Warning,
             message: "m".into(),
             source: None,
+            kind: NotificationKind::General,
         };
         assert_eq!(
             Value::Object(Notify::fields(&note)),
-            json!({"message": "m", "level": "warning"})
+            json!({"message": "m", "level": "warning", "kind": "general"})
         );
         let compaction = Compaction {
             messages: vec![Message::user("hi")],
@@ -1556,13 +1742,15 @@ mod tests {
             Subject::Unfiltered
         );
         // Claude Code fires no SessionStart for a subagent.
-        assert!(!SessionStart::fires_in_dialect(
+        assert!(!SessionStart::fires_for(
             &start(SessionSource::Subagent),
-            "Claude Code"
+            "SessionStart",
+            Some("Claude Code")
         ));
-        assert!(SessionStart::fires_in_dialect(
+        assert!(SessionStart::fires_for(
             &start(SessionSource::Subagent),
-            "docker-agent"
+            "session_start",
+            Some("docker-agent")
         ));
         let end = |reason: &str| SessionEndEvent {
             session_id: "s".into(),
@@ -1580,6 +1768,7 @@ mod tests {
             level: Level::Error,
             message: "m".into(),
             source: None,
+            kind: NotificationKind::General,
         };
         assert_eq!(
             Notify::event_subject(&note, "Claude Code"),
@@ -1651,7 +1840,10 @@ mod tests {
             );
             assert!(plain_stdout_is_context(point, None), "{point}");
         }
-        assert!(plain_stdout_is_context(
+        // docker-agent's `turn_start` takes context; its `before_llm_call` does not ("this
+        // event's AdditionalContext is not consumed").
+        assert!(plain_stdout_is_context("turn_start", Some("docker-agent")));
+        assert!(!plain_stdout_is_context(
             "before_llm_call",
             Some("docker-agent")
         ));

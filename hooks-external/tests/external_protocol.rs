@@ -13,7 +13,8 @@ use hooks_core::points::{
     TransformToolResult, TransformUserInput,
 };
 use hooks_core::{
-    Compaction, Flow, HookContext, HookResult, LlmCall, ToolCall, ToolResult, TurnEnd,
+    Compaction, Flow, HookContext, HookResult, Level, LlmCall, Notification, PermissionAsk,
+    ToolCall, ToolResult, TurnEnd,
 };
 use hooks_external::ExternalHooksExt;
 use hooks_external::{
@@ -1156,12 +1157,12 @@ fn every_builtin_point_takes_an_external_hook_and_describe_shows_where_it_was_co
     }
     let listing = hooks.describe().to_string();
     assert!(listing.contains("hooks/hookchain.yaml:12"), "{listing}");
-    assert!(listing.contains("external (17 hooks)"), "{listing}");
+    assert!(listing.contains("external (20 hooks)"), "{listing}");
     assert!(
         listing.starts_with(
-            "17 hook(s): 0 collected by #[register_hook] (inventory), 0 added by the builder, \
-             17 external"
-        ) || listing.contains("(linkme), 0 added by the builder, 17 external"),
+            "20 hook(s): 0 collected by #[register_hook] (inventory), 0 added by the builder, \
+             20 external"
+        ) || listing.contains("(linkme), 0 added by the builder, 20 external"),
         "{listing}"
     );
     assert!(
@@ -1427,4 +1428,298 @@ fn a_required_external_hook_that_cannot_run_blocks_under_on_error_pass() {
         .unwrap();
     let outcome = turn(&hooks, "required-ran").fire::<InterceptToolCall>(rm_call());
     assert!(!outcome.is_blocked(), "{outcome:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events that name some firings of a point, and the points only the agent knows the moment of.
+
+/// Starchild's and docker-agent's `on_error` fires for errors only, `on_max_iterations` for the
+/// iteration cap only, docker-agent's `on_user_input` when the agent waits for the user; a
+/// `notification` hook sees them all. They fired on every notification.
+#[test]
+fn on_error_on_max_iterations_and_on_user_input_fire_for_their_notifications_only() {
+    let fakes: Vec<(&str, Flavor, Arc<Fake>)> = [
+        ("on_error", Flavor::Starchild),
+        ("on_max_iterations", Flavor::DockerAgent),
+        ("on_user_input", Flavor::DockerAgent),
+        ("notification", Flavor::DockerAgent),
+    ]
+    .into_iter()
+    .map(|(event, flavor)| (event, flavor, Fake::stdout("")))
+    .collect();
+    let mut builder = HooksBuilder::new();
+    for (event, flavor, fake) in &fakes {
+        builder = builder.external_with(
+            ExternalHook {
+                name: (*event).to_owned(),
+                flavor: *flavor,
+                ..hook("notification", event)
+            },
+            fake.clone(),
+        );
+    }
+    let hooks = builder.build().unwrap();
+    let turn = turn(&hooks, "notifications");
+    let calls = || fakes.iter().map(|(_, _, f)| f.calls()).collect::<Vec<_>>();
+
+    turn.notify(Notification::new(Level::Warning, "a hook failed"));
+    assert_eq!(calls(), [0, 0, 0, 1]);
+    turn.notify(Notification::error("the model call failed"));
+    assert_eq!(calls(), [1, 0, 0, 2]);
+    assert_eq!(fakes[0].2.last_payload()["event"], "on_error");
+    turn.max_iterations_reached(30);
+    assert_eq!(calls(), [1, 1, 0, 3]);
+    let payload = fakes[1].2.last_payload();
+    assert_eq!(payload["hook_event_name"], "on_max_iterations");
+    assert_eq!(payload["kind"], "max_iterations");
+    assert_eq!(payload["notification_level"], "warning");
+    turn.waiting_for_user("which branch?");
+    assert_eq!(calls(), [1, 1, 1, 4]);
+    assert_eq!(
+        fakes[2].2.last_payload()["notification_message"],
+        "which branch?"
+    );
+}
+
+/// Claude Code's `Notification` matchers filter on `notification_type`: waiting for the user
+/// is `idle_prompt`.
+#[test]
+fn claude_code_notification_matchers_see_idle_prompt() {
+    let fake = Fake::stdout("");
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::ClaudeCode,
+            matcher: Matcher::parse(Flavor::ClaudeCode, "idle_prompt").unwrap(),
+            ..hook("notification", "Notification")
+        },
+        &fake,
+    );
+    let turn = turn(&hooks, "idle");
+    turn.notify(Notification::error("boom"));
+    assert_eq!(fake.calls(), 0);
+    turn.waiting_for_user("Claude is waiting for your input");
+    assert_eq!(fake.calls(), 1);
+    assert_eq!(fake.last_payload()["notification_type"], "idle_prompt");
+}
+
+/// Claude Code's `SubagentStart` fires for a child agent's session only, with the child's id
+/// as `agent_id`; its context goes into the child's session. It was left out of the file.
+#[test]
+fn claude_code_subagent_start_fires_for_child_sessions_with_their_context() {
+    let fake = Fake::json(json!({"hookSpecificOutput": {
+        "hookEventName": "SubagentStart",
+        "additionalContext": "follow the repository's style guide",
+    }}));
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::ClaudeCode,
+            ..hook("session_start", "SubagentStart")
+        },
+        &fake,
+    );
+    let parent = hooks.session("parent");
+    assert_eq!(fake.calls(), 0, "not for the main session");
+    assert!(parent.context().is_empty());
+    let child = parent.child("child-1");
+    assert_eq!(fake.calls(), 1);
+    let payload = fake.last_payload();
+    assert_eq!(payload["hook_event_name"], "SubagentStart");
+    assert_eq!(payload["agent_id"], "child-1");
+    assert_eq!(child.context(), ["follow the repository's style guide"]);
+    child.end("done");
+    parent.end("done");
+}
+
+/// Claude Code's `PermissionDenied` fires for a refused call only, with the reason; its
+/// `retry: true` tells the model it may retry.
+#[test]
+fn claude_code_permission_denied_fires_for_refused_calls_and_retry_reaches_the_model() {
+    let fake = Fake::json(json!({"hookSpecificOutput": {
+        "hookEventName": "PermissionDenied",
+        "retry": true,
+    }}));
+    let hooks = HooksBuilder::new()
+        .hook(
+            InterceptToolCall,
+            0,
+            |call: &ToolCall, _: &HookContext| match call.name.as_str() {
+                "Bash" => HookResult::block("rm is not allowed"),
+                _ => HookResult::Pass,
+            },
+        )
+        .external_with(
+            ExternalHook {
+                flavor: Flavor::ClaudeCode,
+                ..hook("after_tool_call", "PermissionDenied")
+            },
+            fake.clone(),
+        )
+        .build()
+        .unwrap();
+    let turn = turn(&hooks, "denied");
+    let run = turn.run_tool(ToolCall::new("Read", json!({"path": "a"})), |_| {
+        Ok(json!("text"))
+    });
+    assert!(run.ran);
+    assert_eq!(fake.calls(), 0, "not for a call that ran");
+    let run = turn.run_tool(rm_call(), |_| Ok(json!("ran")));
+    assert!(!run.ran);
+    assert_eq!(fake.calls(), 1);
+    let payload = fake.last_payload();
+    assert_eq!(payload["hook_event_name"], "PermissionDenied");
+    assert_eq!(payload["reason"], "rm is not allowed");
+    assert_eq!(payload["tool_use_id"], "toolu_1");
+    assert_eq!(
+        turn.take_context(),
+        ["The call of `Bash` was denied, but you may retry it."]
+    );
+}
+
+fn permission(fake: &Arc<Fake>, flavor: Flavor, event: &str) -> Flow<PermissionAsk> {
+    let hooks = registry(
+        ExternalHook {
+            flavor,
+            ..hook("permission_request", event)
+        },
+        fake,
+    );
+    turn(&hooks, "permission").permission_request(PermissionAsk::new(&rm_call()))
+}
+
+/// Claude Code's `PermissionRequest` and docker-agent's `permission_request`: allow grants the
+/// call (with Claude Code's `updatedInput`), deny refuses it with the message, ask or nothing
+/// leaves it to the user. Both events were left out of their files.
+#[test]
+fn permission_request_allows_denies_or_leaves_it_to_the_user() {
+    let allow = Fake::json(json!({"hookSpecificOutput": {
+        "hookEventName": "PermissionRequest",
+        "decision": {"behavior": "allow", "updatedInput": {"command": "rm -rf ./build"}},
+    }}));
+    let ask = permission(&allow, Flavor::ClaudeCode, "PermissionRequest")
+        .continued()
+        .unwrap();
+    assert!(ask.allowed);
+    assert_eq!(ask.tool_input, json!({"command": "rm -rf ./build"}));
+    let payload = allow.last_payload();
+    assert_eq!(payload["hook_event_name"], "PermissionRequest");
+    assert_eq!(payload["tool_name"], "Bash");
+
+    let deny = Fake::json(json!({"hookSpecificOutput": {
+        "hookEventName": "PermissionRequest",
+        "decision": {"behavior": "deny", "message": "not on this machine"},
+    }}));
+    let blocked = permission(&deny, Flavor::ClaudeCode, "PermissionRequest")
+        .blocked()
+        .unwrap();
+    assert_eq!(blocked.reason, "not on this machine");
+
+    let docker_allow =
+        Fake::json(json!({"hook_specific_output": {"permission_decision": "allow"}}));
+    let ask = permission(&docker_allow, Flavor::DockerAgent, "permission_request")
+        .continued()
+        .unwrap();
+    assert!(ask.allowed);
+    assert_eq!(ask.tool_input, rm_call().args);
+
+    for answer in [
+        json!({"hook_specific_output": {"permission_decision": "ask"}}),
+        json!({}),
+    ] {
+        let ask = permission(
+            &Fake::json(answer),
+            Flavor::DockerAgent,
+            "permission_request",
+        )
+        .continued()
+        .unwrap();
+        assert!(!ask.allowed, "the user is asked");
+    }
+
+    // A PermissionRequest matcher filters on the tool, as PreToolUse's does.
+    let fake = Fake::json(json!({"hookSpecificOutput": {"decision": {"behavior": "deny"}}}));
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::ClaudeCode,
+            matcher: Matcher::parse(Flavor::ClaudeCode, "Edit|Write").unwrap(),
+            ..hook("permission_request", "PermissionRequest")
+        },
+        &fake,
+    );
+    let flow = turn(&hooks, "matcher").permission_request(PermissionAsk::new(&rm_call()));
+    assert!(!flow.is_blocked());
+    assert_eq!(fake.calls(), 0);
+}
+
+/// docker-agent's `turn_start` fires once per turn with the prompt, and its context (plain
+/// stdout too, as docker-agent reads it there) is the turn's. It fired on every model call, as
+/// `before_llm_call`.
+#[test]
+fn docker_agent_turn_start_context_is_for_the_turn() {
+    let fake = Fake::stdout("today is a release day");
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::DockerAgent,
+            ..hook("turn_start", "turn_start")
+        },
+        &fake,
+    );
+    let turn = turn(&hooks, "turn-start");
+    let start = turn.turn_start("ship it").continued().unwrap();
+    assert_eq!(start.context, ["today is a release day"]);
+    let payload = fake.last_payload();
+    assert_eq!(payload["hook_event_name"], "turn_start");
+    assert_eq!(payload["prompt"], "ship it");
+    // Not a before_llm_call hook any more.
+    let _ = turn.before_llm_call(LlmCall::default());
+    assert_eq!(fake.calls(), 1);
+}
+
+/// Claude Code's `PostToolBatch` gets every call of the batch; its context is for the next
+/// model call, and its block stops the turn before it.
+#[test]
+fn claude_code_post_tool_batch_sees_the_batch_and_may_stop_it() {
+    let context = Fake::json(json!({"hookSpecificOutput": {
+        "hookEventName": "PostToolBatch",
+        "additionalContext": "both files changed: run the tests",
+    }}));
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::ClaudeCode,
+            ..hook("after_tool_batch", "PostToolBatch")
+        },
+        &context,
+    );
+    let batch_turn = turn(&hooks, "batch");
+    let results = vec![
+        ToolResult::new(
+            &ToolCall::new("Edit", json!({"file": "a"})).with_id("t1"),
+            Ok(json!("ok")),
+        ),
+        ToolResult::new(
+            &ToolCall::new("Edit", json!({"file": "b"})).with_id("t2"),
+            Err("denied".into()),
+        ),
+    ];
+    let batch = batch_turn.after_tool_batch(results).continued().unwrap();
+    assert_eq!(batch.context, ["both files changed: run the tests"]);
+    let payload = context.last_payload();
+    assert_eq!(payload["hook_event_name"], "PostToolBatch");
+    let calls = payload["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1]["tool_use_id"], "t2");
+    assert_eq!(calls[1]["is_error"], true);
+
+    let block = Fake::json(json!({"decision": "block", "reason": "too many edits at once"}));
+    let hooks = registry(
+        ExternalHook {
+            flavor: Flavor::ClaudeCode,
+            ..hook("after_tool_batch", "PostToolBatch")
+        },
+        &block,
+    );
+    let blocked = turn(&hooks, "batch-block")
+        .after_tool_batch(Vec::new())
+        .blocked()
+        .unwrap();
+    assert_eq!(blocked.reason, "too many edits at once");
 }

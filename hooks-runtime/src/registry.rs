@@ -689,6 +689,7 @@ impl HooksBuilder {
                 level: hooks_core::Level::Error,
                 message,
                 source: Some(name.clone()),
+                kind: hooks_core::NotificationKind::General,
             });
             *self = (required.stand_in)(builder, name, reason);
         }
@@ -710,6 +711,7 @@ impl HooksBuilder {
                     "required extension `{extension}` has no hook in this registry: every tool                      call and every user message is blocked until it does"
                 ),
                 source: Some(extension.clone()),
+                kind: hooks_core::NotificationKind::General,
             });
             let name = format!("extension:{extension}");
             let builder =
@@ -1028,6 +1030,7 @@ impl Registry {
                 level: hooks_core::Level::Warning,
                 message: refusal.clone(),
                 source: Some("config".to_owned()),
+                kind: hooks_core::NotificationKind::General,
             });
         }
         self.refusals.get_mut().extend(refusals.iter().cloned());

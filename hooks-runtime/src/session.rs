@@ -22,9 +22,10 @@
 //!
 //! # The rules it keeps
 //!
-//! - `session_start` fires once, when the session is created ([`Hooks::session`],
-//!   [`Session::child`], [`Session::reset`] and their `_async` twins); the context it injects is
-//!   kept for the whole session ([`Session::context`]).
+//! - `session_start` fires when the session is created ([`Hooks::session`],
+//!   [`Hooks::session_with`], [`Session::child`], [`Session::reset`] and their `_async` twins);
+//!   the context it injects is kept for the whole session ([`Session::context`]). It fires
+//!   again only when the agent calls [`Session::restart`].
 //! - `session_end` fires at most once, from [`Session::end`] or [`Session::end_async`] with the
 //!   agent's reason; a second call does nothing. A child session fires `subagent_stop`, carrying
 //!   its parent's id, just before its `session_end`. [`Session::reset`] fires `session_reset`
@@ -41,6 +42,16 @@
 //!   the sync hooks compiled into the program (`#[register_hook]` fns and builder closures) of
 //!   `turn_end` — with [`TurnEnd::Canceled`], or [`TurnEnd::Error`] when dropped by a panic — or
 //!   of `subagent_stop` and `session_end` — with the reason `"dropped"` —, and frees the state.
+//! - The agent calls [`Turn::turn_start`] once per turn, after `transform_user_input` and before
+//!   the turn's first model call; the context it returns is for that turn's model calls only.
+//! - `permission_request`, `after_tool_batch` and the notifications of the iteration cap and of
+//!   waiting for the user fire where the agent calls them ([`Turn::permission_request`] where it
+//!   would ask the user to confirm a call, [`Turn::after_tool_batch`] once the calls of one model
+//!   reply have run, [`Turn::max_iterations_reached`], [`Turn::waiting_for_user`]): hookchain
+//!   cannot see those moments of the agent's loop.
+//! - [`Hooks::session_with`] starts a session with a source of the agent's choosing (a resumed
+//!   conversation); [`Session::restart`] fires `session_start` again on the same session
+//!   (after a compaction).
 //! - [`Turn::run_tool`] fires the tool points in their order: `intercept_tool_call`, the tool,
 //!   `after_tool_call` (on success and on error, a panicking tool included), then
 //!   `transform_tool_result`, which sees the call as it actually ran.
@@ -72,14 +83,16 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use hooks_core::points::{
-    AfterCompaction, AfterLlmCall, AfterToolCall, BeforeCompaction, BeforeLlmCall,
-    InterceptToolCall, Notify, OnStop, OutboundMessage, SessionEnd, SessionReset, SessionStart,
-    SubagentStop, TransformResponse, TransformToolResult, TransformUserInput, TurnEnded,
+    AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
+    InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
+    SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
+    TransformUserInput, TurnEnded, TurnStart,
 };
 use hooks_core::{
     Blocked, Compaction, CompactionDone, Flow, HookPoint, Level, LlmCall, LlmReply, Notification,
-    OnError, Outbound, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
-    StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
+    NotificationKind, OnError, Outbound, PermissionAsk, SessionEndEvent, SessionResetEvent,
+    SessionSource, SessionStartEvent, StopEvent, SubagentStopEvent, ToolBatch, ToolCall,
+    ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
 use parking_lot::Mutex;
 use serde_json::Value;
@@ -349,6 +362,62 @@ impl Hooks {
     }
 }
 
+impl Hooks {
+    /// Starts a session with this id whose `session_start` says `source`: a conversation the
+    /// agent resumed ([`SessionSource::Resume`], Claude Code's `--resume`), or any other start
+    /// the agent names itself. [`session`](Hooks::session) is `session_with(id,
+    /// SessionSource::Startup)`; a child agent's session starts with [`Session::child`], a
+    /// reset with [`Session::reset`], and a compaction fires [`Session::restart`] on the same
+    /// session.
+    ///
+    /// External hooks written for Claude Code or docker-agent see the source as their agent
+    /// spells it (`startup`, `resume`, `clear`, `compact`), and Claude Code's matchers filter
+    /// on it (`matcher: resume`).
+    ///
+    /// ```
+    /// use hookchain::{HookContext, HookResult, HooksBuilder};
+    /// use hookchain::points::{SessionSource, SessionStart, SessionStartEvent};
+    ///
+    /// let hooks = HooksBuilder::new()
+    ///     .hook(SessionStart, 0, |start: &SessionStartEvent, _: &HookContext| {
+    ///         match start.source {
+    ///             SessionSource::Resume => HookResult::Rewrite("welcome back".to_owned()),
+    ///             _ => HookResult::Pass,
+    ///         }
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let session = hooks.session_with("resumed", SessionSource::Resume);
+    /// assert_eq!(session.context(), ["welcome back"]);
+    /// session.end("done");
+    /// ```
+    pub fn session_with(&self, id: impl Into<String>, source: SessionSource) -> Session {
+        Session::start(
+            self.clone(),
+            id.into().into(),
+            None,
+            source,
+            "Hooks::session_with_async",
+        )
+    }
+
+    /// [`session_with`](Hooks::session_with), awaiting async `session_start` hooks.
+    pub async fn session_with_async(
+        &self,
+        id: impl Into<String>,
+        source: SessionSource,
+    ) -> Session {
+        Session::start_async(
+            self.clone(),
+            id.into().into(),
+            None,
+            source,
+            "Hooks::session_with_async",
+        )
+        .await
+    }
+}
+
 impl Session {
     fn start(
         hooks: Hooks,
@@ -481,6 +550,51 @@ impl Session {
         self.inner
             .fire_async::<P>(value, "Session::fire_async")
             .await
+    }
+
+    /// Fires `session_start` again for this session, with `source`: most often
+    /// [`SessionSource::Compact`], right after the agent compacted the context, so hooks
+    /// re-inject what the summary lost (Claude Code's `SessionStart` with `source: compact`,
+    /// which `matcher: compact` hooks wait for). The session, its id and its state stay.
+    ///
+    /// `Continue` carries the context the hooks injected now; [`context`](Session::context)
+    /// keeps what they injected when the session started. Add both to the model calls that
+    /// follow.
+    ///
+    /// ```
+    /// use hookchain::{Flow, HookContext, HookResult, HooksBuilder};
+    /// use hookchain::points::{SessionSource, SessionStart, SessionStartEvent};
+    ///
+    /// let hooks = HooksBuilder::new()
+    ///     .hook(SessionStart, 0, |start: &SessionStartEvent, _: &HookContext| {
+    ///         match start.source {
+    ///             SessionSource::Compact => HookResult::Rewrite("the plan is in PLAN.md".to_owned()),
+    ///             _ => HookResult::Pass,
+    ///         }
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let session = hooks.session("compacting");
+    /// assert!(session.context().is_empty());
+    /// // ... the agent compacts its context ...
+    /// let Flow::Continue(start) = session.restart(SessionSource::Compact) else { panic!() };
+    /// assert_eq!(start.context, ["the plan is in PLAN.md"]);
+    /// session.end("done");
+    /// ```
+    pub fn restart(&self, source: SessionSource) -> Flow<SessionStartEvent> {
+        let event = self.inner.start_event(source);
+        self.inner
+            .fire::<SessionStart>(event, Mode::Sync("Session::restart_async"))
+            .into_flow()
+    }
+
+    /// [`restart`](Session::restart), awaiting async hooks.
+    pub async fn restart_async(&self, source: SessionSource) -> Flow<SessionStartEvent> {
+        let event = self.inner.start_event(source);
+        self.inner
+            .fire_async::<SessionStart>(event, "Session::restart_async")
+            .await
+            .into_flow()
     }
 
     /// Ends the session: fires `subagent_stop` (for a child) and `session_end` with `reason`,
@@ -691,6 +805,14 @@ impl Turn {
         /// user.
         transform_user_input / transform_user_input_async: TransformUserInput,
             text: impl Into<String> => String, text.into();
+        /// `turn_start`: the turn starts. Call it once per turn, with the user's message as
+        /// `transform_user_input` left it, before the turn's first model call. `Continue`
+        /// carries the context hooks injected for **this turn only**: add it to every model call
+        /// of the turn (as a system message the conversation does not keep), and drop it when
+        /// the turn ends. `Blocked`: end the turn without calling the model, the reason the
+        /// reply.
+        turn_start / turn_start_async: TurnStart,
+            prompt: impl Into<String> => TurnStartEvent, TurnStartEvent::new(prompt);
         /// `before_llm_call`: lets hooks inject system and user text into a model call, or block
         /// it. `Continue` carries the call with every injection applied, in chain order.
         before_llm_call / before_llm_call_async: BeforeLlmCall, call: LlmCall => LlmCall, call;
@@ -699,9 +821,23 @@ impl Turn {
         /// error for the model. [`run_tool`](Turn::run_tool) fires the whole tool sequence.
         intercept_tool_call / intercept_tool_call_async: InterceptToolCall,
             call: ToolCall => ToolCall, call;
+        /// `permission_request`: call it where the agent would ask the user to confirm a tool
+        /// call (after `intercept_tool_call` let it through and no rule of the agent allowed
+        /// it). `Continue` with [`PermissionAsk::allowed`]: run [`PermissionAsk::call`] without
+        /// asking (its args may have been replaced); `Continue` without: ask the user as usual;
+        /// `Blocked`: the call is denied, the reason an error for the model.
+        permission_request / permission_request_async: PermissionRequest,
+            ask: PermissionAsk => PermissionAsk, ask;
         /// `transform_tool_result`: lets hooks rewrite a tool's result before the model sees it.
         transform_tool_result / transform_tool_result_async: TransformToolResult,
             result: ToolResult => ToolResult, result;
+        /// `after_tool_batch`: every call of a batch the model asked for at once has run (each
+        /// through [`run_tool`](Turn::run_tool), the refused ones included), before the next
+        /// model call; `results` in the order the model asked for them. `Continue` carries the
+        /// context hooks injected for that next call; `Blocked`: do not make it, end the turn
+        /// with the reason.
+        after_tool_batch / after_tool_batch_async: AfterToolBatch,
+            results: Vec<ToolResult> => ToolBatch, ToolBatch::new(results);
         /// `transform_response`: lets hooks rewrite (mask, add a footer to) the final reply.
         transform_response / transform_response_async: TransformResponse,
             reply: impl Into<String> => String, reply.into();
@@ -726,6 +862,32 @@ impl Turn {
         after_compaction / after_compaction_async: AfterCompaction, done: CompactionDone;
         /// `notification`: reports a warning or an error to the hooks.
         notify / notify_async: Notify, notification: Notification;
+    }
+
+    /// Reports that the agent reached its cap of `limit` model calls for this run: fires
+    /// `notification` with [`NotificationKind::MaxIterations`] (level warning), which
+    /// external hooks configured as `on_max_iterations` wait for. The turn goes on or ends as
+    /// the agent decides (for example [`end`](Turn::end) with [`TurnEnd::MaxIterations`]).
+    pub fn max_iterations_reached(&self, limit: u32) {
+        self.notify(max_iterations(limit));
+    }
+
+    /// [`max_iterations_reached`](Turn::max_iterations_reached), awaiting async hooks.
+    pub async fn max_iterations_reached_async(&self, limit: u32) {
+        self.notify_async(max_iterations(limit)).await;
+    }
+
+    /// Reports that the agent waits for the user's input (`message` says for what): fires
+    /// `notification` with [`NotificationKind::UserInput`] (level info), which external hooks
+    /// configured as docker-agent's `on_user_input` wait for, and Claude Code's `Notification`
+    /// hooks see as `notification_type: idle_prompt`.
+    pub fn waiting_for_user(&self, message: impl Into<String>) {
+        self.notify(waiting(message.into()));
+    }
+
+    /// [`waiting_for_user`](Turn::waiting_for_user), awaiting async hooks.
+    pub async fn waiting_for_user_async(&self, message: impl Into<String>) {
+        self.notify_async(waiting(message.into())).await;
     }
 
     /// Runs one tool call with every tool point in order: `intercept_tool_call`; then, unless it
@@ -1113,6 +1275,7 @@ impl TurnInner {
                 blocked.hook, blocked.reason
             ),
             source: Some(blocked.hook.clone()),
+            kind: NotificationKind::General,
         };
         let stop = Stop::Capped {
             response: kept,
@@ -1189,6 +1352,20 @@ fn quiet<T>(outcome: &Outcome<T>) -> bool {
     outcome.context.is_empty() && outcome.warnings.is_empty() && outcome.failures.is_empty()
 }
 
+/// The notification of [`Turn::max_iterations_reached`].
+fn max_iterations(limit: u32) -> Notification {
+    Notification::new(
+        Level::Warning,
+        format!("the agent reached its limit of {limit} model call(s) for this run"),
+    )
+    .kind(NotificationKind::MaxIterations)
+}
+
+/// The notification of [`Turn::waiting_for_user`].
+fn waiting(message: String) -> Notification {
+    Notification::new(Level::Info, message).kind(NotificationKind::UserInput)
+}
+
 /// The run of a tool call `intercept_tool_call` blocked: the model gets the reason (and the
 /// call's name and id, not its args).
 fn refused(asked: ToolCall, blocked: Blocked) -> ToolRun {
@@ -1225,6 +1402,7 @@ fn tool_panicked(call: &ToolCall, panic: Box<dyn std::any::Any + Send>) -> (Stri
         level: Level::Error,
         message: message.clone(),
         source: Some(call.name.clone()),
+        kind: NotificationKind::General,
     };
     (message, note)
 }
@@ -1272,6 +1450,7 @@ fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Vec<Notificat
             },
             message: format!("{} on `{}`", failure, P::NAME),
             source: Some(failure.hook.clone()),
+            kind: NotificationKind::General,
         })
         .collect()
 }

@@ -547,6 +547,7 @@ fn every_catalog_point_is_dispatchable_through_its_turn_method_or_fire() {
         level: Level::Info,
         message: "m".into(),
         source: None,
+        kind: NotificationKind::General,
     };
     assert_eq!(turn.notify(n.clone()), n);
     let outcome = turn.fire::<SessionEnd>(SessionEndEvent {
@@ -555,7 +556,7 @@ fn every_catalog_point_is_dispatchable_through_its_turn_method_or_fire() {
     });
     assert!(!outcome.is_blocked());
     let _: fn(Observed) = |o| match o {};
-    assert_eq!(hooks_core::points::catalog().len(), 17);
+    assert_eq!(hooks_core::points::catalog().len(), 20);
     assert!(matches!(turn.transform_user_input("hi"), Flow::Continue(t) if t == "hi"));
 }
 

@@ -173,6 +173,7 @@ fn a_disabled_required_observer_is_skipped() {
         level: hooks_core::Level::Info,
         message: "m".to_owned(),
         source: None,
+        kind: hooks_core::NotificationKind::General,
     });
     assert!(!outcome.is_blocked());
 }

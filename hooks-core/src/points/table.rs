@@ -54,11 +54,21 @@ macro_rules! __builtin_points {
             /// Hooks return context (`HookResult::Rewrite(text)`) that persists for the whole session: the
             /// agent gets it back from `Session::context()` and adds it to its model calls. Injections
             /// accumulate in chain order.
+            ///
+            /// [`SessionStartEvent::source`] says why: a new conversation, a reset, a child agent's
+            /// session (Claude Code's `SubagentStart`: its context goes into the child's session), a
+            /// resumed conversation, or the same one after a compaction. External hooks configured
+            /// as `SubagentStart` fire for child sessions only, and hooks configured as Claude
+            /// Code's `SessionStart` for the others.
             SessionStart {
                 name: "session_start",
                 kind: Inject,
-                fires: "a new session starts (and again after a reset)",
-                aliases: [("on_session_start", "Hermes"), ("SessionStart", "Claude Code")],
+                fires: "a session starts: new, reset, a child agent's (SubagentStart), resumed, or after a compaction",
+                aliases: [
+                    ("on_session_start", "Hermes"),
+                    ("SessionStart", "Claude Code"),
+                    ("SubagentStart", "Claude Code"),
+                ],
                 slot: 4,
                 on_error: Pass,
                 value: $crate::points::SessionStartEvent,
@@ -120,6 +130,28 @@ macro_rules! __builtin_points {
                 apply: |v, r| *v = r,
             }
 
+            /// `turn_start`: the turn starts, once per run of the agent, after `transform_user_input`
+            /// and before the turn's first model call. Inject.
+            ///
+            /// Hooks see the user's message as the model will get it ([`TurnStartEvent::prompt`]) and
+            /// return context (`HookResult::Rewrite(text)`) for **this turn only**: the agent adds it to
+            /// every model call of the turn and keeps it out of the conversation, so the next turn
+            /// starts without it (docker-agent's `turn_start`, Pi's `before_agent_start`). Injections
+            /// accumulate in chain order; a block ends the turn before any model call, its reason
+            /// the reply.
+            TurnStart {
+                name: "turn_start",
+                kind: Inject,
+                fires: "the turn starts (once per run), before its first model call",
+                aliases: [("before_agent_start", "Pi")],
+                slot: 17,
+                on_error: Pass,
+                value: $crate::points::TurnStartEvent,
+                input: $crate::points::TurnStartEvent,
+                rewrite: ::std::string::String,
+                apply: |v, r| v.context.push(r),
+            }
+
             /// `before_llm_call`: before every model call. Inject.
             ///
             /// Hooks see the whole [`LlmCall`] and return an [`Injection`] of system text and/or user text,
@@ -129,12 +161,7 @@ macro_rules! __builtin_points {
                 name: "before_llm_call",
                 kind: Inject,
                 fires: "before every model call",
-                aliases: [
-                    ("pre_llm_call", "Hermes"),
-                    ("before_agent_start", "Pi"),
-                    ("context", "Pi"),
-                    ("turn_start", "docker-agent"),
-                ],
+                aliases: [("pre_llm_call", "Hermes"), ("context", "Pi")],
                 slot: 1,
                 on_error: Pass,
                 value: $crate::points::LlmCall,
@@ -179,6 +206,26 @@ macro_rules! __builtin_points {
                 apply: |v, r| v.args = r,
             }
 
+            /// `permission_request`: the agent is about to ask the user to confirm a tool call. Transform.
+            ///
+            /// The agent fires it where it would prompt for a permission (a call that no rule
+            /// allowed), after `intercept_tool_call`. A rewrite ([`PermissionGrant`]) allows the call
+            /// without asking, with new args when the grant carries them; a block denies it, the
+            /// reason an error for the model; a pass leaves the choice to the user. A later hook's
+            /// block wins over an earlier hook's grant: the chain stops at the block.
+            PermissionRequest {
+                name: "permission_request",
+                kind: Transform,
+                fires: "the agent is about to ask the user to confirm a tool call",
+                aliases: [("PermissionRequest", "Claude Code")],
+                slot: 18,
+                on_error: Pass,
+                value: $crate::points::PermissionAsk,
+                input: $crate::points::PermissionAsk,
+                rewrite: $crate::points::PermissionGrant,
+                apply: |v, r| v.grant(r),
+            }
+
             /// `transform_tool_result`: a tool returned, before the model sees the result. Transform.
             ///
             /// Hooks see the call as it actually ran (after every rewrite) and its result; they rewrite the
@@ -212,18 +259,42 @@ macro_rules! __builtin_points {
             /// failure under `on_error = "block"`). External hooks configured under another agent's
             /// event name (Hermes' `post_tool_call`, or in a Claude Code or docker-agent file) are
             /// not fired for a refused call, as their agents fire no post-tool event for a denied
-            /// call; hookchain's own protocol sends them the `blocked` record.
+            /// call; hookchain's own protocol sends them the `blocked` record. External hooks
+            /// configured as Claude Code's `PermissionDenied` fire for the refused calls only.
             AfterToolCall {
                 name: "after_tool_call",
                 kind: Observe,
-                fires: "after a tool ran (success or error), or a hook blocked it",
-                aliases: [("post_tool_call", "Hermes"), ("tool_execution_end", "Pi")],
+                fires: "after a tool ran (success or error), or a hook blocked it (PermissionDenied)",
+                aliases: [
+                    ("post_tool_call", "Hermes"),
+                    ("tool_execution_end", "Pi"),
+                    ("PermissionDenied", "Claude Code"),
+                ],
                 slot: 9,
                 on_error: Pass,
                 value: $crate::points::ToolResult,
                 input: $crate::points::ToolResult,
                 rewrite: $crate::Observed,
                 apply: |v, r| match r {},
+            }
+
+            /// `after_tool_batch`: every call of a batch the model asked for at once has run (or was
+            /// refused), before the next model call. Inject.
+            ///
+            /// Hooks see every result of the batch together ([`ToolBatch::results`]) and return
+            /// context (`HookResult::Rewrite(text)`) for the next model call; a block stops the turn
+            /// before that call, its reason the reply (Claude Code's `PostToolBatch`).
+            AfterToolBatch {
+                name: "after_tool_batch",
+                kind: Inject,
+                fires: "every call of a batch of tool calls has run, before the next model call",
+                aliases: [("PostToolBatch", "Claude Code")],
+                slot: 19,
+                on_error: Pass,
+                value: $crate::points::ToolBatch,
+                input: $crate::points::ToolBatch,
+                rewrite: ::std::string::String,
+                apply: |v, r| v.context.push(r),
             }
 
             /// `transform_response`: the final reply is assembled. Transform.
@@ -340,16 +411,23 @@ macro_rules! __builtin_points {
                 apply: |v, r| match r {},
             }
 
-            /// `notification`: the runtime reports a warning or an error (a hook failed, a redo cap was
-            /// reached). Observe.
+            /// `notification`: the runtime or the agent reports something (a hook failed, a redo cap
+            /// was reached, the agent hit its iteration cap or waits for the user). Observe.
+            ///
+            /// [`Notification::kind`] says what. External hooks configured under a name that stands
+            /// for one kind fire for that kind only: `on_error` for notifications of
+            /// [`Level::Error`], `on_max_iterations` for [`NotificationKind::MaxIterations`],
+            /// `on_user_input` for [`NotificationKind::UserInput`]. Hooks registered in Rust under
+            /// any of its names see every notification.
             Notify {
                 name: "notification",
                 kind: Observe,
-                fires: "the runtime reports a warning or an error",
+                fires: "the runtime or the agent reports a warning, an error, its iteration cap, or that it waits for the user",
                 aliases: [
                     ("Notification", "Claude Code"),
                     ("on_error", "Starchild"),
                     ("on_max_iterations", "Starchild"),
+                    ("on_user_input", "docker-agent"),
                 ],
                 slot: 16,
                 on_error: Pass,
