@@ -96,7 +96,7 @@ fn claude_code_current_events_and_a_bad_entry_cost_only_themselves() {
         r#"{
   "hooks": {
     "Setup": [{"hooks": [{"type": "command", "command": "echo setup"}]}],
-    "PostToolBatch": [{"hooks": [{"type": "command", "command": "echo batch"}]}],
+    "TeammateIdle": [{"hooks": [{"type": "command", "command": "echo idle"}]}],
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [
         {"type": "command", "command": "echo x", "frobnicate": true},
@@ -124,7 +124,7 @@ fn claude_code_current_events_and_a_bad_entry_cost_only_themselves() {
         )
     );
     assert!(!warnings[0].contains("did you mean"), "{}", warnings[0]);
-    assert!(warnings[1].contains("`PostToolBatch`"), "{}", warnings[1]);
+    assert!(warnings[1].contains("`TeammateIdle`"), "{}", warnings[1]);
     assert!(
         warnings[2].starts_with(&format!(
             "key `frobnicate` of hook #1 of matcher #1 of `PreToolUse` in {name} line 7: unknown key"

@@ -151,7 +151,7 @@ mod tests {
     fn lists_the_points_when_nothing_is_close() {
         let message = error("zzz");
         assert!(message.starts_with("unknown hook point `zzz`; the built-in points are "));
-        assert!(message.contains("`transform_user_input`, `before_llm_call`"));
+        assert!(message.contains("`transform_user_input`, `turn_start`, `before_llm_call`"));
     }
 
     #[test]
