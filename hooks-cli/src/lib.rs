@@ -386,6 +386,25 @@ fn matcher_text(hook: &ExternalHook) -> String {
     }
 }
 
+/// A hook's target on one line, for tables and messages: a multi-line shell script (docker-agent
+/// and Claude Code configs hold whole scripts) is shown by its first line that is not blank or a
+/// comment, cut at 60 characters, with `…` when anything was left out.
+fn one_line(target: &str) -> String {
+    const MAX: usize = 60;
+    let mut lines = target.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines
+        .clone()
+        .find(|l| !l.starts_with('#'))
+        .or_else(|| lines.next())
+        .unwrap_or("");
+    let cut = first.chars().count() > MAX;
+    let mut shown: String = first.chars().take(MAX).collect();
+    if cut || target.trim() != first {
+        shown.push_str(" …");
+    }
+    shown
+}
+
 fn seconds(duration: Duration) -> String {
     format!("{}s", duration.as_secs_f64())
 }
@@ -572,7 +591,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     matcher_text(h),
                     seconds(h.timeout),
                     h.transport.kind().to_owned(),
-                    h.transport.target().to_owned(),
+                    one_line(h.transport.target()),
                     h.origin.short().to_string(),
                     with_required(
                         state(&registry, hooks_external::hook::EXTENSION),
@@ -664,7 +683,7 @@ fn change_consent(
         let what = format!(
             "{} `{}` on {} ({})",
             hook.transport.kind(),
-            hook.transport.target(),
+            one_line(hook.transport.target()),
             hook.point,
             hook.origin.short()
         );
@@ -1532,7 +1551,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             hook.name,
             hook.point,
             hook.transport.kind(),
-            hook.transport.target(),
+            one_line(hook.transport.target()),
             hook.origin.short(),
             if required {
                 ", required: its point blocks when it does not run"
@@ -1682,6 +1701,24 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
 
 #[cfg(test)]
 mod tests {
+    /// docker-agent's and Claude Code's configs hold whole scripts as commands: a listing shows
+    /// one line of each, never the script (which broke the table into dozens of lines).
+    #[test]
+    fn a_multi_line_script_is_shown_on_one_line() {
+        use super::one_line;
+        assert_eq!(
+            one_line("./hooks/guard.sh --strict"),
+            "./hooks/guard.sh --strict"
+        );
+        assert_eq!(
+            one_line("# Read the input\nINPUT=$(cat)\necho \"$INPUT\" | jq .\n"),
+            "INPUT=$(cat) …"
+        );
+        assert_eq!(one_line("# only a comment"), "# only a comment");
+        let long = "x".repeat(100);
+        assert_eq!(one_line(&long), format!("{} …", "x".repeat(60)));
+    }
+
     #[test]
     fn the_matcher_column_says_what_the_matcher_applies_to() {
         use hooks_external::{
