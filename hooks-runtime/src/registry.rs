@@ -24,6 +24,12 @@
 //!   hooks: [`Hooks::disable_extension`] flips one flag that every chain reads, on every thread,
 //!   before each hook it reaches; the chains themselves never change. The extension also holds
 //!   its config section, loaded and checked as the [`sections`](crate::sections) module says.
+//!   An extension is on by default; one declared off by default
+//!   ([`HooksBuilder::off_by_default`], `extension_config!(NAME, Type, enabled = false)`) is
+//!   built disabled ("disabled by default") and runs once a section or the agent's code enables
+//!   it.
+//! - Adding the collected hooks twice ([`HooksBuilder::collected`],
+//!   [`HooksBuilder::collected_where`]) adds each once.
 //! - Crates layered on the runtime (config files and consent, external hooks) add their hooks
 //!   through the same builder: the steps they leave with [`HooksBuilder::on_build`] run first
 //!   when the registry is built, and what they want to keep travels with it as an attachment
@@ -377,6 +383,8 @@ pub struct HooksBuilder {
     required_extensions: Vec<String>,
     /// What is required once the stand-ins are in: every hook these name is marked required.
     required_set: RequiredSet,
+    /// Extensions off until a section or the agent's code enables them.
+    off_by_default: Vec<String>,
 }
 
 /// A hook [`HooksBuilder::require_hook`] asked for, and how to block its point without it.
@@ -483,27 +491,47 @@ impl HooksBuilder {
     }
 
     /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
-    /// with `extension_config!`.
-    pub fn collected(mut self) -> Self {
-        self.registered.extend(hooks_core::registrations());
-        self.declared
-            .extend(hooks_core::config_declarations().map(Declared::from));
-        self
+    /// with `extension_config!` (those already added, by an earlier call, are not added twice).
+    pub fn collected(self) -> Self {
+        self.collect(|_| true, true)
     }
 
     /// Adds the `#[register_hook]` fns for which `keep` returns `true` (given each one's
     /// [`HookInfo`]), and the config types declared with `extension_config!` for their
-    /// extensions.
-    pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
+    /// extensions. What an earlier call added is not added twice, so a library that installs
+    /// its own hooks (`collected_where(|h| &*h.extension == "my-guard")`) and an agent that
+    /// adds them all, in either order, give each hook once.
+    pub fn collected_where(self, keep: impl Fn(&HookInfo) -> bool) -> Self {
+        self.collect(keep, false)
+    }
+
+    /// Adds the registrations `keep` keeps and not added yet, and the declarations of their
+    /// extensions (`every_declaration`: all declarations) not added yet.
+    fn collect(mut self, keep: impl Fn(&HookInfo) -> bool, every_declaration: bool) -> Self {
         let kept: Vec<&'static Registration> = hooks_core::registrations()
+            .filter(|r| !self.registered.iter().any(|have| std::ptr::eq(*have, *r)))
             .filter(|r| keep(&registered_info(r)))
             .collect();
-        self.declared.extend(
-            hooks_core::config_declarations()
-                .filter(|d| kept.iter().any(|r| r.extension == d.extension))
-                .map(Declared::from),
-        );
+        for d in hooks_core::config_declarations() {
+            let wanted = every_declaration || kept.iter().any(|r| r.extension == d.extension);
+            let have = self
+                .declared
+                .iter()
+                .any(|have| have.extension == d.extension && have.type_name == d.type_name);
+            if wanted && !have {
+                self.declared.push(Declared::from(d));
+            }
+        }
         self.registered.extend(kept);
+        self
+    }
+
+    /// Makes extension `name` off by default, as `extension_config!(NAME, Type, enabled =
+    /// false)` does for `#[register_hook]` fns: its hooks run only once a section says
+    /// `enabled: true` (a project's file may: that adds a guard) or the agent's code enables it
+    /// ([`Hooks::enable_extension`]); until then listings say "disabled by default".
+    pub fn off_by_default(mut self, name: impl Into<String>) -> Self {
+        self.off_by_default.push(name.into());
         self
     }
 
@@ -734,6 +762,7 @@ impl HooksBuilder {
             extension: extension.into(),
             type_name: std::any::type_name::<T>(),
             validate: hooks_core::validate_config::<T>,
+            enabled_by_default: true,
         });
         self
     }
@@ -1042,7 +1071,7 @@ impl Registry {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
         let duplicates = find_duplicates(&infos);
-        let extensions = extensions(&infos, &builder.declared);
+        let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
@@ -1072,8 +1101,9 @@ impl Registry {
     }
 }
 
-/// One extension per name among the hooks and the declared config types, sorted by name.
-fn extensions(infos: &[HookInfo], declared: &[Declared]) -> Vec<Arc<Extension>> {
+/// One extension per name among the hooks and the declared config types, sorted by name; off
+/// by default when a declaration says so or it is in `off`.
+fn extensions(infos: &[HookInfo], declared: &[Declared], off: &[String]) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
         *counts.entry(&info.extension).or_default() += 1;
@@ -1083,7 +1113,13 @@ fn extensions(infos: &[HookInfo], declared: &[Declared]) -> Vec<Arc<Extension>> 
     }
     counts
         .into_iter()
-        .map(|(name, hooks)| Arc::new(Extension::new(name, hooks)))
+        .map(|(name, hooks)| {
+            let on = !off.iter().any(|o| o == name)
+                && !declared
+                    .iter()
+                    .any(|d| d.extension == name && !d.enabled_by_default);
+            Arc::new(Extension::new(name, hooks).with_default(on))
+        })
         .collect()
 }
 
