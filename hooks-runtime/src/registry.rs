@@ -28,8 +28,6 @@
 //!   ([`HooksBuilder::off_by_default`], `extension_config!(NAME, Type, enabled = false)`) is
 //!   built disabled ("disabled by default") and runs once a section or the agent's code enables
 //!   it.
-//! - Adding the collected hooks twice ([`HooksBuilder::collected`],
-//!   [`HooksBuilder::collected_where`]) adds each once.
 //! - Crates layered on the runtime (config files and consent, external hooks) add their hooks
 //!   through the same builder: the steps they leave with [`HooksBuilder::on_build`] run first
 //!   when the registry is built, and what they want to keep travels with it as an attachment
@@ -491,37 +489,26 @@ impl HooksBuilder {
     }
 
     /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
-    /// with `extension_config!` (those already added, by an earlier call, are not added twice).
-    pub fn collected(self) -> Self {
-        self.collect(|_| true, true)
+    /// with `extension_config!`.
+    pub fn collected(mut self) -> Self {
+        self.registered.extend(hooks_core::registrations());
+        self.declared
+            .extend(hooks_core::config_declarations().map(Declared::from));
+        self
     }
 
     /// Adds the `#[register_hook]` fns for which `keep` returns `true` (given each one's
     /// [`HookInfo`]), and the config types declared with `extension_config!` for their
-    /// extensions. What an earlier call added is not added twice, so a library that installs
-    /// its own hooks (`collected_where(|h| &*h.extension == "my-guard")`) and an agent that
-    /// adds them all, in either order, give each hook once.
-    pub fn collected_where(self, keep: impl Fn(&HookInfo) -> bool) -> Self {
-        self.collect(keep, false)
-    }
-
-    /// Adds the registrations `keep` keeps and not added yet, and the declarations of their
-    /// extensions (`every_declaration`: all declarations) not added yet.
-    fn collect(mut self, keep: impl Fn(&HookInfo) -> bool, every_declaration: bool) -> Self {
+    /// extensions.
+    pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
         let kept: Vec<&'static Registration> = hooks_core::registrations()
-            .filter(|r| !self.registered.iter().any(|have| std::ptr::eq(*have, *r)))
             .filter(|r| keep(&registered_info(r)))
             .collect();
-        for d in hooks_core::config_declarations() {
-            let wanted = every_declaration || kept.iter().any(|r| r.extension == d.extension);
-            let have = self
-                .declared
-                .iter()
-                .any(|have| have.extension == d.extension && have.type_name == d.type_name);
-            if wanted && !have {
-                self.declared.push(Declared::from(d));
-            }
-        }
+        self.declared.extend(
+            hooks_core::config_declarations()
+                .filter(|d| kept.iter().any(|r| r.extension == d.extension))
+                .map(Declared::from),
+        );
         self.registered.extend(kept);
         self
     }
