@@ -25,7 +25,7 @@ cargo clippy --workspace --exclude hooks-rig --all-targets --features linkme -- 
 
 echo "== feature combinations of the facade"
 # Compiled-in hooks only; then each layer on its own.
-for features in "" "linkme" "tokio" "external" "config" "command" "process" "http" "cli"; do
+for features in "" "linkme" "tokio" "external" "config" "command" "process" "http" "cli" "guards"; do
     echo "-- --no-default-features --features '${features}'"
     cargo clippy -p hookchain --no-default-features --features "${features}" -- -D warnings
 done

@@ -45,8 +45,9 @@
 //!
 //! # Features
 //!
-//! `config`, `command`, `process`, `http` and `cli` are on by default; with
-//! `default-features = false` hookchain is the compiled-in hooks alone (core, macros, dispatch).
+//! `config`, `command`, `process`, `http`, `cli` and `guards` (the built-in guards,
+//! [`guards`], each off until enabled) are on by default; with `default-features = false`
+//! hookchain is the compiled-in hooks alone (core, macros, dispatch).
 //! `linkme` collects hooks with linkme instead of inventory; `tokio` lets async hooks use
 //! tokio's timer and the sync API drive tokio-based hooks on a multi-thread runtime.
 
@@ -144,6 +145,15 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
+/// The built-in guards: `destructive-commands` and `protected-paths`, each an
+/// extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
+/// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).
+#[cfg(feature = "guards")]
+pub mod guards {
+    #[doc(inline)]
+    pub use hooks_guards::*;
+}
+
 /// Adapters that run the hooks inside Rust agent frameworks.
 #[cfg(feature = "rig")]
 pub mod adapters {
@@ -179,6 +189,8 @@ pub mod prelude {
     pub use crate::config::{ConfigBuilderExt as _, ConfigHooksExt as _};
     #[cfg(feature = "external")]
     pub use crate::external::ExternalHooksExt as _;
+    #[cfg(feature = "guards")]
+    pub use crate::guards::GuardsExt as _;
     pub use crate::points::{Injection, LlmCall, ToolCall, ToolResult};
     pub use crate::{
         Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,

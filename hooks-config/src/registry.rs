@@ -5,7 +5,11 @@
 //! # The rules it keeps
 //!
 //! - The sections go to the registry's extensions as
-//!   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says.
+//!   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says. With the `guards`
+//!   feature, a section named after a built-in guard (`destructive-commands`, ...) adds the
+//!   guard's hooks, off until the section says `enabled: true`; a section whose name is a near
+//!   miss of a guard's adds that guard too, so the section is refused with a "did you mean".
+//!   A reload ([`ConfigHooksExt::set_config`]) cannot add a guard the registry was built without.
 //! - The config's external hooks join their points' chains when the registry is built, each once
 //!   [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged since, or
 //!   approved then by the policy. The others are skipped with a warning naming each and listed by
@@ -134,6 +138,14 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         return Ok(());
     };
     let mut taken = std::mem::take(builder).sections(config.sections().clone());
+    // A section named after a built-in guard (or a near miss of one, refused then with a "did
+    // you mean") adds the guard's hooks, off until the section enables it.
+    #[cfg(feature = "guards")]
+    for name in config.sections().extensions() {
+        if let Some(guard) = hooks_guards::guard_for_section(name) {
+            taken = hooks_guards::add_guard(taken, guard);
+        }
+    }
     // The required hooks of files that failed to load block their points.
     for unloaded in &config.unloaded_required {
         taken = taken.require_hook_because(

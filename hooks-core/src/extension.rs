@@ -19,6 +19,13 @@
 //! runtime then deserializes the section into that type whenever a config is loaded, and refuses
 //! the config (before any hook runs) when it does not fit.
 //!
+//! An extension is **on by default**: its hooks run unless a config section says
+//! `enabled: false` or the agent's code disables it. An extension that ships with a library and
+//! should run only when asked for (a built-in guard) is **off by default**
+//! (`extension_config!(NAME, Type, enabled = false)`, or `HooksBuilder::off_by_default`): its
+//! hooks run only once a section says `enabled: true` or the agent's code enables it, and while
+//! off it is "disabled by default" ([`Extension::disabled_by`] says `default`).
+//!
 //! [`extension_config!`]: crate::extension_config!
 //!
 //! # The rules it keeps
@@ -525,6 +532,8 @@ static DISABLED: AtomicUsize = AtomicUsize::new(0);
 pub struct Extension {
     name: Arc<str>,
     enabled: AtomicBool,
+    /// What `enabled` is when no section says: `true` unless the extension is off by default.
+    enabled_by_default: bool,
     hooks: usize,
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
@@ -545,10 +554,28 @@ impl Extension {
         Extension {
             name: name.into(),
             enabled: AtomicBool::new(true),
+            enabled_by_default: true,
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
             disabled_by: RwLock::new(None),
         }
+    }
+
+    /// The extension with `enabled` as its default: what it is when no section says
+    /// (`false` for an extension that runs only when asked for, which then starts disabled,
+    /// [`disabled_by`](Extension::disabled_by) `"default"`).
+    pub fn with_default(mut self, enabled: bool) -> Self {
+        self.enabled_by_default = enabled;
+        if !enabled {
+            self.set_enabled_by(false, DISABLED_BY_DEFAULT);
+        }
+        self
+    }
+
+    /// `false` for an extension that is off until a config section or the agent's code enables
+    /// it; `true` for every other.
+    pub fn enabled_by_default(&self) -> bool {
+        self.enabled_by_default
     }
 
     /// An enabled extension whose section is `section`, set from code; for tests of a single
@@ -621,7 +648,8 @@ impl Extension {
         DISABLED.load(Ordering::Relaxed) != 0
     }
 
-    /// Who disabled it (a file and line, or "the agent's code"), while it is disabled.
+    /// Who disabled it (a file and line, "the agent's code", or `"default"` for an extension
+    /// off by default that nobody enabled), while it is disabled.
     pub fn disabled_by(&self) -> Option<Arc<str>> {
         if self.is_enabled() {
             return None;
@@ -666,6 +694,10 @@ impl fmt::Debug for Extension {
     }
 }
 
+/// What [`Extension::disabled_by`] says of an extension that is off by default and that no
+/// section and no code enabled: listings read "disabled by default".
+pub const DISABLED_BY_DEFAULT: &str = "default";
+
 /// The type an extension's section deserializes into, declared with [`extension_config!`] and
 /// collected at link time like the hooks, so a config that does not fit is refused when it is
 /// loaded, before any hook runs.
@@ -679,6 +711,9 @@ pub struct ConfigDeclaration {
     pub type_name: &'static str,
     /// Deserializes a section as the type (and caches it in the section).
     pub validate: fn(extension: &str, section: &ConfigSection) -> Result<(), ConfigError>,
+    /// `false` for an extension off by default (`enabled = false` in the declaration): its hooks
+    /// run only once a section says `enabled: true` or the agent's code enables it.
+    pub enabled_by_default: bool,
     /// The source file of the declaration.
     pub file: &'static str,
     /// Its line.
@@ -720,6 +755,21 @@ pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration>
 /// `Hooks::global`), the extension's section is deserialized into the type, and a section that
 /// does not fit is refused before any hook runs. Hooks read it with `cx.config::<T>()`.
 ///
+/// With `enabled = false` the extension is **off by default**: its hooks run only once a
+/// section says `enabled: true` (`extensions: {NAME: {enabled: true}}` in `hookchain.yaml`) or
+/// the agent's code enables it (`Hooks::enable_extension`). A project's file may enable it — that
+/// adds a guard, it switches nothing off. Built-in guards are declared this way.
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Default)]
+/// #[serde(default)]
+/// struct NoForcePush { branches: Vec<String> }
+///
+/// hookchain::extension_config!("no-force-push", NoForcePush, enabled = false);
+/// ```
+///
 /// ```
 /// use serde::Deserialize;
 ///
@@ -734,18 +784,22 @@ pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration>
 /// ```
 #[macro_export]
 macro_rules! extension_config {
-    ($extension:literal, $ty:ty $(,)?) => {
+    ($extension:literal, $ty:ty, enabled = $enabled:literal $(,)?) => {
         const _: () = {
             $crate::__private::submit_config! {
                 $crate::ConfigDeclaration {
                     extension: $extension,
                     type_name: ::core::stringify!($ty),
                     validate: $crate::validate_config::<$ty>,
+                    enabled_by_default: $enabled,
                     file: ::core::file!(),
                     line: ::core::line!(),
                 }
             }
         };
+    };
+    ($extension:literal, $ty:ty $(,)?) => {
+        $crate::extension_config!($extension, $ty, enabled = true);
     };
 }
 

@@ -22,8 +22,8 @@ pub mod suggest;
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use extension::{
-    ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension,
-    PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,
+    ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT,
+    Extension, PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,
 };
 #[doc(hidden)]
 pub use point::point_kinds;

@@ -28,6 +28,10 @@
 //!   hooks: [`Hooks::disable_extension`] flips one flag that every chain reads, on every thread,
 //!   before each hook it reaches; the chains themselves never change. The extension also holds
 //!   its config section, loaded and checked as the [`sections`](crate::sections) module says.
+//!   An extension is on by default; one declared off by default
+//!   ([`HooksBuilder::off_by_default`], `extension_config!(NAME, Type, enabled = false)`) is
+//!   built disabled ("disabled by default") and runs once a section or the agent's code enables
+//!   it.
 //! - Crates layered on the runtime (config files and consent, external hooks) add their hooks
 //!   through the same builder: the steps they leave with [`HooksBuilder::on_build`] run first
 //!   when the registry is built, and what they want to keep travels with it as an attachment
@@ -382,6 +386,8 @@ pub struct HooksBuilder {
     required_extensions: Vec<String>,
     /// What is required once the stand-ins are in: every hook these name is marked required.
     required_set: RequiredSet,
+    /// Extensions off until a section or the agent's code enables them.
+    off_by_default: Vec<String>,
 }
 
 /// A hook [`HooksBuilder::require_hook`] asked for, and how to block its point without it.
@@ -509,6 +515,15 @@ impl HooksBuilder {
                 .map(Declared::from),
         );
         self.registered.extend(kept);
+        self
+    }
+
+    /// Makes extension `name` off by default, as `extension_config!(NAME, Type, enabled =
+    /// false)` does for `#[register_hook]` fns: its hooks run only once a section says
+    /// `enabled: true` (a project's file may: that adds a guard) or the agent's code enables it
+    /// ([`Hooks::enable_extension`]); until then listings say "disabled by default".
+    pub fn off_by_default(mut self, name: impl Into<String>) -> Self {
+        self.off_by_default.push(name.into());
         self
     }
 
@@ -741,6 +756,7 @@ impl HooksBuilder {
             extension: extension.into(),
             type_name: std::any::type_name::<T>(),
             validate: hooks_core::validate_config::<T>,
+            enabled_by_default: true,
         });
         self
     }
@@ -1050,7 +1066,7 @@ impl Registry {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
         let duplicates = find_duplicates(&infos);
-        let extensions = extensions(&infos, &builder.declared);
+        let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
@@ -1080,8 +1096,9 @@ impl Registry {
     }
 }
 
-/// One extension per name among the hooks and the declared config types, sorted by name.
-fn extensions(infos: &[HookInfo], declared: &[Declared]) -> Vec<Arc<Extension>> {
+/// One extension per name among the hooks and the declared config types, sorted by name; off
+/// by default when a declaration says so or it is in `off`.
+fn extensions(infos: &[HookInfo], declared: &[Declared], off: &[String]) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
         *counts.entry(&info.extension).or_default() += 1;
@@ -1091,7 +1108,13 @@ fn extensions(infos: &[HookInfo], declared: &[Declared]) -> Vec<Arc<Extension>> 
     }
     counts
         .into_iter()
-        .map(|(name, hooks)| Arc::new(Extension::new(name, hooks)))
+        .map(|(name, hooks)| {
+            let on = !off.iter().any(|o| o == name)
+                && !declared
+                    .iter()
+                    .any(|d| d.extension == name && !d.enabled_by_default);
+            Arc::new(Extension::new(name, hooks).with_default(on))
+        })
         .collect()
 }
 

@@ -12,7 +12,10 @@
 //! # The rules it keeps
 //!
 //! - `enabled` is reserved in every section: `true` or `false`, anything else is an error; an
-//!   extension whose section does not say is enabled.
+//!   extension whose section does not say is enabled — unless it is off by default
+//!   (`extension_config!(NAME, Type, enabled = false)`, `HooksBuilder::off_by_default`), which
+//!   stays off until a section says `enabled: true`. A project's file may say it: enabling
+//!   adds a guard and switches nothing off.
 //! - [`merge`](Sections::merge) puts one over another key by key (a shallow merge of each
 //!   section, `enabled` too), remembering where each key was last written.
 //! - Sections of a file that may add and configure, never switch off (a project's file,
@@ -33,8 +36,9 @@
 //!   [`Hooks::set_sections`](crate::Hooks::set_sections), refuse sections with any error and
 //!   change nothing. A lenient build leaves out what is wrong — an unknown extension's section;
 //!   a section that does not fit, whose extension then runs enabled with no section (or, when
-//!   only a restricted layer's keys keep it from fitting, with the other layers' section) — and
-//!   reports it.
+//!   only a restricted layer's keys keep it from fitting, with the other layers' section; an
+//!   extension off by default runs with no section when the section enabled it, and stays off
+//!   otherwise) — and reports it.
 //! - Reloading gives every extension its new section, then its flag: dispatches in flight on
 //!   other threads see every extension either before or after its switch, and a hook reading
 //!   its config gets one whole section, old or new.
@@ -45,7 +49,10 @@ use std::sync::Arc;
 
 use hooks_core::json_kind;
 use hooks_core::suggest::closest;
-use hooks_core::{ConfigError, ConfigOrigin, ConfigSection, ConfigSource, Extension, PathSegment};
+use hooks_core::{
+    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT, Extension,
+    PathSegment,
+};
 
 use crate::registry::{HookInfo, HookSource};
 use serde_json::{Map, Value};
@@ -398,6 +405,7 @@ pub(crate) struct Declared {
     pub(crate) extension: String,
     pub(crate) type_name: &'static str,
     pub(crate) validate: fn(&str, &ConfigSection) -> Result<(), ConfigError>,
+    pub(crate) enabled_by_default: bool,
 }
 
 impl From<&'static hooks_core::ConfigDeclaration> for Declared {
@@ -406,6 +414,7 @@ impl From<&'static hooks_core::ConfigDeclaration> for Declared {
             extension: d.extension.to_owned(),
             type_name: d.type_name,
             validate: d.validate,
+            enabled_by_default: d.enabled_by_default,
         }
     }
 }
@@ -425,11 +434,13 @@ struct Update {
 }
 
 impl Update {
-    fn enabled(section: Arc<ConfigSection>) -> Self {
+    /// `extension` with `section` and no word on `enabled`: as it is by default.
+    fn by_default(extension: &Extension, section: Arc<ConfigSection>) -> Self {
+        let enabled = extension.enabled_by_default();
         Update {
             section,
-            enabled: true,
-            disabled_by: None,
+            enabled,
+            disabled_by: (!enabled).then(|| DISABLED_BY_DEFAULT.to_owned()),
         }
     }
 }
@@ -450,16 +461,22 @@ impl Plan {
 }
 
 /// Whether the extension is enabled, who disabled it, and what was refused: the last layer's
-/// `enabled` decides, except a restricted layer's `false`, which holds only when the extension's
-/// hooks all come from that layer's own file (what it added, it may switch off).
+/// `enabled` decides (no layer's word: the extension's default), except a restricted layer's
+/// `false`, which holds only when the extension's hooks all come from that layer's own file
+/// (what it added, it may switch off). A restricted layer's `true` holds: it adds.
 fn decide_flag(
-    name: &str,
+    extension: &Extension,
     section: &Section,
     infos: &[HookInfo],
     refusals: &mut Vec<String>,
 ) -> (bool, Option<String>) {
+    let name = extension.name();
+    let by_default = || {
+        let enabled = extension.enabled_by_default();
+        (enabled, (!enabled).then(|| DISABLED_BY_DEFAULT.to_owned()))
+    };
     let Some((last, written)) = section.flags.last() else {
-        return (true, None);
+        return by_default();
     };
     if !written.restricted || *last {
         return (*last, (!*last).then(|| by_whom(&written.origin)));
@@ -467,6 +484,10 @@ fn decide_flag(
     let trusted = section.flags.iter().rev().find(|(_, w)| !w.restricted);
     if let Some((false, by)) = trusted {
         return (false, Some(by_whom(&by.origin)));
+    }
+    if trusted.is_none() && !extension.enabled_by_default() {
+        // Off by default and enabled by no other layer: the `false` switches nothing off.
+        return by_default();
     }
     let file = written.source.file_name();
     let hooks: Vec<&HookInfo> = infos.iter().filter(|h| &*h.extension == name).collect();
@@ -533,15 +554,14 @@ pub(crate) fn plan(
         .iter()
         .map(|extension| match sections.map.get(extension.name()) {
             Some(section) => {
-                let (enabled, disabled_by) =
-                    decide_flag(extension.name(), section, infos, &mut refusals);
+                let (enabled, disabled_by) = decide_flag(extension, section, infos, &mut refusals);
                 Update {
                     section: Arc::new(section.config_section()),
                     enabled,
                     disabled_by,
                 }
             }
-            None => Update::enabled(Arc::new(ConfigSection::empty())),
+            None => Update::by_default(extension, Arc::new(ConfigSection::empty())),
         })
         .collect();
     let mut declared: Vec<&Declared> = declared.iter().collect();
@@ -569,7 +589,16 @@ pub(crate) fn plan(
                     refusals.push(refused);
                     updates[index].section = Arc::new(trusted);
                 }
-                _ => updates[index] = Update::enabled(Arc::new(ConfigSection::empty())),
+                // An extension on by default runs (its `enabled: false` left out with the
+                // section); one off by default runs when the section enabled it: a guard asked
+                // for runs with its defaults rather than not at all.
+                _ if !extensions[index].enabled_by_default() => {
+                    updates[index].section = Arc::new(ConfigSection::empty());
+                }
+                _ => {
+                    updates[index] =
+                        Update::by_default(&extensions[index], Arc::new(ConfigSection::empty()))
+                }
             }
             errors.push(error);
         }

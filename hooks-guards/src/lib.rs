@@ -1,0 +1,166 @@
+//! hookchain's built-in guards, ready to enable: compiled in, tested against real commands, and
+//! tuned to block what is dangerous without blocking normal work.
+//!
+//! | extension | guards against | point(s) |
+//! |---|---|---|
+//! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
+//! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//!
+//! # What it owns
+//!
+//! One module per guard. Each guard is an **extension, off by default**, whose hooks a registry
+//! gets in one of two ways, never at link time (a guard collected by every registry would sit,
+//! disabled, in every chain of every program):
+//!
+//! - one config entry, in `hookchain.yaml` (read by `hookchain::init()`, `hookchain test`, or
+//!   any builder given a `Config`): a section named after a guard adds its hooks, and
+//!   `enabled: true` turns it on (a project's file may enable a guard: that adds one, it
+//!   switches nothing off):
+//!
+//!   ```yaml
+//!   extensions:
+//!     destructive-commands:
+//!       enabled: true
+//!       protected_branches: [main, "release/*"]
+//!   ```
+//!
+//! - one line of Rust, on a builder ([`GuardsExt::guard`] or [`Guard::install`]): it adds the
+//!   guard's hooks and a section from code with `enabled: true` and the guard's config (a
+//!   config file loaded later is put over it key by key):
+//!
+//!   ```
+//!   use hookchain::guards::{DestructiveCommands, GuardsExt};
+//!   use hookchain::prelude::*;
+//!
+//!   let hooks = Hooks::builder().guard(DestructiveCommands::default()).build().unwrap();
+//!   let turn = hooks.session("doc").begin_turn();
+//!   let call = ToolCall::new("bash", json!({"command": "sudo rm -rf --no-preserve-root /"}));
+//!   assert!(turn.intercept_tool_call(call).is_blocked());
+//!   ```
+//!
+//! Each guard's config is a typed struct (the guard's own type, [`DestructiveCommands`], ...),
+//! declared to the registry with the guard's hooks, so a config that does not fit — a misspelt
+//! field, a value of the wrong type — is refused when it is loaded, naming the extension, the
+//! field, the file and the line. A section whose name is close to a guard's
+//! (`destructive-command`) is an error with a "did you mean `destructive-commands`?".
+//!
+//! # The rules it keeps
+//!
+//! - A guard's hooks are added once per registry, however many times it is installed or named
+//!   in config files ([`add_guard`] remembers it in the builder).
+//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks), never
+//!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
+//!   a guard that fails blocks rather than letting the action through.
+//! - Every block says which guard blocked, what it saw and why, in one sentence the model (or
+//!   the user) can act on.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod destructive_commands;
+pub mod protected_paths;
+mod shell;
+
+pub use destructive_commands::DestructiveCommands;
+pub use protected_paths::ProtectedPaths;
+
+use hooks_core::OnError;
+use hooks_runtime::sections::Sections;
+use hooks_runtime::{HookOptions, HooksBuilder};
+use serde::Serialize;
+
+/// The names of the built-in guards, as `extensions:` keys name them.
+pub const NAMES: &[&str] = &[DestructiveCommands::NAME, ProtectedPaths::NAME];
+
+/// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
+pub const PRIORITY: i32 = -1000;
+
+/// A built-in guard: an extension with a typed config, off by default.
+///
+/// The guard's value is its config: [`install`](Guard::install) adds its hooks to a builder and
+/// enables it with this config, as `extensions: {NAME: {enabled: true, ...}}` would.
+pub trait Guard: Serialize + Sized {
+    /// The extension's name, as `hookchain.yaml` names it (`destructive-commands`).
+    const NAME: &'static str;
+
+    /// Adds the guard's hooks, off by default, and declares its config type. Use
+    /// [`add_guard`], which adds them once.
+    #[doc(hidden)]
+    fn add_hooks(builder: HooksBuilder) -> HooksBuilder;
+
+    /// Adds the guard's hooks to `builder` (once) and enables the guard with this config, set
+    /// from code: a config file loaded later is put over it key by key.
+    fn install(&self, builder: HooksBuilder) -> HooksBuilder {
+        let mut section = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        section.insert("enabled".to_owned(), serde_json::Value::Bool(true));
+        add_guard(builder, Self::NAME)
+            .sections(Sections::new().extension(Self::NAME, serde_json::Value::Object(section)))
+    }
+}
+
+/// `builder.guard(G::default())`: [`Guard::install`] as a method of the builder.
+pub trait GuardsExt {
+    /// Adds `guard`'s hooks and enables it with its config.
+    fn guard<G: Guard>(self, guard: G) -> Self;
+}
+
+impl GuardsExt for HooksBuilder {
+    fn guard<G: Guard>(self, guard: G) -> Self {
+        guard.install(self)
+    }
+}
+
+/// The guards already added to a builder.
+struct Added(Vec<&'static str>);
+
+/// Adds the hooks of the built-in guard `name`, off by default, unless the builder has them
+/// already; an unknown name adds nothing. A config loader calls it for every guard its files
+/// name; [`Guard::install`] calls it too.
+pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
+    let Some(&name) = NAMES.iter().find(|n| **n == name) else {
+        return builder;
+    };
+    match builder.attachment_mut::<Added>() {
+        Some(added) if added.0.contains(&name) => return builder,
+        Some(added) => added.0.push(name),
+        None => builder = builder.attach(Added(vec![name])),
+    }
+    match name {
+        DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
+        ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
+        _ => builder,
+    }
+}
+
+/// Adds every built-in guard, each off by default (for `hookchain test`, which tries them).
+pub fn add_all(builder: HooksBuilder) -> HooksBuilder {
+    NAMES.iter().fold(builder, |b, name| add_guard(b, name))
+}
+
+/// The guard a config section's name means: the guard of that name, or the guard it is a
+/// near miss of (`destructive-command`), so that the registry knows the guard and the section
+/// is refused with a "did you mean".
+pub fn guard_for_section(name: &str) -> Option<&'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .find(|n| *n == name)
+        .or_else(|| hooks_core::suggest::closest(name, NAMES.iter().copied()))
+}
+
+/// The options of a guard's hook: named after the guard, in its extension, before other hooks,
+/// blocking when it fails.
+fn hook_options(name: &'static str) -> HookOptions {
+    HookOptions::new(name)
+        .extension(name)
+        .priority(PRIORITY)
+        .on_error(OnError::Block)
+}
+
+/// The reason a guard blocks with: `guard: what`, one sentence.
+fn reason(guard: &str, what: impl std::fmt::Display) -> String {
+    format!("{guard}: {what}")
+}

@@ -1,0 +1,419 @@
+//! `protected-paths`: blocks writes and edits to configured paths, with real path logic.
+//!
+//! # What it owns
+//!
+//! A write tool's call (by name, [`ProtectedPaths::write_tools`]) names the files it writes
+//! under [`ProtectedPaths::path_keys`], at any depth of its args (`edits[2].file_path`), and, for
+//! patch tools, in the patch text (`*** Update File: x`, `+++ b/x`). Each path, and each
+//! protected path, is resolved the way the file system will resolve it:
+//!
+//! - `~` and `$HOME` are the home directory; a relative path is relative to the project
+//!   directory ([`ProtectedPaths::project_dir`], default: the agent's current directory);
+//! - `.` and `//` collapse and `..` climbs, so `src/../.git/config` is `.git/config` and a
+//!   path that climbs out of the project lands where it lands;
+//! - every symlink on the way is followed (a link in the project that points at `.git`, or at
+//!   a directory outside the project, protects or exposes what it points at), component by
+//!   component, as the kernel does — a path that does not exist yet is resolved as far as it
+//!   exists;
+//!
+//! and the call is blocked when a resolved path is a protected path or inside one. Matching is
+//! by path components, never substrings: `.github/x` is not inside `.git`.
+//!
+//! # Config
+//!
+//! ```yaml
+//! extensions:
+//!   protected-paths:
+//!     enabled: true
+//!     paths: [.git, hookchain.yaml, ~/.config/hookchain, ~/.ssh, "*.pem"]
+//!     project_dir: /work/repo          # default: the current directory
+//!     write_tools: [write_file, edit_file, Write, Edit, MultiEdit, apply_patch]   # and more, see below
+//!     path_keys: [path, file_path]     # and more, see below
+//! ```
+//!
+//! A pattern with a `*` matches by glob: one without a `/` (`*.pem`) matches a file's name
+//! anywhere, one with a `/` matches the path relative to the project directory.
+//!
+//! Known limits: shell commands that write files (`echo x > .git/config`) are the shell's, not a
+//! write tool's — `destructive-commands` reads those; a case-insensitive file system is compared
+//! case-sensitively.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Guard, hook_options, reason};
+use hooks_core::HookResult;
+use hooks_core::points::InterceptToolCall;
+use hooks_core::{HookContext, ToolCall};
+use hooks_runtime::HooksBuilder;
+
+/// The `protected-paths` guard and its config (see the [module docs](self)).
+///
+/// ```
+/// use hookchain::guards::{GuardsExt, ProtectedPaths};
+/// use hookchain::prelude::*;
+///
+/// let project = std::env::temp_dir().join("protected-paths-doc");
+/// let guard = ProtectedPaths {
+///     paths: vec![".git".into()],
+///     project_dir: Some(project.display().to_string()),
+///     ..ProtectedPaths::default()
+/// };
+/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let turn = hooks.session("doc").begin_turn();
+/// let write = |path: &str| ToolCall::new("write_file", json!({ "path": path, "content": "x" }));
+/// assert!(turn.intercept_tool_call(write("src/../.git/config")).is_blocked());
+/// assert!(!turn.intercept_tool_call(write(".github/workflows/ci.yml")).is_blocked());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProtectedPaths {
+    /// The protected paths: relative to the project directory, absolute, `~/…`, or globs
+    /// (default: `.git`, `hookchain.yaml`, `~/.config/hookchain`, `~/.ssh`).
+    pub paths: Vec<String>,
+    /// What relative paths are relative to (default: the agent's current directory when the
+    /// call is checked).
+    pub project_dir: Option<String>,
+    /// The tools that write or edit files (default: `write_file`, `edit_file`, `Write`,
+    /// `Edit`, `MultiEdit`, `NotebookEdit`, `apply_patch`, `create_file`, `write_to_file`,
+    /// `replace_in_file`, `str_replace_editor`, `str_replace_based_edit_tool`,
+    /// `insert_edit_into_file`, `delete_file`, `move_file`, `rename_file`).
+    pub write_tools: Vec<String>,
+    /// The args that name a file a write tool writes (default: `path`, `file_path`,
+    /// `filePath`, `target_file`, `notebook_path`, `filename`, `file`, `paths`, `source`,
+    /// `destination`, `old_path`, `new_path`).
+    pub path_keys: Vec<String>,
+    /// The args of a patch tool that hold the patch text (default: `input`, `patch`, `diff`).
+    pub patch_keys: Vec<String>,
+}
+
+impl Default for ProtectedPaths {
+    fn default() -> Self {
+        let strings = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect();
+        ProtectedPaths {
+            paths: strings(&[".git", "hookchain.yaml", "~/.config/hookchain", "~/.ssh"]),
+            project_dir: None,
+            write_tools: strings(&[
+                "write_file",
+                "edit_file",
+                "Write",
+                "Edit",
+                "MultiEdit",
+                "NotebookEdit",
+                "apply_patch",
+                "create_file",
+                "write_to_file",
+                "replace_in_file",
+                "str_replace_editor",
+                "str_replace_based_edit_tool",
+                "insert_edit_into_file",
+                "delete_file",
+                "move_file",
+                "rename_file",
+            ]),
+            path_keys: strings(&[
+                "path",
+                "file_path",
+                "filePath",
+                "target_file",
+                "notebook_path",
+                "filename",
+                "file",
+                "paths",
+                "source",
+                "destination",
+                "old_path",
+                "new_path",
+            ]),
+            patch_keys: strings(&["input", "patch", "diff"]),
+        }
+    }
+}
+
+impl Guard for ProtectedPaths {
+    const NAME: &'static str = "protected-paths";
+
+    fn add_hooks(builder: HooksBuilder) -> HooksBuilder {
+        builder
+            .hook_with(InterceptToolCall, hook_options(Self::NAME), guard_hook)
+            .config_type::<ProtectedPaths>(Self::NAME)
+            .off_by_default(Self::NAME)
+    }
+}
+
+/// The hook: blocks the call [`ProtectedPaths::check_call`] refuses.
+fn guard_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, String> {
+    let config = cx.config::<ProtectedPaths>().map_err(|e| e.to_string())?;
+    Ok(match config.check_call(call)? {
+        Some(why) => HookResult::block(reason(ProtectedPaths::NAME, why)),
+        None => HookResult::Pass,
+    })
+}
+
+impl ProtectedPaths {
+    /// Why `call` must not run, or `None` (also for a tool that is not a write tool). An error
+    /// when the project directory is not configured and the current directory cannot be read.
+    pub fn check_call(&self, call: &ToolCall) -> Result<Option<String>, String> {
+        if !self.write_tools.contains(&call.name) {
+            return Ok(None);
+        }
+        let mut paths = Vec::new();
+        self.collect_paths(&call.args, &mut paths);
+        if paths.is_empty() {
+            return Ok(None);
+        }
+        let project = self.project()?;
+        Ok(paths
+            .iter()
+            .find_map(|p| self.check_path_in(p, &project))
+            .map(|why| format!("`{}` {why}", call.name)))
+    }
+
+    /// Why writing `path` must not happen, or `None`.
+    ///
+    /// ```
+    /// use hookchain::guards::ProtectedPaths;
+    ///
+    /// let guard = ProtectedPaths {
+    ///     paths: vec!["secrets".into()],
+    ///     project_dir: Some("/work/repo".into()),
+    ///     ..ProtectedPaths::default()
+    /// };
+    /// assert!(guard.check_path("./src/../secrets/prod.yaml").unwrap().is_some());
+    /// assert!(guard.check_path("/work/repo/secrets").unwrap().is_some());
+    /// assert!(guard.check_path("secrets-notes.md").unwrap().is_none());
+    /// ```
+    pub fn check_path(&self, path: &str) -> Result<Option<String>, String> {
+        let project = self.project()?;
+        Ok(self.check_path_in(path, &project))
+    }
+
+    fn project(&self) -> Result<PathBuf, String> {
+        match &self.project_dir {
+            Some(dir) => Ok(expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
+            None => std::env::current_dir().map_err(|e| {
+                format!(
+                    "protected-paths cannot read the current directory ({e}), so it cannot tell \
+                     where relative paths point: set `project_dir`"
+                )
+            }),
+        }
+    }
+
+    fn check_path_in(&self, raw: &str, project: &Path) -> Option<String> {
+        let target = resolve(raw, project);
+        let project_resolved = resolve(".", project);
+        for pattern in &self.paths {
+            let hit = if pattern.contains('*') {
+                let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
+                if pattern.contains('/') {
+                    target
+                        .strip_prefix(&project_resolved)
+                        .ok()
+                        .is_some_and(|rel| glob_path(pattern, &rel.to_string_lossy()))
+                } else {
+                    name.is_some_and(|n| crate::destructive_commands::glob(pattern, &n))
+                }
+            } else {
+                let protected = resolve(pattern, project);
+                target.starts_with(&protected)
+            };
+            if hit {
+                let shown = if raw == target.to_string_lossy() {
+                    String::new()
+                } else {
+                    format!(" (it resolves to {})", target.display())
+                };
+                return Some(format!(
+                    "would write `{raw}`{shown}, inside the protected path `{pattern}`: \
+                     protected paths are not written by the agent; ask the user to change it"
+                ));
+            }
+        }
+        None
+    }
+
+    /// Every string under a path key, at any depth, and the files a patch text names.
+    fn collect_paths(&self, value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if self.path_keys.iter().any(|k| k == key) {
+                        match value {
+                            Value::String(s) => out.push(s.clone()),
+                            Value::Array(items) => out
+                                .extend(items.iter().filter_map(Value::as_str).map(str::to_owned)),
+                            other => self.collect_paths(other, out),
+                        }
+                    } else if self.patch_keys.iter().any(|k| k == key)
+                        && let Value::String(patch) = value
+                    {
+                        out.extend(patch_files(patch));
+                    } else {
+                        self.collect_paths(value, out);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    self.collect_paths(item, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The files a patch writes: `*** Add File:`, `*** Update File:`, `*** Delete File:`,
+/// `*** Move to:` (the apply_patch format) and `+++ b/x`, `--- a/x` (a unified diff).
+fn patch_files(patch: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for line in patch.lines() {
+        let line = line.trim_end();
+        for prefix in [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ] {
+            if let Some(file) = line.strip_prefix(prefix) {
+                files.push(file.trim().to_owned());
+            }
+        }
+        for prefix in ["+++ ", "--- "] {
+            if let Some(file) = line.strip_prefix(prefix) {
+                let file = file.split('\t').next().unwrap_or(file).trim();
+                if file == "/dev/null" {
+                    continue;
+                }
+                let file = file
+                    .strip_prefix("a/")
+                    .or_else(|| file.strip_prefix("b/"))
+                    .unwrap_or(file);
+                files.push(file.to_owned());
+            }
+        }
+    }
+    files
+}
+
+/// `~`, `~/x`, `$HOME`, `$HOME/x`, `${HOME}/x` with the home directory in.
+fn expand_home(raw: &str) -> Option<PathBuf> {
+    let rest = if raw == "~" || raw == "$HOME" || raw == "${HOME}" {
+        ""
+    } else {
+        raw.strip_prefix("~/")
+            .or_else(|| raw.strip_prefix("$HOME/"))
+            .or_else(|| raw.strip_prefix("${HOME}/"))?
+    };
+    let home = std::env::var_os("HOME").map(PathBuf::from)?;
+    Some(if rest.is_empty() {
+        home
+    } else {
+        home.join(rest)
+    })
+}
+
+/// How many symlinks one path may go through (as the kernel's `ELOOP` limit).
+const MAX_LINKS: usize = 40;
+
+/// Where `raw` points, relative paths against `project`: `~` expanded, `.` and `..` applied
+/// and symlinks followed component by component, as far as the path exists.
+pub(crate) fn resolve(raw: &str, project: &Path) -> PathBuf {
+    let path = expand_home(raw).unwrap_or_else(|| PathBuf::from(raw));
+    let path = if path.is_absolute() {
+        path
+    } else {
+        project.join(path)
+    };
+    let mut resolved = PathBuf::new();
+    let mut links = 0;
+    // Components still to walk, last first.
+    let mut todo: Vec<std::ffi::OsString> = Vec::new();
+    push_components(&path, &mut todo, &mut resolved);
+    while let Some(part) = todo.pop() {
+        if part == ".." {
+            resolved.pop();
+            continue;
+        }
+        if part == "." || part.is_empty() {
+            continue;
+        }
+        resolved.push(&part);
+        if links < MAX_LINKS
+            && let Ok(meta) = std::fs::symlink_metadata(&resolved)
+            && meta.file_type().is_symlink()
+            && let Ok(target) = std::fs::read_link(&resolved)
+        {
+            links += 1;
+            resolved.pop();
+            push_components(&target, &mut todo, &mut resolved);
+        }
+    }
+    if resolved.as_os_str().is_empty() {
+        resolved.push("/");
+    }
+    resolved
+}
+
+/// Puts `path`'s components on `todo` (to be walked first), restarting `resolved` at the root
+/// for an absolute path.
+fn push_components(path: &Path, todo: &mut Vec<std::ffi::OsString>, resolved: &mut PathBuf) {
+    let mut parts = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::Prefix(prefix) => {
+                *resolved = PathBuf::from(prefix.as_os_str());
+            }
+            Component::RootDir => {
+                let prefix = match resolved.components().next() {
+                    Some(Component::Prefix(p)) => PathBuf::from(p.as_os_str()),
+                    _ => PathBuf::new(),
+                };
+                *resolved = prefix;
+                resolved.push(Component::RootDir.as_os_str());
+            }
+            Component::CurDir => {}
+            Component::ParentDir => parts.push("..".into()),
+            Component::Normal(part) => parts.push(part.to_owned()),
+        }
+    }
+    todo.extend(parts.into_iter().rev());
+}
+
+/// A glob with `*` (not crossing `/`) against a path relative to the project directory.
+fn glob_path(pattern: &str, path: &str) -> bool {
+    let pattern: Vec<&str> = pattern.trim_start_matches("./").split('/').collect();
+    let path: Vec<&str> = path.split('/').collect();
+    path.len() >= pattern.len()
+        && pattern
+            .iter()
+            .zip(&path)
+            .all(|(p, s)| crate::destructive_commands::glob(p, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patches_name_their_files() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n*** Add File: .git/hooks/x\n*** End Patch";
+        assert_eq!(patch_files(patch), ["src/a.rs", ".git/hooks/x"]);
+        let diff = "--- a/src/b.rs\n+++ b/src/b.rs\n@@ -1 +1 @@\n";
+        assert_eq!(patch_files(diff), ["src/b.rs", "src/b.rs"]);
+    }
+
+    #[test]
+    fn dot_dot_climbs_lexically_where_nothing_exists() {
+        let project = Path::new("/nonexistent-project-xyz");
+        assert_eq!(
+            resolve("src/../.git/config", project),
+            Path::new("/nonexistent-project-xyz/.git/config")
+        );
+        assert_eq!(resolve("../../../etc", project), Path::new("/etc"));
+        assert_eq!(resolve("/a//b/./c", project), Path::new("/a/b/c"));
+    }
+}

@@ -1,0 +1,237 @@
+//! `protected-paths` against a corpus of write calls in a real temporary project with symlinks:
+//! what it must block (every way of naming a protected path) and what it must let through.
+//! Prints the corpus sizes and the false positives and negatives.
+
+use std::path::{Path, PathBuf};
+
+use hooks_core::ToolCall;
+use hooks_core::points::InterceptToolCall;
+use hooks_guards::{GuardsExt, ProtectedPaths};
+use hooks_runtime::HooksBuilder;
+use serde_json::{Value, json};
+
+/// A temporary project: `.git/`, `src/`, `secrets/`, a symlink `link-to-git -> .git`, a
+/// symlink `docs/git -> ../.git`, and a symlink `outside -> <elsewhere>` whose target is
+/// protected by its absolute path. Removed when dropped.
+struct Project {
+    root: PathBuf,
+    elsewhere: PathBuf,
+}
+
+impl Project {
+    fn new(name: &str) -> Project {
+        let base = std::env::temp_dir().join(format!("hookchain-pp-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let root = base.join("repo");
+        let elsewhere = base.join("elsewhere");
+        for dir in [".git", "src", "secrets", "docs", ".github/workflows"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(root.join(".git/config"), "").unwrap();
+        std::os::unix::fs::symlink(".git", root.join("link-to-git")).unwrap();
+        std::os::unix::fs::symlink("../.git", root.join("docs/git")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, root.join("outside")).unwrap();
+        Project { root, elsewhere }
+    }
+
+    fn guard(&self) -> ProtectedPaths {
+        ProtectedPaths {
+            paths: vec![
+                ".git".into(),
+                "secrets/".into(),
+                "hookchain.yaml".into(),
+                "*.pem".into(),
+                "config/*.prod.yaml".into(),
+                self.elsewhere.display().to_string(),
+            ],
+            project_dir: Some(self.root.display().to_string()),
+            ..ProtectedPaths::default()
+        }
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        if let Some(base) = self.root.parent() {
+            let _ = std::fs::remove_dir_all(base);
+        }
+    }
+}
+
+fn calls_to_block(root: &Path, elsewhere: &Path) -> Vec<ToolCall> {
+    let abs = |p: &str| root.join(p).display().to_string();
+    vec![
+        ToolCall::new("write_file", json!({"path": ".git/config", "content": "x"})),
+        ToolCall::new("write_file", json!({"path": "./.git/hooks/pre-commit"})),
+        ToolCall::new("write_file", json!({"path": "src/../.git/config"})),
+        ToolCall::new("write_file", json!({"path": "src//..//.git/HEAD"})),
+        ToolCall::new("write_file", json!({"path": ".git"})),
+        ToolCall::new("Write", json!({"file_path": abs(".git/config")})),
+        ToolCall::new("Edit", json!({"file_path": abs("src/../secrets/prod.env")})),
+        ToolCall::new("edit_file", json!({"path": "secrets/api.txt"})),
+        ToolCall::new(
+            "MultiEdit",
+            json!({"file_path": "hookchain.yaml", "edits": []}),
+        ),
+        ToolCall::new("write_file", json!({"path": "certs/server.pem"})),
+        ToolCall::new("write_file", json!({"path": "config/db.prod.yaml"})),
+        // symlinks: inside the project, pointing at protected paths
+        ToolCall::new("write_file", json!({"path": "link-to-git/config"})),
+        ToolCall::new("write_file", json!({"path": "docs/git/hooks/post-merge"})),
+        ToolCall::new("write_file", json!({"path": "outside/notes.txt"})),
+        ToolCall::new(
+            "write_file",
+            json!({"path": elsewhere.join("x").display().to_string()}),
+        ),
+        // `..` out of a subdirectory and back in
+        ToolCall::new(
+            "write_file",
+            json!({"path": format!("../repo/.git/config")}),
+        ),
+        // nested args and lists
+        ToolCall::new(
+            "MultiEdit",
+            json!({"edits": [{"file_path": "src/a.rs"}, {"file_path": ".git/index"}]}),
+        ),
+        ToolCall::new(
+            "move_file",
+            json!({"source": "src/a.rs", "destination": ".git/a.rs"}),
+        ),
+        ToolCall::new(
+            "delete_file",
+            json!({"paths": ["src/old.rs", "secrets/key"]}),
+        ),
+        ToolCall::new(
+            "str_replace_based_edit_tool",
+            json!({"command": "create", "path": abs(".git/description")}),
+        ),
+        // patches
+        ToolCall::new(
+            "apply_patch",
+            json!({"input": "*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: .git/hooks/x\n+evil\n*** End Patch\n"}),
+        ),
+        ToolCall::new(
+            "apply_patch",
+            json!({"patch": "--- a/secrets/db.txt\n+++ b/secrets/db.txt\n@@ -1 +1 @@\n-a\n+b\n"}),
+        ),
+    ]
+}
+
+fn calls_to_allow(root: &Path) -> Vec<ToolCall> {
+    vec![
+        ToolCall::new("write_file", json!({"path": "src/main.rs"})),
+        ToolCall::new("write_file", json!({"path": ".github/workflows/ci.yml"})),
+        ToolCall::new("write_file", json!({"path": ".gitignore"})),
+        ToolCall::new("write_file", json!({"path": "docs/git-guide.md"})),
+        ToolCall::new("write_file", json!({"path": "secrets-notes.md"})),
+        ToolCall::new("write_file", json!({"path": "src/secrets/mod.rs"})),
+        ToolCall::new("write_file", json!({"path": "hookchain.yaml.example"})),
+        ToolCall::new("write_file", json!({"path": "docs/hookchain.yaml"})),
+        ToolCall::new("write_file", json!({"path": "pem.md"})),
+        ToolCall::new("write_file", json!({"path": "config/db.dev.yaml"})),
+        ToolCall::new(
+            "write_file",
+            json!({"path": "config/nested/db.prod.yaml.md"}),
+        ),
+        ToolCall::new(
+            "Write",
+            json!({"file_path": root.join("src/lib.rs").display().to_string()}),
+        ),
+        ToolCall::new("Edit", json!({"file_path": "src/../README.md"})),
+        ToolCall::new("write_file", json!({"path": "/tmp/scratch.txt"})),
+        ToolCall::new(
+            "apply_patch",
+            json!({"input": "*** Begin Patch\n*** Update File: src/a.rs\n*** End Patch\n"}),
+        ),
+        // reads are not writes
+        ToolCall::new("read_file", json!({"path": ".git/config"})),
+        ToolCall::new("Read", json!({"file_path": "secrets/api.txt"})),
+        ToolCall::new("Grep", json!({"path": ".git", "pattern": "x"})),
+        // the content may mention anything
+        ToolCall::new(
+            "write_file",
+            json!({"path": "notes.md", "content": "see .git/config and secrets/"}),
+        ),
+    ]
+}
+
+#[test]
+fn writes_into_protected_paths_are_blocked_however_they_are_named() {
+    let project = Project::new("corpus");
+    let guard = project.guard();
+    let block = calls_to_block(&project.root, &project.elsewhere);
+    let allow = calls_to_allow(&project.root);
+    let fneg: Vec<&ToolCall> = block
+        .iter()
+        .filter(|c| guard.check_call(c).unwrap().is_none())
+        .collect();
+    let fpos: Vec<(&ToolCall, String)> = allow
+        .iter()
+        .filter_map(|c| guard.check_call(c).unwrap().map(|why| (c, why)))
+        .collect();
+    println!(
+        "protected-paths corpus: {} to block, {} to allow; false negatives {}, false positives {}",
+        block.len(),
+        allow.len(),
+        fneg.len(),
+        fpos.len()
+    );
+    for c in &fneg {
+        println!("  FN: {} {}", c.name, c.args);
+    }
+    for (c, why) in &fpos {
+        println!("  FP: {} {}  =>  {why}", c.name, c.args);
+    }
+    assert_eq!((fpos.len(), fneg.len()), (0, 0));
+}
+
+#[test]
+fn the_reason_names_the_path_where_it_resolves_and_the_protected_path() {
+    let project = Project::new("reason");
+    let why = project
+        .guard()
+        .check_call(&ToolCall::new(
+            "write_file",
+            json!({"path": "link-to-git/config"}),
+        ))
+        .unwrap()
+        .unwrap();
+    assert!(why.contains("`link-to-git/config`"), "{why}");
+    assert!(why.contains(".git/config"), "{why}");
+    assert!(why.contains("protected path `.git`"), "{why}");
+}
+
+#[test]
+fn a_symlinked_project_dir_is_resolved_like_the_paths_in_it() {
+    let project = Project::new("linked-root");
+    let alias = project.root.parent().unwrap().join("alias");
+    std::os::unix::fs::symlink(&project.root, &alias).unwrap();
+    let guard = ProtectedPaths {
+        project_dir: Some(alias.display().to_string()),
+        ..project.guard()
+    };
+    let via_real = project.root.join(".git/config").display().to_string();
+    assert!(guard.check_path(&via_real).unwrap().is_some());
+    assert!(guard.check_path(".git/config").unwrap().is_some());
+    assert!(guard.check_path("src/x.rs").unwrap().is_none());
+}
+
+#[test]
+fn enabled_from_rust_it_blocks_through_the_registry() {
+    let project = Project::new("registry");
+    let hooks = HooksBuilder::new().guard(project.guard()).build().unwrap();
+    let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new(
+        "write_file",
+        json!({"path": "docs/git/config"}),
+    ));
+    let blocked = outcome
+        .flow
+        .blocked()
+        .expect("a write into .git through a symlink");
+    assert_eq!(&*blocked.hook, "protected-paths");
+    let ok = hooks
+        .dispatch::<InterceptToolCall>(ToolCall::new("write_file", json!({"path": "src/a.rs"})));
+    assert!(!ok.is_blocked());
+    let _: Option<Value> = None;
+}
