@@ -6,6 +6,11 @@
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
 //!
+//! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
+//! `add-environment-info`, `add-prompt-files`, `add-git-status`, `add-git-diff`,
+//! `add-directory-listing`, `add-user-info`, `add-recent-commits`, each on `session_start`
+//! (persistent) or `turn_start` (this turn only), as docker-agent's builtins of those names.
+//!
 //! # What it owns
 //!
 //! One module per guard. Each guard is an **extension, off by default**, whose hooks a registry
@@ -48,20 +53,27 @@
 //!
 //! - A guard's hooks are added once per registry, however many times it is installed or named
 //!   in config files ([`add_guard`] remembers it in the builder).
-//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks), never
+//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
+//!   injector reads its files or runs git, with a time limit), never
 //!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
 //!   a guard that fails blocks rather than letting the action through.
 //! - Every block says which guard blocked, what it saw and why, in one sentence the model (or
-//!   the user) can act on.
+//!   the user) can act on. (An injector never blocks: what it cannot read is a note in its
+//!   context, and its hooks warn when they fail.)
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod destructive_commands;
+pub mod inject;
 pub mod protected_paths;
 mod shell;
 
 pub use destructive_commands::DestructiveCommands;
+pub use inject::{
+    AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
+    AddRecentCommits, AddUserInfo, InjectAt, Injector,
+};
 pub use protected_paths::ProtectedPaths;
 
 use hooks_core::OnError;
@@ -70,7 +82,18 @@ use hooks_runtime::{HookOptions, HooksBuilder};
 use serde::Serialize;
 
 /// The names of the built-in guards, as `extensions:` keys name them.
-pub const NAMES: &[&str] = &[DestructiveCommands::NAME, ProtectedPaths::NAME];
+pub const NAMES: &[&str] = &[
+    DestructiveCommands::NAME,
+    ProtectedPaths::NAME,
+    AddDate::NAME,
+    AddEnvironmentInfo::NAME,
+    AddPromptFiles::NAME,
+    AddGitStatus::NAME,
+    AddGitDiff::NAME,
+    AddDirectoryListing::NAME,
+    AddUserInfo::NAME,
+    AddRecentCommits::NAME,
+];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
 pub const PRIORITY: i32 = -1000;
@@ -131,6 +154,14 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     match name {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
+        AddDate::NAME => AddDate::add_hooks(builder),
+        AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
+        AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),
+        AddGitStatus::NAME => AddGitStatus::add_hooks(builder),
+        AddGitDiff::NAME => AddGitDiff::add_hooks(builder),
+        AddDirectoryListing::NAME => AddDirectoryListing::add_hooks(builder),
+        AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
+        AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
         _ => builder,
     }
 }

@@ -300,7 +300,7 @@ fn patch_files(patch: &str) -> Vec<String> {
 }
 
 /// `~`, `~/x`, `$HOME`, `$HOME/x`, `${HOME}/x` with the home directory in.
-fn expand_home(raw: &str) -> Option<PathBuf> {
+pub(crate) fn expand_home(raw: &str) -> Option<PathBuf> {
     let rest = if raw == "~" || raw == "$HOME" || raw == "${HOME}" {
         ""
     } else {
