@@ -601,6 +601,19 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
     assert_eq!(helper.on_error, OnError::Block);
     assert_eq!(helper.origin.line(), Some(35));
 
+    let switch = format!(
+        "{file} line 26: docker-agent's event `on_agent_switch` has no hookchain point; \
+         its hooks are left out"
+    );
+    // `type: builtin`, `command: add_date` is hookchain's `add-date` injector, with the guards.
+    #[cfg(feature = "guards")]
+    {
+        assert_eq!(config.warnings(), [switch]);
+        let section = config.section("add-date").unwrap();
+        assert_eq!(config.enabled("add-date"), Some(true));
+        assert_eq!(section["point"], "turn_start");
+    }
+    #[cfg(not(feature = "guards"))]
     assert_eq!(
         config.warnings(),
         [
@@ -608,10 +621,7 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
                 "{file} line 24: a `builtin` hook of `turn_start` runs inside docker-agent; \
                  hookchain runs `command` hooks only, so it is left out"
             ),
-            format!(
-                "{file} line 26: docker-agent's event `on_agent_switch` has no hookchain point; \
-                 its hooks are left out"
-            ),
+            switch,
         ]
     );
 

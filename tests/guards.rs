@@ -110,3 +110,72 @@ fn hookchain_test_tries_a_guard_the_config_enables() {
     assert_eq!(code, EXIT_OK, "{output}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn one_config_entry_enables_a_context_injector() {
+    let dir = std::env::temp_dir().join(format!("hookchain-inject-yaml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("AGENTS.md"), "Run the tests.\n").unwrap();
+    let hooks = registry(&format!(
+        "extensions:\n  add-prompt-files:\n    enabled: true\n    files: [AGENTS.md, NOPE.md]\n    project_dir: {}\n  add-user-info:\n    enabled: true\n",
+        dir.display()
+    ))
+    .unwrap();
+    let session = hooks.session("inject-yaml");
+    assert!(
+        session.context()[0].starts_with("User: "),
+        "{:?}",
+        session.context()
+    );
+    let start = session.begin_turn().turn_start("hi").continued().unwrap();
+    assert!(
+        start.context[0].contains("--- AGENTS.md ---\nRun the tests."),
+        "{:?}",
+        start.context
+    );
+    assert!(start.context[0].contains("NOPE.md: skipped, it does not exist"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn docker_agent_builtin_entries_load_as_the_injectors() {
+    let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: snapshot\n";
+    let config = Config::from_docker_agent_str(text, "agent.yaml").unwrap();
+    assert_eq!(config.section("add-git-diff").unwrap()["full"], true);
+    assert_eq!(config.section("add-recent-commits").unwrap()["count"], 3);
+    assert_eq!(
+        config.warnings(),
+        [
+            "agent.yaml line 14: a `builtin` hook of `session_start` runs inside docker-agent; \
+          hookchain runs `command` hooks only, so it is left out"
+        ]
+    );
+    let hooks = HooksBuilder::new().config(config).build().unwrap();
+    let session = hooks.session("inject-docker-agent");
+    assert!(
+        session.context()[0].starts_with("Recent commits"),
+        "{:?}",
+        session.context()
+    );
+    let start = session.begin_turn().turn_start("hi").continued().unwrap();
+    assert!(
+        start.context[0].starts_with("Today's date: "),
+        "{:?}",
+        start.context
+    );
+    assert!(
+        start.context[1].starts_with("Git diff"),
+        "{:?}",
+        start.context
+    );
+
+    let bad = "agents:\n  root:\n    hooks:\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [ten]\n";
+    let config = Config::from_docker_agent_str(bad, "agent.yaml").unwrap();
+    assert!(config.section("add-recent-commits").is_none());
+    assert!(
+        config.warnings()[0].contains("line 7")
+            && config.warnings()[0].contains("takes a positive number of commits, found `ten`"),
+        "{:?}",
+        config.warnings()
+    );
+}

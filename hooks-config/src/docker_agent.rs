@@ -49,7 +49,15 @@
 //!   agent file; hookchain does not depend on where the agent was started.) A line that starts
 //!   with a path whose file does not exist (yet) or cannot run is, as in docker-agent, a
 //!   runtime error of that one hook: it is kept, a warning names the file and line, and it
-//!   fails at each firing under its policy. `type: builtin`, `type: model` and
+//!   fails at each firing under its policy. `type: builtin` entries of `session_start` and
+//!   `turn_start` whose `command` names one of docker-agent's context builtins (`add_date`,
+//!   `add_environment_info`, `add_prompt_files`, `add_git_status`, `add_git_diff`,
+//!   `add_directory_listing`, `add_user_info`, `add_recent_commits`) enable hookchain's
+//!   injector of that name (`add-date`, ...) on the entry's event, its `args` read into the
+//!   injector's config (`[file, ...]`, `["full"]`, `["<N>"]`) and its project directory the
+//!   agent file's, when hookchain is built with
+//!   its guards (the `guards` feature); args that do not fit cost that entry, with a warning.
+//!   Other `type: builtin` entries, `type: model` and
 //!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
 //!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
 //!   ignores them.
@@ -289,7 +297,12 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
                             path: &path,
                             priority: phase_priority(&event, preempt_yolo),
                         };
-                        let entry = read.entry(hook, matcher.clone(), &mut loaded.warnings);
+                        let entry = read.entry(
+                            hook,
+                            matcher.clone(),
+                            &mut loaded.warnings,
+                            &mut loaded.sections,
+                        );
                         loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                     }
                 } else {
@@ -302,7 +315,12 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
                         path: &path,
                         priority: phase_priority(&event, false),
                     };
-                    let entry = read.entry(item, Matcher::all(), &mut loaded.warnings);
+                    let entry = read.entry(
+                        item,
+                        Matcher::all(),
+                        &mut loaded.warnings,
+                        &mut loaded.sections,
+                    );
                     loaded.take(entry, point, fails_closed, &cx.hook_origin(&path));
                 }
             }
@@ -402,12 +420,67 @@ struct ReadHook<'a> {
 }
 
 impl ReadHook<'_> {
+    /// A `type: builtin` entry whose `command` is one of the built-in context injectors
+    /// (`add_date`, ...) on `session_start` or `turn_start`: `true` when it is, and its section
+    /// (enabled, `args` read into its config, the entry's event as its point) is in `sections`.
+    /// `false` for any other builtin, which is left out with a warning.
+    #[cfg(feature = "guards")]
+    fn injector(
+        &self,
+        fields: &Map<String, Value>,
+        sections: &mut Vec<(String, Value)>,
+    ) -> Result<bool, ConfigError> {
+        let cx = self.cx;
+        let Some(Value::String(name)) = fields.get("command") else {
+            return Ok(false);
+        };
+        let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
+            return Ok(false);
+        };
+        let args_path = at(self.path, "args");
+        let args: Vec<String> = match fields.get("args") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect(),
+            Some(other) => {
+                return Err(cx.error(
+                    format!("`args` of {}", self.subject),
+                    &args_path,
+                    format!("expected a list of strings, found {}", json_kind(other)),
+                ));
+            }
+        };
+        match hooks_guards::inject::docker_agent_builtin(name, &args, point) {
+            None => Ok(false),
+            Some(Ok((extension, mut section))) => {
+                // The agent file's directory, where its command hooks run too.
+                if let Some(dir) = section.get_mut("project_dir") {
+                    let file_dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
+                    *dir = Value::String(file_dir.display().to_string());
+                }
+                sections.push((extension.to_owned(), section));
+                Ok(true)
+            }
+            Some(Err(why)) => Err(cx.error(
+                format!("`args` of {}", self.subject),
+                &args_path,
+                format!("{why}; the builtin is left out"),
+            )),
+        }
+    }
+
     /// The hook, or `None` when it is left out (with a warning).
     fn entry(
         &self,
         hook: &Value,
         matcher: Matcher,
         warnings: &mut Vec<String>,
+        sections: &mut Vec<(String, Value)>,
     ) -> Result<Option<Entry>, ConfigError> {
         let cx = self.cx;
         let Value::Object(fields) = hook else {
@@ -429,6 +502,8 @@ impl ReadHook<'_> {
         };
         match cx.string(&key_subject("type"), kind, &key_path("type"))? {
             "command" => {}
+            #[cfg(feature = "guards")]
+            "builtin" if self.injector(fields, sections)? => return Ok(None),
             kind @ ("builtin" | "model" | "evaluator") => {
                 warnings.push(format!(
                     "{}: a `{kind}` hook of `{}` runs inside docker-agent; hookchain runs \

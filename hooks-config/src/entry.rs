@@ -572,6 +572,9 @@ pub(crate) struct Loaded {
     pub(crate) warnings: Vec<String>,
     /// Fail-closed hooks that cannot be loaded: their points block.
     pub(crate) blocked: Vec<crate::UnloadedRequired>,
+    /// Extension sections the file sets (docker-agent's builtins that are built-in injectors:
+    /// the injector's name and the section that enables it).
+    pub(crate) sections: Vec<(String, serde_json::Value)>,
 }
 
 impl Loaded {

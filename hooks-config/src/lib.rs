@@ -632,7 +632,7 @@ impl Config {
             .zip(conditions)
             .filter_map(|(hook, rule)| rule.map(|rule| (hook.point, hook.name.clone(), rule)))
             .collect();
-        Config {
+        let config = Config {
             files: vec![source_name.to_owned()],
             hooks,
             conditions,
@@ -640,7 +640,13 @@ impl Config {
             warnings: loaded.warnings,
             unloaded_required: loaded.blocked,
             ..Config::default()
-        }
+        };
+        loaded
+            .sections
+            .into_iter()
+            .fold(config, |config, (name, section)| {
+                config.extension(name, section)
+            })
     }
 
     /// The config of the current directory's project over the user's: `./hookchain.yaml` over

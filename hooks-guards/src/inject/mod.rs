@@ -288,8 +288,6 @@ pub fn docker_agent_builtin(
         if let Some(map) = value.as_object_mut() {
             map.insert("enabled".to_owned(), serde_json::Value::Bool(true));
             map.insert("point".to_owned(), point.name().into());
-            // The current directory at the time of the hook, as docker-agent reads it.
-            map.remove("project_dir");
         }
         Ok((I::NAME, value))
     }
