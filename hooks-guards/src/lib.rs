@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! # What it owns
 //!
@@ -59,10 +60,12 @@
 
 pub mod destructive_commands;
 pub mod protected_paths;
+pub mod secrets;
 mod shell;
 
 pub use destructive_commands::DestructiveCommands;
 pub use protected_paths::ProtectedPaths;
+pub use secrets::Secrets;
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -70,7 +73,11 @@ use hooks_runtime::{HookOptions, HooksBuilder};
 use serde::Serialize;
 
 /// The names of the built-in guards, as `extensions:` keys name them.
-pub const NAMES: &[&str] = &[DestructiveCommands::NAME, ProtectedPaths::NAME];
+pub const NAMES: &[&str] = &[
+    DestructiveCommands::NAME,
+    ProtectedPaths::NAME,
+    Secrets::NAME,
+];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
 pub const PRIORITY: i32 = -1000;
@@ -131,6 +138,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     match name {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
+        Secrets::NAME => Secrets::add_hooks(builder),
         _ => builder,
     }
 }
