@@ -145,7 +145,7 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
-/// The built-in guards: `destructive-commands` and `protected-paths`, each an
+/// The built-in guards: `destructive-commands`, `protected-paths` and `secrets`, each an
 /// extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).
 #[cfg(feature = "guards")]
