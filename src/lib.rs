@@ -145,9 +145,9 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
-/// The built-in guards (`destructive-commands`, `protected-paths`) and context injectors
-/// (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)), each
-/// an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
+/// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`) and context
+/// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)),
+/// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).
 #[cfg(feature = "guards")]
 pub mod guards {

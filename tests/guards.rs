@@ -179,3 +179,67 @@ fn docker_agent_builtin_entries_load_as_the_injectors() {
         config.warnings()
     );
 }
+
+const ANTHROPIC_KEY: &str = "sk-ant-api03-Xk3v9QpL2mZr8TnW4yHc7JdF1sGb6VaE0uKiOoPq";
+
+#[test]
+fn the_secrets_guard_is_enabled_and_configured_per_point_from_hookchain_yaml() {
+    let hooks =
+        registry("extensions:\n  secrets:\n    enabled: true\n    transform_response: block\n")
+            .unwrap();
+    let turn = hooks.session("secrets-yaml").begin_turn();
+    let text = format!("the key is {ANTHROPIC_KEY}");
+    let Flow::Blocked(blocked) = turn.transform_user_input(text.as_str()) else {
+        panic!("a key in user input is blocked by default");
+    };
+    assert_eq!(&*blocked.hook, "secrets");
+    assert!(turn.transform_response(text.clone()).is_blocked());
+    let error =
+        registry("extensions:\n  secrets:\n    enabled: true\n    outbound_message: hide\n")
+            .unwrap_err();
+    assert!(
+        error.starts_with("extension `secrets` in ./hookchain.yaml line 4"),
+        "{error}"
+    );
+    assert!(error.contains("unknown variant `hide`"), "{error}");
+}
+
+#[test]
+fn hookchain_test_tries_the_secrets_guard_on_user_input() {
+    let dir = std::env::temp_dir().join(format!("hookchain-secrets-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(&config, "extensions:\n  secrets:\n    enabled: true\n").unwrap();
+    let run = |prompt: &str| {
+        let payload = dir.join("payload.json");
+        std::fs::write(&payload, json!({ "prompt": prompt }).to_string()).unwrap();
+        let consent = dir.join("approved.json");
+        let argv = [
+            "hookchain",
+            "--config",
+            config.to_str().unwrap(),
+            "--consent-file",
+            consent.to_str().unwrap(),
+            "test",
+            "UserPromptSubmit",
+            "--payload-file",
+            payload.to_str().unwrap(),
+        ];
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
+        (
+            code,
+            String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap(),
+        )
+    };
+    let (code, output) = run(&format!("deploy with {ANTHROPIC_KEY}"));
+    assert_eq!(code, EXIT_BLOCKED, "{output}");
+    assert!(
+        output.contains("secrets: the user's message holds an anthropic key"),
+        "{output}"
+    );
+    let (code, output) = run("deploy the app to staging");
+    assert_eq!(code, EXIT_OK, "{output}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
 //! `add-environment-info`, `add-prompt-files`, `add-git-status`, `add-git-diff`,
@@ -67,6 +68,7 @@
 pub mod destructive_commands;
 pub mod inject;
 pub mod protected_paths;
+pub mod secrets;
 mod shell;
 
 pub use destructive_commands::DestructiveCommands;
@@ -75,6 +77,7 @@ pub use inject::{
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
 pub use protected_paths::ProtectedPaths;
+pub use secrets::Secrets;
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -85,6 +88,7 @@ use serde::Serialize;
 pub const NAMES: &[&str] = &[
     DestructiveCommands::NAME,
     ProtectedPaths::NAME,
+    Secrets::NAME,
     AddDate::NAME,
     AddEnvironmentInfo::NAME,
     AddPromptFiles::NAME,
@@ -154,6 +158,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     match name {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
+        Secrets::NAME => Secrets::add_hooks(builder),
         AddDate::NAME => AddDate::add_hooks(builder),
         AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
         AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),
