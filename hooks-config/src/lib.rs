@@ -528,19 +528,8 @@ impl Config {
     }
 
     fn hermes(text: &str, source_name: &str, user: bool) -> Result<Config, ConfigError> {
-        file::check_nesting(text, source_name)?;
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate(&located, path)
-        });
-        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            flavor: Flavor::Hermes,
-        };
-        let (loaded, accept) = hermes::read_hermes(&cx, document)?;
+        let (loaded, accept) =
+            read_agent_yaml(text, source_name, Flavor::Hermes, hermes::read_hermes)?;
         let mut config = Config::of_hooks(source_name, loaded);
         if let Some((accept, at)) = accept {
             if user || !accept {
@@ -570,22 +559,8 @@ impl Config {
     /// Parses the text of a Starchild `shell_hooks.yaml`; `source_name` names the file in
     /// errors.
     pub fn from_starchild_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        file::check_nesting(text, source_name)?;
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate(&located, path)
-        });
-        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            flavor: Flavor::Starchild,
-        };
-        Ok(Config::of_hooks(
-            source_name,
-            hermes::read_starchild(&cx, document)?,
-        ))
+        let loaded = read_agent_yaml(text, source_name, Flavor::Starchild, hermes::read_starchild)?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
@@ -597,22 +572,8 @@ impl Config {
 
     /// Parses the text of a docker-agent agent YAML; `source_name` names the file in errors.
     pub fn from_docker_agent_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        file::check_nesting(text, source_name)?;
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate(&located, path)
-        });
-        let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            flavor: Flavor::DockerAgent,
-        };
-        Ok(Config::of_hooks(
-            source_name,
-            docker_agent::read(&cx, document)?,
-        ))
+        let loaded = read_agent_yaml(text, source_name, Flavor::DockerAgent, docker_agent::read)?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// A config of the hooks of one file of another agent, with what was left out of it
@@ -942,6 +903,30 @@ fn is_user_file(path: &Path) -> bool {
 }
 
 /// Reads a file's text, with the name it has in messages.
+/// Reads another agent's YAML file with `read`, that agent's reader of the parsed document: the
+/// nesting checked before the parser sees the text, syntax errors with their line, and every
+/// value of the document locatable by its path for the reader's messages.
+fn read_agent_yaml<T>(
+    text: &str,
+    source_name: &str,
+    flavor: Flavor,
+    read: impl FnOnce(&FileContext<'_>, Yaml) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    file::check_nesting(text, source_name)?;
+    let text: Arc<str> = text.into();
+    let located = Arc::clone(&text);
+    let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+        locate(&located, path)
+    });
+    let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+    let cx = FileContext {
+        file: source_name,
+        source: &source,
+        flavor,
+    };
+    read(&cx, document)
+}
+
 fn read(path: &Path) -> Result<(String, String), ConfigError> {
     let name = path.display().to_string();
     let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
