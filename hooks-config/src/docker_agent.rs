@@ -474,7 +474,10 @@ impl ReadHook<'_> {
         }
     }
 
-    /// The hook, or `None` when it is left out (with a warning).
+    /// The hook, or `None` when it is left out (with a warning). A builtin that is one of the
+    /// guards' context injectors (with the `guards` feature) becomes a config section in
+    /// `sections` instead.
+    #[cfg_attr(not(feature = "guards"), allow(unused_variables, clippy::ptr_arg))]
     fn entry(
         &self,
         hook: &Value,
