@@ -17,6 +17,8 @@
 //!   `_async` twin, polled once;
 //! - `baseline_empty`: only the loop, the empty string and handing its `Flow::Continue` to the
 //!   function that consumes it as an agent does, which `empty` and `empty_async` include;
+//!   `baseline_empty_async`: the same flow through `std::future::ready`, polled once — the
+//!   least any future that hands back a value costs;
 //! - `cx_turn_state`: `cx.turn_state()` on a context with the turn's state; `baseline_cx`: only
 //!   the loop and the `black_box`ed context;
 //! - `get_turn_state`: `get_turn_state(id)` from outside any hook (the id of the live session),
@@ -249,6 +251,13 @@ fn main() {
                 reply(ready(
                     turn.transform_response_async(black_box(String::new())),
                 ));
+            }
+        }
+        "baseline_empty_async" => {
+            for _ in 0..n {
+                reply(ready(std::future::ready(Flow::Continue(black_box(
+                    String::new(),
+                )))));
             }
         }
         "baseline" => {
