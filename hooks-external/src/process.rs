@@ -38,8 +38,8 @@
 //! - **Multiplexed.** Any number of threads may fire at once. Each writes its request line (the
 //!   pipe is non-blocking: a worker that stops reading cannot hold a firing past its time limit;
 //!   the write never raises `SIGPIPE` in the agent, a worker that closed its stdin is an `EPIPE`)
-//!   and waits for its answer; the worker's I/O thread routes answers by id. No process and
-//!   no thread is started per request.
+//!   and waits for its answer. No process and no thread is started per request, and the worker
+//!   has no thread of its own either: see "Who reads" below.
 //! - **A time limit per request; a hung worker is replaced.** A request not answered in time
 //!   fails with [`TransportError::Timeout`], and the worker is taken for hung: its process group
 //!   is killed, it is reaped, its other pending requests fail with [`TransportError::WorkerDied`]
@@ -58,14 +58,21 @@
 //!   30 s by default). Until then firings fail at once with [`TransportError::WorkerDied`],
 //!   saying when the restart will be tried. A worker that stayed up for
 //!   [`Backoff::healthy_after`] resets the count.
-//! - **One I/O thread per worker.** It waits with `poll(2)` on the worker's non-blocking stdout
-//!   and stderr and on a wake-up socket. stderr is drained as it comes, so a chatty worker never
-//!   blocks on it: each line (cut at 4 KiB) is logged with `tracing` at debug level under the
-//!   target `hookchain::external::process`, and the last few are kept for the death message.
-//!   Killing a worker (replaced, dropped) wakes the thread, which fails the pending requests,
-//!   closes the pipes and ends — even when a process the worker left behind with `setsid` holds
-//!   the pipes open. No thread or descriptor outlives its worker.
-//! - **Drop** kills the worker's process group and reaps it.
+//! - **Who reads: the callers, one at a time.** A firing that waits for its answer takes the
+//!   worker's read side if nobody holds it (the *reader*), and waits with `poll(2)` on the
+//!   worker's non-blocking stdout and stderr and on a wake-up socket, routing every answer line
+//!   to its request by id, until its own answer is in (or its time is up). It then hands the read
+//!   side to another waiting firing, if any; the others wait on their own answer meanwhile. So a
+//!   round trip wakes only the firing's own thread — no hand-off from an I/O thread — and a
+//!   worker costs no thread while it idles. stderr is drained while someone reads, so a chatty
+//!   worker never blocks on it for long: each line (cut at 4 KiB) is logged with `tracing` at
+//!   debug level under the target `hookchain::external::process`, and the last few are kept for
+//!   the death message. Killing a worker (replaced, dropped) wakes the reader, which fails the
+//!   pending requests — even when a process the worker left behind with `setsid` holds the pipes
+//!   open. A worker that dies while nobody waits on it is found dead by the next firing, which
+//!   reads its end-of-file and its last words. No thread outlives a firing, and no descriptor its
+//!   worker.
+//! - **Drop** kills the worker's process group and reaps it; its pipes close with it.
 //!
 //! [`CommandHook::new`]: super::command::CommandHook::new
 
@@ -78,7 +85,6 @@ use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
@@ -91,9 +97,10 @@ use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportEr
 /// The longest stderr line logged whole; longer ones are cut.
 const STDERR_LINE_CAP: usize = 4 * 1024;
 
-/// How long the I/O thread of a worker sleeps in one `poll(2)` when nothing happens (it is woken
-/// at once by output, by the worker's death and by a stop).
-const IDLE_POLL: Duration = Duration::from_secs(3600);
+/// The longest a firing waits for its answer without looking whether it should take the
+/// worker's read side: it is told when the reader lets go, so this is only a bound in case it
+/// was told just before it began to wait.
+const FOLLOWER_WAIT: Duration = Duration::from_millis(20);
 
 /// How many of the last stderr lines a death message quotes.
 const STDERR_TAIL_LINES: usize = 5;
@@ -314,10 +321,10 @@ impl Invoke for ProcessHook {
         worker.register(id, &slot)?;
         if let Err(e) = worker.send(&request_line(id, payload), deadline, timeout) {
             if matches!(e, TransportError::WorkerDied { .. }) {
-                // Its stdin is closed: the worker is going, and its I/O thread will fail this
+                // Its stdin is closed: the worker is going. Reading it to its end fails this
                 // request with how it ended (exit code, last words) — better than "broken pipe".
                 let wait = deadline.min(Instant::now() + 3 * DEATH_GRACE);
-                if let Some(answer) = slot.wait_until(wait) {
+                if let Some(answer) = worker.await_answer(&slot, wait) {
                     return answer;
                 }
             }
@@ -335,7 +342,7 @@ impl Invoke for ProcessHook {
             self.replace(&worker, why);
             return Err(e);
         }
-        if let Some(answer) = slot.wait_until(deadline) {
+        if let Some(answer) = worker.await_answer(&slot, deadline) {
             return answer;
         }
         // Out of time. Once forgotten, nobody can answer any more: look one last time.
@@ -388,28 +395,46 @@ impl Drop for ProcessHook {
 /// Where one request's answer is left for its caller.
 #[derive(Default)]
 struct Slot {
-    answer: Mutex<Option<Result<RawOutput, TransportError>>>,
+    state: Mutex<SlotState>,
     ready: Condvar,
+}
+
+#[derive(Default)]
+struct SlotState {
+    answer: Option<Result<RawOutput, TransportError>>,
+    /// The reader let go of the worker's read side: this slot's caller should take it.
+    lead: bool,
 }
 
 impl Slot {
     fn fill(&self, answer: Result<RawOutput, TransportError>) {
-        *self.answer.lock() = Some(answer);
+        self.state.lock().answer = Some(answer);
         self.ready.notify_one();
     }
 
-    fn wait_until(&self, deadline: Instant) -> Option<Result<RawOutput, TransportError>> {
-        let mut answer = self.answer.lock();
-        while answer.is_none() {
-            if self.ready.wait_until(&mut answer, deadline).timed_out() {
-                break;
-            }
+    /// Tells the caller that the read side is free.
+    fn offer_lead(&self) {
+        self.state.lock().lead = true;
+        self.ready.notify_one();
+    }
+
+    /// Waits until the answer is in, the read side is offered, or `until`; `Some` with the answer
+    /// when it is in.
+    fn wait(&self, until: Instant) -> Option<Result<RawOutput, TransportError>> {
+        let mut state = self.state.lock();
+        if state.answer.is_none() && !state.lead {
+            self.ready.wait_until(&mut state, until);
         }
-        answer.take()
+        state.lead = false;
+        state.answer.take()
     }
 
     fn take(&self) -> Option<Result<RawOutput, TransportError>> {
-        self.answer.lock().take()
+        self.state.lock().answer.take()
+    }
+
+    fn is_answered(&self) -> bool {
+        self.state.lock().answer.is_some()
     }
 }
 
@@ -448,9 +473,24 @@ struct Worker {
     /// Why the worker was replaced while it still ran (a request it did not answer in time, a
     /// stdin it closed): the reason its pending requests fail with.
     retired: Mutex<Option<String>>,
-    /// Shut down to wake the I/O thread, so that it ends even while someone else (a process the
+    /// Shut down to wake the reader, so that it stops even while someone else (a process the
     /// worker left behind with `setsid`) holds the worker's pipes open.
     wake: UnixStream,
+    /// The read side, held by the firing that reads for everyone (see the module docs).
+    reader: Mutex<Reader>,
+}
+
+/// The worker's read side: its stdout and stderr, the lines read so far, and the wake-up socket.
+struct Reader {
+    stdout: ChildStdout,
+    stderr: ChildStderr,
+    woken: UnixStream,
+    answers: Lines,
+    errors: Lines,
+    chunk: Vec<u8>,
+    stderr_open: bool,
+    /// The worker's death was recorded: nothing more is read.
+    done: bool,
 }
 
 impl Worker {
@@ -491,15 +531,17 @@ impl Worker {
             stopping: AtomicBool::new(false),
             retired: Mutex::new(None),
             wake,
+            reader: Mutex::new(Reader {
+                stdout,
+                stderr,
+                woken,
+                answers: Lines::new(OUTPUT_CAP),
+                errors: Lines::new(STDERR_LINE_CAP),
+                chunk: vec![0; 64 * 1024],
+                stderr_open: true,
+                done: false,
+            }),
         });
-        let thread = spawn_thread("hookchain-worker-io", {
-            let worker = Arc::clone(&worker);
-            move || worker.serve(stdout, stderr, woken)
-        });
-        if let Err(e) = thread {
-            worker.stop();
-            return Err(e);
-        }
         tracing::debug!(worker = %worker.command, pid = worker.pid, "process hook worker started");
         Ok(worker)
     }
@@ -526,6 +568,32 @@ impl Worker {
         TransportError::WorkerDied {
             command: self.command.clone(),
             reason,
+        }
+    }
+
+    /// Waits until the worker's stdin (`fd`) can be written to; `false` when `deadline` passed.
+    /// While it waits it reads for everyone if the read side is free: a worker that stops
+    /// reading its stdin may be ending, and its end is seen on its stdout (which fails the
+    /// pending requests, this one among them, and closes the stdin: the next write fails).
+    fn wait_writable(&self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            let Some(mut reader) = self.reader.try_lock().filter(|r| !r.done) else {
+                return pipe::wait_writable(fd, deadline.min(now + FOLLOWER_WAIT))
+                    || Instant::now() < deadline;
+            };
+            let stdin = pipe::pollfd(fd, libc::POLLOUT);
+            match self.read_step(&mut reader, deadline - now, Some(stdin)) {
+                Step::Waited { also_ready: true } => return true,
+                Step::Waited { also_ready: false } => {}
+                Step::Ended(why) => {
+                    self.finish(&mut reader, why);
+                    return true;
+                }
+            }
         }
     }
 
@@ -556,7 +624,7 @@ impl Worker {
                 Ok(n) => rest = &rest[n..],
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !pipe::wait_writable(fd, deadline) {
+                    if !self.wait_writable(fd, deadline) {
                         // Keep what must still be written for the line in the pipe to be whole;
                         // a line not begun is dropped (its caller is gone).
                         let unsent = rest.len().saturating_sub(line.len());
@@ -576,89 +644,165 @@ impl Worker {
         Ok(())
     }
 
-    /// The I/O thread: routes every answer line on stdout to its request and logs stderr, until
-    /// stdout closes, a line is too long, or the worker is stopped or replaced; then
-    /// [`die`](Worker::die)s.
-    fn serve(&self, mut stdout: ChildStdout, mut stderr: ChildStderr, woken: UnixStream) {
-        let mut answers = Lines::new(OUTPUT_CAP);
-        let mut errors = Lines::new(STDERR_LINE_CAP);
-        let mut chunk = vec![0; 64 * 1024];
-        let mut stderr_open = true;
-        let why = loop {
-            let mut fds = vec![
-                pipe::pollfd(woken.as_raw_fd(), libc::POLLIN),
-                pipe::pollfd(stdout.as_raw_fd(), libc::POLLIN),
-            ];
-            if stderr_open {
-                fds.push(pipe::pollfd(stderr.as_raw_fd(), libc::POLLIN));
-            }
-            if let Err(e) = pipe::poll(&mut fds, IDLE_POLL) {
-                break Some(format!("cannot wait for its output: {e}"));
-            }
-            if fds[0].revents != 0 {
-                break Some(self.stop_reason());
-            }
-            if stderr_open {
-                stderr_open = self.read_stderr(&mut stderr, &mut errors, &mut chunk);
-            }
-            match read_ready(&mut stdout, &mut chunk) {
-                Ok(Ready::Bytes(n)) => {
-                    answers.feed(&chunk[..n], |line, _| self.route(line));
-                    if answers.overflowing() {
-                        break Some(format!(
-                            "printed a line longer than {OUTPUT_CAP} bytes on its stdout"
-                        ));
-                    }
+    /// Waits until `slot` holds its answer (`Some`), or `deadline` (`None`), reading for
+    /// everyone whenever the read side is free.
+    fn await_answer(
+        &self,
+        slot: &Slot,
+        deadline: Instant,
+    ) -> Option<Result<RawOutput, TransportError>> {
+        loop {
+            if let Some(mut reader) = self.reader.try_lock() {
+                self.read_until(&mut reader, slot, deadline);
+                drop(reader);
+                self.pass_lead(slot);
+                if let Some(answer) = slot.take() {
+                    return Some(answer);
                 }
-                Ok(Ready::Nothing) => {}
-                Ok(Ready::Eof) => {
-                    answers.finish(|line, _| self.route(line));
-                    break None;
-                }
-                Err(e) => break Some(format!("cannot read its stdout: {e}")),
             }
+            let now = Instant::now();
+            if now >= deadline {
+                return slot.take();
+            }
+            if let Some(answer) = slot.wait(deadline.min(now + FOLLOWER_WAIT)) {
+                return Some(answer);
+            }
+        }
+    }
+
+    /// Offers the read side to one firing, other than `own`'s, still waiting for its answer.
+    fn pass_lead(&self, own: &Slot) {
+        let pending = self.pending.lock();
+        let next = pending.waiting.values().find(|s| !std::ptr::eq(&***s, own));
+        if let Some(next) = next {
+            next.offer_lead();
+        }
+    }
+
+    /// As the reader: routes every answer line on stdout to its request and logs stderr, until
+    /// `slot` is answered, `deadline` passes, or the worker ends (then its death is recorded and
+    /// every pending request fails: [`finish`](Worker::finish)).
+    fn read_until(&self, reader: &mut Reader, slot: &Slot, deadline: Instant) {
+        while !reader.done && !slot.is_answered() {
+            let now = Instant::now();
+            if now >= deadline {
+                return;
+            }
+            if let Step::Ended(why) = self.read_step(reader, deadline - now, None) {
+                self.finish(reader, why);
+            }
+        }
+    }
+
+    /// One wait of the reader, of at most `timeout`, on the wake-up socket, stdout, stderr and
+    /// `also` (a descriptor someone else waits on); then reads what is ready and routes the
+    /// answers. [`Step::Ended`] when the worker ended: stdout closed (`None`), or it printed a
+    /// line too long, was stopped or replaced, or cannot be read (`Some(why)`).
+    fn read_step(
+        &self,
+        reader: &mut Reader,
+        timeout: Duration,
+        also: Option<libc::pollfd>,
+    ) -> Step {
+        let stderr = if reader.stderr_open {
+            reader.stderr.as_raw_fd()
+        } else {
+            -1
         };
+        let mut fds = [
+            pipe::pollfd(reader.woken.as_raw_fd(), libc::POLLIN),
+            pipe::pollfd(reader.stdout.as_raw_fd(), libc::POLLIN),
+            pipe::pollfd(stderr, libc::POLLIN),
+            also.unwrap_or(pipe::pollfd(-1, 0)),
+        ];
+        if let Err(e) = pipe::poll(&mut fds, timeout) {
+            return Step::Ended(Some(format!("cannot wait for its output: {e}")));
+        }
+        if fds[0].revents != 0 {
+            return Step::Ended(Some(self.stop_reason()));
+        }
+        if fds[2].revents != 0 {
+            reader.stderr_open = self.read_stderr(reader);
+        }
+        let also_ready = fds[3].revents != 0;
+        if fds[1].revents == 0 {
+            return Step::Waited { also_ready };
+        }
+        let Reader {
+            stdout,
+            answers,
+            chunk,
+            ..
+        } = reader;
+        match read_ready(stdout, chunk) {
+            Ok(Ready::Bytes(n)) => {
+                answers.feed(&chunk[..n], |line, _| self.route(line));
+                if answers.overflowing() {
+                    return Step::Ended(Some(format!(
+                        "printed a line longer than {OUTPUT_CAP} bytes on its stdout"
+                    )));
+                }
+                Step::Waited { also_ready }
+            }
+            Ok(Ready::Nothing) => Step::Waited { also_ready },
+            Ok(Ready::Eof) => {
+                answers.finish(|line, _| self.route(line));
+                Step::Ended(None)
+            }
+            Err(e) => Step::Ended(Some(format!("cannot read its stdout: {e}"))),
+        }
+    }
+
+    /// The worker ended (`why`, or `None` when its stdout closed): reads its last words from
+    /// stderr, then records its death, which fails every pending request.
+    fn finish(&self, reader: &mut Reader, why: Option<String>) {
         // Its last words, when it has any: stderr may take a moment more to reach end-of-file.
         let until = Instant::now() + DEATH_GRACE;
-        while stderr_open && why.is_none() {
+        while reader.stderr_open && why.is_none() {
             let now = Instant::now();
             if now >= until {
                 break;
             }
             let mut fds = [
-                pipe::pollfd(woken.as_raw_fd(), libc::POLLIN),
-                pipe::pollfd(stderr.as_raw_fd(), libc::POLLIN),
+                pipe::pollfd(reader.woken.as_raw_fd(), libc::POLLIN),
+                pipe::pollfd(reader.stderr.as_raw_fd(), libc::POLLIN),
             ];
             if pipe::poll(&mut fds, until - now).is_err() || fds[0].revents != 0 {
                 break;
             }
-            stderr_open = self.read_stderr(&mut stderr, &mut errors, &mut chunk);
+            reader.stderr_open = self.read_stderr(reader);
         }
-        if stderr_open {
+        if reader.stderr_open {
             // Nothing more will be read: what is left of a line is logged as it is.
-            errors.finish(|line, cut| self.log_stderr(line, cut));
+            reader.errors.finish(|line, cut| self.log_stderr(line, cut));
         }
+        reader.done = true;
         self.die(why);
-        // The pipes close here, whoever holds their other ends.
     }
 
     /// Reads what stderr holds now and logs its lines; `false` once it reached end-of-file (or
     /// cannot be read).
-    fn read_stderr(&self, stderr: &mut ChildStderr, lines: &mut Lines, chunk: &mut [u8]) -> bool {
+    fn read_stderr(&self, reader: &mut Reader) -> bool {
+        let Reader {
+            stderr,
+            errors,
+            chunk,
+            ..
+        } = reader;
         match read_ready(stderr, chunk) {
             Ok(Ready::Bytes(n)) => {
-                lines.feed(&chunk[..n], |line, cut| self.log_stderr(line, cut));
+                errors.feed(&chunk[..n], |line, cut| self.log_stderr(line, cut));
                 true
             }
             Ok(Ready::Nothing) => true,
             Ok(Ready::Eof) | Err(_) => {
-                lines.finish(|line, cut| self.log_stderr(line, cut));
+                errors.finish(|line, cut| self.log_stderr(line, cut));
                 false
             }
         }
     }
 
-    /// Why the I/O thread was woken: the worker was replaced, or the hook dropped.
+    /// Why the reader was woken: the worker was replaced, or the hook dropped.
     fn stop_reason(&self) -> String {
         self.retired
             .lock()
@@ -763,8 +907,7 @@ impl Worker {
         self.kill();
     }
 
-    /// Kills and reaps the worker, and wakes its I/O thread, which fails the pending requests
-    /// and closes the pipes.
+    /// Kills and reaps the worker, and wakes its reader, which fails the pending requests.
     fn kill(&self) {
         let _ = self.group.lock().reap();
         let _ = self.wake.shutdown(Shutdown::Both);
@@ -863,6 +1006,14 @@ impl Lines {
     }
 }
 
+/// What one wait of the reader came to.
+enum Step {
+    /// It waited and read what was ready; `also_ready`: the descriptor it was given is ready.
+    Waited { also_ready: bool },
+    /// The worker ended.
+    Ended(Option<String>),
+}
+
 /// What a non-blocking read found.
 enum Ready {
     Bytes(usize),
@@ -881,14 +1032,6 @@ fn read_ready(from: &mut impl Read, chunk: &mut [u8]) -> io::Result<Ready> {
             Err(e) => Err(e),
         };
     }
-}
-
-fn spawn_thread(name: &str, f: impl FnOnce() + Send + 'static) -> Result<(), TransportError> {
-    thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(f)
-        .map(drop)
-        .map_err(|e| TransportError::Io(format!("cannot start a thread for the worker: {e}")))
 }
 
 /// `"250 ms"`, `"1.5 s"`.

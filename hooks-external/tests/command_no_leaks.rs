@@ -1,7 +1,7 @@
 //! A `command` firing leaves nothing behind in the agent: no thread, no file descriptor, even
 //! when the hook starts a process that leaves its group (`setsid`) and keeps the hook's stdout
-//! and stderr open. One test in this file, so that no other test's threads or descriptors are
-//! counted.
+//! and stderr open; and a `process` worker costs no thread, only its descriptors, which close
+//! with it. One test in this file, so that no other test's threads or descriptors are counted.
 
 #![cfg(unix)]
 
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hooks_external::command::{CommandHook, shell_argv};
+use hooks_external::process::ProcessHook;
 use hooks_external::{CommandSpec, Invoke};
 
 /// How many entries `dir` (`/proc/self/task` or `/proc/self/fd`) has.
@@ -124,4 +125,50 @@ fn a_setsid_grandchild_holding_the_pipes_leaks_no_thread_and_no_fd() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+
+    // A process worker: its firings are read by the firing threads themselves, so a running
+    // worker holds its pipes and a wake-up socket, and no thread.
+    let worker = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/external/echo_worker.py")
+        .display()
+        .to_string();
+    let hook = ProcessHook::new(CommandSpec {
+        argv: vec![worker.clone()],
+        display: worker,
+        env: BTreeMap::new(),
+        working_dir: None,
+        env_clear: false,
+        env_allow: Vec::new(),
+    })
+    .unwrap();
+    let before = settle(counts());
+    for n in 0..5 {
+        let payload = format!("{{\"n\":{n}}}");
+        let out = hook
+            .invoke(payload.as_bytes(), Duration::from_secs(30))
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(&payload),
+            "{:?}",
+            out.stdout
+        );
+    }
+    let running = counts();
+    assert_eq!(
+        running.0, before.0,
+        "threads before a worker started {}, while it runs {}",
+        before.0, running.0
+    );
+    // stdin, stdout, stderr and the two ends of the wake-up socket.
+    assert_eq!(
+        running.1,
+        before.1 + 5,
+        "descriptors {before:?} -> {running:?}"
+    );
+    drop(hook);
+    let after = settle(before);
+    assert_eq!(
+        after, before,
+        "(threads, fds) after the worker's hook was dropped"
+    );
 }
