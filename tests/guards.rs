@@ -150,7 +150,7 @@ fn one_config_entry_enables_a_context_injector() {
 
 #[test]
 fn docker_agent_builtin_entries_load_as_the_injectors() {
-    let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: snapshot\n";
+    let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: http_post\n";
     let config = Config::from_docker_agent_str(text, "agent.yaml").unwrap();
     assert_eq!(config.section("add-git-diff").unwrap()["full"], true);
     assert_eq!(config.section("add-recent-commits").unwrap()["count"], 3);
