@@ -31,7 +31,8 @@
 //!   `info/exclude` is read, to honour it). Git hooks, filters (LFS), end-of-line conversion
 //!   and fsmonitor are off for the shadow repository: a snapshot stores the bytes on disk.
 //! - **What is snapshotted**: every file of the project that git would not ignore — the
-//!   `.gitignore` files, the user's `.git/info/exclude` and global excludes file are honoured;
+//!   `.gitignore` files, the user's `.git/info/exclude` (when `.git` is a directory) and
+//!   global excludes file are honoured;
 //!   `.git` directories are skipped, and so are nested repositories. A directory that is not
 //!   a git repository is snapshotted the same way. Files larger than
 //!   [`max_file_bytes`](GitCheckpoint::max_file_bytes) (2 MiB, as docker-agent) are left out,
@@ -39,8 +40,8 @@
 //!   the ones that do not fit are left out too (a warning says so); the checkpoint's message
 //!   counts what was left out.
 //! - **A time limit**: all the git commands of one snapshot share
-//!   [`timeout_ms`](GitCheckpoint::timeout_ms) (default 10 s); past it, git is stopped and
-//!   the snapshot fails.
+//!   [`timeout_ms`](GitCheckpoint::timeout_ms) (default 10 s), and so do those of one restore
+//!   (its snapshot included); past it, git is stopped and the snapshot or the restore fails.
 //! - **A snapshot that fails does not stop the agent's work** by default: git missing, too
 //!   slow, a project that cannot be read — the hook warns (a user-facing warning and a
 //!   `notification`) and the turn or the tool call goes on, without a checkpoint. With
@@ -424,9 +425,7 @@ impl GitCheckpoint {
     /// last one when no file changed since.
     pub fn snapshot(&self, project: &Path, label: &Label) -> Result<Snapshot, CheckpointError> {
         let _one_at_a_time = SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner());
-        let shadow = self.shadow(project, Instant::now())?;
-        shadow.set_up()?;
-        shadow.snapshot(self, label)
+        self.shadow(project, Instant::now())?.snapshot(self, label)
     }
 
     /// The checkpoints of `project`, newest first; none when it has no shadow repository yet.
@@ -803,24 +802,29 @@ impl Shadow {
             .saturating_duration_since(Instant::now())
             .as_millis() as u64;
         let no_hooks = self.git_dir.join("no-hooks");
-        let settings = [
-            "core.fsmonitor=false",
-            "core.autocrlf=false",
-            "core.safecrlf=false",
-            "core.logAllRefUpdates=false",
-            "core.sparseCheckout=false",
-            "commit.gpgSign=false",
-            "gc.auto=0",
-            "maintenance.auto=false",
+        // Settings through the environment (`GIT_CONFIG_COUNT`), so that a message naming a
+        // command names the command.
+        let settings: [(&str, &OsStr); 9] = [
+            ("core.fsmonitor", OsStr::new("false")),
+            ("core.autocrlf", OsStr::new("false")),
+            ("core.safecrlf", OsStr::new("false")),
+            ("core.logAllRefUpdates", OsStr::new("false")),
+            ("core.sparseCheckout", OsStr::new("false")),
+            ("commit.gpgSign", OsStr::new("false")),
+            ("gc.auto", OsStr::new("0")),
+            ("maintenance.auto", OsStr::new("false")),
+            ("core.hooksPath", no_hooks.as_os_str()),
         ];
-        let hooks_path = format!("core.hooksPath={}", no_hooks.display());
-        let mut full: Vec<&str> = Vec::with_capacity(args.len() + 2 * settings.len() + 2);
-        for setting in settings.iter().copied().chain([hooks_path.as_str()]) {
-            full.push("-c");
-            full.push(setting);
-        }
-        full.extend_from_slice(args);
-        let env: [(&str, &OsStr); 7] = [
+        let names: Vec<(String, String)> = (0..settings.len())
+            .map(|i| {
+                (
+                    format!("GIT_CONFIG_KEY_{i}"),
+                    format!("GIT_CONFIG_VALUE_{i}"),
+                )
+            })
+            .collect();
+        let count = settings.len().to_string();
+        let mut env: Vec<(&str, &OsStr)> = vec![
             ("GIT_DIR", self.git_dir.as_os_str()),
             ("GIT_WORK_TREE", self.project.as_os_str()),
             ("GIT_INDEX_FILE", index.as_os_str()),
@@ -828,8 +832,13 @@ impl Shadow {
             ("GIT_AUTHOR_EMAIL", OsStr::new("hookchain@localhost")),
             ("GIT_COMMITTER_NAME", OsStr::new("hookchain")),
             ("GIT_COMMITTER_EMAIL", OsStr::new("hookchain@localhost")),
+            ("GIT_CONFIG_COUNT", OsStr::new(&count)),
         ];
-        let result = run_git(&self.project, &full, &env, stdin, left.min(self.timeout_ms));
+        for ((key, value), (key_var, value_var)) in settings.iter().zip(&names) {
+            env.push((key_var, OsStr::new(key)));
+            env.push((value_var, value));
+        }
+        let result = run_git(&self.project, args, &env, stdin, left.min(self.timeout_ms));
         if let Err(why) = &result
             && why.contains("did not finish within")
         {
@@ -869,12 +878,10 @@ impl Shadow {
             exclude.push_str(&text);
             exclude.push('\n');
         }
-        if let Ok(inside) = self
-            .git_dir
-            .parent()
-            .unwrap_or(&self.git_dir)
-            .strip_prefix(&self.project)
-        {
+        // The checkpoints' own directory, when it is inside the project.
+        let dir = self.git_dir.parent().unwrap_or(&self.git_dir);
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+        if let Ok(inside) = dir.strip_prefix(&self.project) {
             exclude.push_str(&format!("/{}/\n", inside.display()));
         }
         let path = self.git_dir.join("info").join("exclude");

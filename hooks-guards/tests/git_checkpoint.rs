@@ -682,3 +682,26 @@ fn docker_agents_snapshot_builtin_loads_as_the_guard() {
         config.warnings()
     );
 }
+
+#[test]
+fn checkpoints_kept_inside_the_project_are_not_snapshotted() {
+    if !have_git("inside") {
+        return;
+    }
+    let temp = Temp::new("inside");
+    let project = temp.project();
+    temp.write("a.txt", "a\n");
+    let guard = GitCheckpoint {
+        dir: Some(project.join(".checkpoints").display().to_string()),
+        ..temp.guard()
+    };
+    let first = guard
+        .snapshot(&project, &label(Trigger::TurnStart))
+        .unwrap();
+    assert_eq!(first.files, 1, "a.txt only, not the shadow repository");
+    let again = guard.snapshot(&project, &label(Trigger::TurnEnd)).unwrap();
+    assert!(
+        !again.new,
+        "the shadow repository's own writes are no change"
+    );
+}
