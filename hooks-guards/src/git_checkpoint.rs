@@ -47,7 +47,7 @@
 //!   `notification`) and the turn or the tool call goes on, without a checkpoint. With
 //!   [`required: true`](GitCheckpoint::required) it blocks instead: the turn does not start,
 //!   the tool does not run, and the reason says why — for agents that must never write
-//!   without a way back.
+//!   without a way back (at `turn_end`, which cannot block, it warns).
 //! - **Restore never loses what no checkpoint holds.** [`restore`](GitCheckpoint::restore)
 //!   first takes a checkpoint of the files as they are (so a restore can itself be undone),
 //!   then writes back the files the target checkpoint holds and that differ, and **removes
@@ -220,8 +220,13 @@ impl Guard for GitCheckpoint {
                 TurnEnded,
                 options(),
                 |_: &TurnEndEvent, cx: &HookContext| {
-                    hook::<hooks_core::Observed>(cx, |c| c.turn_end.then_some(Trigger::TurnEnd))
-                        .map(|_| ())
+                    // `turn_end` cannot block: a required checkpoint that fails warns there.
+                    match hook::<hooks_core::Observed>(cx, |c| {
+                        c.turn_end.then_some(Trigger::TurnEnd)
+                    })? {
+                        HookResult::Block(why) => Err(why.to_string()),
+                        _ => Ok(()),
+                    }
                 },
             )
             .config_type::<GitCheckpoint>(Self::NAME)

@@ -600,21 +600,29 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
     let warnings = turn.take_warnings();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(warnings[0].contains("git is not installed"), "{warnings:?}");
-    let heard = heard.lock().unwrap().clone();
+    let notified = std::mem::take(&mut *heard.lock().unwrap());
     assert!(
-        heard.len() == 2
-            && heard
+        notified.len() == 2
+            && notified
                 .iter()
                 .all(|m| m.contains("git-checkpoint") && m.contains("git is not installed")),
-        "{heard:?}"
+        "{notified:?}"
     );
     assert_eq!(turn.state().get::<String>(STATE_KEY), None);
 
     let strict = GitCheckpoint {
         required: true,
+        turn_end: true,
         ..temp.guard()
     };
-    let hooks = HooksBuilder::new().guard(strict).build().unwrap();
+    let sink = Arc::clone(&heard);
+    let hooks = HooksBuilder::new()
+        .guard(strict)
+        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
+            sink.lock().unwrap().push(n.message.clone());
+        })
+        .build()
+        .unwrap();
     let turn = hooks.session("no-git-required").begin_turn();
     let Flow::Blocked(blocked) = turn.intercept_tool_call(call) else {
         panic!("required: a write without a checkpoint is blocked");
@@ -632,6 +640,14 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
     assert!(
         turn.turn_start("hi").continued().is_none(),
         "nor does the turn start"
+    );
+    turn.end(hooks_core::TurnEnd::Normal);
+    let notified = heard.lock().unwrap().clone();
+    assert!(
+        notified.len() == 1
+            && notified[0].contains("required: true")
+            && notified[0].contains("on `turn_end`"),
+        "turn_end cannot block, so it warns: {notified:?}"
     );
 }
 
