@@ -1,7 +1,8 @@
 //! `git-checkpoint` against real projects: a git repository with commits, staged and unstaged
 //! changes, a stash and ignored files, whose own git must come out byte-identical; a directory
 //! that is not a repository; config from `hookchain.yaml`, from Rust and from docker-agent's
-//! agent file; `hookchain test`; and a machine without git.
+//! agent file; and a machine without git. (`hookchain test` tries it in the root crate's
+//! `tests/guards.rs`, with the other guards.)
 //!
 //! Every test skips, saying why, when `git` is not installed.
 
@@ -18,6 +19,9 @@ use hooks_guards::git_checkpoint::{Label, STATE_KEY, Trigger};
 use hooks_guards::{GitCheckpoint, GuardsExt};
 use hooks_runtime::HooksBuilder;
 use serde_json::json;
+
+mod support;
+use support::git;
 
 /// A temporary directory, unique to the test, removed when dropped.
 struct Temp(PathBuf);
@@ -95,27 +99,6 @@ fn have_git(test: &str) -> bool {
         println!("{test}: skipped, git is not installed");
     }
     found
-}
-
-/// Runs the user's git in `dir`: its stdout. No optional locks, so reading never rewrites the
-/// index.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Every file under `.git`, by path, with its bytes.
@@ -473,47 +456,6 @@ fn enabled_from_hookchain_yaml_and_a_misspelt_field_names_file_and_line() {
         "{error}"
     );
     assert!(error.contains("unknown field `max_file_byte`"), "{error}");
-}
-
-#[test]
-fn hookchain_test_takes_a_checkpoint_before_a_write() {
-    if !have_git("cli") {
-        return;
-    }
-    let temp = Temp::new("cli");
-    temp.write("a.txt", "a\n");
-    let config = temp.0.join("hookchain.yaml");
-    std::fs::write(
-        &config,
-        format!(
-            "extensions:\n  git-checkpoint:\n    enabled: true\n    project_dir: {}\n    dir: {}\n",
-            temp.project().display(),
-            temp.0.join("state").display()
-        ),
-    )
-    .unwrap();
-    let payload = temp.0.join("payload.json");
-    let body = json!({"tool_name": "Write", "tool_input": {"file_path": "a.txt", "content": "b"}});
-    std::fs::write(&payload, body.to_string()).unwrap();
-    let consent = temp.0.join("approved.json");
-    let argv = [
-        "hookchain",
-        "--config",
-        config.to_str().unwrap(),
-        "--consent-file",
-        consent.to_str().unwrap(),
-        "test",
-        "PreToolUse",
-        "--payload-file",
-        payload.to_str().unwrap(),
-    ];
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = hookchain::cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-    let output = String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err);
-    assert_eq!(code, hookchain::cli::EXIT_OK, "{output}");
-    let list = temp.guard().list(&temp.project()).unwrap();
-    assert_eq!(list.len(), 1, "{output}");
-    assert_eq!(list[0].trigger, "tool Write");
 }
 
 #[test]
