@@ -465,7 +465,7 @@ impl ReadHook<'_> {
             let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
             Value::String(dir.display().to_string())
         };
-        if name == "snapshot" {
+        if name == hooks_guards::git_checkpoint::DOCKER_AGENT {
             use hooks_guards::{GitCheckpoint, Guard};
             let earlier = sections.iter().position(|(n, _)| n == GitCheckpoint::NAME);
             let matcher = (!matcher.is_all()).then(|| matcher.as_str());

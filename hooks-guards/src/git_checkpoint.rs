@@ -58,8 +58,13 @@
 //!   removal are removed.
 //! - Snapshots of one process are taken one at a time (a lock); a stale `index.lock` left by a
 //!   git this guard stopped is removed.
-//! - The shadow repositories are never pruned: delete a project's `<…>.git` directory to drop
-//!   its checkpoints.
+//!
+//! Known limits: the first snapshot of a project stores every file (about 3 s for 10,000 small
+//! files on a slow disk), later ones only what changed (about 0.1 s there, 40 ms for a
+//! project of 300 files); a project whose first snapshot does not fit in `timeout_ms` never
+//! gets one, and says so at every trigger: raise `timeout_ms`. The shadow repositories are
+//! never pruned: delete a project's `<…>.git` directory to drop its checkpoints. File names
+//! that are not UTF-8 are left out.
 //!
 //! # Config
 //!
@@ -125,6 +130,10 @@ use hooks_runtime::{HookOptions, HooksBuilder};
 /// The priority of the guard's hooks: after every other hook, so that a tool call another hook
 /// blocks costs no snapshot.
 pub const CHECKPOINT_PRIORITY: i32 = 1_000_000;
+
+/// docker-agent's name for its shadow-git snapshots builtin, which loads as this guard
+/// ([`GitCheckpoint::docker_agent_section`]).
+pub const DOCKER_AGENT: &str = "snapshot";
 
 /// The key of the turn's and the session's state that holds the last checkpoint's id.
 pub const STATE_KEY: &str = "git-checkpoint";
