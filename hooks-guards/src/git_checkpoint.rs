@@ -19,7 +19,9 @@
 //!   the last one makes no new commit: the last checkpoint is the one.
 //! - **Where the agent finds it**: the checkpoint's id is put in the turn's state and in the
 //!   session's state under the key `git-checkpoint` (`turn.state().get::<String>
-//!   ("git-checkpoint")`), and [`GitCheckpoint::list`] lists them all, newest first.
+//!   ("git-checkpoint")`), and in the metadata of the dispatch that took it (the
+//!   `Outcome::metadata` of `turn.fire::<InterceptToolCall>(call)`); [`GitCheckpoint::list`]
+//!   lists them all, newest first.
 //! - **Going back**: [`GitCheckpoint::restore`] puts the files of a checkpoint back; the
 //!   agent may offer it to the model as a tool of its own.
 //!
@@ -401,6 +403,7 @@ fn hook<R>(
         Ok(snapshot) => {
             cx.turn_state().set(STATE_KEY, snapshot.id.clone());
             cx.session_state().set(STATE_KEY, snapshot.id.clone());
+            cx.set_metadata(STATE_KEY, &snapshot.id);
             if snapshot.over_total > 0 {
                 cx.warn(format!(
                     "{}: checkpoint {} of {} leaves out {} files: the snapshot reached \

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use hookchain::config::ConfigBuilderExt;
-use hooks_core::points::{Notification, Notify};
+use hooks_core::points::{InterceptToolCall, Notification, Notify};
 use hooks_core::{Flow, HookContext, ToolCall};
 use hooks_guards::git_checkpoint::{Label, STATE_KEY, Trigger};
 use hooks_guards::{GitCheckpoint, GuardsExt};
@@ -403,12 +403,16 @@ fn enabled_from_rust_it_snapshots_at_turn_start_and_before_write_tools_only() {
         "a read takes none"
     );
     let shell = ToolCall::new("bash", json!({"command": "cargo fmt"}));
-    assert!(!turn.intercept_tool_call(shell).is_blocked());
+    let outcome = turn.fire::<InterceptToolCall>(shell);
+    assert!(!outcome.flow.is_blocked());
+    let id = outcome.metadata[STATE_KEY].as_str().unwrap().to_owned();
+    assert_eq!(turn.state().get::<String>(STATE_KEY), Some(id.clone()));
     temp.write("main.rs", "fn main() { done() }\n");
     turn.end(hooks_core::TurnEnd::Normal);
     let list = guard.list(&temp.project()).unwrap();
     let triggers: Vec<&str> = list.iter().map(|c| c.trigger.as_str()).collect();
     assert_eq!(triggers, ["turn_end", "tool bash", "turn_start"]);
+    assert_eq!(list[1].id, id);
     assert_eq!(
         session.state().get::<String>(STATE_KEY),
         Some(list[0].id.clone())
