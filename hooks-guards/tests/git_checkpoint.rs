@@ -667,3 +667,65 @@ fn checkpoints_kept_inside_the_project_are_not_snapshotted() {
         "the shadow repository's own writes are no change"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_restore_brings_back_symlinks_and_the_executable_bit() {
+    use std::os::unix::fs::PermissionsExt;
+    if !have_git("modes") {
+        return;
+    }
+    let temp = Temp::new("modes");
+    let project = temp.project();
+    temp.write("run.sh", "#!/bin/sh\necho hi\n");
+    std::fs::set_permissions(
+        project.join("run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("run.sh", project.join("latest")).unwrap();
+    let guard = temp.guard();
+    let first = guard
+        .snapshot(&project, &label(Trigger::TurnStart))
+        .unwrap();
+    std::fs::remove_file(project.join("run.sh")).unwrap();
+    std::fs::remove_file(project.join("latest")).unwrap();
+    guard.restore(&project, &first.id).unwrap();
+    let mode = std::fs::metadata(project.join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "{mode:o}");
+    assert_eq!(
+        std::fs::read_link(project.join("latest")).unwrap(),
+        Path::new("run.sh")
+    );
+}
+
+#[test]
+fn parallel_snapshots_of_one_project_take_turns() {
+    if !have_git("parallel") {
+        return;
+    }
+    let temp = Temp::new("parallel");
+    let project = temp.project();
+    temp.write("a.txt", "a\n");
+    let guard = temp.guard();
+    let ids: Vec<String> = std::thread::scope(|s| {
+        let runs: Vec<_> = (0..4)
+            .map(|i| {
+                let (guard, project) = (&guard, &project);
+                s.spawn(move || {
+                    let trigger = Trigger::Tool(format!("tool-{i}"));
+                    guard.snapshot(project, &label(trigger)).unwrap().id
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert!(
+        ids.iter().all(|id| *id == ids[0]),
+        "one set of files, one checkpoint: {ids:?}"
+    );
+    assert_eq!(guard.list(&project).unwrap().len(), 1);
+}
