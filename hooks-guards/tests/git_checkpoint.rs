@@ -525,14 +525,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
     let temp = Temp::new("no-git");
     temp.write("a.txt", "a\n");
     let heard = Arc::new(Mutex::new(Vec::new()));
-    let sink = Arc::clone(&heard);
-    let hooks = HooksBuilder::new()
-        .guard(temp.guard())
-        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
-            sink.lock().unwrap().push(n.message.clone());
-        })
-        .build()
-        .unwrap();
+    let hooks = guarded(temp.guard(), &heard);
     let turn = hooks.session("no-git").begin_turn();
     assert!(
         turn.turn_start("hi").continued().is_some(),
@@ -561,14 +554,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
         turn_end: true,
         ..temp.guard()
     };
-    let sink = Arc::clone(&heard);
-    let hooks = HooksBuilder::new()
-        .guard(strict)
-        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
-            sink.lock().unwrap().push(n.message.clone());
-        })
-        .build()
-        .unwrap();
+    let hooks = guarded(strict, &heard);
     let turn = hooks.session("no-git-required").begin_turn();
     let Flow::Blocked(blocked) = turn.intercept_tool_call(call) else {
         panic!("required: a write without a checkpoint is blocked");
@@ -595,6 +581,18 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
             && notified[0].contains("on `turn_end`"),
         "turn_end cannot block, so it warns: {notified:?}"
     );
+}
+
+/// A registry with `guard`, and a hook that keeps every notification's message in `heard`.
+fn guarded(guard: GitCheckpoint, heard: &Arc<Mutex<Vec<String>>>) -> hooks_runtime::Hooks {
+    let sink = Arc::clone(heard);
+    HooksBuilder::new()
+        .guard(guard)
+        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
+            sink.lock().unwrap().push(n.message.clone());
+        })
+        .build()
+        .unwrap()
 }
 
 #[test]
