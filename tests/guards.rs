@@ -150,7 +150,7 @@ fn one_config_entry_enables_a_context_injector() {
 
 #[test]
 fn docker_agent_builtin_entries_load_as_the_injectors() {
-    let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: snapshot\n";
+    let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: http_post\n";
     let config = Config::from_docker_agent_str(text, "agent.yaml").unwrap();
     assert_eq!(config.section("add-git-diff").unwrap()["full"], true);
     assert_eq!(config.section("add-recent-commits").unwrap()["count"], 3);
@@ -238,5 +238,46 @@ fn hookchain_test_tries_the_secrets_guard_on_user_input() {
     );
     let (code, output) = run("deploy the app to staging");
     assert_eq!(code, EXIT_OK, "{output}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hookchain_test_takes_a_git_checkpoint_before_a_write() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!(
+            "hookchain_test_takes_a_git_checkpoint_before_a_write: skipped, git is not installed"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("hookchain-checkpoint-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (project, state) = (dir.join("project"), dir.join("state"));
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("a.txt"), "a\n").unwrap();
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "extensions:\n  git-checkpoint:\n    enabled: true\n    project_dir: {}\n    dir: {}\n",
+            project.display(),
+            state.display()
+        ),
+    )
+    .unwrap();
+    let body = json!({"tool_name": "Write", "tool_input": {"file_path": "a.txt", "content": "b"}});
+    let (code, output) = hookchain_test(&dir, &config, "PreToolUse", body);
+    assert_eq!(code, EXIT_OK, "{output}");
+    let guard = hookchain::guards::GitCheckpoint {
+        project_dir: Some(project.display().to_string()),
+        dir: Some(state.display().to_string()),
+        ..Default::default()
+    };
+    let list = guard.list(&project).unwrap();
+    assert_eq!(list.len(), 1, "{output}");
+    assert_eq!(list[0].trigger, "tool Write");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -57,6 +57,12 @@
 //!   injector's config (`[file, ...]`, `["full"]`, `["<N>"]`) and its project directory the
 //!   agent file's, when hookchain is built with
 //!   its guards (the `guards` feature); args that do not fit cost that entry, with a warning.
+//!   `type: builtin` `command: snapshot` entries (docker-agent's shadow-git snapshots) enable
+//!   the `git-checkpoint` guard on the agent file's directory, each entry turning on its
+//!   trigger: `session_start` and `turn_start` a checkpoint at the start of each turn,
+//!   `pre_tool_use` one before the tools its matcher names (every tool for `*` or a regular
+//!   expression), `post_tool_use`, `turn_end` and `session_end` one at the end of each turn
+//!   (see `hookchain::guards::GitCheckpoint::docker_agent_section`).
 //!   Other `type: builtin` entries, `type: model` and
 //!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
 //!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
@@ -421,20 +427,20 @@ struct ReadHook<'a> {
 
 impl ReadHook<'_> {
     /// A `type: builtin` entry whose `command` is one of the built-in context injectors
-    /// (`add_date`, ...) on `session_start` or `turn_start`: `true` when it is, and its section
-    /// (enabled, `args` read into its config, the entry's event as its point) is in `sections`.
-    /// `false` for any other builtin, which is left out with a warning.
+    /// (`add_date`, ...) on `session_start` or `turn_start`, or `snapshot` on any of its events:
+    /// `true` when it is, and its section (enabled, `args` read into its config, the entry's
+    /// event as its point or, for `snapshot`, its trigger, put over the section of the file's
+    /// earlier `snapshot` entries) is in `sections`. `false` for any other builtin, which is
+    /// left out with a warning.
     #[cfg(feature = "guards")]
     fn injector(
         &self,
         fields: &Map<String, Value>,
+        matcher: &Matcher,
         sections: &mut Vec<(String, Value)>,
     ) -> Result<bool, ConfigError> {
         let cx = self.cx;
         let Some(Value::String(name)) = fields.get("command") else {
-            return Ok(false);
-        };
-        let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
             return Ok(false);
         };
         let args_path = at(self.path, "args");
@@ -455,13 +461,45 @@ impl ReadHook<'_> {
                 ));
             }
         };
+        let file_dir = || {
+            let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
+            Value::String(dir.display().to_string())
+        };
+        if name == hooks_guards::git_checkpoint::DOCKER_AGENT {
+            use hooks_guards::{GitCheckpoint, Guard};
+            let earlier = sections.iter().position(|(n, _)| n == GitCheckpoint::NAME);
+            let matcher = (!matcher.is_all()).then(|| matcher.as_str());
+            return match GitCheckpoint::docker_agent_section(
+                earlier.map(|i| &sections[i].1),
+                self.point,
+                matcher,
+                &args,
+            ) {
+                Ok(mut section) => {
+                    // The agent file's directory, where its command hooks run too.
+                    section["project_dir"] = file_dir();
+                    match earlier {
+                        Some(i) => sections[i].1 = section,
+                        None => sections.push((GitCheckpoint::NAME.to_owned(), section)),
+                    }
+                    Ok(true)
+                }
+                Err(why) => Err(cx.error(
+                    format!("`snapshot` of {}", self.subject),
+                    self.path,
+                    format!("{why}; the builtin is left out"),
+                )),
+            };
+        }
+        let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
+            return Ok(false);
+        };
         match hooks_guards::inject::docker_agent_builtin(name, &args, point) {
             None => Ok(false),
             Some(Ok((extension, mut section))) => {
                 // The agent file's directory, where its command hooks run too.
                 if let Some(dir) = section.get_mut("project_dir") {
-                    let file_dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
-                    *dir = Value::String(file_dir.display().to_string());
+                    *dir = file_dir();
                 }
                 sections.push((extension.to_owned(), section));
                 Ok(true)
@@ -506,7 +544,7 @@ impl ReadHook<'_> {
         match cx.string(&key_subject("type"), kind, &key_path("type"))? {
             "command" => {}
             #[cfg(feature = "guards")]
-            "builtin" if self.injector(fields, sections)? => return Ok(None),
+            "builtin" if self.injector(fields, &matcher, sections)? => return Ok(None),
             kind @ ("builtin" | "model" | "evaluator") => {
                 warnings.push(format!(
                     "{}: a `{kind}` hook of `{}` runs inside docker-agent; hookchain runs \

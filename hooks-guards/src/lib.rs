@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
@@ -66,12 +67,14 @@
 #![forbid(unsafe_code)]
 
 pub mod destructive_commands;
+pub mod git_checkpoint;
 pub mod inject;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
 
 pub use destructive_commands::DestructiveCommands;
+pub use git_checkpoint::GitCheckpoint;
 pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
@@ -89,6 +92,7 @@ pub const NAMES: &[&str] = &[
     DestructiveCommands::NAME,
     ProtectedPaths::NAME,
     Secrets::NAME,
+    GitCheckpoint::NAME,
     AddDate::NAME,
     AddEnvironmentInfo::NAME,
     AddPromptFiles::NAME,
@@ -159,6 +163,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
         Secrets::NAME => Secrets::add_hooks(builder),
+        GitCheckpoint::NAME => GitCheckpoint::add_hooks(builder),
         AddDate::NAME => AddDate::add_hooks(builder),
         AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
         AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),

@@ -1,7 +1,7 @@
 //! The context injectors against a real temporary project: a git repository made with `git
 //! init`, prompt files, a directory tree; and a directory that is not a repository.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use hooks_guards::inject::{InjectAt, Injector, docker_agent_builtin};
@@ -10,6 +10,9 @@ use hooks_guards::{
     AddRecentCommits, AddUserInfo, GuardsExt,
 };
 use hooks_runtime::HooksBuilder;
+
+mod support;
+use support::git;
 
 /// A temporary directory, removed when dropped.
 struct Temp(PathBuf);
@@ -38,23 +41,6 @@ impl Drop for Temp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
 }
 
 /// A repository on `main` with `n` commits (`commit 1`, ...) of `file.txt`.

@@ -157,8 +157,35 @@ pub(crate) fn project_dir(configured: &Option<String>) -> PathBuf {
 /// Runs `git args…` in `dir` with a time limit: its stdout, or a note saying why there is
 /// none (not a git repository, git missing, too slow, failed).
 pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, String> {
+    run_git(dir, args, &[], None, timeout_ms).map(|out| String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The variables that point git at another repository, index or object store than the one of
+/// the directory it runs in: [`run_git`] clears them, so a variable the agent inherited (from a
+/// git hook, say) never sends git to the wrong repository.
+const GIT_REDIRECTS: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+];
+
+/// Runs `git args…` in `dir` with the variables `env` set (after clearing [`GIT_REDIRECTS`]),
+/// `stdin` written to its input (else stdin closed), no pager, no prompt, and a time limit
+/// (killed past it): its stdout, or a sentence saying why there is none.
+pub(crate) fn run_git(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &std::ffi::OsStr)],
+    stdin: Option<Vec<u8>>,
+    timeout_ms: u64,
+) -> Result<Vec<u8>, String> {
     let shown = format!("git {}", args.join(" "));
-    let mut child = match Command::new("git")
+    let mut command = Command::new("git");
+    command
         .arg("--no-pager")
         .args(["-c", "core.pager=cat", "-c", "color.ui=false"])
         .args(args)
@@ -166,10 +193,19 @@ pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, 
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_PAGER", "cat")
-        .env("PAGER", "cat")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .stdin(Stdio::null())
+        .env("PAGER", "cat");
+    for name in GIT_REDIRECTS {
+        command.env_remove(name);
+    }
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = match command
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -180,6 +216,13 @@ pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, 
         }
         Err(e) => return Err(format!("`{shown}` could not run in {}: {e}", dir.display())),
     };
+    let input = child.stdin.take().zip(stdin).map(|(mut pipe, bytes)| {
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // A git that exits early closes the pipe: its exit status says what went wrong.
+            let _ = pipe.write_all(&bytes);
+        })
+    });
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
     let out = std::thread::spawn(move || {
@@ -209,6 +252,9 @@ pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, 
             Err(_) => break None,
         }
     };
+    if let Some(input) = input {
+        let _ = input.join();
+    }
     let out = out.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
     let Some(status) = status else {
@@ -228,7 +274,7 @@ pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, 
             dir.display()
         ));
     }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    Ok(out)
 }
 
 /// `text` cut to at most `max` bytes at a character boundary, with a note of what was left out.
