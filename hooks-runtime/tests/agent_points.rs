@@ -251,3 +251,36 @@ fn a_session_starts_with_the_agents_source_and_restarts_after_a_compaction() {
     );
     session.end("done");
 }
+
+#[test]
+fn a_hook_asks_for_a_notification_and_the_turn_fires_it_after_the_dispatch() {
+    let (builder, seen) = notifications(HooksBuilder::new());
+    let hooks = builder
+        .hook(BeforeLlmCall, 0, |_: &LlmCall, cx: &HookContext| {
+            cx.notify(
+                Notification::new(Level::Warning, "budget spent")
+                    .source("budget")
+                    .kind(NotificationKind::MaxIterations),
+            );
+            HookResult::block("no more model calls")
+        })
+        // A notification hook asking for one starts no loop: it is not fired.
+        .hook(Notify, 1, |n: &Notification, cx: &HookContext| {
+            cx.notify(Notification::new(
+                Level::Info,
+                format!("echo of {}", n.message),
+            ));
+        })
+        .build()
+        .unwrap();
+    let turn = hooks.session("notify").begin_turn();
+    assert!(turn.before_llm_call(LlmCall::default()).is_blocked());
+    let seen = seen.lock().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].message, "budget spent");
+    assert_eq!(seen[0].kind, NotificationKind::MaxIterations);
+    assert_eq!(seen[0].source.as_deref(), Some("budget"));
+    // Outside a session the caller gets them in the outcome.
+    let outcome = hooks.dispatch::<BeforeLlmCall>(LlmCall::default());
+    assert_eq!(outcome.notifications.len(), 1);
+}
