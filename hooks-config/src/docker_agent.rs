@@ -57,6 +57,10 @@
 //!   injector's config (`[file, ...]`, `["full"]`, `["<N>"]`) and its project directory the
 //!   agent file's, when hookchain is built with
 //!   its guards (the `guards` feature); args that do not fit cost that entry, with a warning.
+//!   A `type: builtin` entry `max_iterations` of `before_llm_call` (`args: ["50"]`) enables the
+//!   `max-iterations` guard with `max: 50` (with the `guards` feature); without a positive
+//!   number, or under another event (where docker-agent's builtin does nothing), it is left
+//!   out with a warning naming the file and line.
 //!   Other `type: builtin` entries, `type: model` and
 //!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
 //!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
@@ -421,22 +425,27 @@ struct ReadHook<'a> {
 
 impl ReadHook<'_> {
     /// A `type: builtin` entry whose `command` is one of the built-in context injectors
-    /// (`add_date`, ...) on `session_start` or `turn_start`: `true` when it is, and its section
-    /// (enabled, `args` read into its config, the entry's event as its point) is in `sections`.
-    /// `false` for any other builtin, which is left out with a warning.
+    /// (`add_date`, ...) on `session_start` or `turn_start`, or `max_iterations`: `true` when it
+    /// is, and its section (enabled, `args` read into its config, for an injector the entry's
+    /// event as its point) is in `sections`. `false` for any other builtin, which is left out
+    /// with a warning; an error when its `args` (or, for `max_iterations`, its event) do not
+    /// fit.
     #[cfg(feature = "guards")]
     fn injector(
         &self,
         fields: &Map<String, Value>,
         sections: &mut Vec<(String, Value)>,
     ) -> Result<bool, ConfigError> {
+        use hooks_guards::Guard;
         let cx = self.cx;
         let Some(Value::String(name)) = fields.get("command") else {
             return Ok(false);
         };
-        let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
+        let max_iterations = name == hooks_guards::MaxIterations::DOCKER_AGENT;
+        let point = hooks_guards::InjectAt::from_name(self.point);
+        if point.is_none() && !max_iterations {
             return Ok(false);
-        };
+        }
         let args_path = at(self.path, "args");
         let args: Vec<String> = match fields.get("args") {
             None | Some(Value::Null) => Vec::new(),
@@ -455,7 +464,15 @@ impl ReadHook<'_> {
                 ));
             }
         };
-        match hooks_guards::inject::docker_agent_builtin(name, &args, point) {
+        let found = if max_iterations {
+            Some(
+                hooks_guards::MaxIterations::docker_agent_section(&args, self.event)
+                    .map(|section| (<hooks_guards::MaxIterations as Guard>::NAME, section)),
+            )
+        } else {
+            point.and_then(|point| hooks_guards::inject::docker_agent_builtin(name, &args, point))
+        };
+        match found {
             None => Ok(false),
             Some(Ok((extension, mut section))) => {
                 // The agent file's directory, where its command hooks run too.

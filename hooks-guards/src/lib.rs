@@ -6,6 +6,8 @@
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
+//! | [`max-iterations`](MaxIterations) | runaway turns: the model call past N (25) in one turn is refused, and a `notification` fires | `before_llm_call` |
+//! | [`stop-verifier`](StopVerifier) | unverified claims: a final reply that says files were written, tests pass or something was pushed/sent/deployed, with no successful tool call of this turn that did it, is sent back for a redo | `after_tool_call`, `on_stop` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
 //! `add-environment-info`, `add-prompt-files`, `add-git-status`, `add-git-diff`,
@@ -67,17 +69,21 @@
 
 pub mod destructive_commands;
 pub mod inject;
+pub mod max_iterations;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
+pub mod stop_verifier;
 
 pub use destructive_commands::DestructiveCommands;
 pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
+pub use max_iterations::MaxIterations;
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
+pub use stop_verifier::{ClaimRule, StopVerifier};
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -89,6 +95,8 @@ pub const NAMES: &[&str] = &[
     DestructiveCommands::NAME,
     ProtectedPaths::NAME,
     Secrets::NAME,
+    MaxIterations::NAME,
+    StopVerifier::NAME,
     AddDate::NAME,
     AddEnvironmentInfo::NAME,
     AddPromptFiles::NAME,
@@ -159,6 +167,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
         Secrets::NAME => Secrets::add_hooks(builder),
+        MaxIterations::NAME => MaxIterations::add_hooks(builder),
+        StopVerifier::NAME => StopVerifier::add_hooks(builder),
         AddDate::NAME => AddDate::add_hooks(builder),
         AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
         AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),
