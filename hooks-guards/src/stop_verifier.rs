@@ -75,7 +75,7 @@
 //!
 //! In Rust: `Hooks::builder().guard(StopVerifier::default())`.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -198,7 +198,7 @@ struct BuiltIn {
 
 /// Words that, before a claim in its clause, make it no claim: negation, future, intention,
 /// modality, condition, the user as the subject.
-const CUES: &str = r"(?i)(?:n't\b|\b(?:not|no|never|nothing|none|neither|nor|without|unable|cannot|yet to|failed to|fail to|will|shall|would|should|could|can|may|might|must|going to|gonna|about to|plan to|planning to|intend to|want to|wants to|need to|needs to|have to|has to|had to|let me|let's|ready to|try to|trying to|attempt to|remember to|forgot to|if|unless|whether|once|until|in order to|so that|make sure|ensure|please|you|your|hopefully|hope|supposed to|pending|todo|instead of)\b|\B'(?:ll|d)\b)";
+const CUES: &str = r"(?i)(?:n't\b|\b(?:not|no|never|nothing|none|neither|nor|without|unable|cannot|yet to|failed to|fail to|will|shall|would|should|could|can|may|might|must|going to|gonna|about to|plan to|planning to|intend to|want to|wants to|need to|needs to|have to|has to|had to|let me|let's|ready to|try to|trying to|attempt to|remember to|forgot to|if|unless|whether|once|until|in order to|so that|make sure|ensure|please|you|hopefully|hope|supposed to|pending|todo|instead of|according to|logs?\s+(?:show|shows|showed|say|says|said|indicate|indicates))\b|\B'(?:ll|d)\b)";
 
 /// The words before a built-in claim's verb: a subject, an auxiliary, an adverb.
 const LEAD: &str = r"^\W*(?:(?:i|we|i've|we've|ive|i'm|we're|have|has|had|just|also|then|successfully|already|now|finally|and|both|first|lastly|next|so|all|done|i've\s+now|i\s+have)\s+){0,4}";
@@ -210,6 +210,10 @@ const FILE_VERBS: &str = r"(?:wrote|written|rewrote|rewritten|created|updated|sa
 
 const PUBLISH_VERBS: &str = r"(?:pushed|force-pushed|deployed|redeployed|published|released|shipped|sent|emailed|mailed|posted|uploaded|merged|tweeted|announced|rolled out|submitted|notified|messaged)";
 
+/// The end of a headline claim ("Branch pushed.", "Report sent to #ops"): the clause ends, or
+/// says where.
+const HEADLINE_END: &str = r"(?:\s*$|\s+(?:to|on|in|into|at|for|with|via|under)\b)";
+
 const TEST_WORDS: &str = r"(?:tests?|test suite|test cases?|specs?|pytest|jest|vitest|cargo test|cargo nextest|npm test|go test|unit tests|the suite)";
 
 static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
@@ -217,7 +221,7 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
         BuiltIn {
             name: "files",
             claim: "files were written or changed",
-            evidence: "a successful call of a tool that writes or edits files (write_file, \
+            evidence: "successful call of a tool that writes or edits files (write_file, \
                        edit_file, Write, Edit, apply_patch, ...) or a shell command that writes \
                        one (>, tee, cp, mv, sed -i, git apply, ...)",
             claims: || {
@@ -225,6 +229,14 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
                     format!(r"{LEAD}{FILE_VERBS}\b(?:\s+\S+){{0,6}}?\s+{FILE_OBJECT}"),
                     format!(
                         r"{FILE_OBJECT}(?:\s+\S+){{0,4}}?\s+(?:has|have|had|was|were|is now|are now)\s+(?:now\s+|also\s+|successfully\s+)?(?:been\s+)?(?:successfully\s+)?{FILE_VERBS}\b"
+                    ),
+                    // A relative clause: "docs/api.md, which I updated".
+                    format!(
+                        r"\b(?:which|that)\s+(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|also\s+)*{FILE_VERBS}\b"
+                    ),
+                    // A headline: "Config updated.", "`src/main.rs` created."
+                    format!(
+                        r"^\W*(?:the\s+|your\s+|my\s+)?{FILE_OBJECT}\W*\s+{FILE_VERBS}{HEADLINE_END}"
                     ),
                 ]
             },
@@ -255,7 +267,7 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
         BuiltIn {
             name: "tests",
             claim: "tests pass or were run",
-            evidence: "a successful test run (cargo test, pytest, npm test, go test, jest, make \
+            evidence: "successful test run (cargo test, pytest, npm test, go test, jest, make \
                        test, ...) or a call of a test tool",
             claims: || {
                 vec![
@@ -269,6 +281,9 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
                         r"\b(?:have|has|had|'ve)\s+(?:\w+\s+)?(?:run|re-run|rerun|executed)\b(?:\s+\S+){{0,4}}?\s+[`'\x22]?{TEST_WORDS}\b"
                     ),
                     r"\b\d+\s+(?:tests?\s+)?passed\b".to_owned(),
+                    r"\ball\s+(?:\w+\s+)?green\b".to_owned(),
+                    r"\b(?:they|these|those)\s+(?:all\s+|now\s+|both\s+)*(?:pass|passed|passing)\b"
+                        .to_owned(),
                 ]
             },
             tools: || vec![r".*test.*".to_owned()],
@@ -285,7 +300,7 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
         BuiltIn {
             name: "publish",
             claim: "something was pushed, published, sent or deployed",
-            evidence: "a successful call of a tool that sends, posts, publishes, deploys or \
+            evidence: "successful call of a tool that sends, posts, publishes, deploys or \
                        pushes, or a shell command that does (git push, npm publish, cargo \
                        publish, docker push, kubectl apply, gh pr create, curl -d, ...)",
             claims: || {
@@ -295,6 +310,13 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
                         r"\b(?:has|have|had|was|were|is now|are now)\s+(?:now\s+|also\s+|successfully\s+|already\s+)?(?:been\s+)?(?:successfully\s+)?{PUBLISH_VERBS}\b"
                     ),
                     r"\b(?:is|are)\s+(?:now\s+)?(?:deployed|published|released|pushed|shipped|live)\b"
+                        .to_owned(),
+                    r"\bwent\s+out\b".to_owned(),
+                    // A headline: "Branch pushed.", "Notification sent to #ops."
+                    format!(r"^\W*(?:the\s+|your\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?\s+{PUBLISH_VERBS}{HEADLINE_END}"),
+                    r"\b(?:opened|created|submitted|raised|filed)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|draft\s+)?(?:pr|pull request|merge request|mr)\b"
+                        .to_owned(),
+                    r"\b(?:pr|pull request|merge request)\s+(?:#?\d+\s+)?(?:is|has been)\s+(?:now\s+)?(?:up|open|opened|created|ready for review)\b"
                         .to_owned(),
                 ]
             },
@@ -525,9 +547,34 @@ impl StopVerifier {
     }
 
     /// Every rule with its fields settled (a built-in rule's left-out fields are the
-    /// built-in's) and its expressions compiled.
-    fn compiled(&self) -> Result<Vec<Compiled>, String> {
-        self.rules.iter().map(compile_rule).collect()
+    /// built-in's) and its expressions compiled: once per list of rules (the last few lists
+    /// are kept), since compiling them costs far more than reading a reply.
+    fn compiled(&self) -> Result<Arc<Vec<Compiled>>, String> {
+        type Cache = Mutex<Vec<(Vec<ClaimRule>, Arc<Vec<Compiled>>)>>;
+        static CACHE: LazyLock<Cache> = LazyLock::new(Cache::default);
+        const KEPT: usize = 8;
+        let cached = |cache: &Cache| {
+            let cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+            cache
+                .iter()
+                .find(|(rules, _)| *rules == self.rules)
+                .map(|(_, compiled)| compiled.clone())
+        };
+        if let Some(compiled) = cached(&CACHE) {
+            return Ok(compiled);
+        }
+        let compiled = Arc::new(
+            self.rules
+                .iter()
+                .map(compile_rule)
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+        let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() >= KEPT {
+            cache.remove(0);
+        }
+        cache.push((self.rules.clone(), compiled.clone()));
+        Ok(compiled)
     }
 }
 
