@@ -37,9 +37,13 @@
 //!   claim's pattern is searched in each clause, and the claim stands unless a negation,
 //!   future, modal or conditional word (`not`, `n't`, `never`, `no`, `without`, `will`, `'ll`,
 //!   `going to`, `should`, `could`, `can`, `may`, `might`, `need to`, `let me`, `if`,
-//!   `once`, `until`, `so that`, `you`, …) comes in the clause before the claim's end. A
-//!   clause that starts with a verb after `and`/`or` (`I haven't written it or pushed it`)
-//!   shares the previous clause's negation.
+//!   `once`, `until`, `so that`, `you`, `the logs show`, …) comes in the clause before the
+//!   claim's end. A clause that starts with a verb after `and`/`or` (`I haven't written it or
+//!   pushed it`) shares the previous clause's negation. Claims are the agent's own past work:
+//!   a subject-led or bare past verb (`I've updated …`, `Pushed the fix …`), a passive
+//!   (`config.yaml has been modified`, `the site is live`), a headline (`Branch pushed.`,
+//!   `Report sent to #ops`), a relative clause (`docs/api.md, which I updated`), and the test
+//!   outcomes (`tests pass`, `they all pass`, `12 passed`, `all green`).
 //! - It reads words, not meaning: see the corpus in `tests/stop_verifier.rs` for what it tells
 //!   apart. Known limits: a claim about an earlier turn (`as I pushed yesterday`) asks for a
 //!   redo, since only this turn's calls are evidence; a claim in a language other than English

@@ -2,26 +2,15 @@
 //! notification of the iteration-cap kind, every turn counts from 0; enabled from Rust, from
 //! `hookchain.yaml` and from docker-agent's `type: builtin` entry `max_iterations`.
 
-use std::sync::{Arc, Mutex};
+mod support;
 
+use hookchain::TurnEnd;
 use hookchain::config::{Config, ConfigBuilderExt};
 use hookchain::consent::{Consent, ConsentPolicy};
-use hookchain::points::{LlmCall, Notification, NotificationKind, Notify};
+use hookchain::points::{LlmCall, NotificationKind};
 use hookchain::prelude::*;
-use hookchain::{HookContext, HookOptions, HooksBuilder, TurnEnd};
 use hooks_guards::{GuardsExt, MaxIterations};
-
-/// A builder that keeps every notification its sessions fire.
-fn listening(builder: HooksBuilder) -> (HooksBuilder, Arc<Mutex<Vec<Notification>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    let builder = builder.hook_with(
-        Notify,
-        HookOptions::new("listener"),
-        move |n: &Notification, _: &HookContext| log.lock().unwrap().push(n.clone()),
-    );
-    (builder, seen)
-}
+use support::{from_yaml, listening, yaml_error};
 
 /// Fires `before_llm_call` `n` times in `turn`: how many passed before the first block, and
 /// that block's reason.
@@ -113,28 +102,15 @@ fn the_default_is_25_and_an_installed_guard_is_one_extension() {
 
 #[test]
 fn enabled_from_hookchain_yaml_and_off_without_enabled() {
-    let yaml = "extensions:\n  max-iterations:\n    enabled: true\n    max: 2\n";
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
-    let hooks = Hooks::builder().config(config).build().unwrap();
+    let hooks =
+        from_yaml("extensions:\n  max-iterations:\n    enabled: true\n    max: 2\n").unwrap();
     let turn = hooks.session("yaml").begin_turn();
     assert_eq!(calls(&turn, 5).0, 2);
 
-    let yaml = "extensions:\n  max-iterations:\n    max: 2\n";
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
-    let hooks = Hooks::builder().config(config).build().unwrap();
+    let hooks = from_yaml("extensions:\n  max-iterations:\n    max: 2\n").unwrap();
     assert!(!hooks.extension("max-iterations").unwrap().is_enabled());
     let turn = hooks.session("yaml-off").begin_turn();
     assert_eq!(calls(&turn, 5), (5, None));
-}
-
-/// Builds a registry from `yaml` as `./hookchain.yaml`: the error, if any.
-fn yaml_error(yaml: &str) -> String {
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
-    Hooks::builder()
-        .config(config)
-        .build()
-        .unwrap_err()
-        .to_string()
 }
 
 #[test]

@@ -5,14 +5,14 @@
 //! recorded on `after_tool_call` (failed and refused calls are none), its own redo cap, per-turn
 //! state, config from `hookchain.yaml` and from Rust.
 
-use std::sync::{Arc, Mutex};
+mod support;
 
-use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::points::{Notification, Notify, ToolResult};
+use hookchain::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain::prelude::*;
-use hookchain::{HookContext, HookOptions, HooksBuilder, Stop, TurnEnd};
+use hookchain::{HookContext, Stop, TurnEnd};
 use hooks_guards::{ClaimRule, GuardsExt, StopVerifier};
 use serde_json::Value;
+use support::{from_yaml, listening, yaml_error};
 
 /// A successful call: the tool and its args.
 type Call = (&'static str, Value);
@@ -631,18 +631,6 @@ fn the_corpus_of_replies() {
     }
 }
 
-/// A builder that keeps every notification its sessions fire.
-fn listening(builder: HooksBuilder) -> (HooksBuilder, Arc<Mutex<Vec<Notification>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    let builder = builder.hook_with(
-        Notify,
-        HookOptions::new("listener"),
-        move |n: &Notification, _: &HookContext| log.lock().unwrap().push(n.clone()),
-    );
-    (builder, seen)
-}
-
 #[test]
 fn a_claim_without_evidence_is_sent_back_once_and_then_goes_out_with_a_warning() {
     let (builder, seen) = listening(Hooks::builder().guard(StopVerifier::default()));
@@ -685,20 +673,16 @@ fn a_claim_without_evidence_is_sent_back_once_and_then_goes_out_with_a_warning()
 fn evidence_is_a_successful_call_of_this_turn() {
     let hooks = Hooks::builder()
         .guard(StopVerifier::default())
-        .hook(
-            InterceptToolCallPoint,
-            0,
-            |call: &ToolCall, _: &HookContext| {
-                if call.args["command"]
-                    .as_str()
-                    .is_some_and(|c| c.contains("push"))
-                {
-                    HookResult::block("pushing is not allowed here")
-                } else {
-                    HookResult::Pass
-                }
-            },
-        )
+        .hook(InterceptToolCall, 0, |call: &ToolCall, _: &HookContext| {
+            if call.args["command"]
+                .as_str()
+                .is_some_and(|c| c.contains("push"))
+            {
+                HookResult::block("pushing is not allowed here")
+            } else {
+                HookResult::Pass
+            }
+        })
         .build()
         .unwrap();
     let session = hooks.session("evidence");
@@ -743,8 +727,6 @@ fn evidence_is_a_successful_call_of_this_turn() {
     ));
 }
 
-use hookchain::points::InterceptToolCall as InterceptToolCallPoint;
-
 #[test]
 fn the_runtime_cap_still_holds_over_a_larger_own_cap() {
     let hooks = Hooks::builder()
@@ -776,8 +758,7 @@ fn rules_from_hookchain_yaml_keep_a_built_in_by_its_name_and_add_ones_of_their_o
         claim: a ticket was filed
         evidence: successful jira_create_issue call
 "#;
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
-    let hooks = Hooks::builder().config(config).build().unwrap();
+    let hooks = from_yaml(yaml).unwrap();
     let session = hooks.session("yaml");
     let turn = session.begin_turn();
     turn.run_tool(
@@ -805,16 +786,6 @@ fn rules_from_hookchain_yaml_keep_a_built_in_by_its_name_and_add_ones_of_their_o
         |_| Ok(json!("ok")),
     );
     assert!(matches!(turn.on_stop("All tests pass."), Stop::Redo { .. }));
-}
-
-/// Builds a registry from `yaml` as `./hookchain.yaml`: the error.
-fn yaml_error(yaml: &str) -> String {
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
-    Hooks::builder()
-        .config(config)
-        .build()
-        .unwrap_err()
-        .to_string()
 }
 
 #[test]
@@ -878,8 +849,7 @@ fn after_tool_call_hooks_of_a_dispatch_outside_a_turn_record_nothing_for_later()
         .build()
         .unwrap();
     let call = ToolCall::new("bash", json!({"command": "cargo test"}));
-    let _ =
-        hooks.dispatch::<hookchain::points::AfterToolCall>(ToolResult::new(&call, Ok(json!("ok"))));
+    let _ = hooks.dispatch::<AfterToolCall>(ToolResult::new(&call, Ok(json!("ok"))));
     let turn = hooks.session("outside").begin_turn();
     assert!(matches!(turn.on_stop("All tests pass."), Stop::Redo { .. }));
 }
