@@ -304,3 +304,22 @@ fn hookchain_test_tries_max_iterations_on_a_model_call() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```yaml\nextensions:\n  destructive-commands:")
+        .expect("the README's guard config");
+    let block = &readme[start + "```yaml\n".len()..];
+    let yaml = &block[..block.find("```").unwrap()];
+    let hooks = registry(yaml).unwrap();
+    for name in [
+        "destructive-commands",
+        "protected-paths",
+        "max-iterations",
+        "stop-verifier",
+    ] {
+        assert!(hooks.extension(name).unwrap().is_enabled(), "{name}");
+    }
+}

@@ -4,11 +4,11 @@
 
 mod support;
 
-use hookchain::TurnEnd;
 use hookchain::config::{Config, ConfigBuilderExt};
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{LlmCall, NotificationKind};
 use hookchain::prelude::*;
+use hookchain::{HooksBuilder, TurnEnd};
 use hooks_guards::{GuardsExt, MaxIterations};
 use support::{from_yaml, listening, yaml_error};
 
@@ -233,4 +233,18 @@ fn docker_agent_entries_that_do_not_fit_are_left_out_with_the_line() {
         warnings[2].contains("under `turn_start` it counts nothing"),
         "{warnings:?}"
     );
+}
+
+#[test]
+fn every_guard_added_at_once_leaves_it_off_until_enabled() {
+    let hooks = hooks_guards::add_all(HooksBuilder::new()).build().unwrap();
+    for name in ["max-iterations", "stop-verifier"] {
+        assert!(!hooks.extension(name).unwrap().is_enabled(), "{name}");
+    }
+    let turn = hooks.session("all-off").begin_turn();
+    assert_eq!(calls(&turn, 40), (40, None));
+    assert!(matches!(
+        turn.on_stop("Pushed to main and all tests pass."),
+        hookchain::Stop::Finish(_)
+    ));
 }
