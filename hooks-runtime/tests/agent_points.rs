@@ -284,3 +284,34 @@ fn a_hook_asks_for_a_notification_and_the_turn_fires_it_after_the_dispatch() {
     let outcome = hooks.dispatch::<BeforeLlmCall>(LlmCall::default());
     assert_eq!(outcome.notifications.len(), 1);
 }
+
+/// An async `session_start` hook that asks for a notification.
+fn announces<'a>(
+    _: &'a SessionStartEvent,
+    cx: &'a HookContext<'a>,
+) -> hooks_core::BoxFuture<'a, HookResult<String>> {
+    Box::pin(async move {
+        cx.notify(Notification::new(Level::Info, "session ready"));
+        HookResult::Pass
+    })
+}
+
+#[test]
+fn notifications_asked_for_by_async_hooks_fire_from_the_async_twins() {
+    let (builder, seen) = notifications(HooksBuilder::new());
+    let hooks = builder
+        .async_hook(SessionStart, HookOptions::new("announces"), announces)
+        .build()
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let session = hooks.session_async("async-notify").await;
+        session.end_async("done").await;
+    });
+    let seen = seen.lock();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].message, "session ready");
+}
