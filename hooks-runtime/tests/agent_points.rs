@@ -180,11 +180,7 @@ fn async_twins_fire_the_same_points() {
         })
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
-    rt.block_on(async {
+    current_thread().block_on(async {
         let session = hooks
             .session_with_async("async-points", SessionSource::Resume)
             .await;
@@ -303,15 +299,19 @@ fn notifications_asked_for_by_async_hooks_fire_from_the_async_twins() {
         .async_hook(SessionStart, HookOptions::new("announces"), announces)
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
-    rt.block_on(async {
+    current_thread().block_on(async {
         let session = hooks.session_async("async-notify").await;
         session.end_async("done").await;
     });
     let seen = seen.lock();
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert_eq!(seen[0].message, "session ready");
+}
+
+/// A current-thread tokio runtime with its timer, for the `_async` twins.
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
 }
