@@ -281,3 +281,86 @@ fn hookchain_test_takes_a_git_checkpoint_before_a_write() {
     assert_eq!(list[0].trigger, "tool Write");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn hookchain_test_tries_the_stop_verifier_on_a_stop_payload() {
+    let dir = std::env::temp_dir().join(format!("hookchain-stopv-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        "extensions:\n  stop-verifier:\n    enabled: true\n",
+    )
+    .unwrap();
+    // Claude Code's Stop payload: one dispatch has no tool call, so a claim has no evidence.
+    let run = |reply: &str| {
+        let payload = json!({
+            "session_id": "abc",
+            "hook_event_name": "Stop",
+            "stop_hook_active": false,
+            "response": reply,
+        });
+        hookchain_test(&dir, &config, "Stop", payload)
+    };
+    let (code, output) = run("I pushed the fix to main and all tests pass.");
+    assert_eq!(code, EXIT_BLOCKED, "{output}");
+    assert!(
+        output.contains("stop-verifier: the reply claims"),
+        "{output}"
+    );
+    assert!(output.contains("tests pass or were run"), "{output}");
+    let (code, output) = run("I have not pushed anything; should I run the tests first?");
+    assert_eq!(code, EXIT_OK, "{output}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hookchain_test_tries_max_iterations_on_a_model_call() {
+    let dir = std::env::temp_dir().join(format!("hookchain-maxit-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        "extensions:\n  max-iterations:\n    enabled: true\n    max: 1\n",
+    )
+    .unwrap();
+    // One dispatch is one model call of a turn of its own: within any cap.
+    let payload = json!({"system_prompt": "You are terse.", "messages": []});
+    let (code, output) = hookchain_test(&dir, &config, "before_llm_call", payload.clone());
+    assert_eq!(code, EXIT_OK, "{output}");
+    assert!(output.contains("max-iterations"), "{output}");
+    // A cap of 0 is refused, with the file and line (the lenient build of `test` leaves the
+    // section out and says so).
+    std::fs::write(
+        &config,
+        "extensions:\n  max-iterations:\n    enabled: true\n    max: 0\n",
+    )
+    .unwrap();
+    let (_, output) = hookchain_test(&dir, &config, "before_llm_call", payload);
+    assert!(
+        output.contains("hookchain.yaml line 4: field `max`: `max` is 0"),
+        "{output}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```yaml\nextensions:\n  destructive-commands:")
+        .expect("the README's guard config");
+    let block = &readme[start + "```yaml\n".len()..];
+    let yaml = &block[..block.find("```").unwrap()];
+    let hooks = registry(yaml).unwrap();
+    for name in [
+        "destructive-commands",
+        "protected-paths",
+        "max-iterations",
+        "stop-verifier",
+    ] {
+        assert!(hooks.extension(name).unwrap().is_enabled(), "{name}");
+    }
+}

@@ -63,6 +63,10 @@
 //!   `pre_tool_use` one before the tools its matcher names (every tool for `*` or a regular
 //!   expression), `post_tool_use`, `turn_end` and `session_end` one at the end of each turn
 //!   (see `hookchain::guards::GitCheckpoint::docker_agent_section`).
+//!   A `type: builtin` entry `max_iterations` of `before_llm_call` (`args: ["50"]`) enables the
+//!   `max-iterations` guard with `max: 50` (with the `guards` feature); without a positive
+//!   number, or under another event (where docker-agent's builtin does nothing), it is left
+//!   out with a warning naming the file and line.
 //!   Other `type: builtin` entries, `type: model` and
 //!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
 //!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
@@ -427,11 +431,12 @@ struct ReadHook<'a> {
 
 impl ReadHook<'_> {
     /// A `type: builtin` entry whose `command` is one of the built-in context injectors
-    /// (`add_date`, ...) on `session_start` or `turn_start`, or `snapshot` on any of its events:
-    /// `true` when it is, and its section (enabled, `args` read into its config, the entry's
-    /// event as its point or, for `snapshot`, its trigger, put over the section of the file's
-    /// earlier `snapshot` entries) is in `sections`. `false` for any other builtin, which is
-    /// left out with a warning.
+    /// (`add_date`, ...) on `session_start` or `turn_start`, `max_iterations`, or `snapshot` on
+    /// any of its events: `true` when it is, and its section (enabled, `args` read into its
+    /// config, for an injector the entry's event as its point or, for `snapshot`, its trigger,
+    /// put over the section of the file's earlier `snapshot` entries) is in `sections`. `false`
+    /// for any other builtin, which is left out with a warning; an error when its `args` (or,
+    /// for `max_iterations`, its event) do not fit.
     #[cfg(feature = "guards")]
     fn injector(
         &self,
@@ -439,6 +444,7 @@ impl ReadHook<'_> {
         matcher: &Matcher,
         sections: &mut Vec<(String, Value)>,
     ) -> Result<bool, ConfigError> {
+        use hooks_guards::Guard;
         let cx = self.cx;
         let Some(Value::String(name)) = fields.get("command") else {
             return Ok(false);
@@ -466,7 +472,7 @@ impl ReadHook<'_> {
             Value::String(dir.display().to_string())
         };
         if name == hooks_guards::git_checkpoint::DOCKER_AGENT {
-            use hooks_guards::{GitCheckpoint, Guard};
+            use hooks_guards::GitCheckpoint;
             let earlier = sections.iter().position(|(n, _)| n == GitCheckpoint::NAME);
             let matcher = (!matcher.is_all()).then(|| matcher.as_str());
             return match GitCheckpoint::docker_agent_section(
@@ -491,10 +497,18 @@ impl ReadHook<'_> {
                 )),
             };
         }
-        let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
-            return Ok(false);
+        let found = if name == hooks_guards::MaxIterations::DOCKER_AGENT {
+            Some(
+                hooks_guards::MaxIterations::docker_agent_section(&args, self.event)
+                    .map(|section| (<hooks_guards::MaxIterations as Guard>::NAME, section)),
+            )
+        } else {
+            let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
+                return Ok(false);
+            };
+            hooks_guards::inject::docker_agent_builtin(name, &args, point)
         };
-        match hooks_guards::inject::docker_agent_builtin(name, &args, point) {
+        match found {
             None => Ok(false),
             Some(Ok((extension, mut section))) => {
                 // The agent file's directory, where its command hooks run too.

@@ -6,8 +6,9 @@
 //! reads with [`HookContext::config`]); it hands out the state of the turn and of the session the
 //! dispatch belongs to ([`HookContext::turn_state`], [`HookContext::session_state`]); and it
 //! carries the dispatch's [`Annotations`]: metadata
-//! that later hooks read, agent-facing context and user-facing warnings. Annotations are kept in
-//! chain order and returned to the agent with the outcome. Nothing is allocated until a hook
+//! that later hooks read, agent-facing context, user-facing warnings and notifications for the
+//! runtime to fire. Annotations are kept in chain order and returned to the agent with the
+//! outcome. Nothing is allocated until a hook
 //! annotates or reads its config for the first time, and annotations nobody made cost nothing to
 //! drop.
 //!
@@ -22,13 +23,14 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::extension::{ConfigError, Extension};
+use crate::points::Notification;
 use crate::state::{SessionState, TurnState};
 
 /// Key/values a hook attaches for the hooks after it in the same dispatch.
 pub type Metadata = serde_json::Map<String, Value>;
 
 /// What the hooks of one dispatch attached: metadata, context for the model, warnings for the
-/// user. The runtime creates one per dispatch; tests of a single hook can create their own.
+/// user, notifications to fire. The runtime creates one per dispatch; tests of a single hook can create their own.
 ///
 /// Nothing is allocated, and nothing needs dropping, until a hook attaches something: the lists
 /// live behind one box made on the first annotation.
@@ -49,6 +51,9 @@ pub struct AnnotationsInner {
     pub context: Vec<String>,
     /// User-facing warnings, in chain order.
     pub warnings: Vec<String>,
+    /// Notifications for the runtime to fire through `notification` once the dispatch is over,
+    /// in chain order.
+    pub notifications: Vec<Notification>,
 }
 
 impl Annotations {
@@ -88,7 +93,10 @@ impl Annotations {
         match &*self.inner.lock() {
             None => true,
             Some(inner) => {
-                inner.metadata.is_empty() && inner.context.is_empty() && inner.warnings.is_empty()
+                inner.metadata.is_empty()
+                    && inner.context.is_empty()
+                    && inner.warnings.is_empty()
+                    && inner.notifications.is_empty()
             }
         }
     }
@@ -343,5 +351,26 @@ impl<'a> HookContext<'a> {
     pub fn warn(&self, text: impl Into<String>) {
         let text = text.into();
         self.annotations.with(|inner| inner.warnings.push(text));
+    }
+
+    /// Asks the runtime to fire `notification` once this dispatch is over: a `Session` or a
+    /// `Turn` fires it through the `notification` point (after the dispatch, as it fires the
+    /// notifications of hooks that failed), so the hooks and external scripts that listen there
+    /// hear it. A dispatch of `notification` itself fires none (a notification hook cannot start
+    /// a loop), and `Hooks::dispatch` leaves them in the outcome for its caller.
+    ///
+    /// ```
+    /// use hookchain::HookContext;
+    /// use hookchain::chain::Annotations;
+    /// use hookchain::points::{Level, Notification};
+    ///
+    /// let notes = Annotations::new();
+    /// let cx = HookContext::new("sess-1", 0, "before_llm_call", &notes);
+    /// cx.notify(Notification::new(Level::Warning, "the turn's budget is spent"));
+    /// assert_eq!(notes.take().notifications[0].message, "the turn's budget is spent");
+    /// ```
+    pub fn notify(&self, notification: Notification) {
+        self.annotations
+            .with(|inner| inner.notifications.push(notification));
     }
 }

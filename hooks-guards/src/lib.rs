@@ -7,6 +7,8 @@
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
+//! | [`max-iterations`](MaxIterations) | runaway turns: the model call past N (25) in one turn is refused, and a `notification` fires | `before_llm_call` |
+//! | [`stop-verifier`](StopVerifier) | unverified claims: a final reply that says files were written, tests pass or something was pushed/sent/deployed, with no successful tool call of this turn that did it, is sent back for a redo | `after_tool_call`, `on_stop` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
 //! `add-environment-info`, `add-prompt-files`, `add-git-status`, `add-git-diff`,
@@ -69,9 +71,11 @@
 pub mod destructive_commands;
 pub mod git_checkpoint;
 pub mod inject;
+pub mod max_iterations;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
+pub mod stop_verifier;
 
 pub use destructive_commands::DestructiveCommands;
 pub use git_checkpoint::GitCheckpoint;
@@ -79,8 +83,10 @@ pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
+pub use max_iterations::MaxIterations;
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
+pub use stop_verifier::{ClaimRule, StopVerifier};
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -93,6 +99,8 @@ pub const NAMES: &[&str] = &[
     ProtectedPaths::NAME,
     Secrets::NAME,
     GitCheckpoint::NAME,
+    MaxIterations::NAME,
+    StopVerifier::NAME,
     AddDate::NAME,
     AddEnvironmentInfo::NAME,
     AddPromptFiles::NAME,
@@ -164,6 +172,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
         Secrets::NAME => Secrets::add_hooks(builder),
         GitCheckpoint::NAME => GitCheckpoint::add_hooks(builder),
+        MaxIterations::NAME => MaxIterations::add_hooks(builder),
+        StopVerifier::NAME => StopVerifier::add_hooks(builder),
         AddDate::NAME => AddDate::add_hooks(builder),
         AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
         AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),

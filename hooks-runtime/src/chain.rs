@@ -14,8 +14,9 @@
 //!    ([`Blocked`]). Hooks after it do not run.
 //! 4. **Metadata** — a hook may attach key/values (`cx.set_metadata`) that later hooks of the same
 //!    dispatch read (`cx.metadata()`); the agent gets them with the outcome, together with the
-//!    agent-facing context (`cx.add_context`) and user-facing warnings (`cx.warn`) of every hook,
-//!    in chain order.
+//!    agent-facing context (`cx.add_context`), user-facing warnings (`cx.warn`) and the
+//!    notifications hooks asked for (`cx.notify`, fired by the session or turn after the dispatch)
+//!    of every hook, in chain order.
 //! 5. **Failures** — a hook that panics or returns `Err` never takes the agent down, even when the
 //!    panic's payload panics again as it is dropped. It is isolated, logged with `tracing`,
 //!    recorded in [`Outcome::failures`], and handled by its `on_error` policy: `pass` goes on as
@@ -114,8 +115,8 @@ use std::time::Duration;
 
 use hooks_core::{
     __private::RunningHook, Annotations, AsyncHookFn, Blocked, BoxFuture, Flow, HookContext,
-    HookError, HookPoint, HookResult, HookReturn, Metadata, OnError, PointKind, SessionState,
-    SyncHookFn, TurnState,
+    HookError, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError, PointKind,
+    SessionState, SyncHookFn, TurnState,
 };
 
 use crate::exec::{self, Driven};
@@ -326,6 +327,10 @@ pub struct Outcome<T> {
     pub context: Vec<String>,
     /// User-facing warnings added by the hooks, in chain order.
     pub warnings: Vec<String>,
+    /// Notifications the hooks asked for (`cx.notify`), in chain order: a `Session` or a
+    /// `Turn` fires them through `notification` after the dispatch; `Hooks::dispatch` leaves
+    /// them here.
+    pub notifications: Vec<Notification>,
     /// Hooks that panicked or returned `Err`, in chain order.
     pub failures: Vec<HookFailure>,
 }
@@ -341,6 +346,7 @@ impl<T> Outcome<T> {
             metadata: Metadata::new(),
             context: Vec::new(),
             warnings: Vec::new(),
+            notifications: Vec::new(),
             failures: Vec::new(),
         }
     }
@@ -512,6 +518,7 @@ impl<P: HookPoint> Run<P> {
             metadata: notes.metadata,
             context: notes.context,
             warnings: notes.warnings,
+            notifications: notes.notifications,
             failures: self.failures,
         }
     }

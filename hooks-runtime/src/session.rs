@@ -67,7 +67,8 @@
 //! - [`Turn::on_stop`] lets hooks send the agent back to work at most
 //!   [`stop_redo_cap`](crate::HooksBuilder::stop_redo_cap) times per turn (default 3); repeats
 //!   carry `stop_hook_active`, and past the cap the turn ends and a `notification` fires.
-//! - A hook that fails is reported through `notification`, after the dispatch it failed in.
+//! - A hook that fails is reported through `notification`, after the dispatch it failed in; so
+//!   is what a hook asked to notify (`cx.notify`), except from inside `notification` itself.
 //! - Parallel tool calls of one turn dispatch concurrently, each through the whole chain.
 //! - Agent-facing context and user-facing warnings that hooks add are kept by the turn in the
 //!   order they were added ([`Turn::take_context`], [`Turn::take_warnings`]).
@@ -1349,7 +1350,10 @@ impl fmt::Debug for Turn {
 /// `true` when the dispatch left nothing for the turn to keep or report: the pass path.
 #[inline(always)]
 fn quiet<T>(outcome: &Outcome<T>) -> bool {
-    outcome.context.is_empty() && outcome.warnings.is_empty() && outcome.failures.is_empty()
+    outcome.context.is_empty()
+        && outcome.warnings.is_empty()
+        && outcome.failures.is_empty()
+        && outcome.notifications.is_empty()
 }
 
 /// The notification of [`Turn::max_iterations_reached`].
@@ -1435,9 +1439,22 @@ fn off_the_unwinding_thread<F: FnOnce() + Send>(f: F) {
     }
 }
 
-/// One `notification` per failed hook of `outcome` (none for `notification` itself).
+/// What a dispatch of `P` has the runtime fire through `notification`: one per failed hook of
+/// `outcome`, then the notifications its hooks asked for (`cx.notify`). None for a dispatch of
+/// `notification` itself, so a notification hook cannot start a loop: what such a hook asked
+/// for is logged instead.
 fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Vec<Notification> {
-    if P::NAME == Notify::NAME || outcome.failures.is_empty() {
+    if P::NAME == Notify::NAME {
+        for n in &outcome.notifications {
+            tracing::warn!(
+                "a `notification` hook asked for a notification, which is not fired from \
+                 inside `notification`: {}",
+                n.message
+            );
+        }
+        return Vec::new();
+    }
+    if outcome.failures.is_empty() && outcome.notifications.is_empty() {
         return Vec::new();
     }
     outcome
@@ -1452,5 +1469,6 @@ fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Vec<Notificat
             source: Some(failure.hook.clone()),
             kind: NotificationKind::General,
         })
+        .chain(outcome.notifications.iter().cloned())
         .collect()
 }

@@ -180,11 +180,7 @@ fn async_twins_fire_the_same_points() {
         })
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
-    rt.block_on(async {
+    current_thread().block_on(async {
         let session = hooks
             .session_with_async("async-points", SessionSource::Resume)
             .await;
@@ -250,4 +246,72 @@ fn a_session_starts_with_the_agents_source_and_restarts_after_a_compaction() {
         [SessionSource::Resume, SessionSource::Compact]
     );
     session.end("done");
+}
+
+#[test]
+fn a_hook_asks_for_a_notification_and_the_turn_fires_it_after_the_dispatch() {
+    let (builder, seen) = notifications(HooksBuilder::new());
+    let hooks = builder
+        .hook(BeforeLlmCall, 0, |_: &LlmCall, cx: &HookContext| {
+            cx.notify(
+                Notification::new(Level::Warning, "budget spent")
+                    .source("budget")
+                    .kind(NotificationKind::MaxIterations),
+            );
+            HookResult::block("no more model calls")
+        })
+        // A notification hook asking for one starts no loop: it is not fired.
+        .hook(Notify, 1, |n: &Notification, cx: &HookContext| {
+            cx.notify(Notification::new(
+                Level::Info,
+                format!("echo of {}", n.message),
+            ));
+        })
+        .build()
+        .unwrap();
+    let turn = hooks.session("notify").begin_turn();
+    assert!(turn.before_llm_call(LlmCall::default()).is_blocked());
+    let seen = seen.lock().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].message, "budget spent");
+    assert_eq!(seen[0].kind, NotificationKind::MaxIterations);
+    assert_eq!(seen[0].source.as_deref(), Some("budget"));
+    // Outside a session the caller gets them in the outcome.
+    let outcome = hooks.dispatch::<BeforeLlmCall>(LlmCall::default());
+    assert_eq!(outcome.notifications.len(), 1);
+}
+
+/// An async `session_start` hook that asks for a notification.
+fn announces<'a>(
+    _: &'a SessionStartEvent,
+    cx: &'a HookContext<'a>,
+) -> hooks_core::BoxFuture<'a, HookResult<String>> {
+    Box::pin(async move {
+        cx.notify(Notification::new(Level::Info, "session ready"));
+        HookResult::Pass
+    })
+}
+
+#[test]
+fn notifications_asked_for_by_async_hooks_fire_from_the_async_twins() {
+    let (builder, seen) = notifications(HooksBuilder::new());
+    let hooks = builder
+        .async_hook(SessionStart, HookOptions::new("announces"), announces)
+        .build()
+        .unwrap();
+    current_thread().block_on(async {
+        let session = hooks.session_async("async-notify").await;
+        session.end_async("done").await;
+    });
+    let seen = seen.lock();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].message, "session ready");
+}
+
+/// A current-thread tokio runtime with its timer, for the `_async` twins.
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
 }
