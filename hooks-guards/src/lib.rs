@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
@@ -70,6 +71,7 @@ pub mod inject;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
+pub mod workflow_guard;
 
 pub use destructive_commands::DestructiveCommands;
 pub use inject::{
@@ -78,6 +80,7 @@ pub use inject::{
 };
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
+pub use workflow_guard::WorkflowGuard;
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -97,6 +100,7 @@ pub const NAMES: &[&str] = &[
     AddDirectoryListing::NAME,
     AddUserInfo::NAME,
     AddRecentCommits::NAME,
+    WorkflowGuard::NAME,
 ];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
@@ -155,6 +159,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         Some(added) => added.0.push(name),
         None => builder = builder.attach(Added(vec![name])),
     }
+    // The extension is the guard's alone: the program's own hooks under its name are an error.
+    builder = builder.claim_extension(name, format!("the built-in guard `{name}`"));
     match name {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
@@ -167,6 +173,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         AddDirectoryListing::NAME => AddDirectoryListing::add_hooks(builder),
         AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
         AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
+        WorkflowGuard::NAME => WorkflowGuard::add_hooks(builder),
         _ => builder,
     }
 }

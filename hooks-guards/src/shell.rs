@@ -596,10 +596,16 @@ mod tests {
             argv("sudo -u root env A=1 bash -c 'cd x && rg foo' | head"),
             ["cd x", "rg foo", "head"]
         );
-        assert_eq!(argv("echo \"$(find / -name x)\""), ["find / -name x", "echo $(find / -name x)"]);
+        assert_eq!(
+            argv("echo \"$(find / -name x)\""),
+            ["find / -name x", "echo $(find / -name x)"]
+        );
         let nested = (0..12).fold("ls".to_owned(), |line, _| format!("eval {line}"));
         assert!(commands(&nested).is_err());
-        assert_eq!(commands("> out.txt").unwrap()[0].redirects[0].target.text, "out.txt");
+        assert_eq!(
+            commands("> out.txt").unwrap()[0].redirects[0].target.text,
+            "out.txt"
+        );
     }
 
     #[test]
