@@ -853,7 +853,7 @@ fn fork_bomb(line: &str) -> Option<String> {
 }
 
 /// The command, shortened for a message.
-fn excerpt(line: &str) -> String {
+pub(crate) fn excerpt(line: &str) -> String {
     const MAX: usize = 120;
     let line = line.trim();
     if line.chars().count() <= MAX {
@@ -864,7 +864,7 @@ fn excerpt(line: &str) -> String {
     }
 }
 
-fn excerpt_words(words: &[Word]) -> String {
+pub(crate) fn excerpt_words(words: &[Word]) -> String {
     let line: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     excerpt(&line.join(" "))
 }

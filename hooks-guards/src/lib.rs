@@ -6,6 +6,7 @@
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
 //! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
+//! | [`module-router`](ModuleRouter) | repository-wide exploration (`rg`, `grep -r`, `find`, `fd`, `ls -R`, `tree`, `Grep`/`Glob` at the root) before the turn has read the routing files (`ARCHITECTURE.md`, `docs/modules.md`) | `intercept_tool_call`, `after_tool_call` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
@@ -68,6 +69,7 @@
 
 pub mod destructive_commands;
 pub mod inject;
+pub mod module_router;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
@@ -78,6 +80,7 @@ pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
+pub use module_router::ModuleRouter;
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
 pub use workflow_guard::WorkflowGuard;
@@ -101,6 +104,7 @@ pub const NAMES: &[&str] = &[
     AddUserInfo::NAME,
     AddRecentCommits::NAME,
     WorkflowGuard::NAME,
+    ModuleRouter::NAME,
 ];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
@@ -174,6 +178,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
         AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
         WorkflowGuard::NAME => WorkflowGuard::add_hooks(builder),
+        ModuleRouter::NAME => ModuleRouter::add_hooks(builder),
         _ => builder,
     }
 }
