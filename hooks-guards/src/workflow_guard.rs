@@ -319,10 +319,9 @@ impl WorkflowGuard {
             return Ok(None);
         }
         let project = self.project()?;
-        Ok(match self.plan_problem(&project) {
-            Some(why) => Some(self.fill(&self.planning_instruction, &why, text)),
-            None => None,
-        })
+        Ok(self
+            .plan_problem(&project)
+            .map(|why| self.fill(&self.planning_instruction, &why, text)))
     }
 
     /// Whether `text` reads as an implementation request: it starts, after polite words, with

@@ -573,7 +573,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
         .config(config.clone())
         .build()
         .err()
-        .expect("two owners of one extension")
+        .unwrap_or_else(|| panic!("two owners of one extension"))
         .to_string();
     assert!(
         error.starts_with("extension `workflow-guard` is the built-in guard `workflow-guard`, and the hook `workflow_guard::my_own_plan_check`"),
@@ -599,7 +599,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
         .guard(WorkflowGuard::default())
         .build()
         .err()
-        .expect("two config types for one extension")
+        .unwrap_or_else(|| panic!("two config types for one extension"))
         .to_string();
     assert!(
         error.contains("the config type `workflow_guard::MyWorkflowConfig`"),
@@ -615,7 +615,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
         )
         .build()
         .err()
-        .expect("a closure in the guard's extension")
+        .unwrap_or_else(|| panic!("a closure in the guard's extension"))
         .to_string();
     assert!(error.contains("the hook `mine`"), "{error}");
 }
