@@ -259,7 +259,7 @@ impl ModuleRouter {
         }
         let explorations = if is_shell {
             let base = self.workdir(&call.args, &project);
-            match self.shell_line(&call.args) {
+            match shell::command_line(&call.args, &self.command_keys) {
                 Some(line) => match shell::commands(&line) {
                     Ok(commands) => shell_explorations(&commands, &base),
                     Err(_) => vec![Exploration {
@@ -305,7 +305,7 @@ impl ModuleRouter {
             collect_paths(&result.tool_input, &self.path_keys, &[], &mut paths);
             reads.extend(paths.iter().map(|p| resolve(p, &project)));
         } else if self.shell_tools.contains(&result.tool_name)
-            && let Some(line) = self.shell_line(&result.tool_input)
+            && let Some(line) = shell::command_line(&result.tool_input, &self.command_keys)
             && let Ok(commands) = shell::commands(&line)
         {
             let mut base = self.workdir(&result.tool_input, &project);
@@ -378,21 +378,6 @@ impl ModuleRouter {
             .iter()
             .find_map(|k| args.get(k).and_then(Value::as_str))
             .map_or_else(|| resolve(".", project), |dir| resolve(dir, project))
-    }
-
-    /// The shell command line of a shell tool's args.
-    fn shell_line(&self, args: &Value) -> Option<String> {
-        match self.command_keys.iter().find_map(|k| args.get(k)) {
-            Some(Value::String(line)) => Some(line.clone()),
-            Some(Value::Array(argv)) => Some(
-                argv.iter()
-                    .filter_map(Value::as_str)
-                    .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            _ => args.as_str().map(str::to_owned),
-        }
     }
 }
 

@@ -306,6 +306,23 @@ fn backticks(chars: &[char], start: usize, word: &mut Word) -> usize {
     i + 1
 }
 
+/// The command line of a shell tool's `args`: the first of `keys` it has (or the args
+/// themselves), a string as it is, an argv (a list of strings) quoted back into one line.
+pub(crate) fn command_line(args: &serde_json::Value, keys: &[String]) -> Option<String> {
+    use serde_json::Value;
+    match keys.iter().find_map(|k| args.get(k)).unwrap_or(args) {
+        Value::String(line) => Some(line.clone()),
+        Value::Array(argv) => Some(
+            argv.iter()
+                .filter_map(Value::as_str)
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
 /// How deep `bash -c`, `eval` and `$(…)` may nest for [`commands`].
 pub(crate) const MAX_DEPTH: usize = 8;
 

@@ -278,7 +278,7 @@ impl WorkflowGuard {
                 paths.into_iter().map(Write::File).collect()
             }
         } else if self.shell_writes && self.shell_tools.contains(&call.name) {
-            match self.shell_line(&call.args) {
+            match shell::command_line(&call.args, &self.command_keys) {
                 Some(line) => shell_writes(&line),
                 None => return Ok(None),
             }
@@ -432,25 +432,6 @@ impl WorkflowGuard {
         project_dir(self.project_dir.as_deref(), Self::NAME)
     }
 
-    /// The shell command line of a shell tool's args.
-    fn shell_line(&self, args: &Value) -> Option<String> {
-        let value = match self.command_keys.iter().find_map(|k| args.get(k)) {
-            Some(value) => value,
-            None => args,
-        };
-        match value {
-            Value::String(line) => Some(line.clone()),
-            Value::Array(argv) => Some(
-                argv.iter()
-                    .filter_map(Value::as_str)
-                    .map(shell_quote)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            _ => None,
-        }
-    }
-
     /// " (with the headings `## Steps`)", or "".
     fn headings(&self) -> String {
         if self.required_headings.is_empty() {
@@ -482,11 +463,6 @@ fn starts_with_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
         Some(c) if c.is_alphanumeric() || c == '_' || c == '-' => None,
         Some(_) => Some(rest),
     }
-}
-
-/// `'…'` around a word of an argv, so that it reads back as one word.
-fn shell_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// What a shell command writes: a file, a directory it creates, or files it does not name.

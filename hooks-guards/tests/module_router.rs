@@ -5,25 +5,20 @@
 //! `hookchain.yaml` and from Rust, a misspelt field, and `hookchain test`. Prints the corpus sizes
 //! and the false positives and negatives.
 
-use std::path::PathBuf;
-
 use hookchain::HooksBuilder;
-use hookchain::cli::{self, EXIT_BLOCKED, EXIT_OK};
-use hookchain::config::Config;
+use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::prelude::*;
 use hooks_guards::module_router::Require;
 use hooks_guards::{GuardsExt, ModuleRouter};
 
-/// A temporary project with `ARCHITECTURE.md`, `docs/modules.md`, `src/auth`, `src/billing`.
-/// Removed when dropped.
-struct Project {
-    root: PathBuf,
-}
+mod support;
+use support::{Project, blocked, corpus, hookchain_test, yaml_registry};
 
+/// A temporary project with `ARCHITECTURE.md`, `docs/modules.md`, `src/auth`, `src/billing`.
 impl Project {
     fn new(name: &str) -> Project {
-        let root = std::env::temp_dir().join(format!("hookchain-mr-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let project = Project::empty(&format!("mr-{name}"));
+        let root = &project.root;
         for dir in ["docs", "src/auth", "src/billing", "tests"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
@@ -33,11 +28,7 @@ impl Project {
         )
         .unwrap();
         std::fs::write(root.join("docs/modules.md"), "auth, billing\n").unwrap();
-        Project { root }
-    }
-
-    fn dir(&self) -> String {
-        self.root.display().to_string()
+        project
     }
 
     fn guard(&self) -> ModuleRouter {
@@ -49,12 +40,6 @@ impl Project {
 
     fn hooks(&self, guard: ModuleRouter) -> Hooks {
         HooksBuilder::new().guard(guard).build().unwrap()
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -170,25 +155,7 @@ fn root_wide_exploration_waits_for_the_routing_files_and_normal_work_goes_on() {
     let turn = hooks.session("mr-corpus").begin_turn();
     let block = explorations(&project.root);
     let allow = normal_work(&project.root);
-    let false_negatives: Vec<String> = block
-        .iter()
-        .filter(|c| !turn.intercept_tool_call((*c).clone()).is_blocked())
-        .map(|c| format!("{} {}", c.name, c.args))
-        .collect();
-    let false_positives: Vec<String> = allow
-        .iter()
-        .filter_map(|c| match turn.intercept_tool_call(c.clone()) {
-            Flow::Blocked(b) => Some(format!("{} {}: {}", c.name, c.args, b.reason)),
-            Flow::Continue(_) => None,
-        })
-        .collect();
-    println!(
-        "module-router: {} to block, {} to allow; {} false negatives, {} false positives",
-        block.len(),
-        allow.len(),
-        false_negatives.len(),
-        false_positives.len()
-    );
+    let (false_negatives, false_positives) = corpus("module-router", &turn, &block, &allow);
     assert!(
         false_negatives.is_empty(),
         "let through: {false_negatives:#?}"
@@ -200,12 +167,7 @@ fn root_wide_exploration_waits_for_the_routing_files_and_normal_work_goes_on() {
         Ok(json!("src/auth: logins"))
     });
     assert!(read.ran);
-    let still_blocked: Vec<String> = block
-        .iter()
-        .chain(&allow)
-        .filter(|c| turn.intercept_tool_call((*c).clone()).is_blocked())
-        .map(|c| format!("{} {}", c.name, c.args))
-        .collect();
+    let still_blocked = blocked(&turn, block.iter().chain(&allow));
     assert!(still_blocked.is_empty(), "{still_blocked:#?}");
 }
 
@@ -330,14 +292,6 @@ fn a_project_without_routing_files_is_not_routed() {
     assert!(turn.intercept_tool_call(bash("rg login")).is_blocked());
 }
 
-fn yaml_registry(yaml: &str) -> Result<Hooks, String> {
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
-    HooksBuilder::new()
-        .config(config)
-        .build()
-        .map_err(|e| e.to_string())
-}
-
 #[test]
 fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
     let project = Project::new("yaml");
@@ -407,28 +361,7 @@ fn hookchain_test_tries_it() {
         ),
     )
     .unwrap();
-    let run = |payload: serde_json::Value| {
-        let payload_file = project.root.join("payload.json");
-        std::fs::write(&payload_file, payload.to_string()).unwrap();
-        let consent = project.root.join("approved.json");
-        let argv = [
-            "hookchain",
-            "--config",
-            config.to_str().unwrap(),
-            "--consent-file",
-            consent.to_str().unwrap(),
-            "test",
-            "PreToolUse",
-            "--payload-file",
-            payload_file.to_str().unwrap(),
-        ];
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap(),
-        )
-    };
+    let run = |payload| hookchain_test(&project.root, &config, "PreToolUse", payload);
     let bash = |command: &str| json!({"tool_name": "Bash", "tool_input": {"command": command}});
     let (code, output) = run(bash("grep -rn login ."));
     assert_eq!(code, EXIT_BLOCKED, "{output}");

@@ -5,34 +5,26 @@
 //! `hookchain.yaml` and from Rust, config errors, a program's own extension of the same name,
 //! and `hookchain test`. Prints the corpus sizes and the false positives and negatives.
 
-use std::path::PathBuf;
-
-use hookchain::cli::{self, EXIT_BLOCKED, EXIT_OK};
+use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::config::Config;
 use hookchain::prelude::*;
 use hookchain::{HookContext, HooksBuilder};
 use hooks_guards::{GuardsExt, WorkflowGuard};
 
-/// A temporary project with `src/`, `plans/`, `docs/` and a symlink `plans/escape -> ../src`.
-/// Removed when dropped.
-struct Project {
-    root: PathBuf,
-}
+mod support;
+use support::{Project, blocked, corpus, hookchain_test, yaml_registry};
 
+/// A temporary project with `src/`, `plans/`, `docs/` and a symlink `plans/escape -> ../src`.
 impl Project {
     fn new(name: &str) -> Project {
-        let root = std::env::temp_dir().join(format!("hookchain-wg-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let project = Project::empty(&format!("wg-{name}"));
+        let root = &project.root;
         for dir in ["src", "plans/active", "docs", "handoff"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
         std::fs::write(root.join("src/main.rs"), "fn main() {}\n").unwrap();
         std::os::unix::fs::symlink("../src", root.join("plans/escape")).unwrap();
-        Project { root }
-    }
-
-    fn dir(&self) -> String {
-        self.root.display().to_string()
+        project
     }
 
     fn guard(&self) -> WorkflowGuard {
@@ -50,12 +42,6 @@ impl Project {
 
     fn write_plan(&self, text: &str) {
         std::fs::write(self.root.join("plans/active/plan.md"), text).unwrap();
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -183,25 +169,8 @@ fn writes_wait_for_the_plan_and_normal_work_goes_on() {
     let turn = hooks.session("wg-corpus").begin_turn();
     let hold = writes_to_hold(&project.root);
     let allow = calls_to_allow_without_plan(&project.root);
-    let false_negatives: Vec<String> = hold
-        .iter()
-        .filter(|c| !turn.intercept_tool_call((*c).clone()).is_blocked())
-        .map(|c| format!("{} {}", c.name, c.args))
-        .collect();
-    let false_positives: Vec<String> = allow
-        .iter()
-        .filter_map(|c| match turn.intercept_tool_call(c.clone()) {
-            Flow::Blocked(b) => Some(format!("{} {}: {}", c.name, c.args, b.reason)),
-            Flow::Continue(_) => None,
-        })
-        .collect();
-    println!(
-        "workflow-guard, no plan: {} to hold, {} to allow; {} false negatives, {} false positives",
-        hold.len(),
-        allow.len(),
-        false_negatives.len(),
-        false_positives.len()
-    );
+    let (false_negatives, false_positives) =
+        corpus("workflow-guard, no plan", &turn, &hold, &allow);
     assert!(
         false_negatives.is_empty(),
         "let through: {false_negatives:#?}"
@@ -210,14 +179,7 @@ fn writes_wait_for_the_plan_and_normal_work_goes_on() {
 
     // Once the plan exists, every write goes through (but the symlink-free reads stay reads).
     project.write_plan("# Plan: login\n## Steps\n1. src/login.rs\n");
-    let blocked_with_plan: Vec<String> = hold
-        .iter()
-        .chain(&allow)
-        .filter_map(|c| match turn.intercept_tool_call(c.clone()) {
-            Flow::Blocked(b) => Some(format!("{} {}: {}", c.name, c.args, b.reason)),
-            Flow::Continue(_) => None,
-        })
-        .collect();
+    let blocked_with_plan = blocked(&turn, hold.iter().chain(&allow));
     println!(
         "workflow-guard, with a plan: {} calls, {} blocked",
         hold.len() + allow.len(),
@@ -475,14 +437,6 @@ fn the_turn_starts_with_the_plan_status() {
     );
 }
 
-fn yaml_registry(yaml: &str) -> Result<Hooks, String> {
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
-    HooksBuilder::new()
-        .config(config)
-        .build()
-        .map_err(|e| e.to_string())
-}
-
 #[test]
 fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
     let project = Project::new("yaml");
@@ -632,28 +586,7 @@ fn hookchain_test_tries_it() {
         ),
     )
     .unwrap();
-    let run = |event: &str, payload: serde_json::Value| {
-        let payload_file = project.root.join("payload.json");
-        std::fs::write(&payload_file, payload.to_string()).unwrap();
-        let consent = project.root.join("approved.json");
-        let argv = [
-            "hookchain",
-            "--config",
-            config.to_str().unwrap(),
-            "--consent-file",
-            consent.to_str().unwrap(),
-            "test",
-            event,
-            "--payload-file",
-            payload_file.to_str().unwrap(),
-        ];
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap(),
-        )
-    };
+    let run = |event: &str, payload| hookchain_test(&project.root, &config, event, payload);
     let write = |path: &str| json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}});
     let (code, output) = run("PreToolUse", write("src/login.rs"));
     assert_eq!(code, EXIT_BLOCKED, "{output}");
