@@ -86,7 +86,9 @@
 //! ```
 //!
 //! Known limits: a shell command's writes are read from the command line (an interpreter's
-//! script that writes, `python x.py`, is not seen), and only with `shell_writes: true`.
+//! script that writes, `python x.py`, is not seen), and only with `shell_writes: true`. A
+//! request is told by its first words only: "build fails with E0308, why?" starts with
+//! `build` and is routed to planning too (the plan it asks for is the cost of that mistake).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -134,7 +136,7 @@ pub struct WorkflowGuard {
     pub route_requests: bool,
     /// The words or phrases an implementation request starts with, matched whole and case
     /// insensitively (default: `implement`, `add`, `build`, `create`, `fix`, `refactor`,
-    /// `write the code`, `code`, `change`, `update`, `make`, `rewrite`, `migrate`, `port`).
+    /// `write the code`, `change`, `update`, `rewrite`, `migrate`, `port`).
     pub request_patterns: Vec<String>,
     /// What an implementation request becomes (default: "First write a plan to {plan_path}
     /// ..., then stop. The request: {request}").
@@ -171,10 +173,8 @@ impl Default for WorkflowGuard {
                 "fix",
                 "refactor",
                 "write the code",
-                "code",
                 "change",
                 "update",
-                "make",
                 "rewrite",
                 "migrate",
                 "port",

@@ -304,7 +304,7 @@ const REQUESTS: &[&str] = &[
     "go ahead and update the dependencies",
     "I want you to rewrite the cache layer",
     "Fix: the login button does nothing",
-    "make the tests pass",
+    "update the README badge",
 ];
 
 const NOT_REQUESTS: &[&str] = &[
@@ -320,6 +320,8 @@ const NOT_REQUESTS: &[&str] = &[
     "fixtures live where?",
     "builder pattern or not, what do you think?",
     "list the open TODOs",
+    "make sense of this stack trace for me",
+    "code review: is src/net.rs thread safe?",
 ];
 
 #[test]
