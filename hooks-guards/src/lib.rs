@@ -56,6 +56,9 @@
 //!
 //! - A guard's hooks are added once per registry, however many times it is installed or named
 //!   in config files ([`add_guard`] remembers it in the builder).
+//! - A guard's extension name is the guard's alone: a hook or config type of the program's own
+//!   under it is an error naming both when the registry is built
+//!   (`HooksBuilder::claim_extension`), never a section and an `enabled` flag shared by both.
 //! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
 //!   injector reads its files or runs git, with a time limit), never
 //!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
