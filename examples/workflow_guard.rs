@@ -1,87 +1,60 @@
 //! Plan before implement, enforced by hooks.
 //!
-//! A scripted agent (a deterministic fake model and fake tools over an in-memory workspace, no
-//! network) is asked twice to "implement user login". Four compiled-in hooks keep it honest:
+//! A scripted agent (a deterministic fake model and fake tools over a temporary workspace, no
+//! network) is asked twice to "implement user login". Two extensions keep it honest:
 //!
-//! - `transform_user_input`: while no plan exists, "implement X" becomes "/start-feature
-//!   implement X", so the request enters the planning workflow;
-//! - `before_llm_call`: injects "No valid plan exists. Create one before implementing." or, once
-//!   a plan exists, the implementation guardrails;
-//! - `intercept_tool_call`: blocks write/edit/patch outside `plans/` and `handoff/` until the plan
-//!   exists, then lets them through; and blocks an edit of a file the turn has not read;
-//! - per-turn state records what the turn has read, and `turn_end` reports it.
+//! - `workflow-guard`, hookchain's built-in guard, enabled and configured by
+//!   `examples/workflow_guard.yaml` (no Rust code of its own):
+//!   - `transform_user_input`: while no valid plan exists, "implement X" becomes
+//!     "/start-feature implement X", so the request enters the planning workflow;
+//!   - `turn_start`: tells the model whether a valid plan exists;
+//!   - `intercept_tool_call`: blocks write/edit/patch outside `plans/` and `handoff/` until the
+//!     plan exists (with a `## Steps` section), then lets them through;
+//! - `read-before-edit`, the agent's own `#[register_hook]` hooks next to it, with a typed
+//!   config of their own (`cx.config::<ReadBeforeEditConfig>()`, from the same file):
+//!   - `intercept_tool_call`: records every file the turn reads (per-turn state), and blocks an
+//!     edit of a file the turn has not read;
+//!   - `turn_end` reports what the turn read; the turn state is cleared right after.
 //!
-//! The guard's settings — the plan's path, the tools that write, the paths open before a plan
-//! exists — come from `examples/workflow_guard.yaml`, read into a typed config
-//! (`cx.config::<WorkflowGuardConfig>()`) and checked before the agent starts.
+//! Both sections of the config file are checked before the agent starts: a misspelt field
+//! stops it with the file, the line and the field.
 //!
 //! Every decision in the transcript names the hook that made it and says why.
 //!
 //! Run it with `cargo run --example workflow_guard`.
 
-use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{LazyLock, Mutex};
+use std::sync::OnceLock;
 
 use hookchain::config::Config;
 use hookchain::points::TurnEndEvent;
-use hookchain::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput};
+use hookchain::points::{InterceptToolCall, TransformUserInput};
 use hookchain::{ConfigError, HooksBuilder, Outcome};
 use hookchain::{HookContext, points::Message, prelude::*};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------------------------------------
-// The hooks.
+// The agent's own hooks, beside the built-in guard.
 // ---------------------------------------------------------------------------------------------
 
-/// The `workflow-guard` section of the config.
+/// The `read-before-edit` section of the config.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WorkflowGuardConfig {
-    /// Where the plan lives.
-    plan_path: String,
-    /// The tools that change files.
-    blocked_tools: Vec<String>,
-    /// Where those tools may write before a plan exists.
-    allowed_paths: Vec<String>,
+struct ReadBeforeEditConfig {
+    /// The tools that read a file.
+    read_tools: Vec<String>,
+    /// The tools that edit a file, which must read it first.
+    edit_tools: Vec<String>,
 }
 
-hookchain::extension_config!("workflow-guard", WorkflowGuardConfig);
-
-/// A plan is valid when it exists and lists its steps.
-fn plan_exists(config: &WorkflowGuardConfig) -> bool {
-    workspace::read(&config.plan_path).is_some_and(|text| text.contains("## Steps"))
-}
-
-/// While no plan exists, an "implement ..." request enters the planning workflow.
-#[register_hook("transform_user_input", priority = 10, extension = "workflow-guard")]
-fn route_to_start_feature(text: &str, cx: &HookContext) -> Result<HookResult<String>, ConfigError> {
-    let config = cx.config::<WorkflowGuardConfig>()?;
-    let asks_to_implement = text.trim_start().to_lowercase().starts_with("implement");
-    if asks_to_implement && !plan_exists(&config) {
-        return Ok(HookResult::Rewrite(format!("/start-feature {text}")));
-    }
-    Ok(HookResult::Pass)
-}
-
-/// Tells the model where it stands before every model call.
-#[register_hook("before_llm_call", priority = 10, extension = "workflow-guard")]
-fn plan_guardrails(
-    _call: &LlmCall,
-    cx: &HookContext,
-) -> Result<HookResult<Injection>, ConfigError> {
-    let config = cx.config::<WorkflowGuardConfig>()?;
-    Ok(if plan_exists(&config) {
-        HookResult::inject_system("Guardrails: follow the plan step by step; read before you edit.")
-    } else {
-        HookResult::inject_system("No valid plan exists. Create one before implementing.")
-    })
-}
+hookchain::extension_config!("read-before-edit", ReadBeforeEditConfig);
 
 /// Records every file the turn reads, for the hooks after it and for `turn_end`.
-#[register_hook("intercept_tool_call", priority = 0, extension = "workflow-guard")]
-fn record_reads(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
-    if call.name == "read_file"
+#[register_hook("intercept_tool_call", priority = 0, extension = "read-before-edit")]
+fn record_reads(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
+    let config = cx.config::<ReadBeforeEditConfig>()?;
+    if config.read_tools.contains(&call.name)
         && let Some(path) = call.str_arg("path")
     {
         let path = path.to_owned();
@@ -89,51 +62,33 @@ fn record_reads(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
             .turn_state()
             .update("read", |read: &mut Vec<String>| read.push(path));
     }
-    HookResult::Pass
-}
-
-/// No writes outside plans/ and handoff/ until a valid plan exists. Fails closed: if this guard
-/// breaks, writes are blocked, not waved through.
-#[register_hook(
-    "intercept_tool_call",
-    priority = 10,
-    extension = "workflow-guard",
-    on_error = "block"
-)]
-fn require_plan(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
-    let config = cx.config::<WorkflowGuardConfig>()?;
-    let writes = config.blocked_tools.contains(&call.name);
-    let path = call.str_arg("path").unwrap_or_default();
-    let exempt = config
-        .allowed_paths
-        .iter()
-        .any(|p| path.starts_with(p.as_str()));
-    if writes && !exempt && !plan_exists(&config) {
-        return Ok(HookResult::block(format!(
-            "No valid plan exists: write {} (with a `## Steps` section) before changing {path}.",
-            config.plan_path
-        )));
-    }
     Ok(HookResult::Pass)
 }
 
-/// An edit must follow a read of the same file in the same turn.
-#[register_hook("intercept_tool_call", priority = 20, extension = "workflow-guard")]
-fn read_before_edit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
-    if call.name != "edit_file" {
-        return HookResult::Pass;
+/// An edit must follow a read of the same file in the same turn. Fails closed: if this hook
+/// breaks, edits are blocked, not waved through.
+#[register_hook(
+    "intercept_tool_call",
+    priority = 20,
+    extension = "read-before-edit",
+    on_error = "block"
+)]
+fn read_before_edit(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
+    let config = cx.config::<ReadBeforeEditConfig>()?;
+    if !config.edit_tools.contains(&call.name) {
+        return Ok(HookResult::Pass);
     }
     let path = call.str_arg("path").unwrap_or_default();
     let read: Vec<String> = cx.turn_state().get("read").unwrap_or_default();
-    if read.iter().any(|p| p == path) {
+    Ok(if read.iter().any(|p| p == path) {
         HookResult::Pass
     } else {
         HookResult::block(format!("Read {path} in this turn before editing it."))
-    }
+    })
 }
 
 /// Reports what the turn read; the turn state is cleared right after.
-#[register_hook("turn_end", extension = "workflow-guard")]
+#[register_hook("turn_end", extension = "read-before-edit")]
 fn report_reads(event: &TurnEndEvent, cx: &HookContext) {
     let read: Vec<String> = cx.turn_state().get("read").unwrap_or_default();
     println!(
@@ -155,47 +110,65 @@ fn report_reads(event: &TurnEndEvent, cx: &HookContext) {
 mod workspace {
     use super::*;
 
-    static FILES: LazyLock<Mutex<BTreeMap<String, String>>> = LazyLock::new(|| {
-        Mutex::new(BTreeMap::from([
-            (
-                "README.md".to_owned(),
-                "# shop\nA small web shop.\n".to_owned(),
-            ),
-            (
-                "src/main.rs".to_owned(),
-                "fn main() {\n    shop::serve();\n}\n".to_owned(),
-            ),
-        ]))
-    });
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+
+    /// The workspace: a fresh temporary directory with a small web shop in it.
+    pub fn root() -> &'static Path {
+        ROOT.get_or_init(|| {
+            let root = std::env::temp_dir()
+                .join(format!("hookchain-workflow-demo-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            std::fs::create_dir_all(root.join("src")).expect("a temporary directory");
+            std::fs::write(root.join("README.md"), "# shop\nA small web shop.\n").unwrap();
+            std::fs::write(
+                root.join("src/main.rs"),
+                "fn main() {\n    shop::serve();\n}\n",
+            )
+            .unwrap();
+            root
+        })
+    }
 
     pub fn read(path: &str) -> Option<String> {
-        FILES.lock().unwrap().get(path).cloned()
+        std::fs::read_to_string(root().join(path)).ok()
     }
 
     /// Runs a tool call the hooks let through.
     pub fn run(call: &ToolCall) -> String {
         let path = call.str_arg("path").unwrap_or_default().to_owned();
-        let mut files = FILES.lock().unwrap();
+        let file = root().join(&path);
         match call.name.as_str() {
-            "read_file" => match files.get(&path) {
+            "read_file" => match read(&path) {
                 Some(text) => format!("{} bytes", text.len()),
                 None => format!("error: {path} does not exist"),
             },
             "write_file" => {
-                let content = call.str_arg("content").unwrap_or_default().to_owned();
-                let len = content.len();
-                files.insert(path.clone(), content);
-                format!("wrote {len} bytes to {path}")
+                let content = call.str_arg("content").unwrap_or_default();
+                if let Some(dir) = file.parent() {
+                    let _ = std::fs::create_dir_all(dir);
+                }
+                match std::fs::write(&file, content) {
+                    Ok(()) => format!("wrote {} bytes to {path}", content.len()),
+                    Err(e) => format!("error: {e}"),
+                }
             }
-            "edit_file" => match files.get_mut(&path) {
+            "edit_file" => match read(&path) {
                 Some(text) => {
-                    text.push_str(call.str_arg("append").unwrap_or_default());
-                    format!("edited {path}")
+                    let text = text + call.str_arg("append").unwrap_or_default();
+                    match std::fs::write(&file, text) {
+                        Ok(()) => format!("edited {path}"),
+                        Err(e) => format!("error: {e}"),
+                    }
                 }
                 None => format!("error: {path} does not exist"),
             },
             other => format!("error: unknown tool {other}"),
         }
+    }
+
+    /// Removes the workspace.
+    pub fn remove() {
+        let _ = std::fs::remove_dir_all(root());
     }
 }
 
@@ -269,28 +242,26 @@ fn run_turn(session: &Session, user_text: &str) {
         println!("            now reads: {prompt:?}");
     }
 
+    // The turn's context: what the hooks tell the model for this turn.
+    let start = turn.turn_start(prompt.as_str());
+    let context = match start {
+        Flow::Continue(start) => start.context,
+        Flow::Blocked(b) => {
+            println!("  ✗ turn blocked by {}: {}", b.hook, b.reason);
+            return turn.end(TurnEnd::Blocked);
+        }
+    };
+    for line in &context {
+        println!("context   › {line}");
+    }
+
     let mut messages = vec![Message::user(prompt)];
     for step in script(turn.index()) {
-        let call = LlmCall::new("You are a careful coding agent.", messages.clone());
-        let llm = turn.fire::<BeforeLlmCall>(call);
-        let call = match llm.flow {
-            Flow::Continue(call) => call,
-            Flow::Blocked(b) => {
-                println!("  ✗ model call blocked by {}: {}", b.hook, b.reason);
-                return turn.end(TurnEnd::Blocked);
-            }
-        };
-        let injected = call
-            .system_prompt
-            .split("\n\n")
-            .skip(1)
-            .collect::<Vec<_>>()
-            .join(" / ");
-        println!(
-            "llm call  › {} injected {injected:?}",
-            llm.rewritten_by.join(", ")
+        // The fake model reads the context with every call; it follows its script regardless.
+        let _call = LlmCall::new(
+            format!("You are a careful coding agent.\n\n{}", context.join("\n")),
+            messages.clone(),
         );
-
         match step {
             Step::Reply(text) => {
                 println!("model     › {text}");
@@ -314,12 +285,17 @@ fn run_turn(session: &Session, user_text: &str) {
 }
 
 fn main() -> ExitCode {
-    // The guard's settings; a mistake in them stops the agent before it starts, naming the file,
-    // the line and the field.
+    // The guards' settings; a mistake in them stops the agent before it starts, naming the file,
+    // the line and the field. The workspace's directory is set from code, over the file.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/workflow_guard.yaml");
-    let hooks = match Config::load(path)
-        .map(|config| HooksBuilder::new().collected().config(config).build())
-    {
+    let project = workspace::root().display().to_string();
+    let here = Config::new().extension("workflow-guard", json!({ "project_dir": project }));
+    let hooks = match Config::load(path).map(|config| {
+        HooksBuilder::new()
+            .collected()
+            .config(config.merge(here))
+            .build()
+    }) {
         Ok(Ok(hooks)) => hooks,
         Ok(Err(e)) => return fail(&e),
         Err(e) => return fail(&e),
@@ -334,6 +310,7 @@ fn main() -> ExitCode {
         workspace::read("plans/active/plan.md").map_or(0, |p| p.len()),
         workspace::read("src/main.rs").unwrap_or_default()
     );
+    workspace::remove();
     ExitCode::SUCCESS
 }
 

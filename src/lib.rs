@@ -145,8 +145,8 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
-/// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`, `git-checkpoint`,
-/// `max-iterations`, `stop-verifier`) and context
+/// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`, `workflow-guard`,
+/// `module-router`, `max-iterations`, `stop-verifier`, `git-checkpoint`) and context
 /// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)),
 /// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).

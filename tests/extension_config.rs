@@ -1,5 +1,5 @@
-//! Extensions through the facade: `#[register_hook(.., extension = "workflow-guard")]` hooks that
-//! read `cx.config::<WorkflowGuardConfig>()`, the type declared with
+//! Extensions through the facade: `#[register_hook(.., extension = "plan-check")]` hooks that
+//! read `cx.config::<PlanCheckConfig>()`, the type declared with
 //! `hookchain::extension_config!`, config files from `tests/fixtures/extensions/`, and enabling
 //! and disabling the extension. Run with both registration backends:
 //! `cargo test --test extension_config` and `cargo test --test extension_config --features linkme`.
@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 /// The workflow guard's settings, as the feature request has them.
 #[derive(Debug, Deserialize, PartialEq)]
-struct WorkflowGuardConfig {
+struct PlanCheckConfig {
     plan_path: String,
     #[serde(default)]
     blocked_tools: Vec<String>,
@@ -25,7 +25,7 @@ struct WorkflowGuardConfig {
     allowed_paths: Vec<String>,
 }
 
-hookchain::extension_config!("workflow-guard", WorkflowGuardConfig);
+hookchain::extension_config!("plan-check", PlanCheckConfig);
 
 /// A second view of the same section, declared in the same module: each declaration is checked.
 #[derive(Debug, Deserialize)]
@@ -33,17 +33,17 @@ struct PlanPath {
     plan_path: String,
 }
 
-hookchain::extension_config!("workflow-guard", PlanPath);
+hookchain::extension_config!("plan-check", PlanPath);
 
 /// Blocks the configured tools outside the allowed paths.
 #[register_hook(
     "intercept_tool_call",
     priority = 10,
-    extension = "workflow-guard",
+    extension = "plan-check",
     on_error = "block"
 )]
 fn require_plan(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
-    let config = cx.config::<WorkflowGuardConfig>()?;
+    let config = cx.config::<PlanCheckConfig>()?;
     let path = call.str_arg("path").unwrap_or("");
     if config.blocked_tools.contains(&call.name)
         && !config.allowed_paths.iter().any(|p| path.starts_with(p))
@@ -57,12 +57,12 @@ fn require_plan(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, 
 }
 
 /// `/plan` becomes an instruction naming the configured plan file.
-#[register_hook("transform_user_input", extension = "workflow-guard")]
+#[register_hook("transform_user_input", extension = "plan-check")]
 fn expand_plan(text: &str, cx: &HookContext) -> Result<HookResult<String>, ConfigError> {
     if text != "/plan" {
         return Ok(HookResult::Pass);
     }
-    let config = cx.config::<WorkflowGuardConfig>()?;
+    let config = cx.config::<PlanCheckConfig>()?;
     Ok(HookResult::Rewrite(format!(
         "write the plan to {}",
         config.plan_path
@@ -111,8 +111,8 @@ fn the_declaration_is_collected_by_the_backend_in_use() {
     assert_eq!(
         names,
         [
-            ("workflow-guard", "PlanPath"),
-            ("workflow-guard", "WorkflowGuardConfig")
+            ("plan-check", "PlanCheckConfig"),
+            ("plan-check", "PlanPath")
         ]
     );
     assert!(
@@ -124,7 +124,7 @@ fn the_declaration_is_collected_by_the_backend_in_use() {
     let registered: Vec<_> = hookchain::__private::registrations()
         .map(|r| (r.name, r.extension))
         .collect();
-    assert!(registered.contains(&("extension_config::require_plan", "workflow-guard")));
+    assert!(registered.contains(&("extension_config::require_plan", "plan-check")));
     assert!(registered.contains(&("extension_config::audit", "hookchain")));
 }
 
@@ -132,13 +132,13 @@ fn the_declaration_is_collected_by_the_backend_in_use() {
 fn hooks_read_the_typed_config_of_their_extension() {
     let hooks = hooks();
     let config = hooks
-        .extension("workflow-guard")
+        .extension("plan-check")
         .unwrap()
-        .config::<WorkflowGuardConfig>()
+        .config::<PlanCheckConfig>()
         .unwrap();
     assert_eq!(
         *config,
-        WorkflowGuardConfig {
+        PlanCheckConfig {
             plan_path: "plans/active/plan.md".into(),
             blocked_tools: vec![
                 "write_file".into(),
@@ -149,7 +149,7 @@ fn hooks_read_the_typed_config_of_their_extension() {
         }
     );
     let view = hooks
-        .extension("workflow-guard")
+        .extension("plan-check")
         .unwrap()
         .config::<PlanPath>()
         .unwrap();
@@ -183,12 +183,9 @@ fn the_extension_is_disabled_and_enabled_at_runtime() {
         .extensions()
         .map(|e| (e.name(), e.is_enabled(), e.hook_count()))
         .collect();
-    assert_eq!(
-        listed,
-        [("hookchain", true, 1), ("workflow-guard", true, 2)]
-    );
+    assert_eq!(listed, [("hookchain", true, 1), ("plan-check", true, 2)]);
 
-    hooks.disable_extension("workflow-guard").unwrap();
+    hooks.disable_extension("plan-check").unwrap();
     let outcome = hooks.dispatch::<hookchain::points::InterceptToolCall>(write("src/main.rs"));
     assert!(!outcome.is_blocked());
     // The other extension's hook still ran.
@@ -207,13 +204,13 @@ fn the_extension_is_disabled_and_enabled_at_runtime() {
     );
     assert!(
         text.ends_with(
-            "extensions: hookchain (1 hook), workflow-guard (2 hooks, disabled by the agent's \
+            "extensions: hookchain (1 hook), plan-check (2 hooks, disabled by the agent's \
              code)\n"
         ),
         "{text}"
     );
 
-    hooks.enable_extension("workflow-guard").unwrap();
+    hooks.enable_extension("plan-check").unwrap();
     assert!(
         hooks
             .dispatch::<hookchain::points::InterceptToolCall>(write("src/main.rs"))
@@ -221,10 +218,10 @@ fn the_extension_is_disabled_and_enabled_at_runtime() {
     );
     assert_eq!(
         hooks
-            .disable_extension("workflow_guard")
+            .disable_extension("plan_check")
             .unwrap_err()
             .to_string(),
-        "no extension is named `workflow_guard`, did you mean `workflow-guard`?"
+        "no extension is named `plan_check`, did you mean `plan-check`?"
     );
 }
 
@@ -241,7 +238,7 @@ fn enabled_false_in_the_file_disables_the_extension() {
     let config = Config::discover_from(&home.join("no-project"), Some(&home)).unwrap();
     let _ = std::fs::remove_dir_all(&home);
     let hooks = hooks_with(config).unwrap();
-    assert!(!hooks.extension("workflow-guard").unwrap().is_enabled());
+    assert!(!hooks.extension("plan-check").unwrap().is_enabled());
     assert!(
         !hooks
             .dispatch::<hookchain::points::InterceptToolCall>(write("src/main.rs"))
@@ -256,7 +253,7 @@ fn the_declared_type_is_checked_when_the_config_is_loaded() {
     assert_eq!(
         error.to_string(),
         format!(
-            "extension `workflow-guard` in {} line 7: field `blocked_tools[1]`: invalid type: \
+            "extension `plan-check` in {} line 7: field `blocked_tools[1]`: invalid type: \
              integer `3`, expected a string",
             file.display()
         )
@@ -279,14 +276,14 @@ fn the_declared_type_is_checked_when_the_config_is_loaded() {
             .build()
             .unwrap_err()
             .to_string(),
-        "extension `workflow-guard` with no config section: missing field `plan_path`"
+        "extension `plan-check` with no config section: missing field `plan_path`"
     );
 }
 
 #[test]
 fn a_section_for_an_unknown_extension_suggests_the_closest() {
     let config = Config::from_yaml_str(
-        "extensions:\n  workflow-guard:\n    plan_path: p\n  hookchian:\n    enabled: false\n",
+        "extensions:\n  plan-check:\n    plan_path: p\n  hookchian:\n    enabled: false\n",
         "./hookchain.yaml",
     )
     .unwrap();
@@ -302,9 +299,9 @@ fn the_project_file_is_put_over_the_global_one() {
     let config = Config::discover_from(&fixture("project"), Some(&fixture("home"))).unwrap();
     let hooks = hooks_with(config).unwrap();
     let guard = hooks
-        .extension("workflow-guard")
+        .extension("plan-check")
         .unwrap()
-        .config::<WorkflowGuardConfig>()
+        .config::<PlanCheckConfig>()
         .unwrap();
     // plan_path from the project, blocked_tools from the global file, allowed_paths from the
     // project.
@@ -319,7 +316,7 @@ fn the_project_file_is_put_over_the_global_one() {
 #[test]
 fn config_from_code_and_reload_with_set_config() {
     let hooks = hooks_with(Config::new().extension(
-        "workflow-guard",
+        "plan-check",
         json!({"plan_path": "A.md", "blocked_tools": ["write_file"]}),
     ))
     .unwrap();
@@ -336,7 +333,7 @@ fn config_from_code_and_reload_with_set_config() {
     );
     hooks
         .set_config(Config::new().extension(
-            "workflow-guard",
+            "plan-check",
             json!({"plan_path": "B.md", "blocked_tools": ["write_file"]}),
         ))
         .unwrap();

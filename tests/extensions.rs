@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 /// The config of the guard used throughout: the shape of the feature request's example.
 #[derive(Debug, Deserialize, PartialEq)]
-struct WorkflowGuardConfig {
+struct PlanCheckConfig {
     plan_path: String,
     #[serde(default)]
     blocked_tools: Vec<String>,
@@ -28,7 +28,7 @@ struct WorkflowGuardConfig {
 
 /// The guard: blocks the configured tools unless their `path` is under an allowed path.
 fn guard(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
-    let config = cx.config::<WorkflowGuardConfig>()?;
+    let config = cx.config::<PlanCheckConfig>()?;
     let blocked = config.blocked_tools.contains(&call.name);
     let path = call.str_arg("path").unwrap_or("");
     if blocked && !config.allowed_paths.iter().any(|p| path.starts_with(p)) {
@@ -40,7 +40,7 @@ fn guard(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigE
     Ok(HookResult::Pass)
 }
 
-/// A registry with the guard (extension `workflow-guard`, `on_error = block`, its config type
+/// A registry with the guard (extension `plan-check`, `on_error = block`, its config type
 /// declared) and one hook of the default extension.
 fn builder() -> HooksBuilder {
     HooksBuilder::new()
@@ -48,7 +48,7 @@ fn builder() -> HooksBuilder {
             InterceptToolCall,
             HookOptions::new("guard")
                 .priority(10)
-                .extension("workflow-guard")
+                .extension("plan-check")
                 .on_error(OnError::Block),
             guard,
         )
@@ -57,12 +57,12 @@ fn builder() -> HooksBuilder {
             HookOptions::new("audit"),
             |_: &ToolCall, _: &HookContext| HookResult::<Value>::Pass,
         )
-        .config_type::<WorkflowGuardConfig>("workflow-guard")
+        .config_type::<PlanCheckConfig>("plan-check")
 }
 
 const YAML: &str = "\
 extensions:
-  workflow-guard:
+  plan-check:
     plan_path: plans/active/plan.md
     blocked_tools: [write_file, edit_file, apply_patch]
     allowed_paths: [plans/, handoff/]
@@ -117,10 +117,10 @@ fn extensions_list_name_state_and_hook_count() {
         .collect();
     assert_eq!(
         listed,
-        [(BUILDER_EXTENSION, true, 1), ("workflow-guard", true, 1)]
+        [(BUILDER_EXTENSION, true, 1), ("plan-check", true, 1)]
     );
     assert_eq!(BUILDER_EXTENSION, "app");
-    assert_eq!(hooks.extension("workflow-guard").unwrap().hook_count(), 1);
+    assert_eq!(hooks.extension("plan-check").unwrap().hook_count(), 1);
     assert!(hooks.extension("nope").is_none());
     let audit = hooks.chain_of("intercept_tool_call");
     assert_eq!(&*audit[0].extension, "app", "{audit:?}");
@@ -135,8 +135,8 @@ fn a_disabled_extension_stops_blocking_and_blocks_again_when_enabled() {
     );
     assert_eq!(blocked(&hooks, write("plans/x.md")), None);
 
-    hooks.disable_extension("workflow-guard").unwrap();
-    assert!(!hooks.extension("workflow-guard").unwrap().is_enabled());
+    hooks.disable_extension("plan-check").unwrap();
+    assert!(!hooks.extension("plan-check").unwrap().is_enabled());
     assert_eq!(blocked(&hooks, write("src/main.rs")), None);
     let text = hooks.describe().to_string();
     let row = text.lines().find(|l| l.contains(" guard ")).unwrap();
@@ -145,12 +145,12 @@ fn a_disabled_extension_stops_blocking_and_blocks_again_when_enabled() {
     assert!(!audit.contains("disabled"), "{text}");
     assert!(
         text.ends_with(
-            "extensions: app (1 hook), workflow-guard (1 hook, disabled by the agent's code)\n"
+            "extensions: app (1 hook), plan-check (1 hook, disabled by the agent's code)\n"
         ),
         "{text}"
     );
 
-    hooks.enable_extension("workflow-guard").unwrap();
+    hooks.enable_extension("plan-check").unwrap();
     assert_eq!(
         blocked(&hooks, write("src/main.rs")).as_deref(),
         Some(BLOCK)
@@ -159,7 +159,7 @@ fn a_disabled_extension_stops_blocking_and_blocks_again_when_enabled() {
         hooks
             .describe()
             .to_string()
-            .ends_with("extensions: app (1 hook), workflow-guard (1 hook)\n")
+            .ends_with("extensions: app (1 hook), plan-check (1 hook)\n")
     );
 }
 
@@ -174,22 +174,22 @@ async fn the_async_dispatch_skips_a_disabled_extension_too() {
             .await
             .is_blocked()
     );
-    hooks.disable_extension("workflow-guard").unwrap();
+    hooks.disable_extension("plan-check").unwrap();
     assert!(!turn.intercept_tool_call_async(call).await.is_blocked());
 }
 
 #[test]
 fn an_unknown_extension_name_is_an_error_with_a_suggestion() {
     let hooks = hooks();
-    let error = hooks.disable_extension("workflow-gaurd").unwrap_err();
+    let error = hooks.disable_extension("plan-chekc").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "no extension is named `workflow-gaurd`, did you mean `workflow-guard`?"
+        "no extension is named `plan-chekc`, did you mean `plan-check`?"
     );
     assert!(matches!(error, ExtensionError::Unknown { .. }));
     assert_eq!(
         hooks.enable_extension("zzz").unwrap_err().to_string(),
-        "no extension is named `zzz` (the extensions are `app`, `workflow-guard`)"
+        "no extension is named `zzz` (the extensions are `app`, `plan-check`)"
     );
     assert_eq!(
         HooksBuilder::new()
@@ -217,7 +217,7 @@ fn toggling_while_eight_threads_dispatch_never_tears_a_dispatch() {
     let hooks = HooksBuilder::new()
         .hook_with(
             InterceptToolCall,
-            HookOptions::new("guard").extension("workflow-guard"),
+            HookOptions::new("guard").extension("plan-check"),
             move |call: &ToolCall, _: &HookContext| {
                 g.fetch_add(1, Ordering::Relaxed);
                 if call.name == "write_file" {
@@ -242,9 +242,9 @@ fn toggling_while_eight_threads_dispatch_never_tears_a_dispatch() {
         let toggler = s.spawn(|| {
             let mut toggles = 0;
             while !done.load(Ordering::Relaxed) && toggles < 100_000 {
-                hooks.disable_extension("workflow-guard").unwrap();
+                hooks.disable_extension("plan-check").unwrap();
                 std::thread::yield_now();
-                hooks.enable_extension("workflow-guard").unwrap();
+                hooks.enable_extension("plan-check").unwrap();
                 std::thread::yield_now();
                 toggles += 1;
             }
@@ -288,7 +288,7 @@ fn toggling_while_eight_threads_dispatch_never_tears_a_dispatch() {
     assert_eq!(guard_runs.load(Ordering::Relaxed), on);
     assert_eq!(audit_runs.load(Ordering::Relaxed), THREADS * DISPATCHES);
     // The toggler always leaves it enabled.
-    assert!(hooks.extension("workflow-guard").unwrap().is_enabled());
+    assert!(hooks.extension("plan-check").unwrap().is_enabled());
     assert!(blocked(&hooks, write("x")).is_some());
 }
 
@@ -302,10 +302,10 @@ fn enabled_false_in_the_config_disables_the_extension() {
         .config(users_file(&format!("{YAML}    enabled: false\n")))
         .build()
         .unwrap();
-    assert!(!hooks.extension("workflow-guard").unwrap().is_enabled());
+    assert!(!hooks.extension("plan-check").unwrap().is_enabled());
     assert!(hooks.extension("app").unwrap().is_enabled());
     assert_eq!(blocked(&hooks, write("src/main.rs")), None);
-    hooks.enable_extension("workflow-guard").unwrap();
+    hooks.enable_extension("plan-check").unwrap();
     assert_eq!(
         blocked(&hooks, write("src/main.rs")).as_deref(),
         Some(BLOCK)
@@ -315,11 +315,11 @@ fn enabled_false_in_the_config_disables_the_extension() {
 #[test]
 fn a_hook_reads_its_typed_config_from_its_section() {
     let hooks = hooks();
-    let guard = hooks.extension("workflow-guard").unwrap();
-    let config = guard.config::<WorkflowGuardConfig>().unwrap();
+    let guard = hooks.extension("plan-check").unwrap();
+    let config = guard.config::<PlanCheckConfig>().unwrap();
     assert_eq!(
         *config,
-        WorkflowGuardConfig {
+        PlanCheckConfig {
             plan_path: "plans/active/plan.md".into(),
             blocked_tools: vec![
                 "write_file".into(),
@@ -332,7 +332,7 @@ fn a_hook_reads_its_typed_config_from_its_section() {
     // Deserialized once (when the config was loaded), shared after.
     assert!(Arc::ptr_eq(
         &config,
-        &guard.config::<WorkflowGuardConfig>().unwrap()
+        &guard.config::<PlanCheckConfig>().unwrap()
     ));
     assert_eq!(blocked(&hooks, write("handoff/notes.md")), None);
     assert_eq!(
@@ -345,7 +345,7 @@ fn a_hook_reads_its_typed_config_from_its_section() {
 #[test]
 fn config_from_code_works_like_a_file() {
     let config = Config::new().extension(
-        "workflow-guard",
+        "plan-check",
         json!({"plan_path": "PLAN.md", "blocked_tools": ["write_file"]}),
     );
     let hooks = builder().config(config).build().unwrap();
@@ -353,10 +353,7 @@ fn config_from_code_works_like_a_file() {
         blocked(&hooks, write("plans/x")).as_deref(),
         Some("write PLAN.md first: `write_file` is blocked until then")
     );
-    let off = Config::new().extension(
-        "workflow-guard",
-        json!({"plan_path": "P", "enabled": false}),
-    );
+    let off = Config::new().extension("plan-check", json!({"plan_path": "P", "enabled": false}));
     let hooks = builder().config(off).build().unwrap();
     assert_eq!(blocked(&hooks, write("x")), None);
 }
@@ -389,22 +386,22 @@ fn a_serde_default_config_reads_without_a_section() {
 fn the_project_file_is_put_over_the_global_one_key_by_key() {
     let dirs = TempDirs::new("merge");
     dirs.write_global(
-        "extensions:\n  workflow-guard:\n    plan_path: global.md\n    blocked_tools: [write_file]\n    enabled: false\n",
+        "extensions:\n  plan-check:\n    plan_path: global.md\n    blocked_tools: [write_file]\n    enabled: false\n",
     );
-    dirs.write_project("extensions:\n  workflow-guard:\n    plan_path: project.md\n");
+    dirs.write_project("extensions:\n  plan-check:\n    plan_path: project.md\n");
     let config = Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap();
     assert_eq!(config.files(), [dirs.global_file(), dirs.project_file()]);
-    let section = config.section("workflow-guard").unwrap();
+    let section = config.section("plan-check").unwrap();
     assert_eq!(section["plan_path"], "project.md");
     assert_eq!(section["blocked_tools"], json!(["write_file"]));
-    assert_eq!(config.enabled("workflow-guard"), Some(false));
+    assert_eq!(config.enabled("plan-check"), Some(false));
 
     // The project's `enabled` replaces the global's too.
-    dirs.write_project("extensions:\n  workflow-guard:\n    enabled: true\n");
+    dirs.write_project("extensions:\n  plan-check:\n    enabled: true\n");
     let config = Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap();
-    assert_eq!(config.enabled("workflow-guard"), Some(true));
+    assert_eq!(config.enabled("plan-check"), Some(true));
     assert_eq!(
-        config.section("workflow-guard").unwrap()["plan_path"],
+        config.section("plan-check").unwrap()["plan_path"],
         "global.md"
     );
     let hooks = builder().config(config).build().unwrap();
@@ -434,7 +431,7 @@ fn discovery_skips_missing_files_and_names_a_broken_one() {
 
     // An error in the project names the project's file, with its line.
     dirs.write_global("extensions: {}\n");
-    dirs.write_project("extensions:\n  workflow-guard:\n    plan_path: p\nhooks: []\n");
+    dirs.write_project("extensions:\n  plan-check:\n    plan_path: p\nhooks: []\n");
     assert_eq!(
         Config::discover_from(&dirs.project, Some(&dirs.home))
             .unwrap_err()
@@ -450,16 +447,16 @@ fn discovery_skips_missing_files_and_names_a_broken_one() {
 #[test]
 fn set_config_reloads_sections_and_flags() {
     let hooks = hooks();
-    let guard = hooks.extension("workflow-guard").unwrap();
-    let before = guard.config::<WorkflowGuardConfig>().unwrap();
+    let guard = hooks.extension("plan-check").unwrap();
+    let before = guard.config::<PlanCheckConfig>().unwrap();
     assert_eq!(blocked(&hooks, write("src/a.rs")).as_deref(), Some(BLOCK));
 
     hooks
         .set_config(yaml(
-            "extensions:\n  workflow-guard:\n    plan_path: NEW.md\n    blocked_tools: [edit_file]\n",
+            "extensions:\n  plan-check:\n    plan_path: NEW.md\n    blocked_tools: [edit_file]\n",
         ))
         .unwrap();
-    let after = guard.config::<WorkflowGuardConfig>().unwrap();
+    let after = guard.config::<PlanCheckConfig>().unwrap();
     assert!(!Arc::ptr_eq(&before, &after));
     assert_eq!(after.plan_path, "NEW.md");
     assert_eq!(blocked(&hooks, write("src/a.rs")), None);
@@ -469,7 +466,7 @@ fn set_config_reloads_sections_and_flags() {
     );
 
     // A runtime switch lasts until the next set_config, which says what `enabled` is.
-    hooks.disable_extension("workflow-guard").unwrap();
+    hooks.disable_extension("plan-check").unwrap();
     hooks.set_config(yaml(YAML)).unwrap();
     assert!(guard.is_enabled());
     hooks
@@ -484,12 +481,12 @@ fn set_config_with_an_error_changes_nothing() {
     hooks.disable_extension("app").unwrap();
     let error = hooks
         .set_config(yaml(
-            "extensions:\n  app:\n    enabled: true\n  workflow-guard:\n    blocked_tools: [write_file]\n",
+            "extensions:\n  app:\n    enabled: true\n  plan-check:\n    blocked_tools: [write_file]\n",
         ))
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "extension `workflow-guard` in ./hookchain.yaml line 4: missing field `plan_path`"
+        "extension `plan-check` in ./hookchain.yaml line 4: missing field `plan_path`"
     );
     assert!(!hooks.extension("app").unwrap().is_enabled());
     assert_eq!(blocked(&hooks, write("src/a.rs")).as_deref(), Some(BLOCK));
@@ -502,7 +499,7 @@ fn reloading_while_threads_dispatch_gives_each_hook_one_whole_config() {
     let configs = [
         yaml(YAML),
         yaml(
-            "extensions:\n  workflow-guard:\n    plan_path: other.md\n    blocked_tools: [write_file]\n",
+            "extensions:\n  plan-check:\n    plan_path: other.md\n    blocked_tools: [write_file]\n",
         ),
     ];
     let done = AtomicBool::new(false);
@@ -547,7 +544,7 @@ fn build_error(text: &str) -> String {
 fn a_value_of_the_wrong_type_names_the_field_path_the_file_and_the_line() {
     let text = "\
 extensions:
-  workflow-guard:
+  plan-check:
     plan_path: plans/active/plan.md
     blocked_tools:
       - write_file
@@ -555,14 +552,13 @@ extensions:
 ";
     assert_eq!(
         build_error(text),
-        "extension `workflow-guard` in ./hookchain.yaml line 6: field `blocked_tools[1]`: \
+        "extension `plan-check` in ./hookchain.yaml line 6: field `blocked_tools[1]`: \
          invalid type: integer `3`, expected a string"
     );
-    let flow =
-        "extensions:\n  workflow-guard:\n    plan_path: p\n    blocked_tools: [write_file, 3]\n";
+    let flow = "extensions:\n  plan-check:\n    plan_path: p\n    blocked_tools: [write_file, 3]\n";
     assert_eq!(
         build_error(flow),
-        "extension `workflow-guard` in ./hookchain.yaml line 4: field `blocked_tools[1]`: \
+        "extension `plan-check` in ./hookchain.yaml line 4: field `blocked_tools[1]`: \
          invalid type: integer `3`, expected a string"
     );
     let error = builder().config(yaml(text)).build().unwrap_err();
@@ -577,7 +573,7 @@ extensions:
     };
     assert_eq!(
         (extension.as_str(), field.as_str()),
-        ("workflow-guard", "blocked_tools[1]")
+        ("plan-check", "blocked_tools[1]")
     );
     assert_eq!(
         origin,
@@ -591,34 +587,34 @@ extensions:
 #[test]
 fn a_missing_field_is_named() {
     assert_eq!(
-        build_error("extensions:\n  workflow-guard:\n    blocked_tools: []\n"),
-        "extension `workflow-guard` in ./hookchain.yaml line 2: missing field `plan_path`"
+        build_error("extensions:\n  plan-check:\n    blocked_tools: []\n"),
+        "extension `plan-check` in ./hookchain.yaml line 2: missing field `plan_path`"
     );
     // Without any section, the section is an empty mapping, and the field is still named.
     assert_eq!(
         builder().build().unwrap_err().to_string(),
-        "extension `workflow-guard` with no config section: missing field `plan_path`"
+        "extension `plan-check` with no config section: missing field `plan_path`"
     );
 }
 
 #[test]
 fn an_error_in_config_from_code_says_so() {
     let error = builder()
-        .config(Config::new().extension("workflow-guard", json!({"plan_path": 7})))
+        .config(Config::new().extension("plan-check", json!({"plan_path": 7})))
         .build()
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "extension `workflow-guard` in the config set from code: field `plan_path`: invalid \
+        "extension `plan-check` in the config set from code: field `plan_path`: invalid \
          type: integer `7`, expected a string"
     );
     let error = builder()
-        .config(Config::new().extension("workflow-guard", json!(["x"])))
+        .config(Config::new().extension("plan-check", json!(["x"])))
         .build()
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "extension `workflow-guard` in the config set from code: expected a JSON object of its \
+        "extension `plan-check` in the config set from code: expected a JSON object of its \
          settings, found a sequence"
     );
 }
@@ -626,7 +622,7 @@ fn an_error_in_config_from_code_says_so() {
 #[test]
 fn an_unknown_top_level_key_names_the_line_and_the_closest_key() {
     let error = Config::from_yaml_str(
-        "# hookchain\nextentions:\n  workflow-guard: {}\n",
+        "# hookchain\nextentions:\n  plan-check: {}\n",
         "./hookchain.yaml",
     )
     .unwrap_err();
@@ -661,7 +657,7 @@ fn hooks_map_points_to_lists_of_external_hooks() {
 #[test]
 fn a_yaml_syntax_error_names_the_line_and_the_column() {
     let error = Config::from_yaml_str(
-        "extensions:\n  workflow-guard:\n    plan_path: a: b\n",
+        "extensions:\n  plan-check:\n    plan_path: a: b\n",
         "./hookchain.yaml",
     )
     .unwrap_err();
@@ -680,11 +676,11 @@ fn a_yaml_syntax_error_names_the_line_and_the_column() {
 
 #[test]
 fn a_section_for_an_unknown_extension_is_an_error_with_a_suggestion() {
-    let text = "extensions:\n  workflow-guard:\n    plan_path: p\n  workflow-gaurd:\n    blocked_tools: [write_file]\n";
+    let text = "extensions:\n  plan-check:\n    plan_path: p\n  plan-chekc:\n    blocked_tools: [write_file]\n";
     assert_eq!(
         build_error(text),
-        "extension `workflow-gaurd` in ./hookchain.yaml line 4: no hook belongs to this \
-         extension, did you mean `workflow-guard`?"
+        "extension `plan-chekc` in ./hookchain.yaml line 4: no hook belongs to this \
+         extension, did you mean `plan-check`?"
     );
     let hooks = hooks();
     assert_eq!(
@@ -693,7 +689,7 @@ fn a_section_for_an_unknown_extension_is_an_error_with_a_suggestion() {
             .unwrap_err()
             .to_string(),
         "extension `zzz` in ./hookchain.yaml line 2: no hook belongs to this extension (the \
-         extensions are `app`, `workflow-guard`)"
+         extensions are `app`, `plan-check`)"
     );
 }
 

@@ -774,13 +774,14 @@ pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration>
 /// use serde::Deserialize;
 ///
 /// #[derive(Deserialize)]
-/// struct WorkflowGuardConfig {
+/// struct PlanCheckConfig {
 ///     plan_path: String,
 ///     #[serde(default)]
 ///     blocked_tools: Vec<String>,
 /// }
 ///
-/// hookchain::extension_config!("workflow-guard", WorkflowGuardConfig);
+/// // Not `workflow-guard`: a built-in guard's name is the guard's alone.
+/// hookchain::extension_config!("plan-check", PlanCheckConfig);
 /// ```
 #[macro_export]
 macro_rules! extension_config {

@@ -56,7 +56,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::shell::{self, Command, Pipeline, Word};
+use crate::shell::{self, Command, MAX_DEPTH, Pipeline, Word, basename, is_shell};
 use crate::{Guard, hook_options, reason};
 use hooks_core::HookResult;
 use hooks_core::points::InterceptToolCall;
@@ -136,9 +136,6 @@ fn guard_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, Co
         None => HookResult::Pass,
     })
 }
-
-/// How deep `bash -c`, `eval` and `$(…)` may nest before the guard refuses to read further.
-const MAX_DEPTH: usize = 8;
 
 impl DestructiveCommands {
     /// Why `call` must not run, or `None`: `None` for a tool that is not a shell tool.
@@ -263,115 +260,10 @@ impl DestructiveCommands {
     /// The command `command` runs once wrappers (`sudo`, `env`, ...) and assignments are taken
     /// off; a shell's `-c` line, `eval`'s words and `env -S` are checked on their own.
     fn unwrap(&self, command: &Command, depth: usize) -> Unwrapped {
-        let words = &command.words;
-        let mut i = 0;
-        loop {
-            // `FOO=bar cmd`
-            while i < words.len() && is_assignment(&words[i].text) {
-                i += 1;
-            }
-            let Some(word) = words.get(i) else {
-                return Unwrapped::Done;
-            };
-            let name = basename(&word.text);
-            let rest = &words[i + 1..];
-            match name {
-                "sudo" | "doas" => {
-                    i += 1 + skip_options(rest, &["u", "g", "h", "p", "C", "D", "r", "t", "T", "U"])
-                }
-                "env" => {
-                    let mut j = 0;
-                    while j < rest.len() {
-                        let t = &rest[j].text;
-                        if t == "-S" || t == "--split-string" {
-                            if let Some(line) = rest.get(j + 1) {
-                                return self.line(&line.text, depth);
-                            }
-                            j += 1;
-                        } else if let Some(line) = t
-                            .strip_prefix("--split-string=")
-                            .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
-                        {
-                            return self.line(line, depth);
-                        } else if t == "-u" || t == "-C" || t == "--unset" || t == "--chdir" {
-                            j += 2;
-                        } else if t == "--" {
-                            j += 1;
-                            break;
-                        } else if t.starts_with('-') {
-                            j += 1;
-                        } else {
-                            break;
-                        }
-                    }
-                    while j < rest.len() && is_assignment(&rest[j].text) {
-                        j += 1;
-                    }
-                    if j >= rest.len() {
-                        // `env` alone prints the environment.
-                        return Unwrapped::Argv(words[i..].to_vec());
-                    }
-                    i += 1 + j;
-                }
-                "nice" | "ionice" | "stdbuf" => {
-                    i += 1 + skip_options(rest, &["n", "c", "i", "o", "e", "t"]);
-                }
-                "timeout" => {
-                    let j = skip_options(rest, &["s", "k"]);
-                    // then the duration
-                    i += 2 + j;
-                }
-                "nohup" | "time" | "builtin" | "unbuffer" | "caffeinate" => {
-                    i += 1 + skip_options(rest, &[]);
-                }
-                "command" => {
-                    if rest
-                        .first()
-                        .is_some_and(|w| w.text == "-v" || w.text == "-V")
-                    {
-                        return Unwrapped::Done;
-                    }
-                    i += 1 + skip_options(rest, &[]);
-                }
-                "exec" => i += 1 + skip_options(rest, &["a"]),
-                "xargs" => {
-                    i += 1 + skip_options(
-                        rest,
-                        &["a", "E", "e", "I", "i", "L", "l", "n", "P", "s", "d"],
-                    );
-                }
-                "watch" => {
-                    let j = skip_options(rest, &["n", "d", "g", "c", "x", "e", "b", "t"]);
-                    let line: Vec<&str> = rest[j..].iter().map(|w| w.text.as_str()).collect();
-                    return self.line(&line.join(" "), depth);
-                }
-                "eval" => {
-                    let line: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
-                    return self.line(&line.join(" "), depth);
-                }
-                shell if is_shell(shell) => {
-                    // `bash -c 'line'`, `bash -lc 'line'`, `sh -xec 'line'`, `bash --login -c ...`
-                    let mut j = 0;
-                    while j < rest.len() {
-                        let t = &rest[j].text;
-                        if t == "--" {
-                            break;
-                        }
-                        if t.starts_with('-') && !t.starts_with("--") && t.contains('c') {
-                            return match rest.get(j + 1) {
-                                Some(line) => self.line(&line.text, depth),
-                                None => Unwrapped::Done,
-                            };
-                        }
-                        if !t.starts_with('-') && !t.starts_with('+') {
-                            break;
-                        }
-                        j += 1;
-                    }
-                    return Unwrapped::Argv(words[i..].to_vec());
-                }
-                _ => return Unwrapped::Argv(words[i..].to_vec()),
-            }
+        match shell::unwrap(&command.words) {
+            shell::Unwrapped::Argv(argv) => Unwrapped::Argv(argv.to_vec()),
+            shell::Unwrapped::Line(line) => self.line(&line, depth),
+            shell::Unwrapped::Done => Unwrapped::Done,
         }
     }
 
@@ -638,56 +530,6 @@ enum Unwrapped {
     Argv(Vec<Word>),
     Blocked(String),
     Done,
-}
-
-/// Skips the options of a wrapper (those in `with_value` take the next word); returns how many
-/// words they are.
-fn skip_options(rest: &[Word], with_value: &[&str]) -> usize {
-    let mut j = 0;
-    while let Some(w) = rest.get(j) {
-        let t = w.text.as_str();
-        if t == "--" {
-            return j + 1;
-        }
-        if !t.starts_with('-') || t == "-" {
-            break;
-        }
-        if t.starts_with("--") {
-            j += 1;
-            continue;
-        }
-        let last = &t[t.len() - 1..];
-        j += if t.len() == 2 && with_value.contains(&last) {
-            2
-        } else {
-            1
-        };
-    }
-    j
-}
-
-/// `NAME=value`
-fn is_assignment(text: &str) -> bool {
-    match text.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-        }
-        None => false,
-    }
-}
-
-/// `/bin/rm` → `rm`.
-fn basename(text: &str) -> &str {
-    text.rsplit('/').next().unwrap_or(text)
-}
-
-fn is_shell(name: &str) -> bool {
-    matches!(
-        basename(name),
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish" | "busybox"
-    )
 }
 
 fn is_downloader(name: &str) -> bool {
@@ -1011,7 +853,7 @@ fn fork_bomb(line: &str) -> Option<String> {
 }
 
 /// The command, shortened for a message.
-fn excerpt(line: &str) -> String {
+pub(crate) fn excerpt(line: &str) -> String {
     const MAX: usize = 120;
     let line = line.trim();
     if line.chars().count() <= MAX {
@@ -1022,7 +864,7 @@ fn excerpt(line: &str) -> String {
     }
 }
 
-fn excerpt_words(words: &[Word]) -> String {
+pub(crate) fn excerpt_words(words: &[Word]) -> String {
     let line: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     excerpt(&line.join(" "))
 }

@@ -5,6 +5,8 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
+//! | [`module-router`](ModuleRouter) | repository-wide exploration (`rg`, `grep -r`, `find`, `fd`, `ls -R`, `tree`, `Grep`/`Glob` at the root) before the turn has read the routing files (`ARCHITECTURE.md`, `docs/modules.md`) | `intercept_tool_call`, `after_tool_call` |
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //! | [`max-iterations`](MaxIterations) | runaway turns: the model call past N (25) in one turn is refused, and a `notification` fires | `before_llm_call` |
@@ -57,6 +59,9 @@
 //!
 //! - A guard's hooks are added once per registry, however many times it is installed or named
 //!   in config files ([`add_guard`] remembers it in the builder).
+//! - A guard's extension name is the guard's alone: a hook or config type of the program's own
+//!   under it is an error naming both when the registry is built
+//!   (`HooksBuilder::claim_extension`), never a section and an `enabled` flag shared by both.
 //! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
 //!   injector reads its files or runs git, with a time limit), never
 //!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
@@ -72,10 +77,12 @@ pub mod destructive_commands;
 pub mod git_checkpoint;
 pub mod inject;
 pub mod max_iterations;
+pub mod module_router;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
 pub mod stop_verifier;
+pub mod workflow_guard;
 
 pub use destructive_commands::DestructiveCommands;
 pub use git_checkpoint::GitCheckpoint;
@@ -84,9 +91,11 @@ pub use inject::{
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
 pub use max_iterations::MaxIterations;
+pub use module_router::ModuleRouter;
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
 pub use stop_verifier::{ClaimRule, StopVerifier};
+pub use workflow_guard::WorkflowGuard;
 
 use hooks_core::OnError;
 use hooks_runtime::sections::Sections;
@@ -109,6 +118,8 @@ pub const NAMES: &[&str] = &[
     AddDirectoryListing::NAME,
     AddUserInfo::NAME,
     AddRecentCommits::NAME,
+    WorkflowGuard::NAME,
+    ModuleRouter::NAME,
 ];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
@@ -167,6 +178,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         Some(added) => added.0.push(name),
         None => builder = builder.attach(Added(vec![name])),
     }
+    // The extension is the guard's alone: the program's own hooks under its name are an error.
+    builder = builder.claim_extension(name, format!("the built-in guard `{name}`"));
     match name {
         DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
         ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
@@ -182,6 +195,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         AddDirectoryListing::NAME => AddDirectoryListing::add_hooks(builder),
         AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
         AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
+        WorkflowGuard::NAME => WorkflowGuard::add_hooks(builder),
+        ModuleRouter::NAME => ModuleRouter::add_hooks(builder),
         _ => builder,
     }
 }

@@ -191,36 +191,13 @@ impl ProtectedPaths {
     }
 
     fn project(&self) -> Result<PathBuf, String> {
-        match &self.project_dir {
-            Some(dir) => Ok(expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
-            None => std::env::current_dir().map_err(|e| {
-                format!(
-                    "protected-paths cannot read the current directory ({e}), so it cannot tell \
-                     where relative paths point: set `project_dir`"
-                )
-            }),
-        }
+        project_dir(self.project_dir.as_deref(), Self::NAME)
     }
 
     fn check_path_in(&self, raw: &str, project: &Path) -> Option<String> {
         let target = resolve(raw, project);
-        let project_resolved = resolve(".", project);
         for pattern in &self.paths {
-            let hit = if pattern.contains('*') {
-                let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
-                if pattern.contains('/') {
-                    target
-                        .strip_prefix(&project_resolved)
-                        .ok()
-                        .is_some_and(|rel| glob_path(pattern, &rel.to_string_lossy()))
-                } else {
-                    name.is_some_and(|n| crate::destructive_commands::glob(pattern, &n))
-                }
-            } else {
-                let protected = resolve(pattern, project);
-                target.starts_with(&protected)
-            };
-            if hit {
+            if covers(pattern, &target, project) {
                 let shown = if raw == target.to_string_lossy() {
                     String::new()
                 } else {
@@ -235,34 +212,79 @@ impl ProtectedPaths {
         None
     }
 
-    /// Every string under a path key, at any depth, and the files a patch text names.
     fn collect_paths(&self, value: &Value, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) => {
-                for (key, value) in map {
-                    if self.path_keys.iter().any(|k| k == key) {
-                        match value {
-                            Value::String(s) => out.push(s.clone()),
-                            Value::Array(items) => out
-                                .extend(items.iter().filter_map(Value::as_str).map(str::to_owned)),
-                            other => self.collect_paths(other, out),
+        collect_paths(value, &self.path_keys, &self.patch_keys, out);
+    }
+}
+
+/// Every string under one of `path_keys`, at any depth of `value`, and the files a patch text
+/// under one of `patch_keys` names.
+pub(crate) fn collect_paths(
+    value: &Value,
+    path_keys: &[String],
+    patch_keys: &[String],
+    out: &mut Vec<String>,
+) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if path_keys.iter().any(|k| k == key) {
+                    match value {
+                        Value::String(s) => out.push(s.clone()),
+                        Value::Array(items) => {
+                            out.extend(items.iter().filter_map(Value::as_str).map(str::to_owned))
                         }
-                    } else if self.patch_keys.iter().any(|k| k == key)
-                        && let Value::String(patch) = value
-                    {
-                        out.extend(patch_files(patch));
-                    } else {
-                        self.collect_paths(value, out);
+                        other => collect_paths(other, path_keys, patch_keys, out),
                     }
+                } else if patch_keys.iter().any(|k| k == key)
+                    && let Value::String(patch) = value
+                {
+                    out.extend(patch_files(patch));
+                } else {
+                    collect_paths(value, path_keys, patch_keys, out);
                 }
             }
-            Value::Array(items) => {
-                for item in items {
-                    self.collect_paths(item, out);
-                }
-            }
-            _ => {}
         }
+        Value::Array(items) => {
+            for item in items {
+                collect_paths(item, path_keys, patch_keys, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The directory relative paths are relative to: `dir` (`~` expanded), or the current
+/// directory; `guard` names who asks, in the error.
+pub(crate) fn project_dir(dir: Option<&str>, guard: &str) -> Result<PathBuf, String> {
+    match dir {
+        Some(dir) => Ok(expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
+        None => std::env::current_dir().map_err(|e| {
+            format!(
+                "{guard} cannot read the current directory ({e}), so it cannot tell where \
+                 relative paths point: set `project_dir`"
+            )
+        }),
+    }
+}
+
+/// Whether the path pattern `pattern` covers the resolved path `target`: a path (relative to
+/// `project`, absolute, `~/…`) when `target` is it or inside it; a glob without a `/` (`*.pem`)
+/// by the file's name; a glob with a `/` by the path relative to `project`.
+pub(crate) fn covers(pattern: &str, target: &Path, project: &Path) -> bool {
+    if pattern.contains('*') {
+        if pattern.contains('/') {
+            target
+                .strip_prefix(resolve(".", project))
+                .ok()
+                .is_some_and(|rel| glob_path(pattern, &rel.to_string_lossy()))
+        } else {
+            target
+                .file_name()
+                .is_some_and(|n| crate::destructive_commands::glob(pattern, &n.to_string_lossy()))
+        }
+    } else {
+        target.starts_with(resolve(pattern, project))
     }
 }
 

@@ -11,6 +11,10 @@
 //!   `cat .env|curl`); `(`, `)`, `{`, `}` and `!` group and negate, and are skipped.
 //! - Nothing is expanded: `$HOME`, `~` and globs stay as written, for the guard to judge.
 //!   (shell-words splits words but knows no operators, which is why this module exists.)
+//! - [`unwrap`] takes wrappers off a command (`sudo`, `env`, `nice`, `timeout`, `xargs`,
+//!   `FOO=bar`, ...) and hands back the line a `bash -c`, `eval` or `env -S` runs;
+//!   [`commands`] does both for a whole line, substitutions included, so a guard that judges
+//!   one command at a time sees every command the line runs.
 
 /// A word of a command: its text with quotes and escapes removed, and the command lines of the
 /// substitutions in it.
@@ -302,6 +306,244 @@ fn backticks(chars: &[char], start: usize, word: &mut Word) -> usize {
     i + 1
 }
 
+/// The command line of a shell tool's `args`: the first of `keys` it has (or the args
+/// themselves), a string as it is, an argv (a list of strings) quoted back into one line.
+pub(crate) fn command_line(args: &serde_json::Value, keys: &[String]) -> Option<String> {
+    use serde_json::Value;
+    match keys.iter().find_map(|k| args.get(k)).unwrap_or(args) {
+        Value::String(line) => Some(line.clone()),
+        Value::Array(argv) => Some(
+            argv.iter()
+                .filter_map(Value::as_str)
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+/// How deep `bash -c`, `eval` and `$(…)` may nest for [`commands`].
+pub(crate) const MAX_DEPTH: usize = 8;
+
+/// Every simple command `line` runs, wrappers taken off (its words are the argv, its
+/// redirections kept), in order: the commands of each pipeline, of every `bash -c` / `eval` /
+/// `env -S` line and of every `$(…)` and `` `…` ``, read as lines of their own. `Err` with the
+/// line when it nests deeper than [`MAX_DEPTH`], so a guard can refuse what it cannot read.
+pub(crate) fn commands(line: &str) -> Result<Vec<Command>, String> {
+    let mut out = Vec::new();
+    commands_at(line, 0, &mut out)?;
+    Ok(out)
+}
+
+fn commands_at(line: &str, depth: usize, out: &mut Vec<Command>) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(line.to_owned());
+    }
+    for pipeline in parse(line) {
+        for command in pipeline {
+            for word in command
+                .words
+                .iter()
+                .chain(command.redirects.iter().map(|r| &r.target))
+            {
+                for sub in &word.subs {
+                    commands_at(sub, depth + 1, out)?;
+                }
+            }
+            match unwrap(&command.words) {
+                Unwrapped::Argv(argv) => out.push(Command {
+                    words: argv.to_vec(),
+                    redirects: command.redirects.clone(),
+                }),
+                Unwrapped::Line(inner) => commands_at(&inner, depth + 1, out)?,
+                Unwrapped::Done if !command.redirects.is_empty() => out.push(Command {
+                    words: Vec::new(),
+                    redirects: command.redirects.clone(),
+                }),
+                Unwrapped::Done => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a command runs once its wrappers are taken off ([`unwrap`]).
+pub(crate) enum Unwrapped<'a> {
+    /// The command's own argv (`rm -rf x` out of `sudo -u root rm -rf x`).
+    Argv(&'a [Word]),
+    /// A command line the command runs (`bash -c 'LINE'`, `eval LINE`, `env -S 'LINE'`).
+    Line(String),
+    /// Nothing to read: only assignments, a shell's `-c` without its line, `command -v`.
+    Done,
+}
+
+/// The command `words` runs once wrappers (`sudo`, `doas`, `env`, `nice`, `timeout`, `nohup`,
+/// `command`, `exec`, `xargs`, ...) and `FOO=bar` assignments are taken off: its argv, or the
+/// command line a shell's `-c`, `eval`, `watch` or `env -S` runs, to be read on its own.
+pub(crate) fn unwrap(words: &[Word]) -> Unwrapped<'_> {
+    let mut i = 0;
+    loop {
+        // `FOO=bar cmd`
+        while i < words.len() && is_assignment(&words[i].text) {
+            i += 1;
+        }
+        let Some(word) = words.get(i) else {
+            return Unwrapped::Done;
+        };
+        let name = basename(&word.text);
+        let rest = &words[i + 1..];
+        match name {
+            "sudo" | "doas" => {
+                i += 1 + skip_options(rest, &["u", "g", "h", "p", "C", "D", "r", "t", "T", "U"])
+            }
+            "env" => {
+                let mut j = 0;
+                while j < rest.len() {
+                    let t = &rest[j].text;
+                    if t == "-S" || t == "--split-string" {
+                        if let Some(line) = rest.get(j + 1) {
+                            return Unwrapped::Line(line.text.clone());
+                        }
+                        j += 1;
+                    } else if let Some(line) = t
+                        .strip_prefix("--split-string=")
+                        .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
+                    {
+                        return Unwrapped::Line(line.to_owned());
+                    } else if t == "-u" || t == "-C" || t == "--unset" || t == "--chdir" {
+                        j += 2;
+                    } else if t == "--" {
+                        j += 1;
+                        break;
+                    } else if t.starts_with('-') {
+                        j += 1;
+                    } else {
+                        break;
+                    }
+                }
+                while j < rest.len() && is_assignment(&rest[j].text) {
+                    j += 1;
+                }
+                if j >= rest.len() {
+                    // `env` alone prints the environment.
+                    return Unwrapped::Argv(&words[i..]);
+                }
+                i += 1 + j;
+            }
+            "nice" | "ionice" | "stdbuf" => {
+                i += 1 + skip_options(rest, &["n", "c", "i", "o", "e", "t"]);
+            }
+            "timeout" => {
+                let j = skip_options(rest, &["s", "k"]);
+                // then the duration
+                i += 2 + j;
+            }
+            "nohup" | "time" | "builtin" | "unbuffer" | "caffeinate" => {
+                i += 1 + skip_options(rest, &[]);
+            }
+            "command" => {
+                if rest
+                    .first()
+                    .is_some_and(|w| w.text == "-v" || w.text == "-V")
+                {
+                    return Unwrapped::Done;
+                }
+                i += 1 + skip_options(rest, &[]);
+            }
+            "exec" => i += 1 + skip_options(rest, &["a"]),
+            "xargs" => {
+                i += 1 + skip_options(
+                    rest,
+                    &["a", "E", "e", "I", "i", "L", "l", "n", "P", "s", "d"],
+                );
+            }
+            "watch" => {
+                let j = skip_options(rest, &["n", "d", "g", "c", "x", "e", "b", "t"]);
+                let line: Vec<&str> = rest[j..].iter().map(|w| w.text.as_str()).collect();
+                return Unwrapped::Line(line.join(" "));
+            }
+            "eval" => {
+                let line: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
+                return Unwrapped::Line(line.join(" "));
+            }
+            shell if is_shell(shell) => {
+                // `bash -c 'line'`, `bash -lc 'line'`, `sh -xec 'line'`, `bash --login -c ...`
+                let mut j = 0;
+                while j < rest.len() {
+                    let t = &rest[j].text;
+                    if t == "--" {
+                        break;
+                    }
+                    if t.starts_with('-') && !t.starts_with("--") && t.contains('c') {
+                        return match rest.get(j + 1) {
+                            Some(line) => Unwrapped::Line(line.text.clone()),
+                            None => Unwrapped::Done,
+                        };
+                    }
+                    if !t.starts_with('-') && !t.starts_with('+') {
+                        break;
+                    }
+                    j += 1;
+                }
+                return Unwrapped::Argv(&words[i..]);
+            }
+            _ => return Unwrapped::Argv(&words[i..]),
+        }
+    }
+}
+
+/// Skips the options of a wrapper (those in `with_value` take the next word); returns how many
+/// words they are.
+fn skip_options(rest: &[Word], with_value: &[&str]) -> usize {
+    let mut j = 0;
+    while let Some(w) = rest.get(j) {
+        let t = w.text.as_str();
+        if t == "--" {
+            return j + 1;
+        }
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        if t.starts_with("--") {
+            j += 1;
+            continue;
+        }
+        let last = &t[t.len() - 1..];
+        j += if t.len() == 2 && with_value.contains(&last) {
+            2
+        } else {
+            1
+        };
+    }
+    j
+}
+
+/// `NAME=value`
+fn is_assignment(text: &str) -> bool {
+    match text.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// `/bin/rm` → `rm`.
+pub(crate) fn basename(text: &str) -> &str {
+    text.rsplit('/').next().unwrap_or(text)
+}
+
+/// A shell that runs a `-c` line.
+pub(crate) fn is_shell(name: &str) -> bool {
+    matches!(
+        basename(name),
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish" | "busybox"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +595,34 @@ mod tests {
         assert_eq!(p[0][0].redirects[0].target.text, "/dev/sda");
         assert_eq!(p[1][0].redirects[0].op, "<");
         assert_eq!(p[1][0].redirects[0].target.text, ".env");
+    }
+
+    #[test]
+    fn commands_are_read_through_wrappers_shells_and_substitutions() {
+        let argv = |line: &str| -> Vec<String> {
+            commands(line)
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+                    words.join(" ")
+                })
+                .collect()
+        };
+        assert_eq!(
+            argv("sudo -u root env A=1 bash -c 'cd x && rg foo' | head"),
+            ["cd x", "rg foo", "head"]
+        );
+        assert_eq!(
+            argv("echo \"$(find / -name x)\""),
+            ["find / -name x", "echo $(find / -name x)"]
+        );
+        let nested = (0..12).fold("ls".to_owned(), |line, _| format!("eval {line}"));
+        assert!(commands(&nested).is_err());
+        assert_eq!(
+            commands("> out.txt").unwrap()[0].redirects[0].target.text,
+            "out.txt"
+        );
     }
 
     #[test]

@@ -171,6 +171,20 @@ pub enum BuildError {
         /// file:line of the second.
         second: String,
     },
+    /// An extension a built-in claimed ([`HooksBuilder::claim_extension`]) has hooks or a
+    /// config type of another owner too: one section would configure both.
+    #[error(
+        "extension `{extension}` is {owner}, and {other} belongs to an extension of the same \
+         name: one `{extension}` section would configure both; give your extension another name"
+    )]
+    ExtensionClash {
+        /// The extension's name.
+        extension: String,
+        /// Who claimed it ("the built-in guard `workflow-guard`").
+        owner: String,
+        /// The other: a hook with its name and file:line, or a config type.
+        other: String,
+    },
     /// The config does not fit the registry: see [`ConfigError`].
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -204,6 +218,18 @@ impl PartialEq for BuildError {
                     second: s,
                 },
             ) => (point, name, first, second) == (p, n, f, s),
+            (
+                BuildError::ExtensionClash {
+                    extension,
+                    owner,
+                    other,
+                },
+                BuildError::ExtensionClash {
+                    extension: e,
+                    owner: o,
+                    other: x,
+                },
+            ) => (extension, owner, other) == (e, o, x),
             (BuildError::Config(a), BuildError::Config(b)) => a == b,
             (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
             _ => false,
@@ -388,6 +414,16 @@ pub struct HooksBuilder {
     required_set: RequiredSet,
     /// Extensions off until a section or the agent's code enables them.
     off_by_default: Vec<String>,
+    /// Extensions that belong to one owner (a built-in guard) alone.
+    claims: Vec<Claim>,
+}
+
+/// An extension [`HooksBuilder::claim_extension`] reserved, and its owner.
+struct Claim {
+    extension: String,
+    owner: String,
+    /// The owner's config type is the first declared for the extension from this index on.
+    declared_from: usize,
 }
 
 /// A hook [`HooksBuilder::require_hook`] asked for, and how to block its point without it.
@@ -524,6 +560,30 @@ impl HooksBuilder {
     /// ([`Hooks::enable_extension`]); until then listings say "disabled by default".
     pub fn off_by_default(mut self, name: impl Into<String>) -> Self {
         self.off_by_default.push(name.into());
+        self
+    }
+
+    /// Reserves extension `extension` for `owner` (a built-in guard: "the built-in guard
+    /// `workflow-guard`"), whose hooks are named `extension` and whose config type is the next
+    /// one declared for it ([`config_type`](HooksBuilder::config_type)). A hook of another name
+    /// in that extension (a `#[register_hook]` fn, a closure, an external hook) or another
+    /// config type declared for it makes [`build`](HooksBuilder::build) fail with
+    /// [`BuildError::ExtensionClash`] naming both — never a silent merge of two owners under
+    /// one section and one `enabled` flag. A lenient build reports it, to every session too,
+    /// and keeps both.
+    pub fn claim_extension(
+        mut self,
+        extension: impl Into<String>,
+        owner: impl Into<String>,
+    ) -> Self {
+        let extension = extension.into();
+        if !self.claims.iter().any(|c| c.extension == extension) {
+            self.claims.push(Claim {
+                extension,
+                owner: owner.into(),
+                declared_from: self.declared.len(),
+            });
+        }
         self
     }
 
@@ -980,9 +1040,18 @@ impl HooksBuilder {
         self.stand_in_for_missing();
         let sections = self.sections.take().unwrap_or_default();
         let mut registry = Registry::new(self);
-        for error in &registry.duplicates {
+        for error in registry.duplicates.clone() {
             tracing::error!("{error}");
-            errors.push(error.clone());
+            // Two owners under one extension: every session hears of it.
+            if let BuildError::ExtensionClash { .. } = error {
+                registry.notices.push(hooks_core::Notification {
+                    level: hooks_core::Level::Error,
+                    message: error.to_string(),
+                    source: Some("config".to_owned()),
+                    kind: hooks_core::NotificationKind::General,
+                });
+            }
+            errors.push(error);
         }
         let (plan, config_errors) = sections::plan(
             &sections,
@@ -1024,6 +1093,7 @@ pub(crate) struct Registry {
     builtin: BuiltinChains,
     custom: RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     custom_names: RwLock<HashMap<&'static str, TypeId>>,
+    /// Duplicate hook names, and hooks or config types in an extension another owner claimed.
     duplicates: Vec<BuildError>,
     /// The hooks and extensions required, which chains built later mark too.
     required: RequiredSet,
@@ -1065,7 +1135,8 @@ impl Registry {
         infos.sort_by(|a, b| {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
-        let duplicates = find_duplicates(&infos);
+        let mut duplicates = find_duplicates(&infos);
+        duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
@@ -1354,6 +1425,39 @@ fn find_duplicates(sorted: &[HookInfo]) -> Vec<BuildError> {
                 second: format!("{}:{}", info.file, info.line),
             });
         }
+    }
+    errors
+}
+
+/// The hooks and config types in an extension a built-in claimed that are not the owner's.
+fn find_clashes(infos: &[HookInfo], declared: &[Declared], claims: &[Claim]) -> Vec<BuildError> {
+    let mut errors = Vec::new();
+    for claim in claims {
+        let clash = |other: String| BuildError::ExtensionClash {
+            extension: claim.extension.clone(),
+            owner: claim.owner.clone(),
+            other,
+        };
+        let hooks = infos
+            .iter()
+            .filter(|i| *i.extension == *claim.extension && *i.name != *claim.extension);
+        errors.extend(hooks.map(|info| {
+            clash(format!(
+                "the hook `{}` ({}) on `{}`",
+                info.name,
+                info.location(),
+                info.point
+            ))
+        }));
+        let owners = declared
+            .iter()
+            .skip(claim.declared_from)
+            .find(|d| d.extension == claim.extension)
+            .map(|d| d.type_name);
+        let types = declared
+            .iter()
+            .filter(|d| d.extension == claim.extension && Some(d.type_name) != owners);
+        errors.extend(types.map(|d| clash(format!("the config type `{}`", d.type_name))));
     }
     errors
 }
