@@ -38,6 +38,10 @@
 //!   runtime, and each group has a typed config section ([`registry::Sections`], read from
 //!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
 //!   declares with [`extension_config!`].
+//! - A wildcard hook (`#[register_hook("*")]`, `#[register_hook("after_*")]`,
+//!   [`HooksBuilder::watch`]) observes every dispatch of the points its pattern matches, with
+//!   one [`DispatchEvent`] each: the point, the decision and who made it, the payload as JSON,
+//!   the chain's duration.
 //! - [`Hooks::global`] never reads a file: a binary that wants `hookchain.yaml` and its external
 //!   hooks calls `hookchain::init()` (feature `config`) first.
 //!
@@ -55,8 +59,8 @@
 #![forbid(unsafe_code)]
 
 pub use hooks_core::{
-    Blocked, ConfigError, Flow, HookContext, HookPoint, HookResult, OnError, PointKind, TurnEnd,
-    extension_config, hook_point,
+    Blocked, ConfigError, Decision, DispatchEvent, Flow, HookContext, HookPoint, HookResult,
+    OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
 pub use hooks_macros::register_hook;
 pub use hooks_runtime::{

@@ -498,6 +498,7 @@ impl Session {
             inner: Arc::new(TurnInner {
                 hooks: self.inner.hooks.clone(),
                 hooked: self.inner.hooks.inner.hooked(),
+                watched: self.inner.hooks.inner.watched(),
                 session: self.clone(),
                 index,
                 token,
@@ -723,6 +724,9 @@ struct TurnInner {
     /// The registry's flags of the built-in points that have a hook, copied into the turn: a
     /// point nobody hooks is told apart with one load from the turn.
     hooked: [bool; hooks_core::points::BUILTIN_SLOTS],
+    /// The registry's flags of the built-in points a wildcard hook watches, read only once a
+    /// point is known to be hooked.
+    watched: [bool; hooks_core::points::BUILTIN_SLOTS],
     session: Session,
     index: u64,
     token: u64,
@@ -1140,12 +1144,32 @@ impl TurnInner {
         // The value stays in the caller's frame; the hooks get a reference to it. Both ways to
         // an unchanged value end at the same `Flow::Continue`, which the compiler then builds in
         // place.
-        if !self.unhooked::<P>()
-            && let Some(stop) = self.pass::<P>(&value, via)
-        {
-            return self.resume::<P>(stop, value, via);
+        if !self.unhooked::<P>() {
+            if self.watched::<P>() {
+                return self.fire_watched::<P>(value, via);
+            }
+            if let Some(stop) = self.pass::<P>(&value, via) {
+                return self.resume::<P>(stop, value, via);
+            }
         }
         Flow::Continue(value)
+    }
+
+    /// `true` when a wildcard hook watches point `P`: for a built-in point, one load from the
+    /// turn.
+    #[inline(always)]
+    fn watched<P: HookPoint>(&self) -> bool {
+        match P::BUILTIN_SLOT {
+            Some(slot) => self.watched[slot],
+            None => self.hooks.inner.chain::<P>().is_watched(),
+        }
+    }
+
+    /// A watched point: the full dispatch, whose wildcard hooks get the event.
+    #[cold]
+    #[inline(never)]
+    fn fire_watched<P: HookPoint>(&self, value: P::Value, via: &'static str) -> Flow<P::Value> {
+        self.fire::<P>(value, Mode::Sync(via)).into_flow()
     }
 
     /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)).
@@ -1193,6 +1217,9 @@ impl TurnInner {
     ) -> Flow<P::Value> {
         if self.unhooked::<P>() {
             return Flow::Continue(value);
+        }
+        if self.watched::<P>() {
+            return self.fire_async::<P>(value, via).await.into_flow();
         }
         if self.hooks.inner.chain::<P>().all_sync {
             return self.fire_hooked::<P>(value, via);
