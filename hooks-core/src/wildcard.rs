@@ -225,6 +225,11 @@ impl Pattern {
         text: &str,
         builtin: impl IntoIterator<Item = &'a str> + Clone,
     ) -> Result<Pattern, PatternError> {
+        if !text.ends_with('*') && text.contains('*') {
+            return Err(PatternError(format!(
+                "wildcard pattern `{text}`: `*` goes only at the end (`*`, `after_*`, `myapp:*`)"
+            )));
+        }
         let Some(prefix) = text.strip_suffix('*') else {
             return Err(PatternError(format!(
                 "`{text}` is not a wildcard pattern: write `*` (every point) or `PREFIX*` \
@@ -264,6 +269,20 @@ impl Pattern {
             "wildcard pattern `{text}` matches no built-in point — {hint} (points of your own \
              are matched by a namespace ending in `:`, as in `myapp:*`)"
         )))
+    }
+
+    /// `text` kept for the life of the program, once per distinct text however many registries
+    /// name it: the `&'static str` a wildcard hook's pattern is listed under, like a point's
+    /// name.
+    pub fn intern(text: &str) -> &'static str {
+        static KEPT: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
+        let mut kept = KEPT.lock();
+        if let Some(known) = kept.iter().find(|k| **k == text) {
+            return known;
+        }
+        let new: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        kept.push(new);
+        new
     }
 
     /// `true` when the point named `point` (its canonical name) is watched.

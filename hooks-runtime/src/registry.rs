@@ -911,7 +911,7 @@ impl HooksBuilder {
     ) -> Self {
         self = self.add::<Wildcard>(options, false, Handler::SyncClosure(closure), at);
         if let Some(added) = self.added.last_mut() {
-            added.info.point = intern(pattern);
+            added.info.point = hooks_core::Pattern::intern(pattern);
         }
         self
     }
@@ -1494,19 +1494,6 @@ fn pattern_errors(infos: &[HookInfo]) -> Vec<BuildError> {
             })
         })
         .collect()
-}
-
-/// `pattern`, kept for the life of the program: a wildcard hook's [`HookInfo::point`]. Each
-/// distinct pattern is kept once, however many registries name it.
-fn intern(pattern: &str) -> &'static str {
-    static PATTERNS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut patterns = PATTERNS.lock();
-    if let Some(known) = patterns.iter().find(|p| **p == pattern) {
-        return known;
-    }
-    let kept: &'static str = Box::leak(pattern.to_owned().into_boxed_str());
-    patterns.push(kept);
-    kept
 }
 
 /// `true` when the wildcard `pattern` (`"*"`, `"after_*"`) watches the point named `point`.
