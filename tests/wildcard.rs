@@ -331,3 +331,22 @@ fn describe_lists_wildcard_hooks_under_their_pattern() {
     assert_eq!(patterns, ["*", "after_*", "myapp:*"]);
     assert!(hooks.describe().to_string().contains("after_*"));
 }
+
+#[test]
+fn a_wildcard_hook_without_payload_gets_the_tool_and_no_json() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&seen);
+    let hooks = HooksBuilder::new()
+        .watch(
+            "intercept_*",
+            HookOptions::new("counter").without_payload(),
+            move |ev: &DispatchEvent, _: &HookContext| {
+                kept.lock().push((ev.tool.clone(), ev.payload.clone()));
+            },
+        )
+        .build()
+        .unwrap();
+    let turn = hooks.session("wild-no-payload").begin_turn();
+    let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({"big": "args"})));
+    assert_eq!(*seen.lock(), [(Some("ls".to_owned()), Value::Null)]);
+}

@@ -60,7 +60,7 @@
 //!
 //! ```json
 //! {"hook_event_name": "intercept_tool_call", "point": "intercept_tool_call",
-//!  "kind": "transform", "session_id": "s1", "turn": 0, "decision": "block",
+//!  "kind": "transform", "session_id": "s1", "turn": 0, "tool": "shell", "decision": "block",
 //!  "hook": "guards::no_rm", "reason": "no rm", "failed": false, "failures": [],
 //!  "duration_us": 12, "payload": {"name": "shell", "args": {"cmd": "rm -rf /"}, "id": null}}
 //! ```
@@ -118,6 +118,10 @@ pub struct DispatchEvent {
     pub session_id: String,
     /// The index of the turn the dispatch ran in; `None` outside any turn.
     pub turn: Option<u64>,
+    /// The tool's name, on the points whose value is a tool call or its result
+    /// (`intercept_tool_call`, `permission_request`, `after_tool_call`,
+    /// `transform_tool_result`).
+    pub tool: Option<String>,
     /// What the chain decided.
     pub decision: Decision,
     /// The hook that blocked; for a rewrite or an injection, the last hook that made one.
@@ -134,7 +138,9 @@ pub struct DispatchEvent {
     /// How long the chain took.
     pub duration: Duration,
     /// The value as it came into the chain, as JSON: `Null` for a point whose value has no JSON
-    /// form ([`HookPoint::payload_json`]).
+    /// form ([`HookPoint::payload_json`]), and when every wildcard hook that runs on this
+    /// dispatch said it does not read it (`HookOptions::without_payload`), so that none is
+    /// built.
     pub payload: Value,
 }
 
@@ -147,6 +153,7 @@ impl DispatchEvent {
             kind,
             session_id: String::new(),
             turn: None,
+            tool: None,
             decision,
             hook: None,
             reason: None,
@@ -167,6 +174,7 @@ impl DispatchEvent {
             "kind": self.kind.as_str(),
             "session_id": self.session_id,
             "turn": self.turn,
+            "tool": self.tool,
             "decision": self.decision.as_str(),
             "hook": self.hook,
             "reason": self.reason,

@@ -135,6 +135,8 @@ use hooks_core::{
     SyncHookFn, TurnState,
 };
 
+use serde_json::Value;
+
 use crate::exec::{self, Driven};
 use crate::state::{self, Frame};
 
@@ -277,6 +279,8 @@ pub(crate) struct Chain<P: HookPoint> {
     /// The wildcard hooks watching this point, sorted: they run after the chain (see the
     /// [module docs](self#wildcard-hooks)).
     pub(crate) watchers: Box<[Entry<Wildcard>]>,
+    /// Per wildcard hook, `true` when it reads the event's payload.
+    pub(crate) reads_payload: Box<[bool]>,
 }
 
 /// Where a dispatch happens: the session and turn its hooks see.
@@ -572,7 +576,9 @@ impl<P: HookPoint> Chain<P> {
         value: P::Value,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
-        let payload = P::payload_json(&value);
+        let Some(payload) = self.watch_plan::<ON_DROP>(&value) else {
+            return self.dispatch_sync::<ON_DROP, true>(value, scope);
+        };
         let started = Instant::now();
         let mut outcome = if self.entries.is_empty() {
             Outcome::passed(value)
@@ -583,6 +589,29 @@ impl<P: HookPoint> Chain<P> {
         outcome
     }
 
+    /// What the wildcard hooks of a dispatch of `value` need before the chain runs: `None` when
+    /// none of them runs (their extensions are disabled), else the payload and the tool's name
+    /// — the payload `Null` when none that runs reads it.
+    fn watch_plan<const ON_DROP: bool>(&self, value: &P::Value) -> Option<(Value, Option<String>)> {
+        let mut runs = false;
+        let mut reads = false;
+        for (watcher, payload) in self.watchers.iter().zip(self.reads_payload.iter()) {
+            if !skipped::<Wildcard, ON_DROP>(watcher) {
+                runs = true;
+                reads |= *payload;
+            }
+        }
+        if !runs {
+            return None;
+        }
+        let payload = if reads {
+            P::payload_json(value)
+        } else {
+            Value::Null
+        };
+        Some((payload, tool_name(value)))
+    }
+
     /// Runs the wildcard hooks with the event of a dispatch whose outcome is `outcome`: each
     /// under an unwind guard of its own; a failure is logged and added to the outcome's
     /// failures, and nothing else of the outcome changes.
@@ -591,11 +620,12 @@ impl<P: HookPoint> Chain<P> {
     fn report<const ON_DROP: bool>(
         &self,
         outcome: &mut Outcome<P::Value>,
-        payload: serde_json::Value,
+        (payload, tool): (Value, Option<String>),
         duration: Duration,
         scope: Scope<'_>,
     ) {
-        let event = dispatch_event::<P, _>(outcome, payload, duration, scope);
+        let mut event = dispatch_event::<P, _>(outcome, payload, duration, scope);
+        event.tool = tool;
         let _frame = state::enter(scope.frame);
         // What wildcard hooks attach (context, warnings, metadata) is ignored: they only observe.
         let notes = Annotations::new();
@@ -855,10 +885,13 @@ impl<P: HookPoint> Chain<P> {
         value: P::Value,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
-        if !self.is_watched() {
+        let plan = match self.is_watched() {
+            true => self.watch_plan::<false>(&value),
+            false => None,
+        };
+        let Some(payload) = plan else {
             return self.run_async(value, scope).await;
-        }
-        let payload = P::payload_json(&value);
+        };
         let started = Instant::now();
         let mut outcome = self.run_async(value, scope).await;
         self.report::<false>(&mut outcome, payload, started.elapsed(), scope);
@@ -928,10 +961,24 @@ impl<P: HookPoint> Chain<P> {
     }
 }
 
+/// The tool's name when `value` is a tool call, its result, or a permission request for one.
+fn tool_name<T: Any>(value: &T) -> Option<String> {
+    let value = value as &dyn Any;
+    if let Some(call) = value.downcast_ref::<hooks_core::ToolCall>() {
+        return Some(call.name.clone());
+    }
+    if let Some(result) = value.downcast_ref::<hooks_core::ToolResult>() {
+        return Some(result.tool_name.clone());
+    }
+    value
+        .downcast_ref::<hooks_core::PermissionAsk>()
+        .map(|ask| ask.tool_name.clone())
+}
+
 /// The event wildcard hooks get for a dispatch of `P` that gave `outcome`.
 fn dispatch_event<P: HookPoint, T>(
     outcome: &Outcome<T>,
-    payload: serde_json::Value,
+    payload: Value,
     duration: Duration,
     scope: Scope<'_>,
 ) -> DispatchEvent {

@@ -145,6 +145,8 @@ pub struct HookInfo {
     pub required: bool,
     /// The order it was added in, for ties.
     order: u64,
+    /// For a wildcard hook: `true` when it reads the event's payload.
+    payload: bool,
 }
 
 impl HookInfo {
@@ -300,6 +302,7 @@ pub struct HookOptions {
     at: Option<(Arc<str>, u32)>,
     source: Option<HookSource>,
     required: bool,
+    payload: bool,
 }
 
 impl HookOptions {
@@ -314,7 +317,16 @@ impl HookOptions {
             at: None,
             source: None,
             required: false,
+            payload: true,
         }
+    }
+
+    /// For a wildcard hook ([`HooksBuilder::watch`]): it does not read
+    /// [`DispatchEvent::payload`](hooks_core::DispatchEvent), so a dispatch whose wildcard hooks
+    /// all say so builds no JSON of its value (the payload is then `Null`). Counters use it.
+    pub fn without_payload(mut self) -> Self {
+        self.payload = false;
+        self
     }
 
     /// Lower runs earlier.
@@ -1003,6 +1015,7 @@ impl HooksBuilder {
             source: options.source.unwrap_or(HookSource::Builder),
             required: options.required,
             order: self.order,
+            payload: options.payload,
         };
         self.added.push(Added {
             info,
@@ -1334,11 +1347,16 @@ fn build_chain<P: HookPoint>(
             watchers.push((a.info.clone(), handler.clone()));
         }
     }
+    watchers.sort_by(|(a, _), (b, _)| {
+        (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
+    });
+    let reads_payload: Box<[bool]> = watchers.iter().map(|(info, _)| info.payload).collect();
     Chain {
         async_limit: timeouts.of::<P>(),
         all_sync: hooks.iter().all(|(_, handler)| !handler.is_async()),
         entries: entries(hooks, extensions, required),
         watchers: entries(watchers, extensions, required),
+        reads_payload,
     }
 }
 
@@ -1423,6 +1441,7 @@ impl Registry {
                     async_limit: None,
                     all_sync: true,
                     watchers: Box::new([]),
+                    reads_payload: Box::new([]),
                 }
             }
         };
@@ -1476,6 +1495,7 @@ fn registered_info(r: &Registration) -> HookInfo {
         source: HookSource::Registered,
         required: false,
         order: 0,
+        payload: true,
     }
 }
 
