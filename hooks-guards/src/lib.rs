@@ -5,6 +5,8 @@
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
 //! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`audit-log`](AuditLog) | nothing: it writes one JSON line per tool call (blocked ones included) to a file rotated by size, and optionally one per dispatch | `intercept_tool_call`, `after_tool_call` (wildcard: `points`) |
+//! | [`metrics`](Metrics) | nothing: it counts dispatches per point, decision and tool, read with [`Metrics::snapshot`] | every point (wildcard `*`) |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //!
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
@@ -65,17 +67,21 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod audit_log;
 pub mod destructive_commands;
 pub mod inject;
+pub mod metrics;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
 
+pub use audit_log::AuditLog;
 pub use destructive_commands::DestructiveCommands;
 pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
+pub use metrics::{Metrics, MetricsSnapshot};
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
 
@@ -97,6 +103,8 @@ pub const NAMES: &[&str] = &[
     AddDirectoryListing::NAME,
     AddUserInfo::NAME,
     AddRecentCommits::NAME,
+    AuditLog::NAME,
+    Metrics::NAME,
 ];
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
@@ -167,6 +175,8 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
         AddDirectoryListing::NAME => AddDirectoryListing::add_hooks(builder),
         AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
         AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
+        AuditLog::NAME => AuditLog::add_hooks(builder),
+        Metrics::NAME => Metrics::add_hooks(builder),
         _ => builder,
     }
 }

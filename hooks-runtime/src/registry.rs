@@ -574,6 +574,12 @@ impl HooksBuilder {
         self
     }
 
+    /// The sections given so far ([`sections`](HooksBuilder::sections)), merged: for a guard
+    /// whose hooks depend on its config when it is added (which points `audit-log` watches).
+    pub fn sections_so_far(&self) -> Option<&Sections> {
+        self.sections.as_ref()
+    }
+
     /// Leaves `step` for [`build`](HooksBuilder::build), which runs the steps first, in the
     /// order they were left, before it builds the chains. For crates layered on the runtime:
     /// config files and consent decide which configured hooks to add only once the whole
