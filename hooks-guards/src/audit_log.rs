@@ -180,8 +180,10 @@ fn options(name: &str) -> HookOptions {
         .on_error(OnError::Pass)
 }
 
-/// The patterns of `points` in the sections given so far, each once.
+/// The patterns of `points` in the sections given so far, each once. One that cannot match is
+/// left to the section's check, which refuses it naming the file and line.
 fn configured_points(sections: Option<&Sections>) -> Vec<String> {
+    let names = hooks_core::points::catalog().iter().map(|p| p.name);
     let mut points: Vec<String> = sections
         .and_then(|s| s.section(AuditLog::NAME))
         .and_then(|section| section.get("points"))
@@ -189,7 +191,7 @@ fn configured_points(sections: Option<&Sections>) -> Vec<String> {
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .filter(|p| Pattern::is_wildcard(p))
+        .filter(|p| Pattern::parse(p, names.clone()).is_ok())
         .map(str::to_owned)
         .collect();
     points.sort();
