@@ -381,7 +381,8 @@ impl<T> Outcome<T> {
     }
 }
 
-/// Where the pass path of a dispatch stopped (`Chain::pass`), for [`Chain::resume`].
+/// Where the pass path of a dispatch stopped (`Chain::pass`), for [`Chain::resume`]; or, for a
+/// point a wildcard hook watches, that it did not start ([`Stopped::watched`]).
 pub(crate) struct Stopped<P: HookPoint> {
     /// The result of the hook at `at` (`Ok(None)`: every hook passed, and one annotated), or
     /// its panic.
@@ -398,6 +399,23 @@ struct Run<P: HookPoint> {
     rewritten_by: Vec<String>,
     failures: Vec<HookFailure>,
     point: PhantomData<fn() -> P>,
+}
+
+impl<P: HookPoint> Stopped<P> {
+    /// The mark of a watched point: no hook ran, the full dispatch is still to run.
+    #[cold]
+    pub(crate) fn watched() -> Self {
+        Stopped {
+            stopped: Ok(None),
+            at: usize::MAX,
+            notes: Annotations::new(),
+        }
+    }
+
+    /// `true` for [`Stopped::watched`].
+    pub(crate) fn is_watched(&self) -> bool {
+        self.at == usize::MAX
+    }
 }
 
 impl<P: HookPoint> Run<P> {
@@ -662,7 +680,7 @@ impl<P: HookPoint> Chain<P> {
     /// One unwind guard covers the whole pass path; the hook's index is written before each
     /// call (the compiler may keep it in a register and write it only when a hook unwinds), so
     /// that after a panic it names the hook that panicked.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pass<const ON_DROP: bool>(
         &self,
         value: &P::Value,

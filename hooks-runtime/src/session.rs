@@ -1144,13 +1144,10 @@ impl TurnInner {
         // The value stays in the caller's frame; the hooks get a reference to it. Both ways to
         // an unchanged value end at the same `Flow::Continue`, which the compiler then builds in
         // place.
-        if !self.unhooked::<P>() {
-            if self.watched::<P>() {
-                return self.fire_watched::<P>(value, via);
-            }
-            if let Some(stop) = self.pass::<P>(&value, via) {
-                return self.resume::<P>(stop, value, via);
-            }
+        if !self.unhooked::<P>()
+            && let Some(stop) = self.pass::<P>(&value, via)
+        {
+            return self.resume::<P>(stop, value, via);
         }
         Flow::Continue(value)
     }
@@ -1165,16 +1162,15 @@ impl TurnInner {
         }
     }
 
-    /// A watched point: the full dispatch, whose wildcard hooks get the event.
-    #[cold]
-    #[inline(never)]
-    fn fire_watched<P: HookPoint>(&self, value: P::Value, via: &'static str) -> Flow<P::Value> {
-        self.fire::<P>(value, Mode::Sync(via)).into_flow()
-    }
-
-    /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)).
+    /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)). A point a
+    /// wildcard hook watches runs nothing here: it stops at once, and [`resume`](Self::resume)
+    /// runs the full dispatch, whose wildcard hooks get the event. (Checked here rather than in
+    /// `fire_flow`, whose value the compiler then keeps in place.)
     #[inline(never)]
     fn pass<P: HookPoint>(&self, value: &P::Value, via: &'static str) -> Option<Stopped<P>> {
+        if self.watched::<P>() {
+            return Some(Stopped::watched());
+        }
         self.hooks
             .inner
             .chain::<P>()
@@ -1190,6 +1186,9 @@ impl TurnInner {
         value: P::Value,
         via: &'static str,
     ) -> Flow<P::Value> {
+        if stop.is_watched() {
+            return self.fire::<P>(value, Mode::Sync(via)).into_flow();
+        }
         let chain = self.hooks.inner.chain::<P>();
         let outcome = chain.resume::<false, false>(stop, value, self.scope(via));
         if !quiet(&outcome) {
