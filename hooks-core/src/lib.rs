@@ -18,7 +18,7 @@ mod registration;
 mod result;
 mod state;
 pub mod suggest;
-mod wildcard;
+pub mod wildcard;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use convert::ToolArgsError;

@@ -48,8 +48,8 @@
 //! ```
 //! # use hookchain::{DispatchEvent, HookContext, HookOptions, HooksBuilder};
 //! let hooks = HooksBuilder::new()
-//!     .watch("*", HookOptions::new("count"), |ev: &DispatchEvent, _: &HookContext| {
-//!         tracing::info!(point = ev.point, decision = %ev.decision, "dispatched");
+//!     .watch("*", HookOptions::new("log"), |ev: &DispatchEvent, _: &HookContext| {
+//!         eprintln!("{} {} in {:?}", ev.point, ev.decision, ev.duration);
 //!     })
 //!     .build()
 //!     .unwrap();

@@ -15,7 +15,7 @@
 //!
 //! With `points: ["*"]` (or `["after_*", "myapp:*"]`: the patterns of wildcard hooks), a
 //! wildcard hook also writes one line per dispatch of those points: the
-//! [`DispatchEvent`](hooks_core::DispatchEvent)'s JSON with `"type": "dispatch"`.
+//! [`DispatchEvent`]'s JSON with `"type": "dispatch"`.
 //!
 //! One line of a tool call:
 //!
