@@ -149,7 +149,8 @@ pub mod cli {
     pub use hooks_cli::*;
 }
 
-/// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`) and context
+/// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`), the observers
+/// `audit-log` and `metrics` ([`Metrics::snapshot`](hooks_guards::Metrics::snapshot)), and context
 /// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)),
 /// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).

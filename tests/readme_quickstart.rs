@@ -81,7 +81,11 @@ fn the_quickstart_runs() {
     let blocked = turn.intercept_tool_call(ToolCall::new("write_file", json!({"path": "a.rs"})));
     assert!(blocked.is_blocked());
     turn.end(TurnEnd::Normal);
-    let patterns: Vec<&str> = Hooks::global().chain_of("*").iter().map(|h| h.point).collect();
+    let patterns: Vec<&str> = Hooks::global()
+        .chain_of("*")
+        .iter()
+        .map(|h| h.point)
+        .collect();
     assert_eq!(patterns, ["*"]);
 }
 

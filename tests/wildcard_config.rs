@@ -3,35 +3,16 @@
 //! a pattern that can match nothing, or a key a wildcard hook cannot have, is an error naming the
 //! file and line. No network; each test's temporary directory is removed when it ends.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::Path;
 
 use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::InterceptToolCall;
 use hookchain::{HookContext, HookOptions, HooksBuilder, prelude::*};
 
-/// A directory of its own under the system's temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static COUNT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-wildcard-config-{label}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "support/temp_dir.rs"]
+mod temp_dir;
+use temp_dir::TempDir;
 
 fn fixture_file() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,7 +23,7 @@ fn fixture_file() -> String {
 
 #[test]
 fn a_star_key_runs_a_command_hook_on_every_dispatch_with_the_event() {
-    let dir = TempDir::new("star");
+    let dir = TempDir::new("wildcard-config-star");
     let out = dir.0.join("events.jsonl");
     let yaml = format!(
         "hooks:\n  \"*\":\n    - name: audit-script\n      command: ./append_event.sh\n      \

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use hooks_core::points::{InterceptToolCall, Notify};
 use hooks_core::{HookContext, HookResult, Notification, ToolCall, TurnEnd};
@@ -14,31 +13,13 @@ use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
-/// A directory of its own under the system's temporary directory, removed on drop.
-struct TempDir(PathBuf);
+#[path = "../../tests/support/temp_dir.rs"]
+mod temp_dir;
+use temp_dir::TempDir;
 
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static COUNT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-audit-log-{label}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn log(&self) -> PathBuf {
-        self.0.join("logs/audit.jsonl")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The log's path in `dir`, in a directory the guard creates.
+fn log(dir: &TempDir) -> PathBuf {
+    dir.0.join("logs/audit.jsonl")
 }
 
 fn lines(path: &Path) -> Vec<Value> {
@@ -89,8 +70,8 @@ fn config(path: &Path) -> AuditLog {
 
 #[test]
 fn eight_tool_calls_give_eight_lines_with_their_decisions_blocked_ones_included() {
-    let dir = TempDir::new("eight");
-    let hooks = registry(config(&dir.log()));
+    let dir = TempDir::new("audit-log-eight");
+    let hooks = registry(config(&log(&dir)));
     let turn = hooks.session("audit-eight").begin_turn();
     let calls = [
         ToolCall::new("ls", json!({"dir": "."})),
@@ -114,7 +95,7 @@ fn eight_tool_calls_give_eight_lines_with_their_decisions_blocked_ones_included(
     }
     turn.end(TurnEnd::Normal);
 
-    let lines = lines(&dir.log());
+    let lines = lines(&log(&dir));
     assert_eq!(lines.len(), 8, "{lines:#?}");
     let summary: Vec<(&str, &str, Option<&str>, bool, bool)> = lines
         .iter()
@@ -164,10 +145,10 @@ fn eight_tool_calls_give_eight_lines_with_their_decisions_blocked_ones_included(
 
 #[test]
 fn redact_args_hides_the_args_and_keeps_the_rest() {
-    let dir = TempDir::new("redact");
+    let dir = TempDir::new("audit-log-redact");
     let hooks = registry(AuditLog {
         redact_args: true,
-        ..config(&dir.log())
+        ..config(&log(&dir))
     });
     let turn = hooks.session("audit-redact").begin_turn();
     let _ = turn.run_tool(ToolCall::new("rm", json!({"path": "/etc"})), |_| {
@@ -176,7 +157,7 @@ fn redact_args_hides_the_args_and_keeps_the_rest() {
     let _ = turn.run_tool(ToolCall::new("cat", json!({"file": "/secret"})), |_| {
         Ok(json!(1))
     });
-    let lines = lines(&dir.log());
+    let lines = lines(&log(&dir));
     assert_eq!(lines[0]["args"], "[redacted]");
     assert_eq!(lines[0]["decision"], "block");
     assert_eq!(lines[1]["args"], "[redacted]");
@@ -186,18 +167,18 @@ fn redact_args_hides_the_args_and_keeps_the_rest() {
 
 #[test]
 fn the_log_rotates_at_max_bytes_and_keeps_keep_files_of_whole_lines() {
-    let dir = TempDir::new("rotate");
+    let dir = TempDir::new("audit-log-rotate");
     let hooks = registry(AuditLog {
         max_bytes: 1000,
         keep: 50,
-        ..config(&dir.log())
+        ..config(&log(&dir))
     });
     let turn = hooks.session("audit-rotate").begin_turn();
     for i in 0..30 {
         let _ = turn.run_tool(ToolCall::new("ls", json!({"i": i})), |_| Ok(json!(1)));
     }
-    let mut files = vec![dir.log()];
-    files.extend((1..=50).map(|n| PathBuf::from(format!("{}.{n}", dir.log().display()))));
+    let mut files = vec![log(&dir)];
+    files.extend((1..=50).map(|n| PathBuf::from(format!("{}.{n}", log(&dir).display()))));
     let files: Vec<PathBuf> = files.into_iter().filter(|f| f.exists()).collect();
     assert!(files.len() > 2, "{files:?}");
     let mut numbers = Vec::new();
@@ -209,26 +190,26 @@ fn the_log_rotates_at_max_bytes_and_keeps_keep_files_of_whole_lines() {
     assert_eq!(numbers, (0..30).collect::<Vec<u64>>());
 
     // With keep: 1, only the newest rotated file is kept.
-    let dir = TempDir::new("rotate-keep");
+    let dir = TempDir::new("audit-log-rotate-keep");
     let hooks = registry(AuditLog {
         max_bytes: 1000,
         keep: 1,
-        ..config(&dir.log())
+        ..config(&log(&dir))
     });
     let turn = hooks.session("audit-rotate-keep").begin_turn();
     for i in 0..30 {
         let _ = turn.run_tool(ToolCall::new("ls", json!({"i": i})), |_| Ok(json!(1)));
     }
-    assert!(PathBuf::from(format!("{}.1", dir.log().display())).exists());
-    assert!(!PathBuf::from(format!("{}.2", dir.log().display())).exists());
-    let last = lines(&dir.log());
+    assert!(PathBuf::from(format!("{}.1", log(&dir).display())).exists());
+    assert!(!PathBuf::from(format!("{}.2", log(&dir).display())).exists());
+    let last = lines(&log(&dir));
     assert_eq!(last.last().unwrap()["args"]["i"], 29);
 }
 
 #[test]
 fn four_threads_of_concurrent_sessions_write_whole_lines() {
-    let dir = TempDir::new("threads");
-    let hooks = registry(config(&dir.log()));
+    let dir = TempDir::new("audit-log-threads");
+    let hooks = registry(config(&log(&dir)));
     let long = "x".repeat(5000);
     std::thread::scope(|s| {
         for t in 0..4 {
@@ -242,7 +223,7 @@ fn four_threads_of_concurrent_sessions_write_whole_lines() {
             });
         }
     });
-    let lines = lines(&dir.log());
+    let lines = lines(&log(&dir));
     assert_eq!(lines.len(), 200);
     for t in 0..4 {
         let mine: Vec<u64> = lines
@@ -256,13 +237,13 @@ fn four_threads_of_concurrent_sessions_write_whole_lines() {
 
 #[test]
 fn a_log_that_cannot_be_written_is_one_warning_and_the_calls_go_on() {
-    let dir = TempDir::new("unwritable");
+    let dir = TempDir::new("audit-log-unwritable");
     // A file where the log's directory should be.
     std::fs::write(dir.0.join("logs"), "not a directory").unwrap();
     let notes = Arc::new(Mutex::new(Vec::<String>::new()));
     let kept = Arc::clone(&notes);
     let hooks = HooksBuilder::new()
-        .guard(config(&dir.log()))
+        .guard(config(&log(&dir)))
         .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
             kept.lock().push(n.message.clone());
         })
@@ -281,17 +262,17 @@ fn a_log_that_cannot_be_written_is_one_warning_and_the_calls_go_on() {
 
 #[test]
 fn points_star_also_logs_every_dispatch() {
-    let dir = TempDir::new("points");
+    let dir = TempDir::new("audit-log-points");
     let hooks = registry(AuditLog {
         points: vec!["*".into()],
-        ..config(&dir.log())
+        ..config(&log(&dir))
     });
     let session = hooks.session("audit-points");
     let turn = session.begin_turn();
     let _ = turn.transform_user_input("hello");
     let _ = turn.run_tool(ToolCall::new("rm", json!({"path": "/"})), |_| Ok(json!(1)));
     turn.end(TurnEnd::Normal);
-    let lines = lines(&dir.log());
+    let lines = lines(&log(&dir));
     let kinds: Vec<(String, String)> = lines
         .iter()
         .map(|l| {
