@@ -112,3 +112,58 @@ fn a_wildcard_key_that_cannot_match_or_has_a_matcher_is_an_error_with_its_line()
         "{matcher}"
     );
 }
+
+#[test]
+fn hookchain_doctor_fires_a_wildcard_hook_on_a_synthetic_event() {
+    let dir = TempDir::new("wildcard-config-doctor");
+    let out = dir.0.join("events.jsonl");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/external/append_event.sh");
+    let config = dir.0.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "hooks:\n  \"after_*\":\n    - name: after-script\n      command: {}\n      \
+             env: {{OUT: \"{}\"}}\n",
+            script.display(),
+            out.display()
+        ),
+    )
+    .unwrap();
+    let consent = dir.0.join("approved.json");
+    let run = |command: &str, extra: &[&str]| {
+        let mut argv = vec![
+            "hookchain",
+            "--config",
+            config.to_str().unwrap(),
+            "--consent-file",
+            consent.to_str().unwrap(),
+            command,
+        ];
+        argv.extend_from_slice(extra);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let code = hookchain::cli::run_with(argv, HooksBuilder::new(), &mut stdout, &mut stderr);
+        (
+            code,
+            String::from_utf8(stdout).unwrap() + &String::from_utf8(stderr).unwrap(),
+        )
+    };
+    let (code, output) = run("approve", &["--all"]);
+    assert_eq!(code, hookchain::cli::EXIT_OK, "{output}");
+    let (_, output) = run("doctor", &[]);
+    assert!(
+        output.contains("fired on a synthetic dispatch event"),
+        "{output}"
+    );
+    assert!(!output.contains("not a built-in point"), "{output}");
+    let event: Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(event["point"], "intercept_tool_call");
+    assert_eq!(event["decision"], "pass");
+}
