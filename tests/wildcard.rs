@@ -298,7 +298,6 @@ fn a_disabled_extension_silences_its_wildcard_hooks_and_the_event_says_the_turn(
         turn.intercept_tool_call(ToolCall::new("ls", json!({}))),
         Flow::Continue(_)
     ));
-    let _ = AfterToolCall::NAME;
 }
 
 #[test]
@@ -349,4 +348,67 @@ fn a_wildcard_hook_without_payload_gets_the_tool_and_no_json() {
     let turn = hooks.session("wild-no-payload").begin_turn();
     let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({"big": "args"})));
     assert_eq!(*seen.lock(), [(Some("ls".to_owned()), Value::Null)]);
+}
+
+/// The points a builder watcher on `*` saw, in order.
+fn watching() -> (Hooks, Arc<Mutex<Vec<(&'static str, Decision)>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&seen);
+    let hooks = HooksBuilder::new()
+        .hook(InterceptToolCall, 0, |call: &ToolCall, _: &HookContext| {
+            if call.name == "rm" {
+                HookResult::block("no")
+            } else {
+                HookResult::<Value>::Pass
+            }
+        })
+        .watch(
+            "*",
+            HookOptions::new("all"),
+            move |ev: &DispatchEvent, _: &HookContext| kept.lock().push((ev.point, ev.decision)),
+        )
+        .build()
+        .unwrap();
+    (hooks, seen)
+}
+
+#[tokio::test]
+async fn the_async_dispatch_reports_to_wildcard_hooks_too() {
+    let (hooks, seen) = watching();
+    let session = hooks.session_async("wild-async").await;
+    let turn = session.begin_turn();
+    let flow = turn
+        .intercept_tool_call_async(ToolCall::new("rm", json!({})))
+        .await;
+    assert!(flow.is_blocked());
+    let _ = turn
+        .fire_async::<AfterToolCall>(ToolResult::new(
+            &ToolCall::new("ls", json!({})),
+            Ok(json!(1)),
+        ))
+        .await;
+    turn.end_async(TurnEnd::Normal).await;
+    assert_eq!(
+        *seen.lock(),
+        [
+            ("session_start", Decision::Pass),
+            ("intercept_tool_call", Decision::Block),
+            ("after_tool_call", Decision::Pass),
+            ("turn_end", Decision::Pass),
+        ]
+    );
+}
+
+#[test]
+fn a_turn_dropped_without_end_reports_its_turn_end() {
+    let (hooks, seen) = watching();
+    let session = hooks.session("wild-drop");
+    drop(session.begin_turn());
+    assert_eq!(
+        *seen.lock(),
+        [
+            ("session_start", Decision::Pass),
+            ("turn_end", Decision::Pass)
+        ]
+    );
 }
