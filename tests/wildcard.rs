@@ -350,8 +350,11 @@ fn a_wildcard_hook_without_payload_gets_the_tool_and_no_json() {
     assert_eq!(*seen.lock(), [(Some("ls".to_owned()), Value::Null)]);
 }
 
-/// The points a builder watcher on `*` saw, in order.
-fn watching() -> (Hooks, Arc<Mutex<Vec<(&'static str, Decision)>>>) {
+/// The (point, decision) of every event a watcher saw, in order.
+type Points = Arc<Mutex<Vec<(&'static str, Decision)>>>;
+
+/// A registry whose `no-rm` blocks `rm`, and what its builder watcher on `*` saw.
+fn watching() -> (Hooks, Points) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let kept = Arc::clone(&seen);
     let hooks = HooksBuilder::new()
