@@ -38,6 +38,10 @@
 //!   runtime, and each group has a typed config section ([`registry::Sections`], read from
 //!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
 //!   declares with [`extension_config!`].
+//! - A wildcard hook (`#[register_hook("*")]`, `#[register_hook("after_*")]`,
+//!   [`HooksBuilder::watch`]) observes every dispatch of the points its pattern matches, with
+//!   one [`DispatchEvent`] each: the point, the decision and who made it, the payload as JSON,
+//!   the chain's duration.
 //! - [`Hooks::global`] never reads a file: a binary that wants `hookchain.yaml` and its external
 //!   hooks calls `hookchain::init()` (feature `config`) first.
 //!
@@ -55,8 +59,8 @@
 #![forbid(unsafe_code)]
 
 pub use hooks_core::{
-    Blocked, ConfigError, Flow, HookContext, HookPoint, HookResult, OnError, PointKind, TurnEnd,
-    extension_config, hook_point,
+    Blocked, ConfigError, Decision, DispatchEvent, Flow, HookContext, HookPoint, HookResult,
+    OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
 pub use hooks_macros::register_hook;
 pub use hooks_runtime::{
@@ -146,7 +150,8 @@ pub mod cli {
 }
 
 /// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`, `workflow-guard`,
-/// `module-router`, `max-iterations`, `stop-verifier`, `git-checkpoint`) and context
+/// `module-router`, `max-iterations`, `stop-verifier`, `git-checkpoint`), the observers
+/// `audit-log` and `metrics` ([`Metrics::snapshot`](hooks_guards::Metrics::snapshot)), and context
 /// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)),
 /// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).

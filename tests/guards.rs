@@ -364,3 +364,65 @@ fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
         assert!(hooks.extension(name).unwrap().is_enabled(), "{name}");
     }
 }
+
+#[test]
+fn audit_log_and_metrics_are_enabled_from_hookchain_yaml() {
+    let dir = std::env::temp_dir().join(format!("hookchain-audit-yaml-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let log = dir.join("audit.jsonl");
+    let hooks = registry(&format!(
+        "extensions:\n  audit-log:\n    enabled: true\n    path: {}\n    redact_args: true\n  \
+         metrics:\n    enabled: true\n",
+        log.display()
+    ))
+    .unwrap();
+    let turn = hooks.session("audit-yaml").begin_turn();
+    let run = turn.run_tool(shell("ls"), |_| Ok(json!("a b")));
+    assert!(run.ran);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (&line["tool"], &line["args"], &line["decision"]),
+        (&json!("bash"), &json!("[redacted]"), &json!("pass"))
+    );
+    let counts = hookchain::guards::Metrics::snapshot(&hooks).unwrap();
+    assert_eq!(counts.tools["bash"]["pass"], 1);
+    // A misspelt point pattern is refused with the file and the line.
+    let error =
+        registry("extensions:\n  audit-log:\n    enabled: true\n    points: [\"atfer_*\"]\n")
+            .unwrap_err();
+    assert!(error.contains("did you mean `after_*`?"), "{error}");
+    assert!(error.contains("hookchain.yaml"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hookchain_test_writes_an_audit_line() {
+    let dir = std::env::temp_dir().join(format!("hookchain-audit-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("audit.jsonl");
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "extensions:\n  audit-log:\n    enabled: true\n    path: {}\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let body = json!({
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_response": "a b",
+    });
+    let (code, output) = hookchain_test(&dir, &config, "after_tool_call", body);
+    assert_eq!(code, EXIT_OK, "{output}");
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}: {output}"));
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["type"], "tool_call");
+    assert_eq!(line["tool"], "Bash");
+    assert_eq!(line["args"], json!({"command": "ls"}));
+    assert_eq!(line["decision"], "pass");
+    let _ = std::fs::remove_dir_all(&dir);
+}

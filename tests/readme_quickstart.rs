@@ -44,6 +44,22 @@ fn agent_loop(user_text: String) -> String {
     "done".to_owned()
 }
 
+/// The README's wildcard hooks, collected with the others: `the_quickstart_runs` dispatches
+/// through them.
+#[rustfmt::skip]
+#[allow(unused_variables)]
+mod wildcard_example {
+use hookchain::{DispatchEvent, HookContext, register_hook};
+
+#[register_hook("*")]
+fn audit(ev: &DispatchEvent, _cx: &HookContext) {
+    tracing::info!(point = ev.point, decision = %ev.decision, hook = ?ev.hook, "dispatched");
+}
+
+#[register_hook("after_*", priority = 5)]
+fn after(ev: &DispatchEvent) -> Result<(), String> { Ok(()) }
+}
+
 /// The README's `hookchain::init()` example, compiled (a test cannot install the global registry
 /// of the other tests).
 #[rustfmt::skip]
@@ -65,6 +81,12 @@ fn the_quickstart_runs() {
     let blocked = turn.intercept_tool_call(ToolCall::new("write_file", json!({"path": "a.rs"})));
     assert!(blocked.is_blocked());
     turn.end(TurnEnd::Normal);
+    let patterns: Vec<&str> = Hooks::global()
+        .chain_of("*")
+        .iter()
+        .map(|h| h.point)
+        .collect();
+    assert_eq!(patterns, ["*"]);
 }
 
 /// Every line of the README's quickstart blocks is in this file, in order, indented or not.
@@ -97,5 +119,5 @@ fn the_quickstart_is_the_readmes() {
         );
         blocks += 1;
     }
-    assert_eq!(blocks, 3);
+    assert_eq!(blocks, 4);
 }

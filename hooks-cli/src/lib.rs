@@ -1409,6 +1409,27 @@ where
     Ok((took, answer))
 }
 
+/// Fires a wildcard hook once with the event of a synthetic `intercept_tool_call` dispatch
+/// that passed; how long it took and whether it ended well.
+fn fire_wildcard_once(hook: &ExternalHook) -> Result<(Duration, Result<(), String>), Failure> {
+    let point = <points::InterceptToolCall as hooks_core::HookPoint>::NAME;
+    let value = read_value::<points::InterceptToolCall>(&synthetic(point, tool_for(hook)))?;
+    let mut event = hooks_core::DispatchEvent::new(
+        point,
+        hooks_core::PointKind::Transform,
+        hooks_core::Decision::Pass,
+        serde_json::to_value(&value)?,
+    );
+    event.session_id = SESSION.to_owned();
+    event.tool = Some(value.name.clone());
+    let invoke = invoker(&hook.transport)?;
+    let notes = Annotations::new();
+    let cx = HookContext::new(SESSION, 0, point, &notes).with_hook(&hook.name);
+    let started = Instant::now();
+    let fired = hooks_external::hook::Firing::new(hook).fire_wildcard(&*invoke, &event, &cx);
+    Ok((started.elapsed(), fired.map_err(|e| e.message().to_owned())))
+}
+
 /// What an answer says, in a few words.
 fn describe_decision(decision: &Decision) -> String {
     let mut parts = Vec::new();
@@ -1654,6 +1675,27 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
                 text,
                 "  -       not fired: doctor runs only hooks that are approved and unchanged"
             );
+        } else if usable && hooks_core::Pattern::is_wildcard(hook.point) {
+            match fire_wildcard_once(hook) {
+                Ok((took, Ok(()))) => line(
+                    &mut text,
+                    true,
+                    format!(
+                        "fired on a synthetic dispatch event in {}: it ended well (a wildcard \
+                         hook's output is not read)",
+                        millis(took)
+                    ),
+                ),
+                Ok((took, Err(error))) => line(
+                    &mut text,
+                    false,
+                    format!(
+                        "fired on a synthetic dispatch event in {}: {error}",
+                        millis(took)
+                    ),
+                ),
+                Err(Failure(error)) => line(&mut text, false, error),
+            }
         } else if usable {
             match with_point!(hook.point, fire_once(hook)) {
                 Ok((took, Ok(decision))) => line(

@@ -20,6 +20,22 @@
 //!       allow_local: false
 //! ```
 //!
+//! A key may also be a wildcard pattern — `"*"` (every point) or `"PREFIX*"` (`"after_*"`,
+//! `"myapp:*"`), checked as `#[register_hook("*")]` checks it: its hooks observe every dispatch
+//! of the points it matches, after their chains ran, and get on stdin the JSON of the dispatch's
+//! event (`hookchain::DispatchEvent::to_json`: `hook_event_name` and `point` the point's
+//! canonical name, `kind`, `session_id`, `turn`, `decision` — `pass`, `rewrite`, `inject` or
+//! `block` —, `hook` and `reason` of a block or a rewrite, `failed`, `rewritten_by`, `failures`,
+//! `duration_us`, and `payload`, the point's value as it came in). Their output is not read; an
+//! exit code other than 0 is reported as a failure of the hook and changes nothing. They take
+//! no `matcher` and cannot be `required`.
+//!
+//! ```yaml
+//! hooks:
+//!   "*":
+//!     - command: ./hooks/audit.sh
+//! ```
+//!
 //! Each entry has exactly one of `command`, `process` and `url`. A command is a string split
 //! with shell-words (quotes and backslashes as in a shell, no variables, globs or pipes) or a
 //! list of arguments; a word that starts with `~/`, `$HOME/` or `${HOME}/` starts at the home
@@ -99,8 +115,13 @@ pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> Result<Vec<Entry>, Conf
     for (event, list) in events {
         let event = yaml_key(&event);
         let path = at(&root, event.as_str());
-        let Event::Point(point) = cx.event(&event, &path, &[], &[])? else {
-            unreachable!("hookchain.yaml names no unsupported events")
+        let point = if hooks_core::Pattern::is_wildcard(&event) {
+            wildcard(cx, &event, &path)?
+        } else {
+            let Event::Point(point) = cx.event(&event, &path, &[], &[])? else {
+                unreachable!("hookchain.yaml names no unsupported events")
+            };
+            point.name
         };
         let list = match list {
             Yaml::Null => continue,
@@ -142,10 +163,23 @@ pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> Result<Vec<Entry>, Conf
                     ));
                 }
             };
-            entries.push(entry(cx, point.name, &event, &subject, &fields, &path)?);
+            entries.push(entry(cx, point, &event, &subject, &fields, &path)?);
         }
     }
     Ok(entries)
+}
+
+/// A wildcard key (`"*"`, `"after_*"`): its pattern, checked as `#[register_hook]` checks it.
+fn wildcard(
+    cx: &FileContext<'_>,
+    event: &str,
+    path: &[PathSegment],
+) -> Result<&'static str, ConfigError> {
+    let names = hooks_core::points::catalog().iter().map(|p| p.name);
+    match hooks_core::Pattern::parse(event, names) {
+        Ok(_) => Ok(hooks_core::Pattern::intern(event)),
+        Err(error) => Err(cx.error(format!("event `{event}`"), path, error.to_string())),
+    }
 }
 
 fn entry(
@@ -160,6 +194,19 @@ fn entry(
     let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
     let key_subject = |key: &str| format!("`{key}` of {subject}");
     let key_path = |key: &str| at(path, key);
+    if hooks_core::Pattern::is_wildcard(point)
+        && let Some(key) = ["matcher", "required"]
+            .into_iter()
+            .find(|k| field(k).is_some())
+    {
+        return Err(cx.error(
+            key_subject(key),
+            &key_path(key),
+            "a wildcard hook only observes every dispatch of its points (it gets the dispatch's \
+             event, after the chain ran): it has no `matcher` and cannot block, so it cannot be \
+             `required`; remove the key",
+        ));
+    }
 
     let kinds: Vec<&str> = ["command", "process", "url"]
         .into_iter()

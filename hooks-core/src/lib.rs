@@ -18,6 +18,7 @@ mod registration;
 mod result;
 mod state;
 pub mod suggest;
+pub mod wildcard;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use convert::ToolArgsError;
@@ -40,6 +41,7 @@ pub use registration::{
 };
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 pub use state::{SessionState, State, StateError, TurnState};
+pub use wildcard::{Decision, DispatchEvent, Pattern, PatternError};
 
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]
@@ -48,6 +50,10 @@ pub mod __private {
     pub use crate::__builtin_points as builtin_points;
     /// The hook a dispatch runs, as the runtime's chains keep it.
     pub use crate::context::RunningHook;
+    /// `hook_point!`'s JSON of a point's value.
+    pub use crate::point::{NoPayload, Payload, SerializePayload};
+    /// The point type behind `#[register_hook("*")]`.
+    pub use crate::wildcard::Wildcard;
     pub use inventory;
     #[cfg(feature = "linkme")]
     pub use linkme;

@@ -128,6 +128,46 @@ pub trait HookPoint: Send + Sync + 'static {
     /// Index of the built-in point in the runtime's fixed table; `None` for user-defined points.
     #[doc(hidden)]
     const BUILTIN_SLOT: Option<usize> = None;
+    /// The value as JSON, for wildcard hooks ([`DispatchEvent::payload`](crate::DispatchEvent)):
+    /// called only when a wildcard hook watches the point. Every built-in point's value
+    /// serializes; `hook_point!` gives the JSON of a value that implements `serde::Serialize`
+    /// and `Null` for one that does not; a hand-written impl gives `Null` unless it says more.
+    fn payload_json(value: &Self::Value) -> serde_json::Value {
+        let _ = value;
+        serde_json::Value::Null
+    }
+}
+
+/// Picks, for `hook_point!`, the JSON of a value that implements `Serialize` and `Null` for one
+/// that does not (method resolution prefers the impl on `Payload<T>`, reached first from `&Payload<T>`, when it applies). Not a
+/// public API.
+#[doc(hidden)]
+pub struct Payload<'a, T>(pub &'a T);
+
+/// The JSON of a value that implements `Serialize`. Not a public API.
+#[doc(hidden)]
+pub trait SerializePayload {
+    /// The value as JSON.
+    fn payload_json(&self) -> serde_json::Value;
+}
+
+impl<T: serde::Serialize> SerializePayload for Payload<'_, T> {
+    fn payload_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.0).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// `Null` for a value that does not implement `Serialize`. Not a public API.
+#[doc(hidden)]
+pub trait NoPayload {
+    /// `Null`.
+    fn payload_json(&self) -> serde_json::Value;
+}
+
+impl<T> NoPayload for &Payload<'_, T> {
+    fn payload_json(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
 }
 
 /// Checks a hook's first argument against its point: implemented for `&P::Input` only.
@@ -283,6 +323,11 @@ macro_rules! hook_point {
             fn apply(_: &mut $value, rewrite: $crate::Observed) {
                 match rewrite {}
             }
+            fn payload_json(value: &$value) -> $crate::__private::serde_json::Value {
+                #[allow(unused_imports)]
+                use $crate::__private::{NoPayload as _, SerializePayload as _};
+                (&$crate::__private::Payload(value)).payload_json()
+            }
         }
     };
     (
@@ -310,6 +355,11 @@ macro_rules! hook_point {
                 value
             }
             fn apply($v: &mut $value, $r: $rewrite) $body
+            fn payload_json(value: &$value) -> $crate::__private::serde_json::Value {
+                #[allow(unused_imports)]
+                use $crate::__private::{NoPayload as _, SerializePayload as _};
+                (&$crate::__private::Payload(value)).payload_json()
+            }
         }
     };
     (@kind observe) => {

@@ -110,6 +110,9 @@ macro_rules! builtin_points {
                     $apply
                 }
                 const BUILTIN_SLOT: Option<usize> = Some($slot);
+                fn payload_json(value: &$value) -> ::serde_json::Value {
+                    ::serde_json::to_value(value).unwrap_or(::serde_json::Value::Null)
+                }
             }
         )*
 

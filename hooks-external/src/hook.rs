@@ -42,6 +42,11 @@
 //! external hook off, and a config section `extensions: {external: {enabled: false}}` in the
 //! user's file does the same; a project's file may switch off only the hooks it added). `describe()` lists it at the file and line it was configured at (hooks built in code
 //! are listed at the line that added them).
+//!
+//! An external hook whose `point` is a wildcard pattern (`"*"`, `"after_*"`) is added as a
+//! wildcard hook ([`HooksBuilder::watch`]): it gets the JSON of each
+//! [`DispatchEvent`](hooks_core::DispatchEvent) of the points it matches on stdin, after their
+//! chains ran ([`Firing::fire_wildcard`]); its output is not read.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -180,6 +185,41 @@ impl Firing {
             });
         }
         Ok(decide_in(&raw?, self.dialect)?)
+    }
+
+    /// Fires a wildcard hook once with the event of a dispatch: sends
+    /// [`DispatchEvent::to_json`](hooks_core::DispatchEvent::to_json) through `invoker` and
+    /// waits for it to end. The hook only observes: its output is not read; a transport that
+    /// fails or an exit code other than 0 is a failure, which the dispatch reports and never
+    /// acts on.
+    pub fn fire_wildcard(
+        &self,
+        invoker: &dyn Invoke,
+        event: &hooks_core::DispatchEvent,
+        cx: &HookContext<'_>,
+    ) -> Result<(), HookError> {
+        let failed = |error: String| {
+            HookError::new(format!(
+                "external hook `{}` ({}) failed: {error}",
+                self.name, self.described
+            ))
+        };
+        let bytes = serde_json::to_vec(&event.to_json())
+            .map_err(|e| failed(format!("cannot serialize the event: {e}")))?;
+        let dir = super::transcript::project_dir(cx);
+        let raw = program::with_firing_dir(dir, || invoker.invoke(&bytes, self.timeout))
+            .map_err(|e| failed(e.to_string()))?;
+        // `process` and `http` have no exit code: their answer arriving is success.
+        match raw.exit_code {
+            None | Some(0) => Ok(()),
+            Some(code) => Err(failed(format!(
+                "it exited with code {code}: {}",
+                String::from_utf8_lossy(&raw.stderr)
+                    .chars()
+                    .take(80)
+                    .collect::<String>()
+            ))),
+        }
     }
 
     /// The hook's name.
@@ -360,6 +400,15 @@ impl ExternalHooksExt for HooksBuilder {
             options = options.defined_at(file, line);
         }
         let firing = Firing::new(&hook);
+        if hooks_core::Pattern::is_wildcard(hook.point) {
+            return self.watch(
+                hook.point,
+                options,
+                move |event: &hooks_core::DispatchEvent, cx: &HookContext<'_>| {
+                    firing.fire_wildcard(&*invoker, event, cx)
+                },
+            );
+        }
         // One arm per built-in point, from hooks-core's table of points.
         macro_rules! by_point {
             ([$builder:ident, $hook:ident, $options:ident, $firing:ident, $invoker:ident]

@@ -8,6 +8,8 @@
 //! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
 //! | [`module-router`](ModuleRouter) | repository-wide exploration (`rg`, `grep -r`, `find`, `fd`, `ls -R`, `tree`, `Grep`/`Glob` at the root) before the turn has read the routing files (`ARCHITECTURE.md`, `docs/modules.md`) | `intercept_tool_call`, `after_tool_call` |
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
+//! | [`audit-log`](AuditLog) | nothing: it writes one JSON line per tool call (blocked ones included) to a file rotated by size, and optionally one per dispatch | `intercept_tool_call`, `after_tool_call` (wildcard: `points`) |
+//! | [`metrics`](Metrics) | nothing: it counts dispatches per point, decision and tool, read with [`Metrics::snapshot`] | every point (wildcard `*`) |
 //! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
 //! | [`max-iterations`](MaxIterations) | runaway turns: the model call past N (25) in one turn is refused, and a `notification` fires | `before_llm_call` |
 //! | [`stop-verifier`](StopVerifier) | unverified claims: a final reply that says files were written, tests pass or something was pushed/sent/deployed, with no successful tool call of this turn that did it, is sent back for a redo | `after_tool_call`, `on_stop` |
@@ -73,17 +75,20 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod audit_log;
 pub mod destructive_commands;
 pub mod git_checkpoint;
 pub mod inject;
 pub mod max_iterations;
 pub mod module_router;
+pub mod metrics;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
 pub mod stop_verifier;
 pub mod workflow_guard;
 
+pub use audit_log::AuditLog;
 pub use destructive_commands::DestructiveCommands;
 pub use git_checkpoint::GitCheckpoint;
 pub use inject::{
@@ -92,6 +97,7 @@ pub use inject::{
 };
 pub use max_iterations::MaxIterations;
 pub use module_router::ModuleRouter;
+pub use metrics::{Metrics, MetricsSnapshot};
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
 pub use stop_verifier::{ClaimRule, StopVerifier};
@@ -102,25 +108,44 @@ use hooks_runtime::sections::Sections;
 use hooks_runtime::{HookOptions, HooksBuilder};
 use serde::Serialize;
 
-/// The names of the built-in guards, as `extensions:` keys name them.
-pub const NAMES: &[&str] = &[
-    DestructiveCommands::NAME,
-    ProtectedPaths::NAME,
-    Secrets::NAME,
-    GitCheckpoint::NAME,
-    MaxIterations::NAME,
-    StopVerifier::NAME,
-    AddDate::NAME,
-    AddEnvironmentInfo::NAME,
-    AddPromptFiles::NAME,
-    AddGitStatus::NAME,
-    AddGitDiff::NAME,
-    AddDirectoryListing::NAME,
-    AddUserInfo::NAME,
-    AddRecentCommits::NAME,
-    WorkflowGuard::NAME,
-    ModuleRouter::NAME,
-];
+/// Every built-in guard, once: its name and what adds its hooks are read from this one list.
+macro_rules! guards {
+    ($($guard:ident),* $(,)?) => {
+        /// The names of the built-in guards, as `extensions:` keys name them.
+        pub const NAMES: &[&str] = &[$(<$guard as Guard>::NAME),*];
+
+        /// The function that adds the hooks of the guard `name`, off by default.
+        fn hooks_of(name: &str) -> Option<fn(HooksBuilder) -> HooksBuilder> {
+            $(
+                if name == <$guard as Guard>::NAME {
+                    return Some(<$guard as Guard>::add_hooks);
+                }
+            )*
+            None
+        }
+    };
+}
+
+guards!(
+    DestructiveCommands,
+    ProtectedPaths,
+    Secrets,
+    WorkflowGuard,
+    ModuleRouter,
+    MaxIterations,
+    StopVerifier,
+    GitCheckpoint,
+    AuditLog,
+    Metrics,
+    AddDate,
+    AddEnvironmentInfo,
+    AddPromptFiles,
+    AddGitStatus,
+    AddGitDiff,
+    AddDirectoryListing,
+    AddUserInfo,
+    AddRecentCommits,
+);
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
 pub const PRIORITY: i32 = -1000;
@@ -173,6 +198,9 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     let Some(&name) = NAMES.iter().find(|n| **n == name) else {
         return builder;
     };
+    let Some(add_hooks) = hooks_of(name) else {
+        return builder;
+    };
     match builder.attachment_mut::<Added>() {
         Some(added) if added.0.contains(&name) => return builder,
         Some(added) => added.0.push(name),
@@ -180,25 +208,7 @@ pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     }
     // The extension is the guard's alone: the program's own hooks under its name are an error.
     builder = builder.claim_extension(name, format!("the built-in guard `{name}`"));
-    match name {
-        DestructiveCommands::NAME => DestructiveCommands::add_hooks(builder),
-        ProtectedPaths::NAME => ProtectedPaths::add_hooks(builder),
-        Secrets::NAME => Secrets::add_hooks(builder),
-        GitCheckpoint::NAME => GitCheckpoint::add_hooks(builder),
-        MaxIterations::NAME => MaxIterations::add_hooks(builder),
-        StopVerifier::NAME => StopVerifier::add_hooks(builder),
-        AddDate::NAME => AddDate::add_hooks(builder),
-        AddEnvironmentInfo::NAME => AddEnvironmentInfo::add_hooks(builder),
-        AddPromptFiles::NAME => AddPromptFiles::add_hooks(builder),
-        AddGitStatus::NAME => AddGitStatus::add_hooks(builder),
-        AddGitDiff::NAME => AddGitDiff::add_hooks(builder),
-        AddDirectoryListing::NAME => AddDirectoryListing::add_hooks(builder),
-        AddUserInfo::NAME => AddUserInfo::add_hooks(builder),
-        AddRecentCommits::NAME => AddRecentCommits::add_hooks(builder),
-        WorkflowGuard::NAME => WorkflowGuard::add_hooks(builder),
-        ModuleRouter::NAME => ModuleRouter::add_hooks(builder),
-        _ => builder,
-    }
+    add_hooks(builder)
 }
 
 /// Adds every built-in guard, each off by default (for `hookchain test`, which tries them).

@@ -60,6 +60,8 @@ struct Generator<'a> {
     point: TokenStream,
     /// The adapter fn's name.
     adapter_ident: syn::Ident,
+    /// The pattern of a wildcard hook, which its record carries as its point.
+    pattern: Option<String>,
 }
 
 impl<'a> Generator<'a> {
@@ -73,6 +75,7 @@ impl<'a> Generator<'a> {
             point: point.ty(&krate),
             krate,
             adapter_ident: format_ident!("__hookchain_adapter", span = span),
+            pattern: point.pattern().map(str::to_owned),
         }
     }
 
@@ -208,10 +211,14 @@ impl<'a> Generator<'a> {
             krate,
             point,
             adapter_ident,
+            pattern,
         } = self;
         let span = *span;
         let ident = hook.ident;
-        let point_name = self.point_item("NAME");
+        let point_name = match pattern {
+            Some(pattern) => LitStr::new(pattern, span).to_token_stream(),
+            None => self.point_item("NAME"),
+        };
         let name = attr.name.as_ref().map_or_else(
             || {
                 let fn_name = LitStr::new(&ident.unraw().to_string(), ident.span());

@@ -50,6 +50,12 @@ use crate::errors::Errors;
 /// - `on_error = "pass" | "warn" | "block"`: what a panic or an `Err` from the hook means.
 ///   `"pass"` fails open, `"warn"` fails open and warns the user, `"block"` fails closed; by default the point decides (`"pass"` for the
 ///   built-in points).
+/// - `POINT` may also be a wildcard pattern: `"*"` (every point, built-in and your own) or
+///   `"PREFIX*"` (`"after_*"`, `"myapp:*"`: every point whose canonical name starts with
+///   PREFIX). Such a hook observes every dispatch of those points, after their chains ran:
+///   `fn audit(ev: &DispatchEvent, cx: &HookContext)`, sync, returning `()` or
+///   `Result<(), E>`. A pattern that matches no built-in point and names no namespace of your
+///   own (a prefix with a `:`) is a compile error with the closest prefix.
 /// - `crate = path` (or `crate = "path"`): where the `hookchain` facade is, for crates that
 ///   re-export it under another name; `::hookchain` by default.
 ///
@@ -85,6 +91,9 @@ fn register_hook_impl(args: TokenStream2, item: &TokenStream2) -> syn::Result<To
     let hook = item_fn
         .as_ref()
         .and_then(|item_fn| signature::check(item_fn, &mut errors));
+    if let (Some(point::Point::Wildcard { pattern, .. }), Some(hook)) = (&attr.point, &hook) {
+        signature::check_wildcard(pattern, hook, &mut errors);
+    }
     errors.finish()?;
 
     // Without errors, the point and the hook were both read.

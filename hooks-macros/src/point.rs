@@ -19,6 +19,14 @@ pub(crate) enum Point {
     },
     /// A type implementing `HookPoint`, written as its path.
     Path(Path),
+    /// A wildcard pattern (`"*"`, `"after_*"`, `"myapp:*"`): the hook observes every dispatch of
+    /// the points it matches.
+    Wildcard {
+        /// The pattern as written.
+        pattern: String,
+        /// The span of the string literal.
+        span: Span,
+    },
 }
 
 impl Point {
@@ -26,6 +34,15 @@ impl Point {
     /// the literal, which says which name to write instead.
     pub(crate) fn from_literal(lit: &LitStr) -> syn::Result<Point> {
         let name = lit.value();
+        if hooks_core::Pattern::is_wildcard(&name) {
+            return match hooks_core::Pattern::parse(&name, BUILTIN_POINTS.iter().map(|p| p.name)) {
+                Ok(_) => Ok(Point::Wildcard {
+                    pattern: name,
+                    span: lit.span(),
+                }),
+                Err(error) => Err(syn::Error::new(lit.span(), error.to_string())),
+            };
+        }
         match lookup(&name) {
             Lookup::Canonical(point) => Ok(Point::Builtin {
                 point,
@@ -55,6 +72,17 @@ impl Point {
                 quote_spanned!(*span=> #krate::points::#ident)
             }
             Point::Path(path) => crate::expand::respan(quote!(#path), self.span()),
+            Point::Wildcard { span, .. } => {
+                quote_spanned!(*span=> #krate::__private::Wildcard)
+            }
+        }
+    }
+
+    /// The pattern of a wildcard hook.
+    pub(crate) fn pattern(&self) -> Option<&str> {
+        match self {
+            Point::Wildcard { pattern, .. } => Some(pattern),
+            _ => None,
         }
     }
 
@@ -62,7 +90,7 @@ impl Point {
     /// name).
     pub(crate) fn span(&self) -> Span {
         match self {
-            Point::Builtin { span, .. } => *span,
+            Point::Builtin { span, .. } | Point::Wildcard { span, .. } => *span,
             Point::Path(path) => path
                 .segments
                 .last()
@@ -125,6 +153,16 @@ mod tests {
             point.ty(&krate).to_string(),
             ":: hookchain :: points :: InterceptToolCall"
         );
+    }
+
+    #[test]
+    fn reads_wildcard_patterns_and_refuses_one_that_cannot_match() {
+        let lit = LitStr::new("after_*", Span::call_site());
+        assert_eq!(
+            Point::from_literal(&lit).unwrap().pattern(),
+            Some("after_*")
+        );
+        assert!(error("atfer_*").contains("did you mean `after_*`?"));
     }
 
     #[test]

@@ -101,6 +101,71 @@ pub(crate) fn check<'a>(item: &'a ItemFn, errors: &mut Errors) -> Option<HookFn<
     })
 }
 
+/// The shape of a wildcard hook: a sync fn taking `&DispatchEvent` (and `&HookContext`) and
+/// returning `()` or `Result<(), E>`. Each mistake is an error of its own, on the user's token,
+/// saying what a wildcard hook is; the types are checked again by the compiler.
+pub(crate) fn check_wildcard(pattern: &str, hook: &HookFn<'_>, errors: &mut Errors) {
+    if let Some(span) = hook.asyncness {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "a wildcard hook (`\"{pattern}\"`) is a sync fn: it runs after each chain, with \
+                 the event of the dispatch; remove `async`"
+            ),
+        ));
+    }
+    if !names_type(hook.input, "DispatchEvent") {
+        errors.push(syn::Error::new_spanned(
+            hook.input,
+            format!(
+                "a wildcard hook (`\"{pattern}\"`) observes dispatches, not one point's payload: \
+                 it takes `&DispatchEvent` (its `payload` is the point's value as JSON), and \
+                 optionally `&HookContext`"
+            ),
+        ));
+    }
+    if let Some(output) = hook.output
+        && !returns_unit(output)
+    {
+        errors.push(syn::Error::new_spanned(
+            output,
+            format!(
+                "a wildcard hook (`\"{pattern}\"`) only observes: it returns `()` or \
+                 `Result<(), E>`; it cannot rewrite or block"
+            ),
+        ));
+    }
+}
+
+/// `true` for `&Name` or `&path::to::Name`.
+fn names_type(ty: &Type, name: &str) -> bool {
+    let Type::Reference(reference) = ty else {
+        return false;
+    };
+    let Type::Path(path) = &*reference.elem else {
+        return false;
+    };
+    path.path.segments.last().is_some_and(|s| s.ident == name)
+}
+
+/// `true` for `()` and `Result<(), ..>`.
+fn returns_unit(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(tuple) => tuple.elems.is_empty(),
+        Type::Path(path) => path.path.segments.last().is_some_and(|s| {
+            s.ident == "Result"
+                && match &s.arguments {
+                    syn::PathArguments::AngleBracketed(args) => matches!(
+                        args.args.first(),
+                        Some(syn::GenericArgument::Type(Type::Tuple(t))) if t.elems.is_empty()
+                    ),
+                    _ => false,
+                }
+        }),
+        _ => false,
+    }
+}
+
 /// A hook is a plain, safe, non-generic Rust fn: no `const`, `unsafe`, ABI, generics, `where`
 /// clause or variadic.
 fn check_qualifiers(sig: &Signature, fail: &mut impl FnMut(syn::Error)) {

@@ -77,6 +77,22 @@
 //! session. `benches/dispatch_instructions.rs` counts the instructions of a dispatch against the
 //! same fns called through a slice of fn pointers; BENCHMARKS.md has the figures.
 //!
+//! # Wildcard hooks
+//!
+//! A chain also holds the wildcard hooks whose pattern matches its point
+//! ([`hooks_core::Pattern`], resolved when the chain is built). They run **after** the chain,
+//! in (priority, name) order, each with the one [`DispatchEvent`] of the dispatch: the point,
+//! the session and turn, the payload as it came in (as JSON), the decision with the hook that
+//! blocked or rewrote, the failures and the chain's duration. They only observe: what they
+//! return, the context and warnings they add are ignored, and one that panics or fails is
+//! logged and listed in [`Outcome::failures`] (so `notification` reports it) without changing
+//! the flow. A disabled extension's wildcard hooks are skipped; a `Drop` runs none that is
+//! external.
+//!
+//! A chain nobody watches pays nothing for this: the `Turn`'s point methods read one more flag
+//! per built-in point (set when the registry is built) only once the point is known to be
+//! hooked, and a watched point goes through the full dispatch, off the pass path.
+//!
 //! # Async hooks
 //!
 //! Async hooks run inside the async dispatch (every `_async` method of
@@ -111,13 +127,16 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use hooks_core::__private::{RunningHook, Wildcard};
 use hooks_core::{
-    __private::RunningHook, Annotations, AsyncHookFn, Blocked, BoxFuture, Flow, HookContext,
+    Annotations, AsyncHookFn, Blocked, BoxFuture, Decision, DispatchEvent, Flow, HookContext,
     HookError, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError, PointKind,
     SessionState, SyncHookFn, TurnState,
 };
+
+use serde_json::Value;
 
 use crate::exec::{self, Driven};
 use crate::state::{self, Frame};
@@ -258,6 +277,11 @@ pub(crate) struct Chain<P: HookPoint> {
     /// `true` when no hook of the chain is async: the async dispatch then runs it as the sync
     /// one does, with nothing to await.
     pub(crate) all_sync: bool,
+    /// The wildcard hooks watching this point, sorted: they run after the chain (see the
+    /// [module docs](self#wildcard-hooks)).
+    pub(crate) watchers: Box<[Entry<Wildcard>]>,
+    /// Per wildcard hook, `true` when it reads the event's payload.
+    pub(crate) reads_payload: Box<[bool]>,
 }
 
 /// Where a dispatch happens: the session and turn its hooks see.
@@ -363,7 +387,8 @@ impl<T> Outcome<T> {
     }
 }
 
-/// Where the pass path of a dispatch stopped (`Chain::pass`), for [`Chain::resume`].
+/// Where the pass path of a dispatch stopped (`Chain::pass`), for [`Chain::resume`]; or, for a
+/// point a wildcard hook watches, that it did not start ([`Stopped::watched`]).
 pub(crate) struct Stopped<P: HookPoint> {
     /// The result of the hook at `at` (`Ok(None)`: every hook passed, and one annotated), or
     /// its panic.
@@ -380,6 +405,23 @@ struct Run<P: HookPoint> {
     rewritten_by: Vec<String>,
     failures: Vec<HookFailure>,
     point: PhantomData<fn() -> P>,
+}
+
+impl<P: HookPoint> Stopped<P> {
+    /// The mark of a watched point: no hook ran, the full dispatch is still to run.
+    #[cold]
+    pub(crate) fn watched() -> Self {
+        Stopped {
+            stopped: Ok(None),
+            at: usize::MAX,
+            notes: Annotations::new(),
+        }
+    }
+
+    /// `true` for [`Stopped::watched`].
+    pub(crate) fn is_watched(&self) -> bool {
+        self.at == usize::MAX
+    }
 }
 
 impl<P: HookPoint> Run<P> {
@@ -525,20 +567,116 @@ impl<P: HookPoint> Run<P> {
 }
 
 impl<P: HookPoint> Chain<P> {
-    /// `true` when no hook is on this point.
+    /// `true` when no hook is on this point, and no wildcard hook watches it.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.watchers.is_empty()
+    }
+
+    /// `true` when a wildcard hook watches this point.
+    #[inline(always)]
+    pub(crate) fn is_watched(&self) -> bool {
+        !self.watchers.is_empty()
     }
 
     /// Runs the chain synchronously; async hooks are driven as the
     /// [module docs](self#async-hooks) say.
     #[inline]
     pub(crate) fn dispatch(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
+        if self.is_watched() {
+            return self.dispatch_watched::<false>(value, scope);
+        }
         if self.entries.is_empty() {
             return Outcome::passed(value);
         }
         self.dispatch_sync::<false, true>(value, scope)
+    }
+
+    /// [`dispatch`](Self::dispatch) of a watched point: the chain, timed, then its wildcard
+    /// hooks with the event of the dispatch.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_watched<const ON_DROP: bool>(
+        &self,
+        value: P::Value,
+        scope: Scope<'_>,
+    ) -> Outcome<P::Value> {
+        let Some(payload) = self.watch_plan::<ON_DROP>(&value) else {
+            return self.dispatch_sync::<ON_DROP, true>(value, scope);
+        };
+        let started = Instant::now();
+        let mut outcome = if self.entries.is_empty() {
+            Outcome::passed(value)
+        } else {
+            self.dispatch_sync::<ON_DROP, true>(value, scope)
+        };
+        self.report::<ON_DROP>(&mut outcome, payload, started.elapsed(), scope);
+        outcome
+    }
+
+    /// What the wildcard hooks of a dispatch of `value` need before the chain runs: `None` when
+    /// none of them runs (their extensions are disabled), else the payload and the tool's name
+    /// — the payload `Null` when none that runs reads it.
+    fn watch_plan<const ON_DROP: bool>(&self, value: &P::Value) -> Option<(Value, Option<String>)> {
+        let mut runs = false;
+        let mut reads = false;
+        for (watcher, payload) in self.watchers.iter().zip(self.reads_payload.iter()) {
+            if !skipped::<Wildcard, ON_DROP>(watcher) {
+                runs = true;
+                reads |= *payload;
+            }
+        }
+        if !runs {
+            return None;
+        }
+        let payload = if reads {
+            P::payload_json(value)
+        } else {
+            Value::Null
+        };
+        Some((payload, tool_name(value)))
+    }
+
+    /// Runs the wildcard hooks with the event of a dispatch whose outcome is `outcome`: each
+    /// under an unwind guard of its own; a failure is logged and added to the outcome's
+    /// failures, and nothing else of the outcome changes.
+    #[cold]
+    #[inline(never)]
+    fn report<const ON_DROP: bool>(
+        &self,
+        outcome: &mut Outcome<P::Value>,
+        (payload, tool): (Value, Option<String>),
+        duration: Duration,
+        scope: Scope<'_>,
+    ) {
+        let mut event = dispatch_event::<P, _>(outcome, payload, duration, scope);
+        event.tool = tool;
+        let _frame = state::enter(scope.frame);
+        // What wildcard hooks attach (context, warnings, metadata) is ignored: they only observe.
+        let notes = Annotations::new();
+        let cx = scope.context::<P>(&notes);
+        for watcher in self.watchers.iter() {
+            if skipped::<Wildcard, ON_DROP>(watcher) {
+                continue;
+            }
+            let cx = cx.running(&watcher.hook);
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                watcher.handler.call(&event, &cx, &None, scope.via)
+            }));
+            let (error, panicked) = match result {
+                Ok(Ok(_)) => continue,
+                Ok(Err(error)) => (error.message().to_owned(), false),
+                Err(panic) => (take_panic(panic), true),
+            };
+            let failure = HookFailure {
+                hook: watcher.hook.name.to_string(),
+                error,
+                panicked,
+                on_error: OnError::Pass,
+            };
+            tracing::error!(point = P::NAME, "wildcard {failure}");
+            outcome.failures.push(failure);
+        }
     }
 
     /// The pass path of the synchronous dispatch: runs the hooks while they pass, with `value`
@@ -549,7 +687,7 @@ impl<P: HookPoint> Chain<P> {
     /// One unwind guard covers the whole pass path; the hook's index is written before each
     /// call (the compiler may keep it in a register and write it only when a hook unwinds), so
     /// that after a panic it names the hook that panicked.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pass<const ON_DROP: bool>(
         &self,
         value: &P::Value,
@@ -604,6 +742,9 @@ impl<P: HookPoint> Chain<P> {
     /// Runs only the hooks a `Drop` may run: the sync hooks compiled into the program. Async
     /// and external hooks are skipped as if they were not in the chain.
     pub(crate) fn dispatch_on_drop(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
+        if self.is_watched() {
+            return self.dispatch_watched::<true>(value, scope);
+        }
         self.dispatch_sync::<true, true>(value, scope)
     }
 
@@ -762,12 +903,28 @@ impl<P: HookPoint> Chain<P> {
         None
     }
 
-    /// Runs the chain, awaiting async hooks; sync hooks run inline.
+    /// Runs the chain, awaiting async hooks; sync hooks run inline. Then, on a watched point,
+    /// its wildcard hooks.
     pub(crate) async fn dispatch_async(
         &self,
         value: P::Value,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
+        let plan = match self.is_watched() {
+            true => self.watch_plan::<false>(&value),
+            false => None,
+        };
+        let Some(payload) = plan else {
+            return self.run_async(value, scope).await;
+        };
+        let started = Instant::now();
+        let mut outcome = self.run_async(value, scope).await;
+        self.report::<false>(&mut outcome, payload, started.elapsed(), scope);
+        outcome
+    }
+
+    /// The chain of [`dispatch_async`](Self::dispatch_async).
+    async fn run_async(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
         if self.entries.is_empty() {
             return Outcome::passed(value);
         }
@@ -827,6 +984,59 @@ impl<P: HookPoint> Chain<P> {
         }
         run.finish(value, blocked, notes)
     }
+}
+
+/// The tool's name when `value` is a tool call, its result, or a permission request for one.
+fn tool_name<T: Any>(value: &T) -> Option<String> {
+    let value = value as &dyn Any;
+    if let Some(call) = value.downcast_ref::<hooks_core::ToolCall>() {
+        return Some(call.name.clone());
+    }
+    if let Some(result) = value.downcast_ref::<hooks_core::ToolResult>() {
+        return Some(result.tool_name.clone());
+    }
+    value
+        .downcast_ref::<hooks_core::PermissionAsk>()
+        .map(|ask| ask.tool_name.clone())
+}
+
+/// The event wildcard hooks get for a dispatch of `P` that gave `outcome`.
+fn dispatch_event<P: HookPoint, T>(
+    outcome: &Outcome<T>,
+    payload: Value,
+    duration: Duration,
+    scope: Scope<'_>,
+) -> DispatchEvent {
+    let (decision, hook, reason, failed) = match &outcome.flow {
+        Flow::Blocked(b) => (
+            Decision::Block,
+            Some(b.hook.clone()),
+            Some(b.reason.clone()),
+            b.failed,
+        ),
+        Flow::Continue(_) => match outcome.rewritten_by.last() {
+            None => (Decision::Pass, None, None, false),
+            Some(last) if P::KIND == PointKind::Inject => {
+                (Decision::Inject, Some(last.clone()), None, false)
+            }
+            Some(last) => (Decision::Rewrite, Some(last.clone()), None, false),
+        },
+    };
+    let mut event = DispatchEvent::new(P::NAME, P::KIND, decision, payload);
+    event.session_id = scope.session_id.to_owned();
+    // A turn's frame has a turn token; a session's or a registry's dispatch has none.
+    event.turn = (scope.frame.turn != 0).then_some(scope.turn);
+    event.hook = hook;
+    event.reason = reason;
+    event.failed = failed;
+    event.rewritten_by = outcome.rewritten_by.clone();
+    event.failures = outcome
+        .failures
+        .iter()
+        .map(|f| format!("{}: {}", f.hook, f.error))
+        .collect();
+    event.duration = duration;
+    event
 }
 
 /// `true` when `entry` does not run: its extension is disabled, or (`ON_DROP`) a `Drop` may not

@@ -38,6 +38,11 @@
 //!   ([`HooksBuilder::attach`], [`Hooks::attachment`]). The chains never change after that.
 //! - [`Hooks::global`] does no I/O and cannot fail: it is the collected hooks, or the registry
 //!   the program installed with [`Hooks::set_global`] before first using it.
+//! - A wildcard hook ([`HooksBuilder::watch`], `#[register_hook("*")]`) is kept under its
+//!   pattern (`HookInfo::point` is `"*"` or `"after_*"`), resolved into the chain of every
+//!   point it matches when that chain is built (see [`chain`](crate::chain#wildcard-hooks)).
+//!   A pattern that can match no point is an error ([`BuildError::Pattern`]) naming the hook
+//!   and where it is defined.
 //! - A guard that must not vanish is required ([`HooksBuilder::require_hook`],
 //!   [`HooksBuilder::require_extension`], [`HookOptions::required`]). When the registry is built
 //!   without it, a stand-in in the extension [`REQUIRED_EXTENSION`] (`"required"`) blocks its
@@ -63,7 +68,7 @@ use serde::de::DeserializeOwned;
 
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
 use crate::sections::{self, Declared, Sections};
-use hooks_core::__private::RunningHook;
+use hooks_core::__private::{RunningHook, Wildcard};
 use hooks_core::{SessionState, TurnState};
 
 /// How long an async hook may run, unless the builder says otherwise
@@ -140,6 +145,8 @@ pub struct HookInfo {
     pub required: bool,
     /// The order it was added in, for ties.
     order: u64,
+    /// For a wildcard hook: `true` when it reads the event's payload.
+    payload: bool,
 }
 
 impl HookInfo {
@@ -188,6 +195,16 @@ pub enum BuildError {
     /// The config does not fit the registry: see [`ConfigError`].
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A wildcard hook's pattern can match no point.
+    #[error("wildcard hook `{hook}` ({at}): {message}")]
+    Pattern {
+        /// The hook's name.
+        hook: String,
+        /// file:line of its definition.
+        at: String,
+        /// What is wrong with the pattern, and the fix.
+        message: String,
+    },
     /// A step a layered crate left with [`HooksBuilder::on_build`] failed: the allowlist of
     /// approved hooks cannot be read, a configured hook cannot be added, ...
     #[error("{0}")]
@@ -230,6 +247,14 @@ impl PartialEq for BuildError {
                     other: x,
                 },
             ) => (extension, owner, other) == (e, o, x),
+            (
+                BuildError::Pattern { hook, at, message },
+                BuildError::Pattern {
+                    hook: h,
+                    at: a,
+                    message: m,
+                },
+            ) => (hook, at, message) == (h, a, m),
             (BuildError::Config(a), BuildError::Config(b)) => a == b,
             (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
             _ => false,
@@ -303,6 +328,7 @@ pub struct HookOptions {
     at: Option<(Arc<str>, u32)>,
     source: Option<HookSource>,
     required: bool,
+    payload: bool,
 }
 
 impl HookOptions {
@@ -317,7 +343,16 @@ impl HookOptions {
             at: None,
             source: None,
             required: false,
+            payload: true,
         }
+    }
+
+    /// For a wildcard hook ([`HooksBuilder::watch`]): it does not read
+    /// [`DispatchEvent::payload`](hooks_core::DispatchEvent), so a dispatch whose wildcard hooks
+    /// all say so builds no JSON of its value (the payload is then `Null`). Counters use it.
+    pub fn without_payload(mut self) -> Self {
+        self.payload = false;
+        self
     }
 
     /// Lower runs earlier.
@@ -599,6 +634,12 @@ impl HooksBuilder {
         self
     }
 
+    /// The sections given so far ([`sections`](HooksBuilder::sections)), merged: for a guard
+    /// whose hooks depend on its config when it is added (which points `audit-log` watches).
+    pub fn sections_so_far(&self) -> Option<&Sections> {
+        self.sections.as_ref()
+    }
+
     /// Leaves `step` for [`build`](HooksBuilder::build), which runs the steps first, in the
     /// order they were left, before it builds the chains. For crates layered on the runtime:
     /// config files and consent decide which configured hooks to add only once the whole
@@ -877,6 +918,82 @@ impl HooksBuilder {
         )
     }
 
+    /// Adds a wildcard hook: it observes every dispatch of the points `pattern` matches —
+    /// `"*"` (every point, built-in and user-defined) or `"PREFIX*"` (`"after_*"`, `"myapp:*"`)
+    /// — after their chains ran, with the [`DispatchEvent`](hooks_core::DispatchEvent) of each
+    /// (see [`chain`](crate::chain#wildcard-hooks)). It only observes: it returns `()` or
+    /// `Result<(), E>`, and its failures never change a dispatch's flow. A pattern that can match
+    /// no point fails the build ([`BuildError::Pattern`]).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// use hookchain::points::ToolCall;
+    /// use hookchain::{Decision, DispatchEvent, HookContext, HookOptions, HookResult, HooksBuilder};
+    /// use hookchain::points::InterceptToolCall;
+    /// use serde_json::{Value, json};
+    ///
+    /// let blocks = Arc::new(AtomicUsize::new(0));
+    /// let seen = Arc::clone(&blocks);
+    /// let hooks = HooksBuilder::new()
+    ///     .hook(InterceptToolCall, 0, |_: &ToolCall, _: &HookContext| HookResult::<Value>::block("no"))
+    ///     .watch("*", HookOptions::new("blocks"), move |ev: &DispatchEvent, _: &HookContext| {
+    ///         if ev.decision == Decision::Block {
+    ///             seen.fetch_add(1, Ordering::Relaxed);
+    ///         }
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let turn = hooks.session("watch-doc").begin_turn();
+    /// assert!(turn.intercept_tool_call(ToolCall::new("rm", json!({}))).is_blocked());
+    /// assert_eq!(blocks.load(Ordering::Relaxed), 1);
+    /// ```
+    #[track_caller]
+    pub fn watch<F, R>(self, pattern: &str, options: HookOptions, hook: F) -> Self
+    where
+        F: for<'a, 'b, 'c> Fn(&'a hooks_core::DispatchEvent, &'b HookContext<'c>) -> R
+            + Send
+            + Sync
+            + 'static,
+        R: IntoHookReturn<hooks_core::Observed>,
+    {
+        let closure: SyncClosure<Wildcard> =
+            Arc::new(move |event, cx| hook(event, cx).into_hook_return());
+        let at = Location::caller();
+        self.watch_with_errors(pattern, options, closure, (at.file(), at.line()))
+    }
+
+    /// [`watch`](HooksBuilder::watch) for a closure that returns the chain's own form, for
+    /// crates layered on the runtime (external wildcard hooks).
+    #[track_caller]
+    pub fn watch_returning<F>(self, pattern: &str, options: HookOptions, hook: F) -> Self
+    where
+        F: for<'a, 'b, 'c> Fn(
+                &'a hooks_core::DispatchEvent,
+                &'b HookContext<'c>,
+            ) -> HookReturn<Wildcard>
+            + Send
+            + Sync
+            + 'static,
+    {
+        let at = Location::caller();
+        self.watch_with_errors(pattern, options, Arc::new(hook), (at.file(), at.line()))
+    }
+
+    fn watch_with_errors(
+        mut self,
+        pattern: &str,
+        options: HookOptions,
+        closure: SyncClosure<Wildcard>,
+        at: (&'static str, u32),
+    ) -> Self {
+        self = self.add::<Wildcard>(options, false, Handler::SyncClosure(closure), at);
+        if let Some(added) = self.added.last_mut() {
+            added.info.point = hooks_core::Pattern::intern(pattern);
+        }
+        self
+    }
+
     /// Adds an async hook on `point`: a fn (or closure) returning a boxed future.
     ///
     /// ```
@@ -964,6 +1081,7 @@ impl HooksBuilder {
             source: options.source.unwrap_or(HookSource::Builder),
             required: options.required,
             order: self.order,
+            payload: options.payload,
         };
         self.added.push(Added {
             info,
@@ -1137,6 +1255,7 @@ impl Registry {
         });
         let mut duplicates = find_duplicates(&infos);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
+        duplicates.extend(pattern_errors(&infos));
         let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
@@ -1209,6 +1328,8 @@ macro_rules! builtin_chains {
             /// Per built-in slot, `true` when its chain has a hook: what a point nobody hooks
             /// checks first, with no lookup of its chain.
             hooked: [bool; points::BUILTIN_SLOTS],
+            /// Per built-in slot, `true` when a wildcard hook watches its point.
+            watched: [bool; points::BUILTIN_SLOTS],
         }
 
         impl BuiltinChains {
@@ -1221,13 +1342,15 @@ macro_rules! builtin_chains {
                 timeouts: Timeouts,
             ) -> Self {
                 let mut hooked = [false; points::BUILTIN_SLOTS];
+                let mut watched = [false; points::BUILTIN_SLOTS];
                 $(
                     let $point = build_chain::<points::$point>(registered, added, extensions, required, timeouts);
                     if let Some(slot) = <points::$point as HookPoint>::BUILTIN_SLOT {
                         hooked[slot] = !$point.is_empty();
+                        watched[slot] = $point.is_watched();
                     }
                 )*
-                BuiltinChains { $($point,)* hooked }
+                BuiltinChains { $($point,)* hooked, watched }
             }
 
             /// The chain of `P` when it is a built-in point. The type comparisons are constants,
@@ -1284,26 +1407,58 @@ fn build_chain<P: HookPoint>(
             hooks.push((a.info.clone(), handler.clone()));
         }
     }
-    hooks.sort_by(|(a, _), (b, _)| {
+    let mut watchers: Vec<(HookInfo, Handler<Wildcard>)> = Vec::new();
+    for r in registered {
+        if !watches(r.point, P::NAME) {
+            continue;
+        }
+        if let Some(f) = r.sync_handler::<Wildcard>() {
+            watchers.push((registered_info(r), Handler::Sync(f)));
+        }
+    }
+    for a in added {
+        if a.point_type != TypeId::of::<Wildcard>() || !watches(a.info.point, P::NAME) {
+            continue;
+        }
+        if let Some(handler) = a.handler.downcast_ref::<Handler<Wildcard>>() {
+            watchers.push((a.info.clone(), handler.clone()));
+        }
+    }
+    watchers.sort_by(|(a, _), (b, _)| {
         (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
     });
+    let reads_payload: Box<[bool]> = watchers.iter().map(|(info, _)| info.payload).collect();
     Chain {
         async_limit: timeouts.of::<P>(),
         all_sync: hooks.iter().all(|(_, handler)| !handler.is_async()),
-        entries: hooks
-            .into_iter()
-            .map(|(info, handler)| Entry {
-                external: is_external(&info),
-                required: required.contains(&info).then(|| Arc::from(info.location())),
-                hook: RunningHook {
-                    extension: extension_of(extensions, &info.extension),
-                    name: info.name,
-                },
-                on_error: info.on_error,
-                handler,
-            })
-            .collect(),
+        entries: entries(hooks, extensions, required),
+        watchers: entries(watchers, extensions, required),
+        reads_payload,
     }
+}
+
+/// The chain entries of `hooks`, sorted.
+fn entries<P: HookPoint>(
+    mut hooks: Vec<(HookInfo, Handler<P>)>,
+    extensions: &[Arc<Extension>],
+    required: &RequiredSet,
+) -> Box<[Entry<P>]> {
+    hooks.sort_by(|(a, _), (b, _)| {
+        (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
+    });
+    hooks
+        .into_iter()
+        .map(|(info, handler)| Entry {
+            external: is_external(&info),
+            required: required.contains(&info).then(|| Arc::from(info.location())),
+            hook: RunningHook {
+                extension: extension_of(extensions, &info.extension),
+                name: info.name,
+            },
+            on_error: info.on_error,
+            handler,
+        })
+        .collect()
 }
 
 impl Registry {
@@ -1319,6 +1474,11 @@ impl Registry {
     /// Per built-in slot, `true` when its chain has a hook.
     pub(crate) fn hooked(&self) -> [bool; points::BUILTIN_SLOTS] {
         self.builtin.hooked
+    }
+
+    /// Per built-in slot, `true` when a wildcard hook watches its point.
+    pub(crate) fn watched(&self) -> [bool; points::BUILTIN_SLOTS] {
+        self.builtin.watched
     }
 
     /// The chain of `P`, building it on first use for user-defined points.
@@ -1357,6 +1517,8 @@ impl Registry {
                     entries: Box::new([]),
                     async_limit: None,
                     all_sync: true,
+                    watchers: Box::new([]),
+                    reads_payload: Box::new([]),
                 }
             }
         };
@@ -1410,7 +1572,32 @@ fn registered_info(r: &Registration) -> HookInfo {
         source: HookSource::Registered,
         required: false,
         order: 0,
+        payload: true,
     }
+}
+
+/// The wildcard hooks whose pattern can match no point.
+fn pattern_errors(infos: &[HookInfo]) -> Vec<BuildError> {
+    let builtin = points::catalog().iter().map(|p| p.name);
+    infos
+        .iter()
+        .filter(|info| hooks_core::Pattern::is_wildcard(info.point))
+        .filter_map(|info| {
+            let error = hooks_core::Pattern::parse(info.point, builtin.clone()).err()?;
+            Some(BuildError::Pattern {
+                hook: info.name.to_string(),
+                at: info.location(),
+                message: error.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// `true` when the wildcard `pattern` (`"*"`, `"after_*"`) watches the point named `point`.
+fn watches(pattern: &str, point: &str) -> bool {
+    pattern
+        .strip_suffix('*')
+        .is_some_and(|prefix| point.starts_with(prefix))
 }
 
 fn find_duplicates(sorted: &[HookInfo]) -> Vec<BuildError> {

@@ -499,6 +499,7 @@ impl Session {
             inner: Arc::new(TurnInner {
                 hooks: self.inner.hooks.clone(),
                 hooked: self.inner.hooks.inner.hooked(),
+                watched: self.inner.hooks.inner.watched(),
                 session: self.clone(),
                 index,
                 token,
@@ -724,6 +725,9 @@ struct TurnInner {
     /// The registry's flags of the built-in points that have a hook, copied into the turn: a
     /// point nobody hooks is told apart with one load from the turn.
     hooked: [bool; hooks_core::points::BUILTIN_SLOTS],
+    /// The registry's flags of the built-in points a wildcard hook watches, read only once a
+    /// point is known to be hooked.
+    watched: [bool; hooks_core::points::BUILTIN_SLOTS],
     session: Session,
     index: u64,
     token: u64,
@@ -1149,9 +1153,25 @@ impl TurnInner {
         Flow::Continue(value)
     }
 
-    /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)).
+    /// `true` when a wildcard hook watches point `P`: for a built-in point, one load from the
+    /// turn.
+    #[inline(always)]
+    fn watched<P: HookPoint>(&self) -> bool {
+        match P::BUILTIN_SLOT {
+            Some(slot) => self.watched[slot],
+            None => self.hooks.inner.chain::<P>().is_watched(),
+        }
+    }
+
+    /// The pass path of a hooked point (see [`Chain::pass`](crate::chain::Chain)). A point a
+    /// wildcard hook watches runs nothing here: it stops at once, and [`resume`](Self::resume)
+    /// runs the full dispatch, whose wildcard hooks get the event. (Checked here rather than in
+    /// `fire_flow`, whose value the compiler then keeps in place.)
     #[inline(never)]
     fn pass<P: HookPoint>(&self, value: &P::Value, via: &'static str) -> Option<Stopped<P>> {
+        if self.watched::<P>() {
+            return Some(Stopped::watched());
+        }
         self.hooks
             .inner
             .chain::<P>()
@@ -1167,6 +1187,9 @@ impl TurnInner {
         value: P::Value,
         via: &'static str,
     ) -> Flow<P::Value> {
+        if stop.is_watched() {
+            return self.fire::<P>(value, Mode::Sync(via)).into_flow();
+        }
         let chain = self.hooks.inner.chain::<P>();
         let outcome = chain.resume::<false, false>(stop, value, self.scope(via));
         if !quiet(&outcome) {
@@ -1194,6 +1217,9 @@ impl TurnInner {
     ) -> Flow<P::Value> {
         if self.unhooked::<P>() {
             return Flow::Continue(value);
+        }
+        if self.watched::<P>() {
+            return self.fire_async::<P>(value, via).await.into_flow();
         }
         if self.hooks.inner.chain::<P>().all_sync {
             return self.fire_hooked::<P>(value, via);
