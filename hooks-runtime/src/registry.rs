@@ -599,7 +599,8 @@ impl HooksBuilder {
     }
 
     /// Reserves extension `extension` for `owner` (a built-in guard: "the built-in guard
-    /// `workflow-guard`"), whose hooks are named `extension` and whose config type is the next
+    /// `workflow-guard`"), whose hooks are named `extension` (or `extension:part`, for an owner
+    /// with several hooks on one point) and whose config type is the next
     /// one declared for it ([`config_type`](HooksBuilder::config_type)). A hook of another name
     /// in that extension (a `#[register_hook]` fn, a closure, an external hook) or another
     /// config type declared for it makes [`build`](HooksBuilder::build) fail with
@@ -1617,6 +1618,13 @@ fn find_duplicates(sorted: &[HookInfo]) -> Vec<BuildError> {
 }
 
 /// The hooks and config types in an extension a built-in claimed that are not the owner's.
+/// `true` when a hook named `name` is one of the claimed extension's own: named after it,
+/// `extension` or `extension:part` (a guard with several hooks on one point).
+fn owned_by(name: &str, extension: &str) -> bool {
+    name.strip_prefix(extension)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+}
+
 fn find_clashes(infos: &[HookInfo], declared: &[Declared], claims: &[Claim]) -> Vec<BuildError> {
     let mut errors = Vec::new();
     for claim in claims {
@@ -1627,7 +1635,7 @@ fn find_clashes(infos: &[HookInfo], declared: &[Declared], claims: &[Claim]) -> 
         };
         let hooks = infos
             .iter()
-            .filter(|i| *i.extension == *claim.extension && *i.name != *claim.extension);
+            .filter(|i| *i.extension == *claim.extension && !owned_by(&i.name, &claim.extension));
         errors.extend(hooks.map(|info| {
             clash(format!(
                 "the hook `{}` ({}) on `{}`",
