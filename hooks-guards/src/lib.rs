@@ -80,8 +80,8 @@ pub mod destructive_commands;
 pub mod git_checkpoint;
 pub mod inject;
 pub mod max_iterations;
-pub mod module_router;
 pub mod metrics;
+pub mod module_router;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
@@ -96,8 +96,8 @@ pub use inject::{
     AddRecentCommits, AddUserInfo, InjectAt, Injector,
 };
 pub use max_iterations::MaxIterations;
-pub use module_router::ModuleRouter;
 pub use metrics::{Metrics, MetricsSnapshot};
+pub use module_router::ModuleRouter;
 pub use protected_paths::ProtectedPaths;
 pub use secrets::Secrets;
 pub use stop_verifier::{ClaimRule, StopVerifier};

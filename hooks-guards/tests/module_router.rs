@@ -12,7 +12,7 @@ use hooks_guards::module_router::Require;
 use hooks_guards::{GuardsExt, ModuleRouter};
 
 mod support;
-use support::{Project, blocked, corpus, hookchain_test, from_yaml};
+use support::{Project, blocked, corpus, from_yaml, hookchain_test};
 
 /// A temporary project with `ARCHITECTURE.md`, `docs/modules.md`, `src/auth`, `src/billing`.
 impl Project {

@@ -12,7 +12,7 @@ use hookchain::{HookContext, HooksBuilder};
 use hooks_guards::{GuardsExt, WorkflowGuard};
 
 mod support;
-use support::{Project, blocked, corpus, hookchain_test, from_yaml};
+use support::{Project, blocked, corpus, from_yaml, hookchain_test};
 
 /// A temporary project with `src/`, `plans/`, `docs/` and a symlink `plans/escape -> ../src`.
 impl Project {
