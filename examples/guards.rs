@@ -88,20 +88,31 @@ fn tool(project: &Path, call: &ToolCall) -> Result<Value, String> {
     }
 }
 
-/// Runs one scripted tool call through the guards and prints what came of it.
-fn run(turn: &Turn, project: &Path, name: &str, args: Value) {
+/// Runs one scripted tool call through the guards and prints what came of it; an error when
+/// it was not `expected` to be blocked and was, or the other way round.
+fn run(turn: &Turn, project: &Path, name: &str, args: Value, blocked: bool) -> Result<(), String> {
     let call = ToolCall::new(name, args);
     let shown = match call.str_arg("command").or(call.str_arg("path")) {
         Some(what) => format!("{name} {what}"),
         None => name.to_owned(),
     };
     let run = turn.run_tool(call, |call| tool(project, call));
-    match (&run.blocked, run.ran) {
-        (Some(blocked), _) => println!("  {shown:<44} BLOCKED by {}", blocked.reason),
-        (None, true) => println!("  {shown:<44} ran: {}", one_line(&run.result.tool_response)),
-        (None, false) => println!("  {shown:<44} did not run"),
+    match &run.blocked {
+        Some(b) => println!("  {shown:<44} BLOCKED by {}", b.reason),
+        None => println!("  {shown:<44} ran: {}", one_line(&run.result.tool_response)),
     }
+    if run.blocked.is_some() != blocked {
+        return Err(format!(
+            "`{shown}` was expected to be {}",
+            if blocked { "blocked" } else { "let through" }
+        ));
+    }
+    Ok(())
 }
+
+/// Blocked, or let through.
+const BLOCKED: bool = true;
+const RUNS: bool = false;
 
 fn one_line(value: &Value) -> String {
     let text = match value {
@@ -169,69 +180,70 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let model_call = || turn.before_llm_call(LlmCall::new("You implement features.", vec![]));
     let _ = model_call();
-    run(&turn, &project, "bash", json!({"command": "rg TODO"}));
-    run(
-        &turn,
-        &project,
-        "read_file",
-        json!({"path": "ARCHITECTURE.md"}),
-    );
-    run(&turn, &project, "bash", json!({"command": "rg TODO"}));
-    run(
-        &turn,
-        &project,
-        "write_file",
-        json!({"path": "src/login.rs", "content": "pub fn login() {}\n"}),
-    );
-    let _ = model_call();
-    run(
-        &turn,
-        &project,
-        "write_file",
-        json!({"path": "plans/active/plan.md", "content": "# Login\n## Steps\n1. OAuth flow\n"}),
-    );
-    run(
-        &turn,
-        &project,
-        "write_file",
-        json!({"path": "src/login.rs", "content": "pub fn login() {}\n"}),
-    );
-    run(
-        &turn,
-        &project,
-        "write_file",
-        json!({"path": ".git/config", "content": "[core]\n"}),
-    );
-    run(
-        &turn,
-        &project,
-        "bash",
-        json!({"command": "sudo rm -rf --no-preserve-root /"}),
-    );
-    run(
-        &turn,
-        &project,
-        "bash",
-        json!({"command": "rm -rf ./build"}),
-    );
-    run(&turn, &project, "read_file", json!({"path": ".env"}));
+    // The model's tool calls, and whether the guards should block each.
+    let steps = [
+        ("bash", json!({"command": "rg TODO"}), BLOCKED),
+        ("read_file", json!({"path": "ARCHITECTURE.md"}), RUNS),
+        ("bash", json!({"command": "rg TODO"}), RUNS),
+        (
+            "write_file",
+            json!({"path": "src/login.rs", "content": "pub fn login() {}\n"}),
+            BLOCKED,
+        ),
+        (
+            "write_file",
+            json!({"path": "plans/active/plan.md", "content": "# Login\n## Steps\n1. OAuth\n"}),
+            RUNS,
+        ),
+        (
+            "write_file",
+            json!({"path": "src/login.rs", "content": "pub fn login() {}\n"}),
+            RUNS,
+        ),
+        (
+            "write_file",
+            json!({"path": ".git/config", "content": "[core]\n"}),
+            BLOCKED,
+        ),
+        (
+            "bash",
+            json!({"command": "sudo rm -rf --no-preserve-root /"}),
+            BLOCKED,
+        ),
+        ("bash", json!({"command": "rm -rf ./build"}), RUNS),
+        ("read_file", json!({"path": ".env"}), RUNS),
+    ];
+    for (i, (name, args, blocked)) in steps.into_iter().enumerate() {
+        if i == 4 {
+            let _ = model_call();
+        }
+        run(&turn, &project, name, args, blocked)?;
+    }
 
     let _ = model_call();
     let reply = "I wrote src/login.rs and all tests pass.";
     println!("  the model says: {reply}");
     match turn.on_stop(reply) {
         Stop::Redo { instruction, hook } => println!("  sent back by {hook}: {instruction}"),
-        other => println!("  {other:?}"),
+        other => {
+            return Err(format!("stop-verifier let an unverified claim through: {other:?}").into());
+        }
     }
-    run(&turn, &project, "bash", json!({"command": "cargo test"}));
+    run(
+        &turn,
+        &project,
+        "bash",
+        json!({"command": "cargo test"}),
+        RUNS,
+    )?;
     let _ = model_call();
-    match turn.on_stop("I wrote src/login.rs and all tests pass.") {
+    match turn.on_stop(reply) {
         Stop::Finish(reply) => println!("  the turn ends with: {reply}"),
-        other => println!("  {other:?}"),
+        other => return Err(format!("stop-verifier sent a verified claim back: {other:?}").into()),
     }
     match model_call() {
         Flow::Blocked(blocked) => println!("  a fifth model call: BLOCKED by {}", blocked.reason),
-        Flow::Continue(_) => println!("  a fifth model call went through"),
+        Flow::Continue(_) => return Err("max-iterations let a fifth model call through".into()),
     }
     turn.end(TurnEnd::Normal);
 

@@ -42,6 +42,10 @@ cargo test -p hookchain --no-default-features
 echo "== cargo test (linkme)"
 cargo test --workspace --exclude hooks-rig --features linkme
 
+echo "== the demos run to the end (each exits nonzero when a guard does not do what it shows)"
+cargo run -q --example workflow_guard >/dev/null
+cargo run -q --example guards >/dev/null
+
 echo "== the rig adapter (hooks-rig, rig-agent 0.44, rustc 1.95): lints, docs, tests, the example"
 cargo clippy -p hooks-rig --all-targets -- -D warnings
 cargo clippy -p hookchain --no-default-features --features rig -- -D warnings
