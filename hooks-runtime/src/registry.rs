@@ -1180,6 +1180,14 @@ impl HooksBuilder {
         );
         for error in config_errors {
             tracing::error!("{error}");
+            // A section left out may leave a guard off, or on without its settings: every
+            // session hears of it.
+            registry.notices.push(hooks_core::Notification {
+                level: hooks_core::Level::Error,
+                message: format!("{error}; the section is left out"),
+                source: Some("config".to_owned()),
+                kind: hooks_core::NotificationKind::General,
+            });
             errors.push(error.into());
         }
         registry.refused(&plan.refusals);
@@ -2063,6 +2071,17 @@ mod tests {
                  extension, did you mean `guard`?",
                 "extension `guard` in the config set from code: field `plan_path`: invalid \
                  type: integer `3`, expected a string",
+            ]
+        );
+        // Every session hears of the sections left out.
+        let notices: Vec<&str> = hooks.notices().iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(
+            notices,
+            [
+                "extension `gaurd` in the config set from code: no hook belongs to this \
+                 extension, did you mean `guard`?; the section is left out",
+                "extension `guard` in the config set from code: field `plan_path`: invalid \
+                 type: integer `3`, expected a string; the section is left out",
             ]
         );
         // The section that does not fit is left out whole (`enabled: false` with it); the rest
