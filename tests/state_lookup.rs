@@ -78,3 +78,39 @@ async fn get_turn_state_in_a_hook_works_through_the_async_api_on_any_thread() {
         .await
         .expect("in time");
 }
+
+/// Each thread keeps its own list of the registries' stores for the lookups by id: a registry
+/// built after a thread's first lookup is seen by its next one, and a dropped registry is not
+/// looked in any more.
+#[test]
+fn lookups_by_id_see_registries_built_and_dropped_since_the_threads_last_lookup() {
+    let id = "state-lookup-generations";
+    // The thread's first lookup: no live session has the id (a detached state).
+    get_turn_state(id).set("seen", true);
+    let first = HooksBuilder::new().build().unwrap();
+    let session = first.session(id);
+    let turn = session.begin_turn();
+    turn.state().set("registry", "first");
+    assert_eq!(
+        get_turn_state(id).get::<String>("registry").as_deref(),
+        Some("first"),
+        "a registry built after the thread's last lookup"
+    );
+    turn.end(TurnEnd::Normal);
+    session.end("done");
+    drop((turn, session, first));
+
+    let second = HooksBuilder::new().build().unwrap();
+    let session = second.session(id);
+    let turn = session.begin_turn();
+    turn.state().set("registry", "second");
+    // From this thread, and from a thread that never looked anything up.
+    assert_eq!(
+        get_turn_state(id).get::<String>("registry").as_deref(),
+        Some("second")
+    );
+    let other = std::thread::spawn(move || get_turn_state(id).get::<String>("registry"));
+    assert_eq!(other.join().unwrap().as_deref(), Some("second"));
+    turn.end(TurnEnd::Normal);
+    session.end("done");
+}

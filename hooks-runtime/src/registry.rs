@@ -1235,6 +1235,13 @@ pub(crate) struct Registry {
     pub(crate) store: Arc<crate::state::Store>,
 }
 
+impl Drop for Registry {
+    fn drop(&mut self) {
+        // The lookups by id forget its store.
+        self.store.retire();
+    }
+}
+
 impl Registry {
     /// Keeps what the config was refused, and says it to every session when it starts.
     fn refused(&mut self, refusals: &[String]) {

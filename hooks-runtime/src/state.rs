@@ -23,6 +23,10 @@
 //!   have their own state, and ending one leaves the other's alone.
 //! - Sessions are isolated: each has its own states, and no lock is shared between the values of
 //!   two sessions.
+//! - Lookups by id of different sessions from different threads share no lock and write no
+//!   shared memory: a store's sessions are split over [`SHARDS`] locks by id (each on a cache
+//!   line of its own), and each thread keeps its own list of the live stores, checked against a
+//!   process-wide generation (one load) and rebuilt only when a registry was built or dropped.
 //! - One session's parallel tool calls may read and write its state from several threads at once;
 //!   [`State::update`](hooks_core::State::update) is a read-modify-write under one lock.
 //! - Memory is bounded: an ended session frees its state, and a lookup by an id no live session
@@ -40,7 +44,7 @@
 //! [`Turn::end_async`]: crate::Turn::end_async
 //! [`Session`]: crate::Session
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Weak};
@@ -150,10 +154,7 @@ pub fn set_idle_timeout(timeout: Duration) {
 /// The number of sessions holding state, in every registry. A lookup of an id no live session
 /// has adds none.
 pub fn live_sessions() -> usize {
-    stores()
-        .iter()
-        .map(|store| store.sessions.read().len())
-        .sum::<usize>()
+    stores().iter().map(|store| store.len()).sum::<usize>()
 }
 
 /// Evicts, now, the state of the sessions that no `Session` or `Turn` handle holds and nobody
@@ -184,6 +185,49 @@ static DETACHED_WARNED_MS: AtomicU64 = AtomicU64::new(0);
 /// Every registry's store, for the lookups by id.
 static STORES: LazyLock<RwLock<Vec<Weak<Store>>>> = LazyLock::new(RwLock::default);
 
+/// Bumped whenever a store is made or its registry dropped: a thread's list of the live stores
+/// ([`LOCAL_STORES`]) is good while the generation it was made in is the current one.
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's list of the live stores and the generation it was made in, so that a lookup
+    /// by id takes no shared lock and bumps no shared count.
+    static LOCAL_STORES: RefCell<(u64, Vec<Arc<Store>>)> = const { RefCell::new((0, Vec::new())) };
+}
+
+/// Calls `f` with the live stores, from this thread's list (made again when the generation
+/// moved on).
+fn with_stores<R>(f: impl FnOnce(&[Arc<Store>]) -> R) -> R {
+    let generation = GENERATION.load(Ordering::Acquire);
+    LOCAL_STORES.with(|local| {
+        // A lookup from inside `f` (a `Drop` that looks an id up) finds the list borrowed: it
+        // gets a list of its own.
+        let Ok(mut local) = local.try_borrow_mut() else {
+            return f(&stores());
+        };
+        if local.0 != generation {
+            *local = (generation, stores());
+        }
+        f(&local.1)
+    })
+}
+
+/// Which of a store's [`SHARDS`] holds `session_id` (FNV-1a).
+fn shard_of(session_id: &str) -> usize {
+    let hash = session_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (hash % SHARDS as u64) as usize
+}
+
+/// How many locks a store's sessions are split over.
+pub const SHARDS: usize = 32;
+
+/// One lock of a store's sessions, on a cache line of its own.
+#[repr(align(64))]
+#[derive(Default)]
+struct Shard(RwLock<HashMap<Arc<str>, Arc<Slot>>>);
+
 fn now_ms() -> u64 {
     EPOCH.elapsed().as_millis() as u64
 }
@@ -198,27 +242,31 @@ fn stores() -> Vec<Arc<Store>> {
 /// turn). `None` when no live session has the id.
 fn find(session_id: &str) -> Option<(Arc<Slot>, Option<u64>)> {
     let frame = FRAME.get();
-    let mut latest: Option<Arc<Slot>> = None;
-    for store in STORES.read().iter().filter_map(Weak::upgrade) {
-        let Some(slot) = store.get(session_id) else {
-            continue;
-        };
-        if frame.store == store.id {
-            let own = (frame.session == slot.started).then_some(frame.turn);
-            return Some((slot, own));
+    let shard = shard_of(session_id);
+    with_stores(|stores| {
+        let mut latest: Option<Arc<Slot>> = None;
+        for store in stores {
+            let Some(slot) = store.get(session_id, shard) else {
+                continue;
+            };
+            if frame.store == store.id {
+                let own = (frame.session == slot.started).then_some(frame.turn);
+                return Some((slot, own));
+            }
+            if latest.as_ref().is_none_or(|l| slot.started > l.started) {
+                latest = Some(slot);
+            }
         }
-        if latest.as_ref().is_none_or(|l| slot.started > l.started) {
-            latest = Some(slot);
-        }
-    }
-    latest.map(|slot| (slot, None))
+        latest.map(|slot| (slot, None))
+    })
 }
 
 /// The store of one registry: the state of its live sessions, by id.
 pub(crate) struct Store {
     /// Never 0 (0 is "no store" in a [`Frame`]).
     id: u64,
-    sessions: RwLock<HashMap<Arc<str>, Arc<Slot>>>,
+    /// The sessions, by id, split over [`SHARDS`] locks ([`shard_of`]).
+    sessions: Box<[Shard]>,
 }
 
 /// The state of one session.
@@ -279,12 +327,27 @@ impl Store {
     pub(crate) fn new() -> Arc<Store> {
         let store = Arc::new(Store {
             id: NEXT_STORE.fetch_add(1, Ordering::Relaxed),
-            sessions: RwLock::default(),
+            sessions: (0..SHARDS).map(|_| Shard::default()).collect(),
         });
         let mut all = STORES.write();
         all.retain(|s| s.strong_count() > 0);
         all.push(Arc::downgrade(&store));
+        GENERATION.fetch_add(1, Ordering::Release);
         store
+    }
+
+    /// Its registry is dropped: the threads' lists of live stores are made again at their next
+    /// lookup, which lets the store go.
+    pub(crate) fn retire(&self) {
+        STORES
+            .write()
+            .retain(|s| s.strong_count() > 0 && !std::ptr::eq(s.as_ptr(), self));
+        GENERATION.fetch_add(1, Ordering::Release);
+    }
+
+    /// The number of sessions holding state.
+    fn len(&self) -> usize {
+        self.sessions.iter().map(|shard| shard.0.read().len()).sum()
     }
 
     /// The store's id, for the [`Frame`] of its dispatches.
@@ -292,8 +355,8 @@ impl Store {
         self.id
     }
 
-    fn get(&self, session_id: &str) -> Option<Arc<Slot>> {
-        let slot = self.sessions.read().get(session_id).cloned()?;
+    fn get(&self, session_id: &str, shard: usize) -> Option<Arc<Slot>> {
+        let slot = self.sessions[shard].0.read().get(session_id).cloned()?;
         slot.last_used_ms.store(now_ms(), Ordering::Relaxed);
         Some(slot)
     }
@@ -303,7 +366,8 @@ impl Store {
     pub(crate) fn open(&self, session_id: &Arc<str>) -> Arc<Slot> {
         evict_idle_sometimes();
         let slot = Arc::new(Slot::new());
-        self.sessions
+        self.sessions[shard_of(session_id)]
+            .0
             .write()
             .insert(session_id.clone(), slot.clone());
         slot
@@ -312,7 +376,7 @@ impl Store {
     /// Ends the session of `slot`: frees its state and forgets it.
     pub(crate) fn close(&self, session_id: &str, slot: &Arc<Slot>) {
         {
-            let mut sessions = self.sessions.write();
+            let mut sessions = self.sessions[shard_of(session_id)].0.write();
             if sessions
                 .get(session_id)
                 .is_some_and(|s| Arc::ptr_eq(s, slot))
@@ -343,16 +407,18 @@ impl Store {
     fn evict_idle(&self, now: u64) {
         let limit = IDLE_TIMEOUT_MS.load(Ordering::Relaxed);
         let mut evicted = Vec::new();
-        self.sessions.write().retain(|id, slot| {
-            let idle = now.saturating_sub(slot.last_used_ms.load(Ordering::Relaxed));
-            // Only the store holds it: no `Session` handle is alive, and no `Turn` (which holds
-            // a `Session`).
-            let keep = idle < limit || Arc::strong_count(slot) > 1;
-            if !keep {
-                evicted.push((id.clone(), slot.clone()));
-            }
-            keep
-        });
+        for shard in &self.sessions {
+            shard.0.write().retain(|id, slot| {
+                let idle = now.saturating_sub(slot.last_used_ms.load(Ordering::Relaxed));
+                // Only the store holds it: no `Session` handle is alive, and no `Turn` (which
+                // holds a `Session`).
+                let keep = idle < limit || Arc::strong_count(slot) > 1;
+                if !keep {
+                    evicted.push((id.clone(), slot.clone()));
+                }
+                keep
+            });
+        }
         for (id, slot) in evicted {
             slot.clear();
             tracing::warn!(
