@@ -24,7 +24,7 @@
 //! - Sessions are isolated: each has its own states, and no lock is shared between the values of
 //!   two sessions.
 //! - Lookups by id of different sessions from different threads share no lock and write no
-//!   shared memory: a store's sessions are split over [`SHARDS`] locks by id (each on a cache
+//!   shared memory: a store's sessions are split over 32 locks by id (each on a cache
 //!   line of its own), and each thread keeps its own list of the live stores, checked against a
 //!   process-wide generation (one load) and rebuilt only when a registry was built or dropped.
 //! - One session's parallel tool calls may read and write its state from several threads at once;
@@ -221,7 +221,7 @@ fn shard_of(session_id: &str) -> usize {
 }
 
 /// How many locks a store's sessions are split over.
-pub const SHARDS: usize = 32;
+const SHARDS: usize = 32;
 
 /// One lock of a store's sessions, on a cache line of its own.
 #[repr(align(64))]
