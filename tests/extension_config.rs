@@ -258,6 +258,8 @@ fn the_declared_type_is_checked_when_the_config_is_loaded() {
             file.display()
         )
     );
+    // `main` returning it with `?` prints its `Debug`: the message, not the enum's fields.
+    assert_eq!(format!("{error:?}"), error.to_string());
     let BuildError::Config(ConfigError::Invalid { origin, field, .. }) = error else {
         panic!("{error:?}")
     };

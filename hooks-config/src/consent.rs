@@ -112,7 +112,7 @@ pub const APPROVALS_FILE: &str = "approved-hooks.json";
 const FORMAT_VERSION: u32 = 1;
 
 /// What can go wrong reading or writing the allowlist.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConsentError {
     /// The allowlist exists and cannot be read.
@@ -148,6 +148,13 @@ pub enum ConsentError {
          `Consent::load(path)`)"
     )]
     NoHome,
+}
+
+/// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
+impl std::fmt::Debug for ConsentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 /// One approved hook, as the allowlist keeps it.

@@ -220,7 +220,7 @@ impl fmt::Display for ConfigOrigin {
 /// Every message starts with what is wrong where — the extension, key or file, then the file and
 /// line — and ends with the problem, e.g. "extension `workflow-guard` in ./hookchain.yaml line 7:
 /// field `blocked_tools[1]`: invalid type: integer `3`, expected a string".
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// An extension's section does not deserialize into the type its hooks read it as.
@@ -303,6 +303,13 @@ pub enum ConfigError {
         /// The hook's name (empty when the context names none).
         hook: String,
     },
+}
+
+/// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
+impl std::fmt::Debug for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 fn field_prefix(field: &str) -> String {

@@ -161,7 +161,7 @@ impl HookInfo {
 }
 
 /// What can go wrong building a registry.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
     /// Two hooks on one point share a name.
@@ -209,6 +209,13 @@ pub enum BuildError {
     /// approved hooks cannot be read, a configured hook cannot be added, ...
     #[error("{0}")]
     Step(Arc<dyn std::error::Error + Send + Sync>),
+}
+
+/// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
+impl std::fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl BuildError {
