@@ -426,3 +426,60 @@ fn hookchain_test_writes_an_audit_line() {
     assert_eq!(line["decision"], "pass");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A misspelt guard name in `hookchain.yaml`: the guard it meant does not run, and every way of
+/// looking says so — `hookchain test --json`'s warnings (for tools that read only stdout), and
+/// the notice every session of a lenient build hears.
+#[test]
+fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_sessions_notices() {
+    let dir = std::env::temp_dir().join(format!("hookchain-misspelt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("hookchain.yaml");
+    std::fs::write(
+        &config,
+        "extensions:\n  destructive-comands:\n    enabled: true\n",
+    )
+    .unwrap();
+    let payload = dir.join("payload.json");
+    std::fs::write(
+        &payload,
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}).to_string(),
+    )
+    .unwrap();
+    let consent = dir.join("approved.json");
+    let argv = [
+        "hookchain",
+        "--config",
+        config.to_str().unwrap(),
+        "--consent-file",
+        consent.to_str().unwrap(),
+        "test",
+        "PreToolUse",
+        "--payload-file",
+        payload.to_str().unwrap(),
+        "--json",
+    ];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
+    let report: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(code, EXIT_OK, "{report}");
+    let warnings = report["warnings"].to_string();
+    assert!(
+        warnings.contains("did you mean `destructive-commands`?") && warnings.contains("line 2"),
+        "{report}"
+    );
+
+    let config = hookchain::config::Config::load(&config).unwrap();
+    let (hooks, errors) = Hooks::builder().config(config).build_reporting();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        hooks
+            .notices()
+            .iter()
+            .any(|n| n.message.contains("did you mean `destructive-commands`?")),
+        "{:?}",
+        hooks.notices()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -53,8 +53,10 @@
 //!   order, the exact JSON it was sent and its exit code, stdout and stderr, or why nothing came
 //!   back ([`hook::tap`]) — on stderr with `--json`. With `--json` it prints exactly one JSON
 //!   object on stdout: `{"outcome":"continue","value":…,"context":[…],"warnings":[…]}` or
-//!   `{"outcome":"blocked","reason":"…","hook":"…"}`; the warnings include the hooks skipped for
-//!   want of consent and the hooks that failed (a hook that failed and went on is said once). Without `--json` it shows the payload, the chain
+//!   `{"outcome":"blocked","reason":"…","hook":"…"}`; the warnings include the config left out
+//!   (a section that does not fit, a misspelt guard name: the guard it meant does not run), the
+//!   hooks skipped for want of consent and the hooks that failed (a hook that failed and went
+//!   on is said once). Without `--json` it shows the payload, the chain
 //!   in order (configured hooks whose matcher does not match the tool are marked as not run),
 //!   what was skipped or failed, and the outcome.
 //! - `doctor` checks each configured hook: its program exists and is executable, its consent
@@ -980,9 +982,9 @@ struct Fired {
     failed: bool,
 }
 
-/// Dispatches the value in `json` through the chain of `P`. `notices` (hooks skipped for want of
-/// consent) come first in the JSON's warnings, then the hooks that failed, then the warnings
-/// the hooks added.
+/// Dispatches the value in `json` through the chain of `P`. `notices` (config left out, hooks
+/// skipped for want of consent) come first in the JSON's warnings, then the hooks that failed,
+/// then the warnings the hooks added.
 fn fire<P>(
     hooks: &Hooks,
     json: &Value,
@@ -1201,21 +1203,28 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
         .consent(consent, policy)
         .accept_hooks(cli.accept_hooks)
         .build_reporting();
-    // A lenient build leaves out what does not fit; say what that was.
-    for error in errors {
-        notes.push(format!("{error} (left out)"));
-    }
+    // A lenient build leaves out what does not fit; say what that was, in the notes and in the
+    // JSON's warnings (a guard its section cannot enable does not run: a tool must see that).
+    let left_out: Vec<String> = errors
+        .iter()
+        .map(|error| format!("{error} (left out)"))
+        .collect();
+    notes.extend(left_out.iter().cloned());
     for error in &registry.consent_report().errors {
         notes.push(error.to_string());
     }
     notes.extend(config.warnings().iter().cloned());
     notes.extend(refusals(&registry, &config));
-    let skipped: Vec<String> = registry
-        .consent_report()
-        .skipped
-        .iter()
-        .filter(|s| s.point == point.name)
-        .map(ToString::to_string)
+    let skipped: Vec<String> = left_out
+        .into_iter()
+        .chain(
+            registry
+                .consent_report()
+                .skipped
+                .iter()
+                .filter(|s| s.point == point.name)
+                .map(ToString::to_string),
+        )
         .collect();
     let session_state = given.state();
     let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
