@@ -483,3 +483,37 @@ fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_ses
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README's example of `init()` with a guard enabled in Rust, compiled (a test cannot install
+/// the global registry of the other tests).
+#[rustfmt::skip]
+#[allow(dead_code, unused_imports)]
+mod init_with_a_guard {
+use hookchain::prelude::*;
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+use hookchain::config::Init;
+use hookchain::guards::{DestructiveCommands, GuardsExt};
+
+let report = Init::new()
+    .builder(Hooks::builder().collected().guard(DestructiveCommands::default()))
+    .install()?;
+eprint!("{report}");
+Ok(())
+}
+}
+
+/// The README's block of `init()` with a guard is the one compiled above.
+#[test]
+fn the_readmes_init_with_a_guard_is_compiled_here() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```rust\nuse hookchain::config::Init;")
+        .expect("the README's init() with a guard");
+    let block = &readme[start + "```rust\n".len()..];
+    let code = &block[..block.find("```").unwrap()];
+    let this = include_str!("guards.rs");
+    assert!(
+        this.contains(code),
+        "the README's block is not in tests/guards.rs:\n{code}"
+    );
+}
