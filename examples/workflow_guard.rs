@@ -216,7 +216,7 @@ fn script(turn: u64) -> Vec<Step> {
 /// Prints which hook decided what about a dispatch.
 fn show_decision<T>(outcome: &Outcome<T>) {
     match &outcome.flow {
-        Flow::Blocked(b) => println!("  ✗ blocked by {}: {}", b.hook, b.reason),
+        Flow::Blocked(b) => println!("  ✗ blocked by {}: {}", b.hook, reason(&b)),
         Flow::Continue(_) if outcome.rewritten_by.is_empty() => {
             println!("  ✓ allowed: every hook passed")
         }
@@ -247,7 +247,7 @@ fn run_turn(session: &Session, user_text: &str) {
     let context = match start {
         Flow::Continue(start) => start.context,
         Flow::Blocked(b) => {
-            println!("  ✗ turn blocked by {}: {}", b.hook, b.reason);
+            println!("  ✗ turn blocked by {}: {}", b.hook, reason(&b));
             return turn.end(TurnEnd::Blocked);
         }
     };
@@ -317,4 +317,14 @@ fn main() -> ExitCode {
 fn fail(error: &dyn std::fmt::Display) -> ExitCode {
     eprintln!("error: {error}");
     ExitCode::FAILURE
+}
+
+/// The reason of a block without the hook's name in front: a built-in guard's reason begins with
+/// its name, for the model, which sees only the reason.
+fn reason(blocked: &hookchain::Blocked) -> &str {
+    blocked
+        .reason
+        .strip_prefix(blocked.hook.as_str())
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(&blocked.reason)
 }

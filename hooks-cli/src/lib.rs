@@ -1371,6 +1371,11 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
             } else {
                 ""
             };
+            // A built-in guard's reason begins with its name, for the model: said once here.
+            let reason = reason
+                .strip_prefix(hook.as_str())
+                .and_then(|rest| rest.strip_prefix(": "))
+                .unwrap_or(&reason);
             let _ = writeln!(text, "outcome: blocked by `{hook}`{how}: {reason}");
         }
     }
