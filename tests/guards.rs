@@ -233,7 +233,7 @@ fn hookchain_test_tries_the_secrets_guard_on_user_input() {
     let (code, output) = run(&format!("deploy with {ANTHROPIC_KEY}"));
     assert_eq!(code, EXIT_BLOCKED, "{output}");
     assert!(
-        output.contains("secrets: the user's message holds an anthropic key"),
+        output.contains("blocked by `secrets`: the user's message holds an anthropic key"),
         "{output}"
     );
     let (code, output) = run("deploy the app to staging");
@@ -306,7 +306,7 @@ fn hookchain_test_tries_the_stop_verifier_on_a_stop_payload() {
     let (code, output) = run("I pushed the fix to main and all tests pass.");
     assert_eq!(code, EXIT_BLOCKED, "{output}");
     assert!(
-        output.contains("stop-verifier: the reply claims"),
+        output.contains("blocked by `stop-verifier`: the reply claims"),
         "{output}"
     );
     assert!(output.contains("tests pass or were run"), "{output}");
@@ -469,6 +469,31 @@ fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_ses
         warnings.contains("did you mean `destructive-commands`?") && warnings.contains("line 2"),
         "{report}"
     );
+
+    // `list` notes it; `doctor` counts it as a problem, once, and fails.
+    for (command, code, said) in [
+        ("list", EXIT_OK, "note: extension `destructive-comands`"),
+        ("doctor", 1, "1 problem(s) in all"),
+    ] {
+        let argv = [
+            "hookchain",
+            "--config",
+            config.to_str().unwrap(),
+            "--consent-file",
+            consent.to_str().unwrap(),
+            command,
+        ];
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let exit = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(exit, code, "{command}: {out}");
+        assert!(out.contains(said), "{command}: {out}");
+        assert_eq!(
+            out.matches("did you mean `destructive-commands`?").count(),
+            1,
+            "{out}"
+        );
+    }
 
     let config = hookchain::config::Config::load(&config).unwrap();
     let (hooks, errors) = Hooks::builder().config(config).build_reporting();

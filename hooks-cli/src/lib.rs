@@ -567,7 +567,8 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
         } else {
             let _ = writeln!(
                 text,
-                "configured hooks: none ({} configures no hooks: add a `hooks:` section)",
+                "configured hooks: none ({} runs no script, worker or endpoint; those go in a \
+                 `hooks:` section)",
                 config.files().join(", ")
             );
         }
@@ -634,6 +635,17 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
     }
     notes.extend(config.warnings().iter().cloned());
     notes.extend(refusals(&registry, &config));
+    // Config a lenient build left out (a misspelt guard name, a field that does not fit): the
+    // guard it meant does not run, or runs without those settings.
+    for notice in registry.notices() {
+        let said = notice
+            .message
+            .strip_suffix("; the section is left out")
+            .is_some_and(|error| notes.iter().any(|n| n.contains(error)));
+        if notice.level == hooks_core::Level::Error && !said {
+            notes.push(notice.message.clone());
+        }
+    }
     for note in notes {
         let _ = writeln!(text, "note: {note}");
     }
@@ -1553,8 +1565,14 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
     }
     // A required hook that does not run is a problem: its point blocks. Missing (not linked,
     // not approved, changed since approved): the registry's error notices say which.
+    // A config section left out is an error notice as well as the error or refusal said above:
+    // said once.
     for notice in registry.notices() {
-        if notice.level == hooks_core::Level::Error {
+        let said = notice
+            .message
+            .strip_suffix("; the section is left out")
+            .is_some_and(|error| text.contains(error));
+        if notice.level == hooks_core::Level::Error && !said {
             problems += 1;
             let _ = writeln!(text, "problem: {}", notice.message);
         }
@@ -1739,7 +1757,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             problems += 1;
         }
     }
-    let _ = writeln!(
+    let _ = write!(
         text,
         "{} configured hook(s): {ok} ok, {} with problems; {} config file(s) not loaded; {compiled} \
          compiled-in hook(s) (not checked)",
@@ -1747,6 +1765,10 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
         configured.len() - ok,
         load_errors
     );
+    if problems > 0 {
+        let _ = write!(text, "; {problems} problem(s) in all");
+    }
+    text.push('\n');
     io.out.write_all(text.as_bytes())?;
     Ok(if problems + load_errors == 0 {
         EXIT_OK
