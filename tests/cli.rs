@@ -194,7 +194,8 @@ fn an_empty_list_says_why() {
     assert_eq!(run.code, EXIT_OK, "{}", run.err);
     assert!(run.out.contains("compiled-in hooks: none ("), "{}", run.out);
     assert!(
-        run.out.contains("configured hooks: none (") && run.out.contains("go in a `hooks:` section"),
+        run.out.contains("configured hooks: none (")
+            && run.out.contains("go in a `hooks:` section"),
         "{}",
         run.out
     );

@@ -366,7 +366,9 @@ fn hookchain_test_tries_it() {
     let (code, output) = run(bash("grep -rn login ."));
     assert_eq!(code, EXIT_BLOCKED, "{output}");
     assert!(
-        output.contains("module-router: `grep -rn login .` searches the whole repository"),
+        output.contains(
+            "blocked by `module-router`: `grep -rn login .` searches the whole repository"
+        ),
         "{output}"
     );
     let (code, output) = run(bash("grep -rn login src/auth"));

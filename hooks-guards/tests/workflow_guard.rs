@@ -593,7 +593,7 @@ fn hookchain_test_tries_it() {
     let (code, output) = run("PreToolUse", write("src/login.rs"));
     assert_eq!(code, EXIT_BLOCKED, "{output}");
     assert!(
-        output.contains("workflow-guard: `Write` would write `src/login.rs`"),
+        output.contains("blocked by `workflow-guard`: `Write` would write `src/login.rs`"),
         "{output}"
     );
     let (code, output) = run("PreToolUse", write("plans/active/plan.md"));
