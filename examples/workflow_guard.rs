@@ -216,7 +216,7 @@ fn script(turn: u64) -> Vec<Step> {
 /// Prints which hook decided what about a dispatch.
 fn show_decision<T>(outcome: &Outcome<T>) {
     match &outcome.flow {
-        Flow::Blocked(b) => println!("  ✗ blocked by {}: {}", b.hook, reason(&b)),
+        Flow::Blocked(b) => println!("  ✗ blocked by {}: {}", b.hook, reason(b)),
         Flow::Continue(_) if outcome.rewritten_by.is_empty() => {
             println!("  ✓ allowed: every hook passed")
         }

@@ -15,6 +15,31 @@ fn registry(yaml: &str) -> Result<Hooks, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Runs `hookchain --config CONFIG --consent-file DIR/approved.json ARGS...` through the CLI's
+/// entry point: its exit code, stdout and stderr.
+fn hookchain(
+    dir: &std::path::Path,
+    config: &std::path::Path,
+    args: &[&str],
+) -> (i32, String, String) {
+    let consent = dir.join("approved.json");
+    let mut argv = vec![
+        "hookchain",
+        "--config",
+        config.to_str().unwrap(),
+        "--consent-file",
+        consent.to_str().unwrap(),
+    ];
+    argv.extend_from_slice(args);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
 /// Runs `hookchain test EVENT` with `config` and `payload` (written into `dir`) through the
 /// CLI's entry point; its exit code and everything it printed.
 fn hookchain_test(
@@ -25,24 +50,14 @@ fn hookchain_test(
 ) -> (i32, String) {
     let payload_file = dir.join("payload.json");
     std::fs::write(&payload_file, payload.to_string()).unwrap();
-    let consent = dir.join("approved.json");
-    let argv = [
-        "hookchain",
-        "--config",
-        config.to_str().unwrap(),
-        "--consent-file",
-        consent.to_str().unwrap(),
+    let args = [
         "test",
         event,
         "--payload-file",
         payload_file.to_str().unwrap(),
     ];
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap(),
-    )
+    let (code, out, err) = hookchain(dir, config, &args);
+    (code, out + &err)
 }
 
 fn shell(command: &str) -> ToolCall {
@@ -447,45 +462,27 @@ fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_ses
         json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}).to_string(),
     )
     .unwrap();
-    let consent = dir.join("approved.json");
-    let argv = [
-        "hookchain",
-        "--config",
-        config.to_str().unwrap(),
-        "--consent-file",
-        consent.to_str().unwrap(),
+    let test = [
         "test",
         "PreToolUse",
         "--payload-file",
         payload.to_str().unwrap(),
         "--json",
     ];
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-    let report: Value = serde_json::from_slice(&out).unwrap();
+    let (code, out, _) = hookchain(&dir, &config, &test);
+    let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(code, EXIT_OK, "{report}");
     let warnings = report["warnings"].to_string();
     assert!(
         warnings.contains("did you mean `destructive-commands`?") && warnings.contains("line 2"),
         "{report}"
     );
-
     // `list` notes it; `doctor` counts it as a problem, once, and fails.
     for (command, code, said) in [
         ("list", EXIT_OK, "note: extension `destructive-comands`"),
         ("doctor", 1, "1 problem(s) in all"),
     ] {
-        let argv = [
-            "hookchain",
-            "--config",
-            config.to_str().unwrap(),
-            "--consent-file",
-            consent.to_str().unwrap(),
-            command,
-        ];
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let exit = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
-        let out = String::from_utf8(out).unwrap();
+        let (exit, out, _) = hookchain(&dir, &config, &[command]);
         assert_eq!(exit, code, "{command}: {out}");
         assert!(out.contains(said), "{command}: {out}");
         assert_eq!(

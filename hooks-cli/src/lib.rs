@@ -1387,7 +1387,7 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
             let reason = reason
                 .strip_prefix(hook.as_str())
                 .and_then(|rest| rest.strip_prefix(": "))
-                .unwrap_or(&reason);
+                .unwrap_or(reason);
             let _ = writeln!(text, "outcome: blocked by `{hook}`{how}: {reason}");
         }
     }
