@@ -69,8 +69,9 @@
 //!   debug level under the target `hookchain::external::process`, and the last few are kept for
 //!   the death message. Killing a worker (replaced, dropped) wakes the reader, which fails the
 //!   pending requests — even when a process the worker left behind with `setsid` holds the pipes
-//!   open. A worker that dies while nobody waits on it is found dead by the next firing, which
-//!   reads its end-of-file and its last words. No thread outlives a firing, and no descriptor its
+//!   open. A worker that dies while nobody waits on it is found dead by the next firing before
+//!   it sends anything (one `waitid` per firing): its end and last words are read then, its
+//!   death counts from its last answer, and the firing goes to a new worker. No thread outlives a firing, and no descriptor its
 //!   worker.
 //! - **Drop** kills the worker's process group and reaps it; its pipes close with it.
 //!
@@ -257,7 +258,7 @@ impl ProcessHook {
     pub fn pid(&self) -> Option<u32> {
         let supervisor = self.supervisor.lock();
         let worker = supervisor.worker.as_ref()?;
-        worker.death().is_none().then_some(worker.pid)
+        (worker.death().is_none() && !worker.has_exited()).then_some(worker.pid)
     }
 
     /// The running worker, started (again) if need be.
@@ -267,6 +268,11 @@ impl ProcessHook {
             .try_lock_until(deadline)
             .ok_or(TransportError::Timeout(timeout))?;
         if let Some(worker) = &supervisor.worker {
+            // A worker that exited while nobody waited on it: read its end now, so that this
+            // firing goes to a new one.
+            if worker.death().is_none() && worker.has_exited() {
+                worker.collect_death();
+            }
             match worker.death() {
                 None => return Ok(Arc::clone(worker)),
                 Some(death) => {
@@ -473,6 +479,8 @@ struct Worker {
     /// Why the worker was replaced while it still ran (a request it did not answer in time, a
     /// stdin it closed): the reason its pending requests fail with.
     retired: Mutex<Option<String>>,
+    /// When the worker last answered, in milliseconds since it started.
+    last_seen_ms: AtomicU64,
     /// Shut down to wake the reader, so that it stops even while someone else (a process the
     /// worker left behind with `setsid`) holds the worker's pipes open.
     wake: UnixStream,
@@ -521,6 +529,7 @@ impl Worker {
             command: spec.display.clone(),
             pid: group.pid(),
             started: Instant::now(),
+            last_seen_ms: AtomicU64::new(0),
             feed: Mutex::new(Feed {
                 stdin,
                 tail: Vec::new(),
@@ -548,6 +557,33 @@ impl Worker {
 
     fn death(&self) -> Option<Death> {
         self.pending.lock().death.clone()
+    }
+
+    /// Whether the worker's process has exited (not reaped yet: its death not recorded yet).
+    fn has_exited(&self) -> bool {
+        self.group.lock().exited_within(Duration::ZERO)
+    }
+
+    /// Records the death of a worker that exited while nobody waited on it: reads its last
+    /// answers and words to the end of its output (killing what it left holding its pipes past
+    /// [`DEATH_GRACE`]). Its death counts from when it was last seen alive, as it would have
+    /// had a firing been waiting.
+    fn collect_death(&self) {
+        let Some(mut reader) = self.reader.try_lock_for(DEATH_GRACE) else {
+            // Someone reads: they will meet its end.
+            return;
+        };
+        let nobody = Slot::default();
+        self.read_until(&mut reader, &nobody, Instant::now() + DEATH_GRACE);
+        if !reader.done {
+            // Its output is held open by something it left behind: end that too.
+            self.retire("exited, leaving its pipes open".to_owned());
+            self.read_until(&mut reader, &nobody, Instant::now() + DEATH_GRACE);
+        }
+        let seen = Duration::from_millis(self.last_seen_ms.load(Ordering::Relaxed));
+        if let Some(death) = &mut self.pending.lock().death {
+            death.at = self.started + seen;
+        }
     }
 
     /// Waits for the answer to `id` in `slot`; fails when the worker is dead already.
@@ -817,6 +853,8 @@ impl Worker {
         }
         match parse_answer(line) {
             Ok((id, stdout)) => {
+                let alive = self.started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64;
+                self.last_seen_ms.store(alive, Ordering::Relaxed);
                 let slot = self.pending.lock().waiting.remove(&id);
                 match slot {
                     Some(slot) => slot.fill(Ok(RawOutput {

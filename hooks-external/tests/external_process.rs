@@ -362,3 +362,41 @@ fn a_missing_worker_is_an_error_at_load_time() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_worker_that_exits_while_idle_is_replaced_by_the_next_firing_which_it_serves() {
+    let backoff = Backoff {
+        initial: Duration::from_millis(100),
+        max: Duration::from_millis(100),
+        healthy_after: Duration::from_secs(60),
+    };
+    let hook = ProcessHook::new(spec("crash_worker.py"))
+        .unwrap()
+        .with_backoff(backoff);
+    assert_eq!(
+        call(&hook, json!({"exit_after": true}), LONG).unwrap(),
+        json!({"echo": {"exit_after": true}})
+    );
+    let first = hook.pid().unwrap();
+    // Wait (bounded) until it has exited, answered and idle; then past the backoff's wait.
+    for _ in 0..250 {
+        if gone(first as i32) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(gone(first as i32), "the worker did not exit");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        hook.pid(),
+        None,
+        "a worker that exited is not reported as running"
+    );
+    // The backoff counts from when it was last seen alive, not from when its death was found:
+    // the next firing starts a new worker, which answers it.
+    assert_eq!(
+        call(&hook, json!({"n": 2}), LONG).unwrap(),
+        json!({"echo": {"n": 2}})
+    );
+    assert_ne!(hook.pid(), Some(first));
+}
