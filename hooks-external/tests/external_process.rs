@@ -374,10 +374,15 @@ fn a_worker_that_exits_while_idle_is_replaced_by_the_next_firing_which_it_serves
         .unwrap()
         .with_backoff(backoff);
     assert_eq!(
+        call(&hook, json!({"n": 1}), LONG).unwrap(),
+        json!({"echo": {"n": 1}})
+    );
+    let first = hook.pid().unwrap();
+    // Answered, then it exits: a moment later, or already.
+    assert_eq!(
         call(&hook, json!({"exit_after": true}), LONG).unwrap(),
         json!({"echo": {"exit_after": true}})
     );
-    let first = hook.pid().unwrap();
     // Wait (bounded) until it has exited, answered and idle; then past the backoff's wait.
     for _ in 0..250 {
         if gone(first as i32) {
