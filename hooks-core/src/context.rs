@@ -201,6 +201,20 @@ impl<'a> HookContext<'a> {
         self
     }
 
+    /// Names `hook` as the running one, in place: one pointer written.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn set_running(&mut self, hook: &'a RunningHook) {
+        self.running = Some(hook);
+    }
+
+    /// The running hook the runtime set, if any.
+    #[doc(hidden)]
+    #[inline]
+    pub fn running_hook(&self) -> Option<&'a RunningHook> {
+        self.running
+    }
+
     /// Copies the running hook's name and extension into the context's own fields.
     fn settle_running(&mut self) {
         if let Some(running) = self.running.take() {

@@ -8,8 +8,11 @@
 //! keeps one [`Extension`] per name. It holds
 //!
 //! - the extension's **enabled flag**, shared by the chain entries of all its hooks: a disabled
-//!   extension's hooks are skipped by every chain, on every thread, from the next hook a dispatch
-//!   reaches (the flag is read once per hook, with a relaxed load, and chains are never rebuilt);
+//!   extension's hooks are skipped by every chain, on every thread, from the next dispatch that
+//!   starts (chains are never rebuilt: a dispatch compares one process-wide count of switches
+//!   with the count at which its chain last found every extension enabled, and reads the flags
+//!   again only when the count moved; a dispatch already under way may finish with the flags it
+//!   started with);
 //! - the extension's **config section** ([`ConfigSection`]), which its hooks read as a type of
 //!   their own with [`HookContext::config`](crate::HookContext::config); a section is replaced
 //!   whole when the config changes, and each section caches the value it deserialized for each
@@ -42,7 +45,7 @@
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use parking_lot::RwLock;
 use serde::de::DeserializeOwned;
@@ -515,6 +518,10 @@ fn segments(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
 /// How many extensions of the process are disabled (see [`Extension::any_disabled`]).
 static DISABLED: AtomicUsize = AtomicUsize::new(0);
 
+/// How many times an extension of the process was switched on or off (see
+/// [`Extension::switches`]).
+static SWITCHES: AtomicU64 = AtomicU64::new(0);
+
 /// One extension of a registry: its name, its hooks' enabled flag, and its config section.
 ///
 /// The runtime creates them; agents get them from `Hooks::extension(name)`, hooks through
@@ -620,8 +627,8 @@ impl Extension {
         self.enabled.load(Ordering::Relaxed)
     }
 
-    /// Enables or disables its hooks, in every chain and on every thread, from the next hook a
-    /// dispatch reaches. Returns the previous state. A disabled extension is said to be disabled
+    /// Enables or disables its hooks, in every chain and on every thread, from the next dispatch
+    /// that starts. Returns the previous state. A disabled extension is said to be disabled
     /// by "the agent's code" ([`set_enabled_by`](Extension::set_enabled_by) names another).
     pub fn set_enabled(&self, enabled: bool) -> bool {
         self.set_enabled_by(enabled, "the agent's code")
@@ -643,16 +650,28 @@ impl Extension {
             // Enabling a disabled one, or disabling it again (whose count was added above).
             DISABLED.fetch_sub(1, Ordering::SeqCst);
         }
+        // After the flag: a reader that sees this count sees the flag as it is now.
+        SWITCHES.fetch_add(1, Ordering::Release);
         was
     }
 
-    /// `true` when any extension of the process is disabled. The dispatch reads this one flag
-    /// before each hook and reads the hook's own extension only when it is set, so that the
-    /// hooks of a program that disabled nothing pay for one load each.
+    /// `true` when any extension of the process is disabled. A chain that has to check its hooks
+    /// one by one (see [`switches`](Extension::switches)) reads this one flag before each hook,
+    /// and the hook's own extension only when it is set.
     #[doc(hidden)]
     #[inline(always)]
     pub fn any_disabled() -> bool {
         DISABLED.load(Ordering::Relaxed) != 0
+    }
+
+    /// How many times an extension of the process was enabled or disabled: a chain that saw
+    /// every extension of its hooks enabled at this count knows they still are while the count
+    /// has not moved, and runs its hooks with no check of their own. Read before the flags
+    /// (`Acquire`): the count is moved after the flag.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn switches() -> u64 {
+        SWITCHES.load(Ordering::Acquire)
     }
 
     /// Who disabled it (a file and line, "the agent's code", or `"default"` for an extension

@@ -226,7 +226,14 @@ pub trait IntoHookReturn<R> {
 impl<R> IntoHookReturn<R> for HookResult<R> {
     #[inline(always)]
     fn into_hook_return(self) -> Result<HookResult<R>, HookError> {
-        Ok(self)
+        // Variant by variant, not `Ok(self)`: the hook's own branch is kept, so that its pass
+        // path writes only the tag (a copy of the whole value lets the optimizer write the
+        // other variants' fields on every path).
+        match self {
+            HookResult::Pass => Ok(HookResult::Pass),
+            HookResult::Rewrite(value) => Ok(HookResult::Rewrite(value)),
+            HookResult::Block(reason) => Ok(HookResult::Block(reason)),
+        }
     }
 }
 

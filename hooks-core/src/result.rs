@@ -115,8 +115,14 @@ impl From<Cow<'static, str>> for Reason {
 }
 
 /// A hook failed: it returned `Err` or panicked. Handled by the hook's `on_error` policy.
+///
+/// One pointer wide, so that a hook's `Result<HookResult<_>, HookError>` is no larger than its
+/// `HookResult` and a passing hook is told apart with one compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookError {
+pub struct HookError(Box<ErrorInner>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ErrorInner {
     message: String,
     cannot_run: bool,
 }
@@ -124,10 +130,10 @@ pub struct HookError {
 impl HookError {
     /// An error with the given message.
     pub fn new(message: impl fmt::Display) -> Self {
-        HookError {
+        HookError(Box::new(ErrorInner {
             message: message.to_string(),
             cannot_run: false,
-        }
+        }))
     }
 
     /// The hook could not run at all — nothing was started: its script changed since it was
@@ -135,26 +141,25 @@ impl HookError {
     /// is not required fails under its `on_error` as for any error; a required one blocks its
     /// point, whatever its `on_error`.
     pub fn cannot_run(message: impl fmt::Display) -> Self {
-        HookError {
-            cannot_run: true,
-            ..HookError::new(message)
-        }
+        let mut error = HookError::new(message);
+        error.0.cannot_run = true;
+        error
     }
 
     /// `true` for an error made with [`cannot_run`](HookError::cannot_run).
     pub fn is_cannot_run(&self) -> bool {
-        self.cannot_run
+        self.0.cannot_run
     }
 
     /// The error message.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 }
 
 impl fmt::Display for HookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 

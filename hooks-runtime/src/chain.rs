@@ -33,8 +33,8 @@
 //! On observe points every hook runs: a rewrite or a block is logged and ignored,
 //! and `on_error = "block"` is treated as `pass`.
 //!
-//! The hooks of a disabled extension are skipped as if they were not in the chain; the flag is
-//! read before each hook, so a dispatch sees a change from the next hook it reaches.
+//! The hooks of a disabled extension are skipped as if they were not in the chain, from the next
+//! dispatch that starts after the extension was disabled (see [Cost](#cost)).
 //!
 //! # Required hooks
 //!
@@ -60,10 +60,15 @@
 //!
 //! A hooked point runs its **pass path** (`Chain::pass`) first: the value stays where the
 //! caller has it and hooks get a reference to it; the context is built once on the stack; one
-//! unwind guard covers the whole loop. A hook that passes costs its call, one compare, one
-//! pointer written into the context (the running hook's name and extension), and one load of the
-//! process-wide "any extension disabled" count, which reads the hook's own extension flag only
-//! when some extension is disabled. When every hook passes and none annotates, nothing else is
+//! unwind guard covers the whole loop. A chain made only of compiled-in sync fns whose extensions
+//! are all enabled runs them in a loop that tests nothing but each result: whether every
+//! extension is still enabled is one compare per dispatch, of the process-wide count of
+//! extension switches with the count at which the chain last found them all enabled (the flags
+//! are read again only after a switch). A hook that passes then costs its call, one compare and
+//! one pointer written into the context (the running hook, which also tells, after a panic,
+//! which hook panicked). Any other chain (closures, async or external hooks, a disabled
+//! extension) checks each hook: its kind, and its extension's flag when some extension of the
+//! process is disabled. When every hook passes and none annotates, nothing else is
 //! built and nothing is allocated: the annotations are made on first use, and the outcome's
 //! lists are never assembled. The first hook that does anything else (rewrites, blocks, fails,
 //! panics), or an annotation, hands over to `Chain::resume`, off the hot path, which settles
@@ -126,6 +131,7 @@ use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -220,6 +226,9 @@ pub(crate) struct Entry<P: HookPoint> {
     /// Its name and its extension (shared by every entry of the extension's hooks; a disabled
     /// one's entries are skipped), which the context hands to the hook while it runs.
     pub(crate) hook: RunningHook,
+    /// The fn of a compiled-in sync hook, which the pass path of a chain made only of them calls
+    /// with no test of the handler's kind; [`not_a_fn`] for every other handler.
+    pub(crate) call: SyncHookFn<P>,
     pub(crate) on_error: OnError,
     pub(crate) handler: Handler<P>,
     /// An external hook (a script, a worker, an endpoint), which a `Drop` never runs.
@@ -228,7 +237,38 @@ pub(crate) struct Entry<P: HookPoint> {
     pub(crate) required: Option<Arc<str>>,
 }
 
+/// The [`Entry::call`] of a hook that is not a compiled-in sync fn. The pass path calls `call`
+/// only in a chain whose every hook is one ([`Chain::sync_fns`]), so this is never called; if it
+/// were, the hook fails instead of being skipped.
+fn not_a_fn<P: HookPoint>(_: &P::Input, _: &HookContext<'_>) -> HookReturn<P> {
+    Err(HookError::new(
+        "hookchain called a hook that is not a compiled-in fn as one; this is a bug of hookchain",
+    ))
+}
+
 impl<P: HookPoint> Entry<P> {
+    /// The entry of `handler`, named and placed by `hook`.
+    pub(crate) fn new(
+        hook: RunningHook,
+        handler: Handler<P>,
+        on_error: OnError,
+        external: bool,
+        required: Option<Arc<str>>,
+    ) -> Self {
+        let call = match handler {
+            Handler::Sync(f) => f,
+            _ => not_a_fn::<P>,
+        };
+        Entry {
+            hook,
+            call,
+            on_error,
+            handler,
+            external,
+            required,
+        }
+    }
+
     /// `true` when a `Drop` may run it: a sync hook compiled into the program.
     fn runs_on_drop(&self) -> bool {
         !self.external && !self.handler.is_async()
@@ -282,6 +322,12 @@ pub(crate) struct Chain<P: HookPoint> {
     pub(crate) watchers: Box<[Entry<Wildcard>]>,
     /// Per wildcard hook, `true` when it reads the event's payload.
     pub(crate) reads_payload: Box<[bool]>,
+    /// `true` when every hook of the chain is a compiled-in sync fn ([`Entry::call`]).
+    pub(crate) sync_fns: bool,
+    /// The [`Extension::switches`](hooks_core::Extension::switches) count at which every hook's
+    /// extension was last seen enabled, in a chain of [`sync_fns`](Self::sync_fns): while the
+    /// count has not moved, the pass path runs the hooks with no check of their extensions.
+    pub(crate) enabled_at: AtomicU64,
 }
 
 /// Where a dispatch happens: the session and turn its hooks see.
@@ -567,6 +613,28 @@ impl<P: HookPoint> Run<P> {
 }
 
 impl<P: HookPoint> Chain<P> {
+    /// The chain of `entries`, sorted, watched by `watchers` (sorted, with whether each reads
+    /// the payload); async hooks run for at most `async_limit`.
+    pub(crate) fn new(
+        entries: Box<[Entry<P>]>,
+        watchers: Box<[Entry<Wildcard>]>,
+        reads_payload: Box<[bool]>,
+        async_limit: Option<Duration>,
+    ) -> Self {
+        Chain {
+            all_sync: entries.iter().all(|e| !e.handler.is_async()),
+            sync_fns: entries
+                .iter()
+                .all(|e| matches!(e.handler, Handler::Sync(_))),
+            // No count matches until the extensions were checked once.
+            enabled_at: AtomicU64::new(u64::MAX),
+            entries,
+            async_limit,
+            watchers,
+            reads_payload,
+        }
+    }
+
     /// `true` when no hook is on this point, and no wildcard hook watches it.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
@@ -684,9 +752,9 @@ impl<P: HookPoint> Chain<P> {
     /// attached anything: the value is unchanged and nothing was built. Otherwise what
     /// [`resume`](Self::resume) needs to finish the dispatch.
     ///
-    /// One unwind guard covers the whole pass path; the hook's index is written before each
-    /// call (the compiler may keep it in a register and write it only when a hook unwinds), so
-    /// that after a panic it names the hook that panicked.
+    /// One unwind guard covers the whole pass path. The context lives outside it, and the
+    /// running hook it names is written before each call (the hook reads it), so that after a
+    /// panic it names the hook that panicked: no index is kept in the loop.
     #[inline(always)]
     pub(crate) fn pass<const ON_DROP: bool>(
         &self,
@@ -695,18 +763,43 @@ impl<P: HookPoint> Chain<P> {
     ) -> Option<Stopped<P>> {
         let _frame = state::enter(scope.frame);
         let mut notes = Annotations::new();
-        let mut at = 0;
-        let stopped = {
-            let cx = scope.context::<P>(&notes);
-            let at = &mut at;
-            catch_unwind(AssertUnwindSafe(move || {
-                self.run_passing::<ON_DROP>(at, value, cx, scope.via)
-            }))
-        };
+        let mut cx = scope.context::<P>(&notes);
+        let stopped = catch_unwind(AssertUnwindSafe(|| {
+            self.run_passing::<ON_DROP>(value, &mut cx, scope.via)
+        }));
+        // Only compared, never read through.
+        let running = cx.running_hook().map(std::ptr::from_ref);
         if matches!(stopped, Ok(None)) && notes.is_untouched() {
             return None;
         }
+        self.stopped(stopped, running, notes)
+    }
+
+    /// What [`resume`](Self::resume) needs after the pass path stopped at the hook at
+    /// `running`.
+    #[cold]
+    #[inline(never)]
+    fn stopped(
+        &self,
+        stopped: std::thread::Result<Option<HookReturn<P>>>,
+        running: Option<*const RunningHook>,
+        notes: Annotations,
+    ) -> Option<Stopped<P>> {
+        let at = self.index_of(running);
         Some(Stopped { stopped, at, notes })
+    }
+
+    /// The index of the entry whose hook is at `running` (0 when none is).
+    #[cold]
+    #[inline(never)]
+    fn index_of(&self, running: Option<*const RunningHook>) -> usize {
+        running
+            .and_then(|running| {
+                self.entries
+                    .iter()
+                    .position(|entry| std::ptr::eq(&entry.hook, running))
+            })
+            .unwrap_or(0)
     }
 
     /// Finishes a dispatch whose pass path stopped: settles the result (or the panic) of the
@@ -749,34 +842,77 @@ impl<P: HookPoint> Chain<P> {
     }
 
     /// The pass path's loop: runs the hooks while they pass. `Some` with the result of the
-    /// first hook that did anything else, whose index is then in `at`.
+    /// first hook that did anything else, which the context then names as the running hook.
     ///
-    /// A hook that passes costs its call, one compare, one pointer written into the context
-    /// (the running hook), and one load of the process-wide "any extension disabled" count (its
-    /// own extension's flag is read only when that count is not zero).
+    /// In a chain made only of compiled-in sync fns whose extensions are all enabled (checked
+    /// once per dispatch: one load of the process-wide switch count, one compare), a hook that
+    /// passes costs its call, one compare, and one pointer written into the context (the running
+    /// hook). Any other chain takes [`run_checked`](Self::run_checked).
     #[inline(always)]
-    fn run_passing<const ON_DROP: bool>(
-        &self,
-        at: &mut usize,
-        value: &P::Value,
-        cx: HookContext<'_>,
+    fn run_passing<'a, const ON_DROP: bool>(
+        &'a self,
+        value: &'a P::Value,
+        cx: &mut HookContext<'a>,
         via: &'static str,
     ) -> Option<HookReturn<P>> {
-        let mut cx = cx;
         let input = P::input(value);
-        for (i, entry) in self.entries.iter().enumerate() {
+        if ON_DROP || !self.all_enabled_fns() {
+            return self.run_checked::<ON_DROP>(input, cx, via);
+        }
+        for entry in self.entries.iter() {
+            cx.set_running(&entry.hook);
+            let result = (entry.call)(input, cx);
+            if let Ok(HookResult::Pass) = result {
+                continue;
+            }
+            return Some(result);
+        }
+        None
+    }
+
+    /// `true` when every hook of the chain is a compiled-in sync fn and every hook's extension
+    /// is enabled: one load and one compare while no extension was switched since it was last
+    /// found so.
+    #[inline(always)]
+    fn all_enabled_fns(&self) -> bool {
+        let switches = hooks_core::Extension::switches();
+        self.enabled_at.load(Ordering::Relaxed) == switches || self.check_enabled(switches)
+    }
+
+    /// [`all_enabled_fns`](Self::all_enabled_fns) after an extension was switched: reads every
+    /// hook's extension, and remembers `switches` when all are enabled.
+    #[cold]
+    #[inline(never)]
+    fn check_enabled(&self, switches: u64) -> bool {
+        let enabled = self.sync_fns && self.entries.iter().all(|e| e.hook.extension.is_enabled());
+        if enabled {
+            self.enabled_at.store(switches, Ordering::Relaxed);
+        }
+        enabled
+    }
+
+    /// The pass path's loop for every other chain: each hook's extension is checked before it
+    /// runs (its own flag read only when some extension of the process is disabled), and its
+    /// handler's kind tested.
+    #[inline(never)]
+    fn run_checked<'a, const ON_DROP: bool>(
+        &'a self,
+        input: &'a P::Input,
+        cx: &mut HookContext<'a>,
+        via: &'static str,
+    ) -> Option<HookReturn<P>> {
+        for entry in self.entries.iter() {
             if skipped::<P, ON_DROP>(entry) {
                 if entry.blocks_when_disabled() {
                     // Hand over to the slow path, which blocks there: `Pass` is never what a
                     // hook's result stops this loop with, so it marks this case.
-                    *at = i;
+                    cx.set_running(&entry.hook);
                     return Some(Ok(HookResult::Pass));
                 }
                 continue;
             }
-            *at = i;
-            cx = cx.running(&entry.hook);
-            let result = entry.handler.call(input, &cx, &self.async_limit, via);
+            cx.set_running(&entry.hook);
+            let result = entry.handler.call(input, cx, &self.async_limit, via);
             if !matches!(result, Ok(HookResult::Pass)) {
                 return Some(result);
             }

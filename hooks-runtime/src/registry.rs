@@ -1451,13 +1451,12 @@ fn build_chain<P: HookPoint>(
         (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
     });
     let reads_payload: Box<[bool]> = watchers.iter().map(|(info, _)| info.payload).collect();
-    Chain {
-        async_limit: timeouts.of::<P>(),
-        all_sync: hooks.iter().all(|(_, handler)| !handler.is_async()),
-        entries: entries(hooks, extensions, required),
-        watchers: entries(watchers, extensions, required),
+    Chain::new(
+        entries(hooks, extensions, required),
+        entries(watchers, extensions, required),
         reads_payload,
-    }
+        timeouts.of::<P>(),
+    )
 }
 
 /// The chain entries of `hooks`, sorted.
@@ -1471,15 +1470,17 @@ fn entries<P: HookPoint>(
     });
     hooks
         .into_iter()
-        .map(|(info, handler)| Entry {
-            external: is_external(&info),
-            required: required.contains(&info).then(|| Arc::from(info.location())),
-            hook: RunningHook {
-                extension: extension_of(extensions, &info.extension),
-                name: info.name,
-            },
-            on_error: info.on_error,
-            handler,
+        .map(|(info, handler)| {
+            Entry::new(
+                RunningHook {
+                    extension: extension_of(extensions, &info.extension),
+                    name: info.name.clone(),
+                },
+                handler,
+                info.on_error,
+                is_external(&info),
+                required.contains(&info).then(|| Arc::from(info.location())),
+            )
         })
         .collect()
 }
@@ -1502,6 +1503,12 @@ impl Registry {
     /// Per built-in slot, `true` when a wildcard hook watches its point.
     pub(crate) fn watched(&self) -> [bool; points::BUILTIN_SLOTS] {
         self.builtin.watched
+    }
+
+    /// The chain of `P` when it is a built-in point: no lookup, no reference count.
+    #[inline(always)]
+    pub(crate) fn builtin_chain<P: HookPoint>(&self) -> Option<&Chain<P>> {
+        self.builtin.get::<P>()
     }
 
     /// The chain of `P`, building it on first use for user-defined points.
@@ -1536,13 +1543,7 @@ impl Registry {
                     "two different point types are named `{}`; hooks of the second one never run: rename one of them",
                     P::NAME
                 );
-                Chain {
-                    entries: Box::new([]),
-                    async_limit: None,
-                    all_sync: true,
-                    watchers: Box::new([]),
-                    reads_payload: Box::new([]),
-                }
+                Chain::new(Box::new([]), Box::new([]), Box::new([]), None)
             }
         };
         let chain: Arc<dyn Any + Send + Sync> = Arc::new(chain);

@@ -1172,6 +1172,16 @@ impl TurnInner {
         if self.watched::<P>() {
             return Some(Stopped::watched());
         }
+        match self.hooks.inner.builtin_chain::<P>() {
+            Some(chain) => chain.pass::<false>(value, self.scope(via)),
+            None => self.pass_custom::<P>(value, via),
+        }
+    }
+
+    /// [`pass`](Self::pass) on a point defined outside hookchain.
+    #[cold]
+    #[inline(never)]
+    fn pass_custom<P: HookPoint>(&self, value: &P::Value, via: &'static str) -> Option<Stopped<P>> {
         self.hooks
             .inner
             .chain::<P>()
