@@ -179,9 +179,9 @@ pub mod adapters {
 pub mod __private {
     pub use hooks_core::__private::*;
     pub use hooks_core::{
-        AsyncHandler, AsyncHookFn, BoxFuture, ConfigDeclaration, ContextArg, HookArg, HookReturn,
-        IntoHookReturn, Registration, SyncHandler, SyncHookFn, backend, config_declarations,
-        registrations,
+        AsyncHandler, AsyncHookFn, BoxFuture, ConfigDeclaration, ContextArg, HookArg, HookOutput,
+        HookReturn, IntoHookReturn, Registration, SyncHandler, SyncHookFn, SyncReturn, backend,
+        config_declarations, registrations,
     };
 }
 

@@ -28,7 +28,9 @@ pub use extension::{
 };
 #[doc(hidden)]
 pub use point::point_kinds;
-pub use point::{ContextArg, HookArg, HookPoint, IntoHookReturn, Observed, OnError, PointKind};
+pub use point::{
+    ContextArg, HookArg, HookOutput, HookPoint, IntoHookReturn, Observed, OnError, PointKind,
+};
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
     NotificationKind, Outbound, PermissionAsk, PermissionGrant, Role, SessionEndEvent,
@@ -37,7 +39,7 @@ pub use points::{
 };
 pub use registration::{
     AsyncHandler, AsyncHookFn, BoxFuture, HookReturn, Registration, SyncHandler, SyncHookFn,
-    backend, registrations,
+    SyncReturn, backend, registrations,
 };
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 pub use state::{SessionState, State, StateError, TurnState};

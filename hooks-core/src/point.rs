@@ -221,18 +221,34 @@ impl<'a, 'c> ContextArg<'a, 'c> for &'a HookContext<'c> {
 pub trait IntoHookReturn<R> {
     /// Converts the hook's return value into the chain's form.
     fn into_hook_return(self) -> Result<HookResult<R>, HookError>;
+
+    /// Converts the hook's return value into the form a compiled-in sync hook hands the chain,
+    /// whose `Pass` is one compare.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn into_hook_output(self) -> HookOutput<R>
+    where
+        Self: Sized,
+    {
+        HookOutput::from(self.into_hook_return())
+    }
 }
 
 impl<R> IntoHookReturn<R> for HookResult<R> {
     #[inline(always)]
     fn into_hook_return(self) -> Result<HookResult<R>, HookError> {
-        // Variant by variant, not `Ok(self)`: the hook's own branch is kept, so that its pass
-        // path writes only the tag (a copy of the whole value lets the optimizer write the
-        // other variants' fields on every path).
+        Ok(self)
+    }
+
+    #[inline(always)]
+    fn into_hook_output(self) -> HookOutput<R> {
+        // Variant by variant: the hook's own branch is kept, so that its pass path writes only
+        // the tag (a copy of the whole value lets the optimizer write the other variants'
+        // fields on every path).
         match self {
-            HookResult::Pass => Ok(HookResult::Pass),
-            HookResult::Rewrite(value) => Ok(HookResult::Rewrite(value)),
-            HookResult::Block(reason) => Ok(HookResult::Block(reason)),
+            HookResult::Pass => HookOutput::Pass,
+            HookResult::Rewrite(value) => HookOutput::Rewrite(value),
+            HookResult::Block(reason) => HookOutput::Block(reason),
         }
     }
 }
@@ -242,6 +258,14 @@ impl<R, E: fmt::Display> IntoHookReturn<R> for Result<HookResult<R>, E> {
     fn into_hook_return(self) -> Result<HookResult<R>, HookError> {
         self.map_err(HookError::new)
     }
+
+    #[inline]
+    fn into_hook_output(self) -> HookOutput<R> {
+        match self {
+            Ok(result) => result.into_hook_output(),
+            Err(error) => HookOutput::Failed(HookError::new(error)),
+        }
+    }
 }
 
 impl IntoHookReturn<Observed> for () {
@@ -249,12 +273,62 @@ impl IntoHookReturn<Observed> for () {
     fn into_hook_return(self) -> Result<HookResult<Observed>, HookError> {
         Ok(HookResult::Pass)
     }
+
+    #[inline(always)]
+    fn into_hook_output(self) -> HookOutput<Observed> {
+        HookOutput::Pass
+    }
 }
 
 impl<E: fmt::Display> IntoHookReturn<Observed> for Result<(), E> {
     #[inline]
     fn into_hook_return(self) -> Result<HookResult<Observed>, HookError> {
         self.map(|()| HookResult::Pass).map_err(HookError::new)
+    }
+}
+
+/// What a compiled-in sync hook hands the chain: its decision, or the error it failed with, in
+/// one enum, so that the chain tells a `Pass` apart with one compare (a
+/// `Result<HookResult<R>, HookError>` takes two). Other hooks return
+/// [`HookReturn`](crate::HookReturn); the chain converts this one into it once a hook did
+/// anything but pass.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum HookOutput<R> {
+    Pass,
+    Rewrite(R),
+    Block(crate::Reason),
+    Failed(HookError),
+}
+
+impl<R> HookOutput<R> {
+    /// `true` for [`HookOutput::Pass`].
+    #[inline(always)]
+    pub fn is_pass(&self) -> bool {
+        matches!(self, HookOutput::Pass)
+    }
+
+    /// The chain's general form.
+    #[inline]
+    pub fn into_return(self) -> Result<HookResult<R>, HookError> {
+        match self {
+            HookOutput::Pass => Ok(HookResult::Pass),
+            HookOutput::Rewrite(value) => Ok(HookResult::Rewrite(value)),
+            HookOutput::Block(reason) => Ok(HookResult::Block(reason)),
+            HookOutput::Failed(error) => Err(error),
+        }
+    }
+}
+
+impl<R> From<Result<HookResult<R>, HookError>> for HookOutput<R> {
+    #[inline]
+    fn from(result: Result<HookResult<R>, HookError>) -> Self {
+        match result {
+            Ok(HookResult::Pass) => HookOutput::Pass,
+            Ok(HookResult::Rewrite(value)) => HookOutput::Rewrite(value),
+            Ok(HookResult::Block(reason)) => HookOutput::Block(reason),
+            Err(error) => HookOutput::Failed(error),
+        }
     }
 }
 

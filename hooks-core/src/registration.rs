@@ -15,7 +15,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::context::HookContext;
-use crate::point::{HookPoint, OnError, PointKind};
+use crate::point::{HookOutput, HookPoint, OnError, PointKind};
 use crate::result::{HookError, HookResult};
 
 /// A boxed, sendable future, as async hooks return it.
@@ -24,9 +24,12 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// What every hook returns once normalised: its decision, or the error it failed with.
 pub type HookReturn<P> = Result<HookResult<<P as HookPoint>::Rewrite>, HookError>;
 
+/// What a synchronous hook of point `P` hands the chain once normalised.
+pub type SyncReturn<P> = HookOutput<<P as HookPoint>::Rewrite>;
+
 /// A synchronous hook of point `P`, normalised to the chain's signature.
 pub type SyncHookFn<P> =
-    for<'a, 'b, 'c> fn(&'a <P as HookPoint>::Input, &'b HookContext<'c>) -> HookReturn<P>;
+    for<'a, 'b, 'c> fn(&'a <P as HookPoint>::Input, &'b HookContext<'c>) -> SyncReturn<P>;
 
 /// An `async fn` hook of point `P`, normalised to the chain's signature.
 pub type AsyncHookFn<P> =

@@ -161,6 +161,9 @@ impl<'a> Generator<'a> {
         let into_return = quote_spanned! {output_span=>
             <#output_ty as #krate::__private::IntoHookReturn<#point_rewrite>>::into_hook_return
         };
+        let into_output = quote_spanned! {output_span=>
+            <#output_ty as #krate::__private::IntoHookReturn<#point_rewrite>>::into_hook_output
+        };
 
         let allow = quote_spanned! {span=>
             #[allow(
@@ -172,15 +175,16 @@ impl<'a> Generator<'a> {
             )]
         };
         let hook_return = quote_spanned!(span=> #krate::__private::HookReturn<#point>);
+        let sync_return = quote_spanned!(span=> #krate::__private::SyncReturn<#point>);
         match hook.asyncness {
             None => quote_spanned! {span=>
                 #allow
                 fn #adapter_ident<'a, 'b, 'c>(
                     #input_var: &'a #point_input,
                     #cx_var: &'b #krate::HookContext<'c>,
-                ) -> #hook_return {
+                ) -> #sync_return {
                     #lets
-                    #into_return(#ident(#args))
+                    #into_output(#ident(#args))
                 }
             },
             Some(async_span) => {

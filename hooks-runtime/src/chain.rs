@@ -138,8 +138,8 @@ use std::time::{Duration, Instant};
 use hooks_core::__private::{RunningHook, Wildcard};
 use hooks_core::{
     Annotations, AsyncHookFn, Blocked, BoxFuture, Decision, DispatchEvent, Flow, HookContext,
-    HookError, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError, PointKind,
-    SessionState, SyncHookFn, TurnState,
+    HookError, HookOutput, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError,
+    PointKind, SessionState, SyncHookFn, SyncReturn, TurnState,
 };
 
 use serde_json::Value;
@@ -183,7 +183,7 @@ impl<P: HookPoint> Handler<P> {
     ) -> HookReturn<P> {
         // A compiled-in sync hook, the common case, is told apart with one compare.
         if let Handler::Sync(f) = self {
-            return f(input, cx);
+            return f(input, cx).into_return();
         }
         self.call_other(input, cx, limit, via)
     }
@@ -198,7 +198,7 @@ impl<P: HookPoint> Handler<P> {
         via: &'static str,
     ) -> HookReturn<P> {
         match self {
-            Handler::Sync(f) => f(input, cx),
+            Handler::Sync(f) => f(input, cx).into_return(),
             Handler::SyncClosure(f) => f(input, cx),
             Handler::Async(f) => drive::<P>(f(input, cx), *limit, via),
             Handler::AsyncClosure(f) => drive::<P>(f(input, cx), *limit, via),
@@ -240,8 +240,8 @@ pub(crate) struct Entry<P: HookPoint> {
 /// The [`Entry::call`] of a hook that is not a compiled-in sync fn. The pass path calls `call`
 /// only in a chain whose every hook is one ([`Chain::sync_fns`]), so this is never called; if it
 /// were, the hook fails instead of being skipped.
-fn not_a_fn<P: HookPoint>(_: &P::Input, _: &HookContext<'_>) -> HookReturn<P> {
-    Err(HookError::new(
+fn not_a_fn<P: HookPoint>(_: &P::Input, _: &HookContext<'_>) -> SyncReturn<P> {
+    HookOutput::Failed(HookError::new(
         "hookchain called a hook that is not a compiled-in fn as one; this is a bug of hookchain",
     ))
 }
@@ -769,10 +769,10 @@ impl<P: HookPoint> Chain<P> {
         }));
         // Only compared, never read through.
         let running = cx.running_hook().map(std::ptr::from_ref);
-        if matches!(stopped, Ok(None)) && notes.is_untouched() {
-            return None;
+        match stopped {
+            Ok(None) if notes.is_untouched() => None,
+            stopped => self.stopped(stopped, running, notes),
         }
-        self.stopped(stopped, running, notes)
     }
 
     /// What [`resume`](Self::resume) needs after the pass path stopped at the hook at
@@ -781,10 +781,11 @@ impl<P: HookPoint> Chain<P> {
     #[inline(never)]
     fn stopped(
         &self,
-        stopped: std::thread::Result<Option<HookReturn<P>>>,
+        stopped: std::thread::Result<Option<SyncReturn<P>>>,
         running: Option<*const RunningHook>,
         notes: Annotations,
     ) -> Option<Stopped<P>> {
+        let stopped = stopped.map(|output| output.map(HookOutput::into_return));
         let at = self.index_of(running);
         Some(Stopped { stopped, at, notes })
     }
@@ -854,18 +855,19 @@ impl<P: HookPoint> Chain<P> {
         value: &'a P::Value,
         cx: &mut HookContext<'a>,
         via: &'static str,
-    ) -> Option<HookReturn<P>> {
+    ) -> Option<SyncReturn<P>> {
         let input = P::input(value);
         if ON_DROP || !self.all_enabled_fns() {
-            return self.run_checked::<ON_DROP>(input, cx, via);
+            return self
+                .run_checked::<ON_DROP>(input, cx, via)
+                .map(HookOutput::from);
         }
         for entry in self.entries.iter() {
             cx.set_running(&entry.hook);
-            let result = (entry.call)(input, cx);
-            if let Ok(HookResult::Pass) = result {
-                continue;
+            let output = (entry.call)(input, cx);
+            if !output.is_pass() {
+                return Some(output);
             }
-            return Some(result);
         }
         None
     }
@@ -1089,7 +1091,7 @@ impl<P: HookPoint> Chain<P> {
             // The frame is set while a hook runs: around a sync hook's call and each poll of an
             // async hook's future, on whatever thread polls it.
             let result = match &entry.handler {
-                Handler::Sync(f) => guard(frame, || f(input, &cx)),
+                Handler::Sync(f) => guard(frame, || f(input, &cx).into_return()),
                 Handler::SyncClosure(f) => guard(frame, || f(input, &cx)),
                 Handler::Async(f) => match guard(frame, || f(input, &cx)) {
                     Ok(fut) => await_guarded::<P>(fut, timeout, frame).await,
