@@ -132,17 +132,45 @@ pub struct RunningHook {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct HookContext<'a> {
-    session_id: &'a str,
-    turn: u64,
+    /// The session, the turn and their states.
+    scope: Scope<'a>,
     point: &'static str,
-    hook: &'a str,
-    extension: Option<&'a Extension>,
-    /// The running hook, when the runtime set it; it takes precedence over `hook` and
-    /// `extension`.
+    /// The running hook, when the runtime set it; it takes precedence over the scope's hook
+    /// name and extension.
     running: Option<&'a RunningHook>,
     annotations: &'a Annotations,
+}
+
+/// Where a dispatch runs, as a context knows it.
+#[derive(Debug, Clone, Copy)]
+enum Scope<'a> {
+    /// A dispatch of a turn: the turn's own record, made once when the turn began, so that a
+    /// dispatch writes one pointer for all of it.
+    Turn(&'a TurnScope),
+    /// A context made by hand, or a dispatch outside a turn: each part on its own.
+    Parts(Parts<'a>),
+}
+
+/// The parts of a [`Scope`], each on its own.
+#[derive(Debug, Clone, Copy)]
+struct Parts<'a> {
+    session_id: &'a str,
+    turn: u64,
+    hook: &'a str,
+    extension: Option<&'a Extension>,
     turn_state: Option<&'a TurnState>,
     session_state: Option<&'a SessionState>,
+}
+
+/// What every dispatch of one turn hands its hooks: the session's id, the turn's index and the
+/// two states. The runtime makes it when the turn begins.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct TurnScope {
+    pub session_id: Arc<str>,
+    pub turn: u64,
+    pub turn_state: TurnState,
+    pub session_state: SessionState,
 }
 
 impl<'a> HookContext<'a> {
@@ -154,42 +182,81 @@ impl<'a> HookContext<'a> {
         annotations: &'a Annotations,
     ) -> Self {
         HookContext {
-            session_id,
-            turn,
+            scope: Scope::Parts(Parts {
+                session_id,
+                turn,
+                hook: "",
+                extension: None,
+                turn_state: None,
+                session_state: None,
+            }),
             point,
-            hook: "",
-            extension: None,
             running: None,
             annotations,
-            turn_state: None,
-            session_state: None,
         }
+    }
+
+    /// A context for a dispatch of `point` in the turn `scope` describes.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn for_turn(
+        scope: &'a TurnScope,
+        point: &'static str,
+        annotations: &'a Annotations,
+    ) -> Self {
+        HookContext {
+            scope: Scope::Turn(scope),
+            point,
+            running: None,
+            annotations,
+        }
+    }
+
+    /// The scope's parts, each on its own, to change one of them and put them back.
+    fn parts(&self) -> Parts<'a> {
+        match self.scope {
+            Scope::Turn(scope) => Parts {
+                session_id: &scope.session_id,
+                turn: scope.turn,
+                hook: "",
+                extension: None,
+                turn_state: Some(&scope.turn_state),
+                session_state: Some(&scope.session_state),
+            },
+            Scope::Parts(parts) => parts,
+        }
+    }
+
+    /// The same context with `change` made to its parts.
+    fn with_parts(mut self, change: impl FnOnce(&mut Parts<'a>)) -> Self {
+        let mut parts = self.parts();
+        change(&mut parts);
+        self.scope = Scope::Parts(parts);
+        self
     }
 
     /// The same context, handing out `turn` and `session` as the states of the turn and the
     /// session the dispatch belongs to; the runtime sets them for every dispatch of a
     /// `Session` or a `Turn`.
     #[inline]
-    pub fn with_state(mut self, turn: &'a TurnState, session: &'a SessionState) -> Self {
-        self.turn_state = Some(turn);
-        self.session_state = Some(session);
-        self
+    pub fn with_state(self, turn: &'a TurnState, session: &'a SessionState) -> Self {
+        self.with_parts(|parts| {
+            parts.turn_state = Some(turn);
+            parts.session_state = Some(session);
+        })
     }
 
     /// The same context, naming `hook` as the one running.
     #[inline]
-    pub fn with_hook(mut self, hook: &'a str) -> Self {
-        self.settle_running();
-        self.hook = hook;
-        self
+    pub fn with_hook(self, hook: &'a str) -> Self {
+        self.settled().with_parts(|parts| parts.hook = hook)
     }
 
     /// The same context, naming `extension` as the running hook's; the runtime sets it per hook.
     #[inline]
-    pub fn with_extension(mut self, extension: &'a Extension) -> Self {
-        self.settle_running();
-        self.extension = Some(extension);
-        self
+    pub fn with_extension(self, extension: &'a Extension) -> Self {
+        self.settled()
+            .with_parts(|parts| parts.extension = Some(extension))
     }
 
     /// The same context, running `hook`: its name and its extension. What the runtime sets per
@@ -215,19 +282,23 @@ impl<'a> HookContext<'a> {
         self.running
     }
 
-    /// Copies the running hook's name and extension into the context's own fields.
-    fn settle_running(&mut self) {
-        if let Some(running) = self.running.take() {
-            self.hook = &running.name;
-            self.extension = Some(&running.extension);
+    /// The same context, the running hook's name and extension copied into its own parts.
+    fn settled(mut self) -> Self {
+        match self.running.take() {
+            Some(running) => self.with_parts(|parts| {
+                parts.hook = &running.name;
+                parts.extension = Some(&running.extension);
+            }),
+            None => self,
         }
     }
 
     /// The extension the running hook belongs to (`None` in a context made by hand).
     pub fn extension(&self) -> Option<&'a Extension> {
-        match self.running {
-            Some(running) => Some(&running.extension),
-            None => self.extension,
+        match (self.running, self.scope) {
+            (Some(running), _) => Some(&running.extension),
+            (None, Scope::Parts(parts)) => parts.extension,
+            (None, Scope::Turn(_)) => None,
         }
     }
 
@@ -266,7 +337,10 @@ impl<'a> HookContext<'a> {
 
     /// The session the dispatch belongs to.
     pub fn session_id(&self) -> &'a str {
-        self.session_id
+        match self.scope {
+            Scope::Turn(scope) => &scope.session_id,
+            Scope::Parts(parts) => parts.session_id,
+        }
     }
 
     /// The state of the turn this hook runs in: a borrow of the turn's own handle (clone it to
@@ -292,9 +366,12 @@ impl<'a> HookContext<'a> {
     /// ```
     #[inline]
     pub fn turn_state(&self) -> &'a TurnState {
-        match self.turn_state {
-            Some(state) => state,
-            None => &DETACHED.0,
+        match self.scope {
+            Scope::Turn(scope) => &scope.turn_state,
+            Scope::Parts(parts) => match parts.turn_state {
+                Some(state) => state,
+                None => &DETACHED.0,
+            },
         }
     }
 
@@ -303,15 +380,21 @@ impl<'a> HookContext<'a> {
     /// [`turn_state`](HookContext::turn_state) says.
     #[inline]
     pub fn session_state(&self) -> &'a SessionState {
-        match self.session_state {
-            Some(state) => state,
-            None => &DETACHED.1,
+        match self.scope {
+            Scope::Turn(scope) => &scope.session_state,
+            Scope::Parts(parts) => match parts.session_state {
+                Some(state) => state,
+                None => &DETACHED.1,
+            },
         }
     }
 
     /// The index of the turn in its session, from 0.
     pub fn turn(&self) -> u64 {
-        self.turn
+        match self.scope {
+            Scope::Turn(scope) => scope.turn,
+            Scope::Parts(parts) => parts.turn,
+        }
     }
 
     /// The canonical name of the point being dispatched.
@@ -321,9 +404,10 @@ impl<'a> HookContext<'a> {
 
     /// The name of the hook that is running.
     pub fn hook_name(&self) -> &'a str {
-        match self.running {
-            Some(running) => &running.name,
-            None => self.hook,
+        match (self.running, self.scope) {
+            (Some(running), _) => &running.name,
+            (None, Scope::Parts(parts)) => parts.hook,
+            (None, Scope::Turn(_)) => "",
         }
     }
 

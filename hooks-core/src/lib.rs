@@ -50,8 +50,9 @@ pub use wildcard::{Decision, DispatchEvent, Pattern, PatternError};
 pub mod __private {
     /// The table of built-in points (`points/table.rs`): `builtin_points!(callback)`.
     pub use crate::__builtin_points as builtin_points;
-    /// The hook a dispatch runs, as the runtime's chains keep it.
-    pub use crate::context::RunningHook;
+    /// The hook a dispatch runs, as the runtime's chains keep it; what a turn's dispatches hand
+    /// their contexts.
+    pub use crate::context::{RunningHook, TurnScope};
     /// `hook_point!`'s JSON of a point's value.
     pub use crate::point::{NoPayload, Payload, SerializePayload};
     /// The point type behind `#[register_hook("*")]`.

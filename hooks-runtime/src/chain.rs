@@ -135,7 +135,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use hooks_core::__private::{RunningHook, Wildcard};
+use hooks_core::__private::{RunningHook, TurnScope, Wildcard};
 use hooks_core::{
     Annotations, AsyncHookFn, Blocked, BoxFuture, Decision, DispatchEvent, Flow, HookContext,
     HookError, HookOutput, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError,
@@ -338,6 +338,9 @@ pub(crate) struct Scope<'a> {
     /// The states hooks get from `cx.turn_state()` and `cx.session_state()`; `None` outside any
     /// session.
     pub(crate) states: Option<(&'a TurnState, &'a SessionState)>,
+    /// The turn's own record of all the above, in a dispatch of a turn: the context then points
+    /// at it instead of copying each part.
+    pub(crate) turn_scope: Option<&'a TurnScope>,
     /// What `get_turn_state` on the dispatch's thread needs to find the dispatch's session.
     pub(crate) frame: Frame,
     /// The `_async` method to name when an async hook cannot be driven by the sync dispatch.
@@ -348,6 +351,9 @@ impl<'a> Scope<'a> {
     /// The context of a dispatch of `P` in this scope.
     #[inline(always)]
     fn context<P: HookPoint>(&self, notes: &'a Annotations) -> HookContext<'a> {
+        if let Some(scope) = self.turn_scope {
+            return HookContext::for_turn(scope, P::NAME, notes);
+        }
         let cx = HookContext::new(self.session_id, self.turn, P::NAME, notes);
         match self.states {
             Some((turn, session)) => cx.with_state(turn, session),

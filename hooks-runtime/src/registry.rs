@@ -1924,6 +1924,7 @@ impl Hooks {
             session_id,
             turn: 0,
             states: Some((turn, session)),
+            turn_scope: None,
             frame: crate::state::Frame {
                 store: self.inner.store.id(),
                 session: 0,

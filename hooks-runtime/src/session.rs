@@ -83,6 +83,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
+use hooks_core::__private::TurnScope;
 use hooks_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
     InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
@@ -165,6 +166,7 @@ impl SessionInner {
             session_id: &self.id,
             turn: self.next_turn.load(Ordering::Relaxed),
             states: Some((&self.slot.outside, &self.slot.state)),
+            turn_scope: None,
             frame: self.frame,
             via,
         }
@@ -501,13 +503,17 @@ impl Session {
                 hooked: self.inner.hooks.inner.hooked(),
                 watched: self.inner.hooks.inner.watched(),
                 session: self.clone(),
-                index,
+                scope: TurnScope {
+                    session_id: self.inner.id.clone(),
+                    turn: index,
+                    turn_state: state,
+                    session_state: self.inner.slot.state.clone(),
+                },
                 token,
                 frame: Frame {
                     turn: token,
                     ..self.inner.frame
                 },
-                state,
                 collected: Mutex::new(Collected::default()),
                 redos: AtomicU32::new(0),
                 ended: AtomicBool::new(false),
@@ -729,10 +735,10 @@ struct TurnInner {
     /// point is known to be hooked.
     watched: [bool; hooks_core::points::BUILTIN_SLOTS],
     session: Session,
-    index: u64,
+    /// The turn's index, its state and its session's: what every dispatch's context points at.
+    scope: TurnScope,
     token: u64,
     frame: Frame,
-    state: TurnState,
     collected: Mutex<Collected>,
     redos: AtomicU32,
     ended: AtomicBool,
@@ -1033,12 +1039,12 @@ impl Turn {
     /// This turn's own state: what its hooks get from `cx.turn_state()`. Cleared when the turn
     /// ends.
     pub fn state(&self) -> &TurnState {
-        &self.inner.state
+        &self.inner.scope.turn_state
     }
 
     /// The turn's index in its session, from 0.
     pub fn index(&self) -> u64 {
-        self.inner.index
+        self.inner.scope.turn
     }
 
     /// How many times `on_stop` hooks sent the agent back to work in this turn.
@@ -1105,11 +1111,11 @@ impl TurnInner {
 
     #[inline]
     fn scope(&self, via: &'static str) -> Scope<'_> {
-        let session = &*self.session.inner;
         Scope {
-            session_id: &session.id,
-            turn: self.index,
-            states: Some((&self.state, &session.slot.state)),
+            session_id: &self.scope.session_id,
+            turn: self.scope.turn,
+            states: Some((&self.scope.turn_state, &self.scope.session_state)),
+            turn_scope: Some(&self.scope),
             frame: self.frame,
             via,
         }
@@ -1324,7 +1330,7 @@ impl TurnInner {
     fn end_event(&self, reason: TurnEnd) -> TurnEndEvent {
         TurnEndEvent {
             session_id: self.session.inner.id.to_string(),
-            turn: self.index,
+            turn: self.scope.turn,
             reason,
         }
     }
@@ -1342,7 +1348,7 @@ impl TurnInner {
     }
 
     fn close(&self) {
-        Store::end_turn(&self.session.inner.slot, self.token, &self.state);
+        Store::end_turn(&self.session.inner.slot, self.token, &self.scope.turn_state);
     }
 }
 
@@ -1361,11 +1367,11 @@ impl Drop for TurnInner {
         };
         tracing::warn!(
             session_id = &*self.session.inner.id,
-            turn = self.index,
+            turn = self.scope.turn,
             "turn {} of session `{}` dropped without Turn::end or Turn::end_async: it ends as \
              {reason}, and only its sync compiled-in turn_end hooks ran (a drop runs no async or \
              external hook)",
-            self.index,
+            self.scope.turn,
             self.session.inner.id
         );
         self.finish(reason, Mode::OnDrop);
@@ -1376,7 +1382,7 @@ impl fmt::Debug for Turn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Turn")
             .field("session", &self.inner.session.inner.id)
-            .field("index", &self.inner.index)
+            .field("index", &self.inner.scope.turn)
             .field("redos", &self.redos())
             .field("ended", &self.is_ended())
             .finish()
