@@ -197,6 +197,7 @@ thread_local! {
 
 /// Calls `f` with the live stores, from this thread's list (made again when the generation
 /// moved on).
+#[inline]
 fn with_stores<R>(f: impl FnOnce(&[Arc<Store>]) -> R) -> R {
     let generation = GENERATION.load(Ordering::Acquire);
     LOCAL_STORES.with(|local| {
@@ -355,6 +356,7 @@ impl Store {
         self.id
     }
 
+    #[inline]
     fn get(&self, session_id: &str, shard: usize) -> Option<Arc<Slot>> {
         let slot = self.sessions[shard].0.read().get(session_id).cloned()?;
         slot.last_used_ms.store(now_ms(), Ordering::Relaxed);
