@@ -90,7 +90,7 @@ fn register_hook_impl(args: TokenStream2, item: &TokenStream2) -> syn::Result<To
     let item_fn = errors.ok(parse_fn(item.clone()));
     let hook = item_fn
         .as_ref()
-        .and_then(|item_fn| signature::check(item_fn, &mut errors));
+        .and_then(|item_fn| signature::check(&item_fn.sig, &mut errors));
     if let (Some(point::Point::Wildcard { pattern, .. }), Some(hook)) = (&attr.point, &hook) {
         signature::check_wildcard(pattern, hook, &mut errors);
     }
@@ -139,14 +139,61 @@ fn elide_context_lifetime(sig: &mut syn::Signature) {
 }
 
 /// The item, which must be a fn.
-fn parse_fn(item: TokenStream2) -> syn::Result<syn::ItemFn> {
-    match syn::parse2::<syn::Item>(item) {
-        Ok(syn::Item::Fn(item_fn)) => Ok(item_fn),
-        Ok(other) => Err(syn::Error::new(
-            first_token_span(&other),
-            "#[register_hook] goes on a free `fn` or `async fn`",
-        )),
-        Err(error) => Err(error),
+fn parse_fn(item: TokenStream2) -> syn::Result<HookItem> {
+    match syn::parse2::<HookItem>(item.clone()) {
+        Ok(hook) => Ok(hook),
+        // Not a fn (or not one syn reads): parsed whole, for the error to point at.
+        Err(fn_error) => match syn::parse2::<syn::Item>(item) {
+            Ok(syn::Item::Fn(_)) => Err(fn_error),
+            Ok(other) => Err(syn::Error::new(
+                first_token_span(&other),
+                "#[register_hook] goes on a free `fn` or `async fn`",
+            )),
+            Err(error) => Err(error),
+        },
+    }
+}
+
+/// A fn as the attribute reads it: its attributes, visibility and signature parsed, its body
+/// kept as tokens. The body is the compiler's to parse: reading it here would only cost time,
+/// once per hook, in a macro that is built without optimizations.
+struct HookItem {
+    attrs: Vec<syn::Attribute>,
+    vis: syn::Visibility,
+    sig: syn::Signature,
+    body: proc_macro2::Group,
+}
+
+impl syn::parse::Parse for HookItem {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let vis = input.parse()?;
+        let sig = input.parse()?;
+        let body = match input.parse::<TokenTree>()? {
+            TokenTree::Group(group) if group.delimiter() == proc_macro2::Delimiter::Brace => group,
+            other => return Err(syn::Error::new(other.span(), "expected the fn's body")),
+        };
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the fn"));
+        }
+        Ok(HookItem {
+            attrs,
+            vis,
+            sig,
+            body,
+        })
+    }
+}
+
+impl quote::ToTokens for HookItem {
+    fn to_tokens(&self, tokens: &mut TokenStream2) {
+        let HookItem {
+            attrs,
+            vis,
+            sig,
+            body,
+        } = self;
+        tokens.extend(quote!(#(#attrs)* #vis #sig #body));
     }
 }
 

@@ -6,7 +6,7 @@
 //! the user's type (see [`crate::expand`]).
 
 use proc_macro2::Span;
-use syn::{FnArg, Ident, ItemFn, ReturnType, Signature, Type};
+use syn::{FnArg, Ident, ReturnType, Signature, Type};
 
 use crate::errors::Errors;
 
@@ -27,10 +27,9 @@ pub(crate) struct HookFn<'a> {
     pub(crate) output: Option<&'a Type>,
 }
 
-/// Checks the shape of `item`'s signature. Every mistake goes to `errors`; `None` when there was
+/// Checks the shape of the signature `sig`. Every mistake goes to `errors`; `None` when there was
 /// at least one.
-pub(crate) fn check<'a>(item: &'a ItemFn, errors: &mut Errors) -> Option<HookFn<'a>> {
-    let sig = &item.sig;
+pub(crate) fn check<'a>(sig: &'a Signature, errors: &mut Errors) -> Option<HookFn<'a>> {
     let mut ok = true;
     let mut fail = |error: syn::Error| {
         errors.push(error);
@@ -236,9 +235,9 @@ mod tests {
     use super::*;
 
     fn errors_of(item: proc_macro2::TokenStream) -> Vec<String> {
-        let item: ItemFn = syn::parse2(item).unwrap();
+        let item: syn::ItemFn = syn::parse2(item).unwrap();
         let mut errors = Errors::new();
-        let hook = check(&item, &mut errors);
+        let hook = check(&item.sig, &mut errors);
         match errors.finish() {
             Ok(()) => {
                 assert!(hook.is_some());
@@ -275,11 +274,11 @@ mod tests {
 
     #[test]
     fn reads_the_signature() {
-        let item: ItemFn = syn::parse_quote!(
+        let item: syn::ItemFn = syn::parse_quote!(
             async fn guard(c: &ToolCall, cx: &HookContext) -> HookResult<Value> {}
         );
         let mut errors = Errors::new();
-        let hook = check(&item, &mut errors).unwrap();
+        let hook = check(&item.sig, &mut errors).unwrap();
         assert_eq!(hook.ident, "guard");
         assert!(hook.asyncness.is_some());
         let input = hook.input;
