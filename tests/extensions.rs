@@ -826,10 +826,10 @@ impl Drop for TempDirs {
     }
 }
 
-/// A hook that disables another extension mid-dispatch: that extension's later hooks are skipped
-/// in the very same dispatch (the flag is read before each hook, also on the pass path that reads
-/// an extension's own flag only while some extension is disabled), and run again once it is
-/// enabled.
+/// A hook that disables another extension mid-dispatch, in a chain of closures: that extension's
+/// later hooks are skipped in the very same dispatch (such a chain reads each hook's flag before
+/// it runs), and run again once it is enabled. A chain made only of compiled-in fns sees the
+/// switch from the next dispatch (`tests/pass_path.rs`).
 #[test]
 fn disabling_an_extension_from_a_hook_skips_its_later_hooks_in_the_same_dispatch() {
     let ran = Arc::new(AtomicUsize::new(0));

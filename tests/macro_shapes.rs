@@ -342,3 +342,32 @@ fn hook_arg_passes_the_input_through() {
     let arg: &ToolCall = HookArg::from_input(&call);
     assert!(std::ptr::eq(arg, &call));
 }
+
+/// A hook written by a `macro_rules!` that hands over its argument's type as `$ty:ty` and its
+/// body as `$body:block`: the compiler wraps each fragment in an invisible group, which the
+/// attribute looks through.
+macro_rules! hook_from_fragments {
+    ($name:ident, $arg:ident: $input:ty, $body:block) => {
+        #[register_hook("intercept_tool_call")]
+        fn $name($arg: &$input) -> HookResult<Value> $body
+    };
+}
+
+hook_from_fragments!(from_fragments, call: ToolCall, {
+    if call.name == "rm" {
+        return HookResult::block("no rm");
+    }
+    HookResult::Pass
+});
+
+#[test]
+fn a_hook_whose_body_is_a_macro_fragment_is_registered_and_runs() {
+    let notes = hookchain::chain::Annotations::new();
+    let cx = HookContext::new("s", 0, "intercept_tool_call", &notes);
+    let handler = record("macro_shapes::from_fragments")
+        .sync_handler::<hookchain::points::InterceptToolCall>()
+        .unwrap();
+    assert!(handler(&ToolCall::new("ls", json!({})), &cx).is_pass());
+    let blocked = handler(&ToolCall::new("rm", json!({})), &cx).into_return();
+    assert!(matches!(blocked, Ok(HookResult::Block(reason)) if reason.as_str() == "no rm"));
+}

@@ -1,11 +1,12 @@
 //! The pass path of a chain made only of `#[register_hook]` fns, which runs them with no check of
-//! their own while no extension was switched: a switch is seen from the next dispatch, a required
-//! hook whose extension was disabled still blocks, and a hook that panics or blocks there is the
-//! one the outcome names, with the hooks before it not run again.
+//! their own while no extension was switched: a switch, by the agent or by a hook, is seen from the
+//! next dispatch, a required hook whose extension was disabled still blocks, and a hook that
+//! panics or blocks there is the one the outcome names, with the hooks before it not run again.
 //!
 //! Each test builds a registry of the fns of this file that it selects by name, so the tests do
 //! not see each other's hooks; the counters are per test for the same reason.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hookchain::prelude::*;
@@ -14,6 +15,25 @@ use hookchain::{HookContext, Hooks, HooksBuilder, points::InterceptToolCall};
 static SWITCHED_RUNS: AtomicUsize = AtomicUsize::new(0);
 static FIRST_RUNS: AtomicUsize = AtomicUsize::new(0);
 static AFTER_PANIC_RUNS: AtomicUsize = AtomicUsize::new(0);
+static LATER_RUNS: AtomicUsize = AtomicUsize::new(0);
+/// The registry the `switcher` hook switches an extension of.
+static SWITCHED_IN: OnceLock<Hooks> = OnceLock::new();
+
+#[register_hook("intercept_tool_call", priority = 1)]
+fn switcher(call: &ToolCall) -> HookResult<Value> {
+    if call.name == "switch_off"
+        && let Some(hooks) = SWITCHED_IN.get()
+    {
+        hooks.disable_extension("later").unwrap();
+    }
+    HookResult::Pass
+}
+
+#[register_hook("intercept_tool_call", priority = 2, extension = "later")]
+fn later(_call: &ToolCall) -> HookResult<Value> {
+    LATER_RUNS.fetch_add(1, Ordering::SeqCst);
+    HookResult::Pass
+}
 
 #[register_hook("intercept_tool_call", priority = 1, extension = "switched")]
 fn switched(_call: &ToolCall) -> HookResult<Value> {
@@ -167,5 +187,25 @@ fn a_panic_and_a_block_in_the_pass_path_name_their_own_hook() {
     );
     assert_eq!(FIRST_RUNS.load(Ordering::SeqCst), 2);
     assert_eq!(AFTER_PANIC_RUNS.load(Ordering::SeqCst), 2);
+    turn.end(TurnEnd::Normal);
+}
+
+#[test]
+fn an_extension_a_hook_disables_is_skipped_from_the_next_dispatch() {
+    let hooks = builder(&["switcher", "later"]).build().unwrap();
+    SWITCHED_IN.set(hooks.clone()).ok().unwrap();
+    let session = hooks.session("switched-by-a-hook");
+    let turn = session.begin_turn();
+    let runs = || LATER_RUNS.load(Ordering::SeqCst);
+
+    assert!(!turn.intercept_tool_call(call("read_file")).is_blocked());
+    assert_eq!(runs(), 1);
+    // The dispatch under way may run it or not; every dispatch after it skips it.
+    assert!(!turn.intercept_tool_call(call("switch_off")).is_blocked());
+    let after_switch = runs();
+    assert!(after_switch <= 2);
+    assert!(!turn.intercept_tool_call(call("read_file")).is_blocked());
+    assert!(!turn.intercept_tool_call(call("read_file")).is_blocked());
+    assert_eq!(runs(), after_switch, "a hook of a disabled extension ran");
     turn.end(TurnEnd::Normal);
 }

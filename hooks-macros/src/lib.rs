@@ -169,9 +169,9 @@ impl syn::parse::Parse for HookItem {
         let attrs = input.call(syn::Attribute::parse_outer)?;
         let vis = input.parse()?;
         let sig = input.parse()?;
-        let body = match input.parse::<TokenTree>()? {
-            TokenTree::Group(group) if group.delimiter() == proc_macro2::Delimiter::Brace => group,
-            other => return Err(syn::Error::new(other.span(), "expected the fn's body")),
+        let token = input.parse::<TokenTree>()?;
+        let Some(body) = braced(&token) else {
+            return Err(syn::Error::new(token.span(), "expected the fn's body"));
         };
         if !input.is_empty() {
             return Err(input.error("unexpected tokens after the fn"));
@@ -182,6 +182,25 @@ impl syn::parse::Parse for HookItem {
             sig,
             body,
         })
+    }
+}
+
+/// `token` when it is a `{ .. }` group, looking through the invisible groups a `macro_rules!`
+/// wraps its fragments in (a body handed over as `$body:block`).
+fn braced(token: &TokenTree) -> Option<proc_macro2::Group> {
+    let TokenTree::Group(group) = token else {
+        return None;
+    };
+    match group.delimiter() {
+        proc_macro2::Delimiter::Brace => Some(group.clone()),
+        proc_macro2::Delimiter::None => {
+            let mut inner = group.stream().into_iter();
+            match (inner.next(), inner.next()) {
+                (Some(only), None) => braced(&only),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

@@ -34,7 +34,12 @@
 //! and `on_error = "block"` is treated as `pass`.
 //!
 //! The hooks of a disabled extension are skipped as if they were not in the chain, from the next
-//! dispatch that starts after the extension was disabled (see [Cost](#cost)).
+//! dispatch that starts after the extension was disabled. A dispatch already under way when an
+//! extension is switched — by another thread, or by one of its own hooks — may see the switch
+//! from its next hook (a chain that checks its hooks one by one) or not at all (a chain of
+//! compiled-in fns that found every extension enabled when it started runs them all, see
+//! [Cost](#cost)). Either way a hook whose extension was enabled when the dispatch started is
+//! not skipped in silence: it runs, or, when it is required, the chain blocks.
 //!
 //! # Required hooks
 //!
@@ -324,9 +329,10 @@ pub(crate) struct Chain<P: HookPoint> {
     pub(crate) reads_payload: Box<[bool]>,
     /// `true` when every hook of the chain is a compiled-in sync fn ([`Entry::call`]).
     pub(crate) sync_fns: bool,
-    /// The [`Extension::switches`](hooks_core::Extension::switches) count at which every hook's
-    /// extension was last seen enabled, in a chain of [`sync_fns`](Self::sync_fns): while the
-    /// count has not moved, the pass path runs the hooks with no check of their extensions.
+    /// Whether every hook is a compiled-in fn whose extension is enabled, as last checked, and
+    /// at which [`Extension::switches`](hooks_core::Extension::switches) count: twice the count,
+    /// plus one for `true`. While the count has not moved the answer holds; while it is `true`,
+    /// the pass path runs the hooks with no check of their extensions.
     pub(crate) enabled_at: AtomicU64,
 }
 
@@ -632,7 +638,8 @@ impl<P: HookPoint> Chain<P> {
             sync_fns: entries
                 .iter()
                 .all(|e| matches!(e.handler, Handler::Sync(_))),
-            // No count matches until the extensions were checked once.
+            // Matches no count (twice a count is even, and `MAX - 1` is beyond any count): the
+            // first dispatch checks.
             enabled_at: AtomicU64::new(u64::MAX),
             entries,
             async_limit,
@@ -879,23 +886,27 @@ impl<P: HookPoint> Chain<P> {
     }
 
     /// `true` when every hook of the chain is a compiled-in sync fn and every hook's extension
-    /// is enabled: one load and one compare while no extension was switched since it was last
-    /// found so.
+    /// is enabled: two loads and a compare while no extension was switched since the chain last
+    /// found so (a cold call when it found otherwise).
     #[inline(always)]
     fn all_enabled_fns(&self) -> bool {
-        let switches = hooks_core::Extension::switches();
-        self.enabled_at.load(Ordering::Relaxed) == switches || self.check_enabled(switches)
+        // The answer at a count is cached as twice the count, plus one when it is `true`.
+        let checked = hooks_core::Extension::switches().wrapping_mul(2);
+        self.enabled_at.load(Ordering::Relaxed) == checked | 1 || self.check_enabled(checked)
     }
 
-    /// [`all_enabled_fns`](Self::all_enabled_fns) after an extension was switched: reads every
-    /// hook's extension, and remembers `switches` when all are enabled.
+    /// [`all_enabled_fns`](Self::all_enabled_fns) when its answer is not a cached `true`: a
+    /// cached `false` at this count, `checked` (twice the count), or else every hook's extension
+    /// read (none, in a chain that is not made only of compiled-in fns) and the answer cached.
     #[cold]
     #[inline(never)]
-    fn check_enabled(&self, switches: u64) -> bool {
-        let enabled = self.sync_fns && self.entries.iter().all(|e| e.hook.extension.is_enabled());
-        if enabled {
-            self.enabled_at.store(switches, Ordering::Relaxed);
+    fn check_enabled(&self, checked: u64) -> bool {
+        if self.enabled_at.load(Ordering::Relaxed) == checked {
+            return false;
         }
+        let enabled = self.sync_fns && self.entries.iter().all(|e| e.hook.extension.is_enabled());
+        self.enabled_at
+            .store(checked | u64::from(enabled), Ordering::Relaxed);
         enabled
     }
 

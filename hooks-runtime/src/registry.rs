@@ -1744,16 +1744,18 @@ impl Hooks {
             .map(|index| &*self.inner.extensions[index])
     }
 
-    /// Enables the hooks of extension `name` in every chain, on every thread, from the next hook
-    /// a dispatch reaches (until [`disable_extension`](Hooks::disable_extension) or the next
-    /// [`set_sections`](Hooks::set_sections)).
+    /// Enables the hooks of extension `name` in every chain, on every thread, from the next
+    /// dispatch that starts (until [`disable_extension`](Hooks::disable_extension) or the next
+    /// [`set_sections`](Hooks::set_sections)). A dispatch already under way may see the change
+    /// from its next hook or not at all: see [`chain`](crate::chain).
     pub fn enable_extension(&self, name: &str) -> Result<(), ExtensionError> {
         self.set_enabled(name, true)
     }
 
     /// Disables the hooks of extension `name`: every chain skips them, on every thread, from the
-    /// next hook a dispatch reaches (until [`enable_extension`](Hooks::enable_extension) or the
-    /// next [`set_sections`](Hooks::set_sections)).
+    /// next dispatch that starts (until [`enable_extension`](Hooks::enable_extension) or the
+    /// next [`set_sections`](Hooks::set_sections)). A dispatch already under way may still run
+    /// the hooks it has not reached yet: see [`chain`](crate::chain).
     pub fn disable_extension(&self, name: &str) -> Result<(), ExtensionError> {
         self.set_enabled(name, false)
     }
