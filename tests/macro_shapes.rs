@@ -371,3 +371,28 @@ fn a_hook_whose_body_is_a_macro_fragment_is_registered_and_runs() {
     let blocked = handler(&ToolCall::new("rm", json!({})), &cx).into_return();
     assert!(matches!(blocked, Ok(HookResult::Block(reason)) if reason.as_str() == "no rm"));
 }
+
+/// A hook whose `name`, `extension` and `on_error` a `macro_rules!` hands over as `$l:literal`
+/// fragments.
+macro_rules! hook_with_literals {
+    ($name:ident, $label:literal, $extension:literal, $policy:literal) => {
+        #[register_hook(
+                    "intercept_tool_call",
+                    name = $label,
+                    extension = $extension,
+                    on_error = $policy
+                )]
+        fn $name(_: &ToolCall) -> HookResult<Value> {
+            HookResult::Pass
+        }
+    };
+}
+
+hook_with_literals!(from_literals, "literal-hook", "literal-ext", "block");
+
+#[test]
+fn name_extension_and_on_error_may_be_macro_fragments() {
+    let record = record("literal-hook");
+    assert_eq!(record.extension, "literal-ext");
+    assert_eq!(record.on_error, Some(hookchain::OnError::Block));
+}

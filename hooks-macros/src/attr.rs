@@ -250,7 +250,8 @@ fn int_literal(value: &Expr) -> Option<(bool, &LitInt)> {
     }
 }
 
-/// The expression inside the invisible groups a `macro_rules!` wraps its `$e:expr` fragments in.
+/// The expression inside the invisible groups a `macro_rules!` wraps its `$e:expr` and
+/// `$l:literal` fragments in.
 pub(crate) fn ungroup(mut expr: &Expr) -> &Expr {
     while let Expr::Group(group) = expr {
         expr = &group.expr;
@@ -260,7 +261,7 @@ pub(crate) fn ungroup(mut expr: &Expr) -> &Expr {
 
 /// `name = ".."` or `extension = ".."`: a non-empty string literal.
 fn label(key: &str, example: &str, value: &Expr) -> syn::Result<LitStr> {
-    match value {
+    match ungroup(value) {
         Expr::Lit(ExprLit {
             lit: Lit::Str(lit), ..
         }) => {
@@ -284,7 +285,7 @@ fn label(key: &str, example: &str, value: &Expr) -> syn::Result<LitStr> {
 fn on_error(value: &Expr) -> syn::Result<OnErrorPolicy> {
     let Expr::Lit(ExprLit {
         lit: Lit::Str(lit), ..
-    }) = value
+    }) = ungroup(value)
     else {
         return Err(syn::Error::new_spanned(
             value,
