@@ -375,13 +375,8 @@ fn a_hook_whose_body_is_a_macro_fragment_is_registered_and_runs() {
 /// A hook whose `name`, `extension` and `on_error` a `macro_rules!` hands over as `$l:literal`
 /// fragments.
 macro_rules! hook_with_literals {
-    ($name:ident, $label:literal, $extension:literal, $policy:literal) => {
-        #[register_hook(
-                    "intercept_tool_call",
-                    name = $label,
-                    extension = $extension,
-                    on_error = $policy
-                )]
+    ($name:ident, $label:literal, $ext:literal, $policy:literal) => {
+        #[register_hook("intercept_tool_call", name = $label, extension = $ext, on_error = $policy)]
         fn $name(_: &ToolCall) -> HookResult<Value> {
             HookResult::Pass
         }
