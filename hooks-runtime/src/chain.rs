@@ -1180,7 +1180,7 @@ fn dispatch_event<P: HookPoint, T>(
     let mut event = DispatchEvent::new(P::NAME, P::KIND, decision, payload);
     event.session_id = scope.session_id.to_owned();
     // A turn's frame has a turn token; a session's or a registry's dispatch has none.
-    event.turn = (scope.frame.turn != 0).then_some(scope.turn);
+    event.turn = scope.frame.in_turn().then_some(scope.turn);
     event.hook = hook;
     event.reason = reason;
     event.failed = failed;

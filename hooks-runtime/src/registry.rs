@@ -1927,11 +1927,7 @@ impl Hooks {
             turn: 0,
             states: Some((turn, session)),
             turn_scope: None,
-            frame: crate::state::Frame {
-                store: self.inner.store.id(),
-                session: 0,
-                turn: 0,
-            },
+            frame: crate::state::Frame::registry(self.inner.store.id()),
             via,
         }
     }

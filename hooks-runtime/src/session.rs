@@ -143,11 +143,7 @@ enum Mode {
 impl SessionInner {
     fn new(hooks: Hooks, id: Arc<str>, parent: Option<Arc<str>>) -> Self {
         let slot = hooks.inner.store.open(&id);
-        let frame = Frame {
-            store: hooks.inner.store.id(),
-            session: slot.key(),
-            turn: 0,
-        };
+        let frame = Frame::session(hooks.inner.store.id(), slot.key());
         SessionInner {
             hooks,
             id,
@@ -510,10 +506,7 @@ impl Session {
                     session_state: self.inner.slot.state.clone(),
                 },
                 token,
-                frame: Frame {
-                    turn: token,
-                    ..self.inner.frame
-                },
+                frame: self.inner.frame.turn(token),
                 collected: Mutex::new(Collected::default()),
                 redos: AtomicU32::new(0),
                 ended: AtomicBool::new(false),

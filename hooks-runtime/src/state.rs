@@ -251,7 +251,7 @@ fn find(session_id: &str) -> Option<(Arc<Slot>, Option<u64>)> {
                 continue;
             };
             if frame.store == store.id {
-                let own = (frame.session == slot.started).then_some(frame.turn);
+                let own = frame.own(&slot);
                 return Some((slot, own));
             }
             if latest.as_ref().is_none_or(|l| slot.started > l.started) {
@@ -439,22 +439,57 @@ fn evict_idle_sometimes() {
     }
 }
 
-/// The dispatch running on this thread: the store of its registry, its session's key and its
-/// turn's token (0 for none). [`get_turn_state`] reads it to find the session and the turn a
-/// hook belongs to.
+/// The dispatch running on this thread: the store of its registry, and who it runs for — its
+/// turn's token, or its session's key outside any turn. [`get_turn_state`] reads it to find the
+/// session and the turn a hook belongs to. Two words, so that a dispatch saves, writes and puts
+/// back the thread's frame with one move each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Frame {
     pub(crate) store: u64,
-    pub(crate) session: u64,
-    pub(crate) turn: u64,
+    /// `token << 1 | 1` for a turn (tokens are unique in the process), `key << 1` for a session
+    /// outside any turn (keys too), 0 for a dispatch outside any session.
+    who: u64,
 }
 
 impl Frame {
-    pub(crate) const NONE: Frame = Frame {
-        store: 0,
-        session: 0,
-        turn: 0,
-    };
+    pub(crate) const NONE: Frame = Frame { store: 0, who: 0 };
+
+    /// A dispatch of registry `store` outside any session.
+    pub(crate) fn registry(store: u64) -> Frame {
+        Frame { store, who: 0 }
+    }
+
+    /// A dispatch of the session whose key is `key` ([`Slot::key`]), outside any turn.
+    pub(crate) fn session(store: u64, key: u64) -> Frame {
+        Frame {
+            store,
+            who: key << 1,
+        }
+    }
+
+    /// A dispatch of the turn whose token is `token`, in the same store.
+    pub(crate) fn turn(self, token: u64) -> Frame {
+        Frame {
+            store: self.store,
+            who: token << 1 | 1,
+        }
+    }
+
+    /// `true` for a dispatch of a turn.
+    pub(crate) fn in_turn(self) -> bool {
+        self.who & 1 == 1
+    }
+
+    /// For a lookup of `slot`'s session in this frame's store: the token of the frame's turn (the
+    /// slot's state finds it among its own turns, or falls back to its latest), 0 when the frame
+    /// is this very session outside any turn, `None` otherwise.
+    fn own(self, slot: &Slot) -> Option<u64> {
+        if self.in_turn() {
+            Some(self.who >> 1)
+        } else {
+            (self.who != 0 && self.who >> 1 == slot.started).then_some(0)
+        }
+    }
 }
 
 thread_local! {

@@ -520,3 +520,32 @@ fn session_end_is_idempotent_across_clones() {
     drop((session, clone));
     assert_eq!(*ended.lock(), ["first"]);
 }
+
+/// A hook in a dispatch of the session outside any turn (`Session::fire`), while a turn of that
+/// session is live: `get_turn_state(id)` is the state the dispatch runs in — the session's state
+/// outside a turn, as `cx.turn_state()` — not the live turn's.
+#[test]
+fn get_turn_state_in_a_session_dispatch_is_the_state_outside_the_turn() {
+    let hooks = HooksBuilder::new()
+        .hook_with(
+            InterceptToolCall,
+            HookOptions::new("writes-by-id"),
+            |_: &ToolCall, cx: &HookContext<'_>| {
+                get_turn_state(cx.session_id()).set("written_by_id", true);
+                let seen = cx.turn_state().get::<bool>("written_by_id") == Some(true);
+                cx.set_metadata("same_state", seen);
+                HookResult::<Value>::Pass
+            },
+        )
+        .build()
+        .unwrap();
+    let session = hooks.session("outside-while-a-turn-lives");
+    let turn = session.begin_turn();
+    let outcome = session.fire::<InterceptToolCall>(read());
+    assert_eq!(outcome.metadata.get("same_state"), Some(&Value::Bool(true)));
+    assert!(
+        turn.state().get::<bool>("written_by_id").is_none(),
+        "the live turn's state was written"
+    );
+    turn.end(TurnEnd::Normal);
+}
