@@ -33,7 +33,7 @@
 //!   from code that has only a session id.
 //! - Every firing method has an `_async` twin ([`Turn::intercept_tool_call_async`],
 //!   [`Turn::run_tool_async`], [`Turn::end_async`], [`Hooks::session_async`], ...) for agents on
-//!   an async runtime; see [`hooks_runtime::chain`] for how the sync methods run async hooks.
+//!   an async runtime; see [`hookchain_runtime::chain`] for how the sync methods run async hooks.
 //! - Hooks are grouped by extension: [`Hooks::disable_extension`] switches a group off at
 //!   runtime, and each group has a typed config section ([`registry::Sections`], read from
 //!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
@@ -55,22 +55,22 @@
 //! `linkme` collects hooks with linkme instead of inventory; `tokio` lets async hooks use
 //! tokio's timer and the sync API drive tokio-based hooks on a multi-thread runtime.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
-pub use hooks_core::{
+pub use hookchain_core::{
     Blocked, ConfigError, Decision, DispatchEvent, Flow, HookContext, HookPoint, HookResult,
     OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
-pub use hooks_macros::register_hook;
-pub use hooks_runtime::{
+pub use hookchain_macros::register_hook;
+pub use hookchain_runtime::{
     HookOptions, Hooks, HooksBuilder, Outcome, Session, SessionState, Stop, ToolRun, Turn,
     TurnState, get_session_state, get_turn_state,
 };
 pub use serde_json::Value;
 
 #[cfg(feature = "config")]
-pub use hooks_config::init;
+pub use hookchain_config::init;
 
 /// The built-in hook points, their payloads, and the catalog of their names.
 ///
@@ -79,8 +79,8 @@ pub use hooks_config::init;
 /// its payload (`&ToolCall`, …). [`catalog`](points::catalog) and [`resolve`](points::resolve)
 /// give every point's canonical name, kind and other agents' names for it.
 pub mod points {
-    pub use hooks_core::points::*;
-    pub use hooks_core::{
+    pub use hookchain_core::points::*;
+    pub use hookchain_core::{
         Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
         Outbound, Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
         StopEvent, SubagentStopEvent, ToolArgsError, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
@@ -89,19 +89,19 @@ pub mod points {
 
 /// The chain rules, and what a dispatch gives back.
 pub mod chain {
-    pub use hooks_core::{
+    pub use hookchain_core::{
         Annotations, AnnotationsInner, Blocked, Flow, HookError, Metadata, Observed, Reason,
     };
     #[doc(inline)]
-    pub use hooks_runtime::chain::*;
+    pub use hookchain_runtime::chain::*;
 }
 
 /// The registry: how it is built, what it lists, its extensions and their config sections.
 pub mod registry {
-    pub use hooks_core::Extension;
-    pub use hooks_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
-    pub use hooks_runtime::sections::Sections;
-    pub use hooks_runtime::{
+    pub use hookchain_core::Extension;
+    pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
+    pub use hookchain_runtime::sections::Sections;
+    pub use hookchain_runtime::{
         BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,
         DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo,
         HookSource, SetGlobalError,
@@ -110,7 +110,7 @@ pub mod registry {
 
 /// Per-turn and per-session state.
 pub mod state {
-    pub use hooks_runtime::{
+    pub use hookchain_runtime::{
         SessionState, State, StateError, TurnState, evict_idle_sessions, get_session_state,
         get_turn_state, live_sessions, set_idle_timeout,
     };
@@ -122,7 +122,7 @@ pub mod state {
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
-    pub use hooks_config::{
+    pub use hookchain_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
         docker_agent, hermes, init, native,
     };
@@ -132,33 +132,33 @@ pub mod config {
 #[cfg(feature = "config")]
 pub mod consent {
     #[doc(inline)]
-    pub use hooks_config::consent::*;
+    pub use hookchain_config::consent::*;
 }
 
 /// External hooks: scripts, long-lived workers and HTTP endpoints in the same chains.
 #[cfg(feature = "external")]
 pub mod external {
     #[doc(inline)]
-    pub use hooks_external::*;
+    pub use hookchain_external::*;
 }
 
 /// The `hookchain` command line, to mount in an agent (`cli::run_with`).
 #[cfg(feature = "cli")]
 pub mod cli {
     #[doc(inline)]
-    pub use hooks_cli::*;
+    pub use hookchain_cli::*;
 }
 
 /// The built-in guards (`destructive-commands`, `protected-paths`, `secrets`, `workflow-guard`,
 /// `module-router`, `max-iterations`, `stop-verifier`, `git-checkpoint`), the observers
-/// `audit-log` and `metrics` ([`Metrics::snapshot`](hooks_guards::Metrics::snapshot)), and context
-/// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hooks_guards::inject)),
+/// `audit-log` and `metrics` ([`Metrics::snapshot`](hookchain_guards::Metrics::snapshot)), and context
+/// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hookchain_guards::inject)),
 /// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
 /// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).
 #[cfg(feature = "guards")]
 pub mod guards {
     #[doc(inline)]
-    pub use hooks_guards::*;
+    pub use hookchain_guards::*;
 }
 
 /// Adapters that run the hooks inside Rust agent frameworks.
@@ -169,7 +169,7 @@ pub mod adapters {
     /// `.add_hook(HookchainHook::new(hooks.session(id)))` on the agent's builder.
     pub mod rig {
         #[doc(inline)]
-        pub use hooks_rig::*;
+        pub use hookchain_rig::*;
     }
 }
 
@@ -177,8 +177,8 @@ pub mod adapters {
 /// not a public API: it changes in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use hooks_core::__private::*;
-    pub use hooks_core::{
+    pub use hookchain_core::__private::*;
+    pub use hookchain_core::{
         AsyncHandler, AsyncHookFn, BoxFuture, ConfigDeclaration, ContextArg, HookArg, HookOutput,
         HookReturn, IntoHookReturn, Registration, SyncHandler, SyncHookFn, SyncReturn, backend,
         config_declarations, registrations,

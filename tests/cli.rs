@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use hookchain::HooksBuilder;
 use hookchain::cli::{self, EXIT_BLOCKED, EXIT_ERROR, EXIT_OK};
 use hookchain::consent::ACCEPT_HOOKS_ENV;
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{HookContext, HookResult, ToolCall};
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{HookContext, HookResult, ToolCall};
 use serde_json::{Value, json};
 
 /// A fixture script of the workspace's `tests/fixtures/external/`.
@@ -676,7 +676,7 @@ fn an_unknown_event_is_an_error_with_a_suggestion() {
 #[test]
 fn every_point_can_be_tested_on_a_synthetic_payload() {
     let sandbox = Sandbox::new("points", "");
-    for point in hooks_core::points::catalog() {
+    for point in hookchain_core::points::catalog() {
         let run = sandbox.run(&["test", point.name, "--json"]);
         assert_eq!(run.code, EXIT_OK, "{}: {}{}", point.name, run.out, run.err);
         assert_eq!(json_of(&run)["outcome"], "continue", "{}", point.name);

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use hookchain::config::{Config, ConfigBuilderExt, ConfigHooksExt};
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{ConfigError, ConfigOrigin, Flow, HookContext, HookResult, OnError, ToolCall};
-use hooks_runtime::{
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{ConfigError, ConfigOrigin, Flow, HookContext, HookResult, OnError, ToolCall};
+use hookchain_runtime::{
     BUILDER_EXTENSION, BuildError, ExtensionError, HookOptions, Hooks, HooksBuilder,
 };
 use serde::Deserialize;

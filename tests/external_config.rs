@@ -778,7 +778,7 @@ mod end_to_end {
     use hookchain::HooksBuilder;
     use hookchain::consent::{AcceptedBy, Consent, ConsentPolicy};
     use hookchain::prelude::*;
-    use hooks_core::{Flow, ToolCall};
+    use hookchain_core::{Flow, ToolCall};
     use serde_json::json;
 
     const GUARD: &str = "hooks:\n  PreToolUse:\n    - command: ./hooks/block_rm.sh\n      matcher: \"Bash|shell\"\n      timeout: 10\n";

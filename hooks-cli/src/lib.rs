@@ -18,7 +18,7 @@
 //!   other file as a `hookchain.yaml` — and the files are put over each other in the order given
 //!   ([`Config::merge`]). Without `--config`, [`Config::discover`]: `./hookchain.yaml` over
 //!   `~/.config/hookchain/hookchain.yaml`.
-//! - **Approvals.** The allowlist of [`consent`](hooks_config::consent): `--consent-file FILE`, else
+//! - **Approvals.** The allowlist of [`consent`](hookchain_config::consent): `--consent-file FILE`, else
 //!   `~/.config/hookchain/approved-hooks.json`.
 //! - **Compiled-in hooks.** The hooks of the [`HooksBuilder`] given to [`run_with`]: an agent
 //!   that mounts this command line as its own `hooks` subcommand passes the builder of its own
@@ -87,7 +87,7 @@
 //! be read, `doctor` finding a problem). Errors are one line on stderr, naming the file, line or
 //! hook and the fix.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 use std::ffi::OsString;
@@ -99,22 +99,22 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
-use hooks_core::points::{self, PointInfo};
-use hooks_core::{Annotations, Flow, HookContext, HookPoint};
+use hookchain_core::points::{self, PointInfo};
+use hookchain_core::{Annotations, Flow, HookContext, HookPoint};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use hooks_config::consent::{Consent, ConsentPolicy, ConsentStatus};
-use hooks_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt};
-use hooks_core::SessionState;
-use hooks_core::suggest::closest;
-use hooks_external::hook::{self, invoker};
-use hooks_external::protocol::{self, Decision, Verdict};
-use hooks_external::wire::WirePoint;
-use hooks_external::{ExternalHook, Transport};
-use hooks_external::{RawOutput, transcript};
-use hooks_runtime::{Hooks, HooksBuilder};
+use hookchain_config::consent::{Consent, ConsentPolicy, ConsentStatus};
+use hookchain_config::{CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt};
+use hookchain_core::SessionState;
+use hookchain_core::suggest::closest;
+use hookchain_external::hook::{self, invoker};
+use hookchain_external::protocol::{self, Decision, Verdict};
+use hookchain_external::wire::WirePoint;
+use hookchain_external::{ExternalHook, Transport};
+use hookchain_external::{RawOutput, transcript};
+use hookchain_runtime::{Hooks, HooksBuilder};
 
 /// The exit code of a command that succeeded, and of a `test` whose chain went on.
 pub const EXIT_OK: i32 = 0;
@@ -369,7 +369,7 @@ fn matcher_text(hook: &ExternalHook) -> String {
         Some("content")
     } else if TOOL_POINTS.contains(&hook.point) {
         Some("tool")
-    } else if hooks_external::hook::dialect(hook) == Some("Claude Code") {
+    } else if hook::dialect(hook) == Some("Claude Code") {
         match hook.point {
             "session_start" if hook.event == "SubagentStart" => Some("agent_type"),
             "session_start" => Some("source"),
@@ -506,10 +506,10 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
     let (config, mut notes) = load_config(cli)?;
     let consent = load_consent(cli)?;
     let registry = registry(hooks, &config, Some(&consent));
-    let compiled: Vec<&hooks_runtime::HookInfo> = registry
+    let compiled: Vec<&hookchain_runtime::HookInfo> = registry
         .hooks()
         .iter()
-        .filter(|h| h.source != hooks_runtime::HookSource::External)
+        .filter(|h| h.source != hookchain_runtime::HookSource::External)
         .collect();
     let mut text = String::new();
 
@@ -597,7 +597,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
                     one_line(h.transport.target()),
                     h.origin.short().to_string(),
                     with_required(
-                        state(&registry, hooks_external::hook::EXTENSION),
+                        state(&registry, hook::EXTENSION),
                         configured_required(&registry, h),
                     ),
                     consent_word(&status).to_owned(),
@@ -642,7 +642,7 @@ fn list(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure>
             .message
             .strip_suffix("; the section is left out")
             .is_some_and(|error| notes.iter().any(|n| n.contains(error)));
-        if notice.level == hooks_core::Level::Error && !said {
+        if notice.level == hookchain_core::Level::Error && !said {
             notes.push(notice.message.clone());
         }
     }
@@ -751,7 +751,7 @@ fn unknown_hook(name: &str, configured: &[ExternalHook]) -> String {
 /// Calls `$f::<P>($args)` with `P` the point type of the canonical name `$point`.
 macro_rules! with_point {
     ($point:expr, $f:ident($($arg:expr),* $(,)?)) => {
-        hooks_core::__private::builtin_points!([$point, $f, ($($arg),*)] => with_point_rows)
+        hookchain_core::__private::builtin_points!([$point, $f, ($($arg),*)] => with_point_rows)
     };
 }
 
@@ -1341,7 +1341,7 @@ fn test(cli: &Cli, args: &TestArgs, hooks: HooksBuilder, io: &mut Io<'_>) -> Res
     }
     for admitted in &registry.consent_report().admitted {
         if admitted.point == point.name
-            && admitted.accepted_by != hooks_config::consent::AcceptedBy::Allowlist
+            && admitted.accepted_by != hookchain_config::consent::AcceptedBy::Allowlist
         {
             let _ = writeln!(
                 text,
@@ -1421,9 +1421,9 @@ where
     let invoke = invoker(&hook.transport)?;
     let notes = Annotations::new();
     let cx = HookContext::new(SESSION, 0, P::NAME, &notes).with_hook(&hook.name);
-    let dialect = hooks_external::hook::dialect(hook);
+    let dialect = hook::dialect(hook);
     let payload =
-        hooks_external::wire::payload_in::<P>(&hook.event, dialect, P::input(&value), &cx);
+        hookchain_external::wire::payload_in::<P>(&hook.event, dialect, P::input(&value), &cx);
     let bytes = serde_json::to_vec(&payload)?;
     let started = Instant::now();
     let raw = invoke.invoke(&bytes, hook.timeout);
@@ -1438,12 +1438,12 @@ where
 /// Fires a wildcard hook once with the event of a synthetic `intercept_tool_call` dispatch
 /// that passed; how long it took and whether it ended well.
 fn fire_wildcard_once(hook: &ExternalHook) -> Result<(Duration, Result<(), String>), Failure> {
-    let point = <points::InterceptToolCall as hooks_core::HookPoint>::NAME;
+    let point = <points::InterceptToolCall as HookPoint>::NAME;
     let value = read_value::<points::InterceptToolCall>(&synthetic(point, tool_for(hook)))?;
-    let mut event = hooks_core::DispatchEvent::new(
+    let mut event = hookchain_core::DispatchEvent::new(
         point,
-        hooks_core::PointKind::Transform,
-        hooks_core::Decision::Pass,
+        hookchain_core::PointKind::Transform,
+        hookchain_core::Decision::Pass,
         serde_json::to_value(&value)?,
     );
     event.session_id = SESSION.to_owned();
@@ -1452,7 +1452,7 @@ fn fire_wildcard_once(hook: &ExternalHook) -> Result<(Duration, Result<(), Strin
     let notes = Annotations::new();
     let cx = HookContext::new(SESSION, 0, point, &notes).with_hook(&hook.name);
     let started = Instant::now();
-    let fired = hooks_external::hook::Firing::new(hook).fire_wildcard(&*invoke, &event, &cx);
+    let fired = hook::Firing::new(hook).fire_wildcard(&*invoke, &event, &cx);
     Ok((started.elapsed(), fired.map_err(|e| e.message().to_owned())))
 }
 
@@ -1538,10 +1538,10 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
     let compiled = registry
         .hooks()
         .iter()
-        .filter(|h| h.source != hooks_runtime::HookSource::External)
+        .filter(|h| h.source != hookchain_runtime::HookSource::External)
         .count();
     for extension in registry.extensions() {
-        if !extension.is_enabled() && extension.name() != hooks_external::hook::EXTENSION {
+        if !extension.is_enabled() && extension.name() != hook::EXTENSION {
             let _ = writeln!(
                 text,
                 "extension `{}` ({} hook(s)) is {}: its hooks do not run",
@@ -1572,7 +1572,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             .message
             .strip_suffix("; the section is left out")
             .is_some_and(|error| text.contains(error));
-        if notice.level == hooks_core::Level::Error && !said {
+        if notice.level == hookchain_core::Level::Error && !said {
             problems += 1;
             let _ = writeln!(text, "problem: {}", notice.message);
         }
@@ -1591,7 +1591,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
             );
         }
     }
-    let external_state = state(&registry, hooks_external::hook::EXTENSION);
+    let external_state = state(&registry, hook::EXTENSION);
 
     let configured = config.external_hooks();
     let mut ok = 0usize;
@@ -1622,10 +1622,10 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
         // The program.
         let usable = match &hook.transport {
             Transport::Command(spec) | Transport::Process(spec) => {
-                match hooks_external::program::resolve_program(spec) {
+                match hookchain_external::program::resolve_program(spec) {
                     Ok(program) => {
                         let mut found = format!("program {} is executable", program.display());
-                        if let Some(script) = hooks_config::consent::script_of(spec)
+                        if let Some(script) = hookchain_config::consent::script_of(spec)
                             && std::fs::canonicalize(&script).ok()
                                 != std::fs::canonicalize(&program).ok()
                         {
@@ -1707,7 +1707,7 @@ fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failur
                 text,
                 "  -       not fired: doctor runs only hooks that are approved and unchanged"
             );
-        } else if usable && hooks_core::Pattern::is_wildcard(hook.point) {
+        } else if usable && hookchain_core::Pattern::is_wildcard(hook.point) {
             match fire_wildcard_once(hook) {
                 Ok((took, Ok(()))) => line(
                     &mut text,
@@ -1799,7 +1799,7 @@ mod tests {
 
     #[test]
     fn the_matcher_column_says_what_the_matcher_applies_to() {
-        use hooks_external::{
+        use hookchain_external::{
             CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
         };
         let hook = |point: &'static str, event: &str, flavor, matcher: &str| ExternalHook {

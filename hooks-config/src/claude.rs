@@ -63,14 +63,14 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{ConfigError, ConfigOrigin, PathSegment};
+use hookchain_core::{ConfigError, ConfigOrigin, PathSegment};
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, json_kind};
 use crate::permission_rule::PermissionRule;
-use hooks_external::{
+use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, Matcher, OnError,
     Transport,
 };
@@ -510,7 +510,7 @@ impl ReadHook<'_> {
                 Ok(None)
             }
             other => {
-                let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
+                let hint = hookchain_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
                     .unwrap_or_else(|| " (`command`, `http`, `prompt` or `agent`)".to_owned());
                 Err(cx.error(

@@ -87,7 +87,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`HooksBuilder::external`]: hooks_external::ExternalHooksExt::external
+//! [`HooksBuilder::external`]: hookchain_external::ExternalHooksExt::external
 
 use std::fmt;
 use std::io::{IsTerminal, Read, Write};
@@ -99,8 +99,8 @@ use sha2::{Digest, Sha256};
 
 pub use crate::script::script_of;
 use crate::script::shell_line;
-use hooks_core::ConfigOrigin;
-use hooks_external::{ExternalHook, Transport};
+use hookchain_core::ConfigOrigin;
+use hookchain_external::{ExternalHook, Transport};
 
 /// The environment variable that approves every hook when it is `1`, `true` or `yes`.
 pub const ACCEPT_HOOKS_ENV: &str = "HOOKCHAIN_ACCEPT_HOOKS";
@@ -151,9 +151,9 @@ pub enum ConsentError {
 }
 
 /// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
-impl std::fmt::Debug for ConsentError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
+impl fmt::Debug for ConsentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -323,19 +323,19 @@ pub(crate) fn pin_hash(hook: &ExternalHook) -> Option<String> {
 /// approved, the firing fails before anything runs ([`TransportError::CannotRun`]), and the
 /// hook's `on_error` applies — a required hook blocks its point whatever its `on_error`.
 ///
-/// [`TransportError::CannotRun`]: hooks_external::TransportError::CannotRun
+/// [`TransportError::CannotRun`]: hookchain_external::TransportError::CannotRun
 pub(crate) struct Verified {
-    pub(crate) inner: std::sync::Arc<dyn hooks_external::Invoke>,
+    pub(crate) inner: std::sync::Arc<dyn hookchain_external::Invoke>,
     pub(crate) hook: ExternalHook,
     pub(crate) approved: Option<String>,
 }
 
-impl hooks_external::Invoke for Verified {
+impl hookchain_external::Invoke for Verified {
     fn invoke(
         &self,
         payload: &[u8],
         timeout: std::time::Duration,
-    ) -> Result<hooks_external::RawOutput, hooks_external::TransportError> {
+    ) -> Result<hookchain_external::RawOutput, hookchain_external::TransportError> {
         let now = pin_hash(&self.hook);
         if now != self.approved {
             let what = match &self.hook.transport {
@@ -348,7 +348,7 @@ impl hooks_external::Invoke for Verified {
                 self.hook.name,
                 origin_text(&self.hook.origin)
             );
-            return Err(hooks_external::TransportError::CannotRun(format!(
+            return Err(hookchain_external::TransportError::CannotRun(format!(
                 "{what} changed since it was approved (sha256 {} is now {}); it does not run \
                  until it is approved again: `hookchain approve {}`",
                 short(self.approved.as_deref().unwrap_or("-")),
@@ -609,6 +609,12 @@ where
 pub struct TerminalPrompt<R, W> {
     input: R,
     output: W,
+}
+
+impl<R, W> fmt::Debug for TerminalPrompt<R, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TerminalPrompt").finish_non_exhaustive()
+    }
 }
 
 impl<R: Read, W: Write> TerminalPrompt<R, W> {

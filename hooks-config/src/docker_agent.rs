@@ -81,13 +81,13 @@
 //!   `on_error` says, as in docker-agent.
 //! - `name` names the hook; without one it is `<file>#<n>`. Priority is [`DEFAULT_PRIORITY`].
 
-use hooks_core::{ConfigError, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
-use hooks_external::{
+use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
 };
 
@@ -444,7 +444,7 @@ impl ReadHook<'_> {
         matcher: &Matcher,
         sections: &mut Vec<(String, Value)>,
     ) -> Result<bool, ConfigError> {
-        use hooks_guards::Guard;
+        use hookchain_guards::Guard;
         let cx = self.cx;
         let Some(Value::String(name)) = fields.get("command") else {
             return Ok(false);
@@ -471,8 +471,8 @@ impl ReadHook<'_> {
             let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
             Value::String(dir.display().to_string())
         };
-        if name == hooks_guards::git_checkpoint::DOCKER_AGENT {
-            use hooks_guards::GitCheckpoint;
+        if name == hookchain_guards::git_checkpoint::DOCKER_AGENT {
+            use hookchain_guards::GitCheckpoint;
             let earlier = sections.iter().position(|(n, _)| n == GitCheckpoint::NAME);
             let matcher = (!matcher.is_all()).then(|| matcher.as_str());
             return match GitCheckpoint::docker_agent_section(
@@ -497,16 +497,16 @@ impl ReadHook<'_> {
                 )),
             };
         }
-        let found = if name == hooks_guards::MaxIterations::DOCKER_AGENT {
+        let found = if name == hookchain_guards::MaxIterations::DOCKER_AGENT {
             Some(
-                hooks_guards::MaxIterations::docker_agent_section(&args, self.event)
-                    .map(|section| (<hooks_guards::MaxIterations as Guard>::NAME, section)),
+                hookchain_guards::MaxIterations::docker_agent_section(&args, self.event)
+                    .map(|section| (<hookchain_guards::MaxIterations as Guard>::NAME, section)),
             )
         } else {
-            let Some(point) = hooks_guards::InjectAt::from_name(self.point) else {
+            let Some(point) = hookchain_guards::InjectAt::from_name(self.point) else {
                 return Ok(false);
             };
-            hooks_guards::inject::docker_agent_builtin(name, &args, point)
+            hookchain_guards::inject::docker_agent_builtin(name, &args, point)
         };
         match found {
             None => Ok(false),
@@ -569,7 +569,7 @@ impl ReadHook<'_> {
                 return Ok(None);
             }
             other => {
-                let hint = hooks_core::suggest::closest(other, TYPES.iter().copied())
+                let hint = hookchain_core::suggest::closest(other, TYPES.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
                     .unwrap_or_else(|| {
                         " (`command`, `builtin`, `model` or `evaluator`)".to_owned()

@@ -9,17 +9,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hooks_core::points::{self, PointInfo};
-use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
+use hookchain_core::points::{self, PointInfo};
+use hookchain_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::position::yaml_key;
 use crate::script;
-pub(crate) use hooks_core::json_kind;
-use hooks_core::suggest::closest;
-use hooks_external::program::resolve_program;
-use hooks_external::{
+pub(crate) use hookchain_core::json_kind;
+use hookchain_core::suggest::closest;
+use hookchain_external::program::resolve_program;
+use hookchain_external::{
     CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Transport,
     TransportError,
 };
@@ -555,7 +555,7 @@ impl FileContext<'_> {
         spec: &HttpSpec,
         path: &[PathSegment],
     ) -> Result<(), ConfigError> {
-        hooks_external::hook::invoker(&Transport::Http(spec.clone()))
+        hookchain_external::hook::invoker(&Transport::Http(spec.clone()))
             .map(drop)
             .map_err(|e| self.error(subject, path, transport_reason(e)))
     }
@@ -574,7 +574,7 @@ pub(crate) struct Loaded {
     pub(crate) blocked: Vec<crate::UnloadedRequired>,
     /// Extension sections the file sets (docker-agent's builtins that are built-in injectors:
     /// the injector's name and the section that enables it).
-    pub(crate) sections: Vec<(String, serde_json::Value)>,
+    pub(crate) sections: Vec<(String, Value)>,
 }
 
 impl Loaded {
@@ -751,7 +751,7 @@ mod tests {
                 allow_local: false,
             }),
             matcher: Matcher::all(),
-            timeout: hooks_external::DEFAULT_TIMEOUT,
+            timeout: hookchain_external::DEFAULT_TIMEOUT,
             priority: 50,
             on_error: OnError::Pass,
             flavor: Flavor::Native,

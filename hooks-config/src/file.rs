@@ -15,7 +15,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use hooks_core::ConfigError;
+use hookchain_core::ConfigError;
 
 /// The largest config file read.
 pub(crate) const MAX_SIZE: u64 = 1024 * 1024;

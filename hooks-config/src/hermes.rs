@@ -42,14 +42,16 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use hooks_core::{ConfigError, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::entry::{Entry, FileContext, Loaded, at, describe_below};
 use crate::position::{yaml_key, yaml_kind};
-use hooks_external::program::argv_from_line;
-use hooks_external::{CommandSpec, DEFAULT_PRIORITY, ExternalHook, Matcher, OnError, Transport};
+use hookchain_external::program::argv_from_line;
+use hookchain_external::{
+    CommandSpec, DEFAULT_PRIORITY, ExternalHook, Matcher, OnError, Transport,
+};
 
 /// The keys of a Hermes entry.
 const HERMES_KEYS: &[&str] = &[
@@ -331,7 +333,7 @@ impl Read<'_> {
                     cx.timeout(&self.key_subject("timeout"), v, &at(self.path, "timeout"))?
                 }
             }
-            None => hooks_external::DEFAULT_TIMEOUT,
+            None => hookchain_external::DEFAULT_TIMEOUT,
         };
         let on_error = if fail_closed {
             OnError::Block
@@ -351,7 +353,7 @@ impl Read<'_> {
         )?;
         let timeout = match self.field("timeout") {
             Some(v) => cx.timeout(&self.key_subject("timeout"), v, &at(self.path, "timeout"))?,
-            None => hooks_external::DEFAULT_TIMEOUT,
+            None => hookchain_external::DEFAULT_TIMEOUT,
         };
         self.entry(matcher, timeout, OnError::Warn, warnings)
             .map(Some)

@@ -21,7 +21,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use hooks_runtime::{BuildError, Hooks, HooksBuilder};
+use hookchain_runtime::{BuildError, Hooks, HooksBuilder};
 
 use crate::consent::{Consent, ConsentPolicy, ConsentReport, TerminalPrompt};
 use crate::registry::{ConfigBuilderExt, ConfigHooksExt};

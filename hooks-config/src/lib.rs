@@ -44,7 +44,7 @@
 //! run `hookchain approve no-force-push`"), and every session hears of it.
 //!
 //! External hooks join the compiled-in ones in the chains of their points, by priority:
-//! [`DEFAULT_PRIORITY`](hooks_external::DEFAULT_PRIORITY) (50) when they set none, so that the
+//! [`DEFAULT_PRIORITY`](hookchain_external::DEFAULT_PRIORITY) (50) when they set none, so that the
 //! agent's own hooks (priority 0 by default) run first. A hook without a `name` is named
 //! `<file>#<n>` (`./hookchain.yaml#03`), `n` counting the file's hooks in file order and
 //! zero-padded to one width per file: the registry breaks ties of priority by name, so hooks
@@ -111,14 +111,14 @@
 //! hooks and configure extensions, never switch off what the user's file or the agent's code
 //! turns on. What it is refused is not applied; a warning names its file and line, what it tried
 //! to switch off and how to do it instead (in the user's own file): in [`Config::warnings`] for
-//! what the merge refuses, in [`Hooks::refusals`](hooks_runtime::Hooks::refusals) for what the
+//! what the merge refuses, in [`Hooks::refusals`](hookchain_runtime::Hooks::refusals) for what the
 //! registry refuses, and, once loaded into a registry, in a `notification` every session hears
 //! when it starts (and [`init`]'s report). Every way a file put over another could switch
 //! something off, and what happens to it:
 //!
 //! - `enabled: false` for an extension (`extensions: {guard: {enabled: false}}`, including
 //!   `external`, the extension of every configured hook, and `required`, that of
-//!   [`require_hook`](hooks_runtime::HooksBuilder::require_hook)'s stand-ins): **refused**,
+//!   [`require_hook`](hookchain_runtime::HooksBuilder::require_hook)'s stand-ins): **refused**,
 //!   unless every hook of the extension was configured by that same file (what it added, it may
 //!   switch off) or the user's file or code already switched it off. Decided when the config is
 //!   loaded into a registry, which knows whose hooks an extension has.
@@ -139,7 +139,7 @@
 //!   it never takes the user's file with it.
 //!
 //! The same rules hold when a registry is reloaded ([`ConfigHooksExt::set_config`]). The agent's
-//! code can always switch an extension off ([`Hooks::disable_extension`](hooks_runtime::Hooks::disable_extension)).
+//! code can always switch an extension off ([`Hooks::disable_extension`](hookchain_runtime::Hooks::disable_extension)).
 //! Listings say who switched an extension off: `describe()`, `hookchain list` and
 //! `hookchain doctor` show `disabled by FILE:LINE` or `disabled by the agent's code`.
 //!
@@ -148,7 +148,7 @@
 //! A file's syntax, its hooks (points, keys, time limits, matchers, programs) and the shape of
 //! its sections are checked when it is read. Its sections are checked against the registry
 //! when it is loaded into one — by [`ConfigBuilderExt::config`] and `build`, and by
-//! [`ConfigHooksExt::set_config`] at runtime — as [`hooks_runtime::sections`] says: a section
+//! [`ConfigHooksExt::set_config`] at runtime — as [`hookchain_runtime::sections`] says: a section
 //! for an extension no hook belongs to is an error with a "did you mean", and every type
 //! declared with `extension_config!` must deserialize from its section.
 //!
@@ -158,22 +158,22 @@
 //! that can be made out blocks its point, naming the hook, its file and line, and the error — a
 //! section for an unknown extension is
 //! ignored, and an extension whose section does not fit its declared type runs enabled with no
-//! section. [`Hooks::global`](hooks_runtime::Hooks::global) never reads a file.
+//! section. [`Hooks::global`](hookchain_runtime::Hooks::global) never reads a file.
 //!
 //! External hooks are put in the chains when the registry is built, once they pass
 //! [`consent`]; `set_config` reloads sections and flags only, and says so in a warning when the
 //! new config has hooks.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::suggest::closest;
-use hooks_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
-use hooks_runtime::Sections;
+use hookchain_core::suggest::closest;
+use hookchain_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
+use hookchain_runtime::Sections;
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
@@ -195,7 +195,7 @@ pub use registry::{ConfigBuilderExt, ConfigHooksExt};
 
 use crate::entry::{FileContext, name_entries};
 use crate::position::{locate, locate_json, syntax, yaml_key, yaml_kind};
-use hooks_external::{ExternalHook, Flavor};
+use hookchain_external::{ExternalHook, Flavor};
 
 /// The name of a config file, in the project and in `~/.config/hookchain/`.
 pub const CONFIG_FILE: &str = "hookchain.yaml";
@@ -723,7 +723,7 @@ impl Config {
             if item.get("required") != Some(&Yaml::Bool(true)) {
                 continue;
             }
-            let Some(point) = hooks_core::points::resolve(event) else {
+            let Some(point) = hookchain_core::points::resolve(event) else {
                 continue;
             };
             let hook = match item.get("name").and_then(Yaml::as_str) {
@@ -772,7 +772,7 @@ impl Config {
     }
 
     /// The sections of the extensions, as a registry takes them
-    /// ([`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections)).
+    /// ([`HooksBuilder::sections`](hookchain_runtime::HooksBuilder::sections)).
     pub fn sections(&self) -> &Sections {
         &self.sections
     }

@@ -56,14 +56,14 @@
 
 use std::path::Path;
 
-use hooks_core::{ConfigError, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::entry::{Entry, Event, FileContext, at, command_transport, describe_below, json_kind};
 use crate::position::{yaml_key, yaml_kind};
-use hooks_external::program::argv_from_line;
-use hooks_external::{
+use hookchain_external::program::argv_from_line;
+use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, OnError, Transport,
 };
 
@@ -115,7 +115,7 @@ pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> Result<Vec<Entry>, Conf
     for (event, list) in events {
         let event = yaml_key(&event);
         let path = at(&root, event.as_str());
-        let point = if hooks_core::Pattern::is_wildcard(&event) {
+        let point = if hookchain_core::Pattern::is_wildcard(&event) {
             wildcard(cx, &event, &path)?
         } else {
             let Event::Point(point) = cx.event(&event, &path, &[], &[])? else {
@@ -175,9 +175,9 @@ fn wildcard(
     event: &str,
     path: &[PathSegment],
 ) -> Result<&'static str, ConfigError> {
-    let names = hooks_core::points::catalog().iter().map(|p| p.name);
-    match hooks_core::Pattern::parse(event, names) {
-        Ok(_) => Ok(hooks_core::Pattern::intern(event)),
+    let names = hookchain_core::points::catalog().iter().map(|p| p.name);
+    match hookchain_core::Pattern::parse(event, names) {
+        Ok(_) => Ok(hookchain_core::Pattern::intern(event)),
         Err(error) => Err(cx.error(format!("event `{event}`"), path, error.to_string())),
     }
 }
@@ -194,7 +194,7 @@ fn entry(
     let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
     let key_subject = |key: &str| format!("`{key}` of {subject}");
     let key_path = |key: &str| at(path, key);
-    if hooks_core::Pattern::is_wildcard(point)
+    if hookchain_core::Pattern::is_wildcard(point)
         && let Some(key) = ["matcher", "required"]
             .into_iter()
             .find(|k| field(k).is_some())

@@ -2,7 +2,7 @@
 //! and indexes, in YAML and in JSON — and how YAML keys, kinds and syntax errors are named in
 //! messages. A leaf: it knows nothing of the config formats that use it.
 
-use hooks_core::{ConfigError, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use yaml_serde::Value as Yaml;

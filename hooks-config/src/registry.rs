@@ -5,7 +5,7 @@
 //! # The rules it keeps
 //!
 //! - The sections go to the registry's extensions as
-//!   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says. With the `guards`
+//!   [`HooksBuilder::sections`](hookchain_runtime::HooksBuilder::sections) says. With the `guards`
 //!   feature, a section named after a built-in guard (`destructive-commands`, ...) adds the
 //!   guard's hooks, off until the section says `enabled: true`; a section whose name is a near
 //!   miss of a guard's adds that guard too, so the section is refused with a "did you mean".
@@ -17,7 +17,7 @@
 //!   script (or command line, `env`, `working_dir`, headers) changed since it was approved fails
 //!   before anything runs, under its `on_error`. A hook marked `required: true` is never left
 //!   out in silence: skipped, its point blocks with a reason naming it and how to approve it
-//!   ([`HooksBuilder::require_hook_because`](hooks_runtime::HooksBuilder::require_hook_because));
+//!   ([`HooksBuilder::require_hook_because`](hookchain_runtime::HooksBuilder::require_hook_because));
 //!   drifted or unusable, its point blocks at every firing whatever its `on_error`. The chains
 //!   never change after that:
 //!   [`ConfigHooksExt::set_config`] reloads sections and flags only.
@@ -29,10 +29,10 @@
 
 use std::sync::Arc;
 
-use hooks_core::ConfigError;
-use hooks_external::ExternalHooksExt;
-use hooks_external::hook::Unusable;
-use hooks_runtime::{BuildError, BuildMode, Hooks, HooksBuilder};
+use hookchain_core::ConfigError;
+use hookchain_external::ExternalHooksExt;
+use hookchain_external::hook::Unusable;
+use hookchain_runtime::{BuildError, BuildMode, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 
 use crate::Config;
@@ -49,7 +49,7 @@ struct Pending {
 /// Gives a [`HooksBuilder`] a config: `use hookchain::prelude::*;` brings it in.
 ///
 /// - The sections go to the registry's extensions as
-///   [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections) says.
+///   [`HooksBuilder::sections`](hookchain_runtime::HooksBuilder::sections) says.
 /// - The config's external hooks join their points' chains when the registry is built, each
 ///   once [`consent`](crate::consent) lets it run: approved in the allowlist and unchanged
 ///   since, or approved then by the policy. The others are skipped with a warning naming each,
@@ -61,7 +61,7 @@ struct Pending {
 ///   only the hooks approved otherwise and reports the error.
 pub trait ConfigBuilderExt: Sized {
     /// The config the registry starts with: its sections (checked by `build`, see
-    /// [`HooksBuilder::sections`](hooks_runtime::HooksBuilder::sections)) and its external
+    /// [`HooksBuilder::sections`](hookchain_runtime::HooksBuilder::sections)) and its external
     /// hooks, which join their chains once consent lets them (see the [trait docs](ConfigBuilderExt)).
     /// Given twice, the second is put over the first.
     fn config(self, config: Config) -> Self;
@@ -142,8 +142,8 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
     // you mean") adds the guard's hooks, off until the section enables it.
     #[cfg(feature = "guards")]
     for name in config.sections().extensions() {
-        if let Some(guard) = hooks_guards::guard_for_section(name) {
-            taken = hooks_guards::add_guard(taken, guard);
+        if let Some(guard) = hookchain_guards::guard_for_section(name) {
+            taken = hookchain_guards::add_guard(taken, guard);
         }
     }
     // The required hooks of files that failed to load block their points.
@@ -157,11 +157,11 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
     // What was left out of other agents' files, or is not honoured as written: every session
     // hears of it, not only the log.
     for notice in &config.notices {
-        taken = taken.notice(hooks_core::Notification {
-            level: hooks_core::Level::Warning,
+        taken = taken.notice(hookchain_core::Notification {
+            level: hookchain_core::Level::Warning,
             message: notice.clone(),
             source: None,
-            kind: hooks_core::NotificationKind::General,
+            kind: hookchain_core::NotificationKind::General,
         });
     }
     let mut report = ConsentReport::default();
@@ -214,26 +214,27 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 );
                 continue;
             }
-            taken = taken.notice(hooks_core::Notification {
-                level: hooks_core::Level::Warning,
+            taken = taken.notice(hookchain_core::Notification {
+                level: hookchain_core::Level::Warning,
                 message: skipped.to_string(),
                 source: Some(skipped.name.clone()),
-                kind: hooks_core::NotificationKind::General,
+                kind: hookchain_core::NotificationKind::General,
             });
         }
         report.skipped = admission.skipped;
         report.errors.extend(admission.errors);
         for hook in admitted {
             let approved = consent::pin_hash(&hook);
-            let inner = hooks_external::hook::invoker(&hook.transport).unwrap_or_else(|error| {
-                tracing::error!(
-                    hook = hook.name,
-                    "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
-                    hook.name,
-                    hook.origin.short()
-                );
-                Arc::new(Unusable(error))
-            });
+            let inner =
+                hookchain_external::hook::invoker(&hook.transport).unwrap_or_else(|error| {
+                    tracing::error!(
+                        hook = hook.name,
+                        "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
+                        hook.name,
+                        hook.origin.short()
+                    );
+                    Arc::new(Unusable(error))
+                });
             let verified = consent::Verified {
                 inner,
                 hook: hook.clone(),
@@ -283,21 +284,21 @@ fn not_approved(skipped: &consent::SkippedHook) -> String {
 /// passes without it running, as in Claude Code.
 struct OnlyIf {
     rule: crate::permission_rule::PermissionRule,
-    inner: Arc<dyn hooks_external::Invoke>,
+    inner: Arc<dyn hookchain_external::Invoke>,
 }
 
-impl hooks_external::Invoke for OnlyIf {
+impl hookchain_external::Invoke for OnlyIf {
     fn invoke(
         &self,
         payload: &[u8],
         timeout: std::time::Duration,
-    ) -> Result<hooks_external::RawOutput, hooks_external::TransportError> {
+    ) -> Result<hookchain_external::RawOutput, hookchain_external::TransportError> {
         let matches = serde_json::from_slice::<serde_json::Value>(payload)
             .is_ok_and(|payload| self.rule.matches(&payload));
         if matches {
             self.inner.invoke(payload, timeout)
         } else {
-            Ok(hooks_external::RawOutput::default())
+            Ok(hookchain_external::RawOutput::default())
         }
     }
 }
@@ -306,7 +307,7 @@ impl hooks_external::Invoke for OnlyIf {
 /// it in.
 pub trait ConfigHooksExt {
     /// Replaces the sections of every extension with the config's, as
-    /// [`Hooks::set_sections`](hooks_runtime::Hooks::set_sections) does: all or nothing, safe
+    /// [`Hooks::set_sections`](hookchain_runtime::Hooks::set_sections) does: all or nothing, safe
     /// while other threads dispatch. The registry's external hooks were fixed when it was built:
     /// the config's hooks are not added (a warning says so).
     fn set_config(&self, config: Config) -> Result<(), ConfigError>;

@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hooks_external::CommandSpec;
+use hookchain_external::CommandSpec;
 
 /// The line of a hook run with `sh -c LINE` (or `$SHELL -c LINE`), if it is one.
 pub(crate) fn shell_line(spec: &CommandSpec) -> Option<&str> {
@@ -138,7 +138,7 @@ fn project_dir(spec: &CommandSpec, base: &Path) -> PathBuf {
 /// The directory of the firing (the session's project directory during one, so consent checks
 /// the script the firing would run), else the current directory.
 fn current_dir() -> PathBuf {
-    hooks_external::program::firing_dir().unwrap_or_else(|_| PathBuf::from("."))
+    hookchain_external::program::firing_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
 /// Expands, as the shell will, `$NAME` and `${NAME}` anywhere in `word` — the project directory

@@ -125,7 +125,7 @@ impl fmt::Debug for ConfigSource {
 
 /// How config errors name the kind of a JSON value: `nothing` (null), `a boolean`, `a number`,
 /// `a string`, `a sequence`, `a mapping` — the words of YAML, which most config files are in.
-pub fn json_kind(value: &serde_json::Value) -> &'static str {
+pub fn json_kind(value: &Value) -> &'static str {
     use serde_json::Value;
     match value {
         Value::Null => "nothing",
@@ -309,9 +309,9 @@ pub enum ConfigError {
 }
 
 /// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
-impl std::fmt::Debug for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
+impl fmt::Debug for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

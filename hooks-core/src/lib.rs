@@ -6,7 +6,7 @@
 //! Agents use these types through the `hookchain` facade; this crate is what a library of hooks
 //! can depend on without pulling in the runtime.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod context;

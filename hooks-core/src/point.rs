@@ -142,6 +142,7 @@ pub trait HookPoint: Send + Sync + 'static {
 /// that does not (method resolution prefers the impl on `Payload<T>`, reached first from `&Payload<T>`, when it applies). Not a
 /// public API.
 #[doc(hidden)]
+#[allow(missing_debug_implementations)]
 pub struct Payload<'a, T>(pub &'a T);
 
 /// The JSON of a value that implements `Serialize`. Not a public API.

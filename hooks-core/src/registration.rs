@@ -36,9 +36,11 @@ pub type AsyncHookFn<P> =
     for<'a> fn(&'a <P as HookPoint>::Input, &'a HookContext<'a>) -> BoxFuture<'a, HookReturn<P>>;
 
 /// The handler of a synchronous `#[register_hook]` function.
+#[allow(missing_debug_implementations)] // a bare fn pointer: its address says nothing
 pub struct SyncHandler<P: HookPoint>(pub SyncHookFn<P>);
 
 /// The handler of an `async fn` `#[register_hook]` function.
+#[allow(missing_debug_implementations)] // a bare fn pointer: its address says nothing
 pub struct AsyncHandler<P: HookPoint>(pub AsyncHookFn<P>);
 
 /// One `#[register_hook]` function, as collected at link time.

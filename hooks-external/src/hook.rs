@@ -45,15 +45,15 @@
 //!
 //! An external hook whose `point` is a wildcard pattern (`"*"`, `"after_*"`) is added as a
 //! wildcard hook ([`HooksBuilder::watch`]): it gets the JSON of each
-//! [`DispatchEvent`](hooks_core::DispatchEvent) of the points it matches on stdin, after their
+//! [`DispatchEvent`](hookchain_core::DispatchEvent) of the points it matches on stdin, after their
 //! chains ran ([`Firing::fire_wildcard`]); its output is not read.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::points;
-use hooks_core::{HookContext, HookError, HookResult, SessionState};
-use hooks_runtime::{HookOptions, HookSource, HooksBuilder};
+use hookchain_core::points;
+use hookchain_core::{HookContext, HookError, HookResult, SessionState};
+use hookchain_runtime::{HookOptions, HookSource, HooksBuilder};
 
 use super::program;
 use super::protocol::{self, ProtocolError, decide_in};
@@ -188,14 +188,14 @@ impl Firing {
     }
 
     /// Fires a wildcard hook once with the event of a dispatch: sends
-    /// [`DispatchEvent::to_json`](hooks_core::DispatchEvent::to_json) through `invoker` and
+    /// [`DispatchEvent::to_json`](hookchain_core::DispatchEvent::to_json) through `invoker` and
     /// waits for it to end. The hook only observes: its output is not read; a transport that
     /// fails or an exit code other than 0 is a failure, which the dispatch reports and never
     /// acts on.
     pub fn fire_wildcard(
         &self,
         invoker: &dyn Invoke,
-        event: &hooks_core::DispatchEvent,
+        event: &hookchain_core::DispatchEvent,
         cx: &HookContext<'_>,
     ) -> Result<(), HookError> {
         let failed = |error: String| {
@@ -333,11 +333,7 @@ fn not_built(transport: &'static str) -> TransportError {
 pub struct Unusable(pub TransportError);
 
 impl Invoke for Unusable {
-    fn invoke(
-        &self,
-        _payload: &[u8],
-        _timeout: Duration,
-    ) -> Result<super::RawOutput, TransportError> {
+    fn invoke(&self, _payload: &[u8], _timeout: Duration) -> Result<RawOutput, TransportError> {
         Err(TransportError::CannotRun(self.0.to_string()))
     }
 }
@@ -400,11 +396,11 @@ impl ExternalHooksExt for HooksBuilder {
             options = options.defined_at(file, line);
         }
         let firing = Firing::new(&hook);
-        if hooks_core::Pattern::is_wildcard(hook.point) {
+        if hookchain_core::Pattern::is_wildcard(hook.point) {
             return self.watch(
                 hook.point,
                 options,
-                move |event: &hooks_core::DispatchEvent, cx: &HookContext<'_>| {
+                move |event: &hookchain_core::DispatchEvent, cx: &HookContext<'_>| {
                     firing.fire_wildcard(&*invoker, event, cx)
                 },
             );
@@ -417,7 +413,7 @@ impl ExternalHooksExt for HooksBuilder {
                     $($name => $builder.hook_with_errors(
                         points::$point,
                         $options,
-                        move |input: &<points::$point as hooks_core::HookPoint>::Input, cx: &HookContext<'_>| {
+                        move |input: &<points::$point as hookchain_core::HookPoint>::Input, cx: &HookContext<'_>| {
                             $firing.fire::<points::$point>(&*$invoker, input, cx)
                         },
                     ),)*
@@ -433,6 +429,6 @@ impl ExternalHooksExt for HooksBuilder {
                 }
             };
         }
-        hooks_core::__private::builtin_points!([self, hook, options, firing, invoker] => by_point)
+        hookchain_core::__private::builtin_points!([self, hook, options, firing, invoker] => by_point)
     }
 }

@@ -36,7 +36,7 @@
 //!   closed, so its next write to them fails), and so is every thread and descriptor the firing
 //!   used. Writing to a hook never raises `SIGPIPE` in the agent.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(all(unix, any(feature = "command", feature = "process")))]
 pub mod command;
@@ -59,7 +59,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use hook::ExternalHooksExt;
-pub use hooks_core::{ConfigOrigin, OnError};
+pub use hookchain_core::{ConfigOrigin, OnError};
 pub use matcher::{Matcher, MatcherError};
 pub use protocol::{Decision, ProtocolError, Verdict};
 pub use wire::WirePoint;

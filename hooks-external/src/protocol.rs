@@ -237,7 +237,7 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
 }
 
 /// Reads a hook's raw output into a [`Decision`] as the agent whose dialect the hook speaks
-/// reads it (`"Claude Code"`, `"Hermes"`, …, as the [catalog](hooks_core::points::catalog)
+/// reads it (`"Claude Code"`, `"Hermes"`, …, as the [catalog](hookchain_core::points::catalog)
 /// names agents; `None` for hookchain's own protocol): see "Exit codes per dialect" in the
 /// [module docs](self).
 ///

@@ -35,7 +35,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{HookContext, SessionState};
+use hookchain_core::{HookContext, SessionState};
 use serde_json::{Value, json};
 
 /// What the agent told external hooks about one session (a typed slot of its state).
@@ -182,7 +182,7 @@ pub(crate) fn fields(cx: &HookContext<'_>, entry: Option<Value>) -> (Option<Stri
 /// `true` for the state of a context made outside any session (one detached state shared by
 /// every such context), where no transcript is kept.
 fn outside_any_session(state: &SessionState) -> bool {
-    let notes = hooks_core::Annotations::new();
+    let notes = hookchain_core::Annotations::new();
     let detached = HookContext::new("", 0, "", &notes);
     state.same_as(detached.session_state())
 }

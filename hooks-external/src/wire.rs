@@ -225,13 +225,13 @@
 //! On observe points every part is ignored (with a debug log) except warnings and context,
 //! which are still reported.
 
-use hooks_core::points::{
+use hookchain_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
     Injection, InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
     SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
     TransformUserInput, TurnEnded, TurnStart,
 };
-use hooks_core::{
+use hookchain_core::{
     Compaction, CompactionDone, HookContext, HookPoint, HookResult, Level, LlmCall, LlmReply,
     Notification, NotificationKind, Observed, Outbound, PermissionAsk, PermissionGrant, Role,
     SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
@@ -264,7 +264,7 @@ pub trait WirePoint: HookPoint {
     }
 
     /// `false` when a hook configured as `event` in the dialect of `agent` (`"Claude Code"`,
-    /// `"Hermes"`, …, as the [catalog](hooks_core::points::catalog) names agents; `None` for
+    /// `"Hermes"`, …, as the [catalog](hookchain_core::points::catalog) names agents; `None` for
     /// hookchain's own protocol) must not be fired for `input`: its agent fires no such event
     /// there, or `event` names only some firings of the point (see "Events that name some
     /// firings of a point" in the [module docs](self)). `true` by default.
@@ -1382,8 +1382,8 @@ pub fn payload_in<P: WirePoint>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hooks_core::points::catalog;
-    use hooks_core::{Annotations, Level, Message, NotificationKind};
+    use hookchain_core::points::catalog;
+    use hookchain_core::{Annotations, Level, Message, NotificationKind};
     use serde_json::json;
 
     fn with_cx<T>(

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hooks_external::command::{CommandHook, shell_argv};
-use hooks_external::process::ProcessHook;
-use hooks_external::{CommandSpec, Invoke};
+use hookchain_external::command::{CommandHook, shell_argv};
+use hookchain_external::process::ProcessHook;
+use hookchain_external::{CommandSpec, Invoke};
 
 /// How many entries `dir` (`/proc/self/task` or `/proc/self/fd`) has.
 fn entries(dir: &str) -> usize {

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use hooks_external::command::{
+use hookchain_external::command::{
     ArgvError, CommandHook, argv_from_line, resolve_program, shell_argv,
 };
-use hooks_external::{CommandSpec, Invoke, OUTPUT_CAP, TransportError};
+use hookchain_external::{CommandSpec, Invoke, OUTPUT_CAP, TransportError};
 
 /// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.
 const HANG_BOUND: Duration = Duration::from_secs(5);
@@ -265,8 +265,8 @@ fn exit_2_with_stderr_past_the_cap_still_blocks_with_the_reason_cut() {
         )
     );
     // The protocol reads it as the block it is.
-    match hooks_external::protocol::decide(&out).unwrap().verdict {
-        hooks_external::Verdict::Block(reason) => {
+    match hookchain_external::protocol::decide(&out).unwrap().verdict {
+        hookchain_external::Verdict::Block(reason) => {
             assert!(reason.starts_with("rrrr"));
             assert!(
                 reason.ends_with("-byte cap]"),

@@ -6,18 +6,18 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::points::{
+use hookchain_core::points::{
     InterceptToolCall, OnStop, OutboundMessage, SessionStart, TransformToolResult,
     TransformUserInput,
 };
-use hooks_core::{
+use hookchain_core::{
     Flow, Outbound, SessionSource, SessionStartEvent, StopEvent, ToolCall, ToolResult,
 };
-use hooks_external::ExternalHooksExt;
-use hooks_external::{
+use hookchain_external::ExternalHooksExt;
+use hookchain_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
 };
-use hooks_runtime::{Hooks, HooksBuilder, Outcome};
+use hookchain_runtime::{Hooks, HooksBuilder, Outcome};
 use serde_json::{Value, json};
 
 fn script(name: &str) -> String {
@@ -443,7 +443,7 @@ fn the_agents_transcript_path_is_sent() {
         "",
     )]);
     let session = hooks.session("agent-transcript");
-    hooks_external::transcript::set_transcript_path(&session.state(), &file);
+    hookchain_external::transcript::set_transcript_path(&session.state(), &file);
     let turn = session.begin_turn();
     // The reply claims DONE, but the agent's transcript, which the hook reads, does not.
     let outcome = turn.fire::<OnStop>(StopEvent {

@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use hooks_external::http::{HttpHook, refusal_kind};
-use hooks_external::{HttpSpec, Invoke, OUTPUT_CAP, RawOutput, TransportError};
+use hookchain_external::http::{HttpHook, refusal_kind};
+use hookchain_external::{HttpSpec, Invoke, OUTPUT_CAP, RawOutput, TransportError};
 
 /// How long a test server waits for a connection before giving up.
 const ACCEPT_WINDOW: Duration = Duration::from_secs(10);

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hooks_external::process::{Backoff, ProcessHook};
-use hooks_external::{CommandSpec, Invoke, TransportError};
+use hookchain_external::process::{Backoff, ProcessHook};
+use hookchain_external::{CommandSpec, Invoke, TransportError};
 use serde_json::{Value, json};
 
 /// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.

@@ -8,20 +8,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hooks_core::points::{
+use hookchain_core::points::{
     AfterToolCall, BeforeCompaction, BeforeLlmCall, InterceptToolCall, TransformResponse,
     TransformToolResult, TransformUserInput,
 };
-use hooks_core::{
+use hookchain_core::{
     Compaction, Flow, HookContext, HookResult, Level, LlmCall, Notification, PermissionAsk,
     ToolCall, ToolResult, TurnEnd,
 };
-use hooks_external::ExternalHooksExt;
-use hooks_external::{
+use hookchain_external::ExternalHooksExt;
+use hookchain_external::{
     CommandSpec, ConfigOrigin, ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, OnError,
     RawOutput, Transport, TransportError,
 };
-use hooks_runtime::{HookOptions, HookSource, Hooks, HooksBuilder, Outcome, Stop, Turn};
+use hookchain_runtime::{HookOptions, HookSource, Hooks, HooksBuilder, Outcome, Stop, Turn};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
@@ -1142,11 +1142,11 @@ fn a_mixed_chain_passes_each_rewrite_to_the_next_hook() {
 #[test]
 fn every_builtin_point_takes_an_external_hook_and_describe_shows_where_it_was_configured() {
     let mut builder = HooksBuilder::new();
-    for point in hooks_core::points::catalog() {
+    for point in hookchain_core::points::catalog() {
         builder = builder.external_with(hook(point.name, point.name), Fake::stdout(""));
     }
     let hooks = builder.build().unwrap();
-    for point in hooks_core::points::catalog() {
+    for point in hookchain_core::points::catalog() {
         let chain = hooks.chain_of(point.name);
         assert_eq!(chain.len(), 1, "{}", point.name);
         let info = chain[0];
@@ -1180,9 +1180,9 @@ fn chain_sources(hooks: &Hooks) -> Vec<HookSource> {
 #[test]
 fn on_error_maps_to_the_chain_policy() {
     for (policy, expected) in [
-        (OnError::Pass, hooks_core::OnError::Pass),
-        (OnError::Warn, hooks_core::OnError::Warn),
-        (OnError::Block, hooks_core::OnError::Block),
+        (OnError::Pass, OnError::Pass),
+        (OnError::Warn, OnError::Warn),
+        (OnError::Block, OnError::Block),
     ] {
         let hooks = registry(
             ExternalHook {

@@ -12,13 +12,13 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{Flow, ToolCall};
-use hooks_external::command::shell_argv;
-use hooks_external::{
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{Flow, ToolCall};
+use hookchain_external::command::shell_argv;
+use hookchain_external::{
     CommandSpec, ConfigOrigin, ExternalHook, ExternalHooksExt, Flavor, Matcher, OnError, Transport,
 };
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 use serde_json::json;
 
 /// The variable every hook of the suite (and whatever it starts) carries.

@@ -8,14 +8,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::points::OnStop;
-use hooks_core::{Flow, SessionState, StopEvent};
-use hooks_external::hook::tap;
-use hooks_external::{
+use hookchain_core::points::OnStop;
+use hookchain_core::{Flow, SessionState, StopEvent};
+use hookchain_external::hook::tap;
+use hookchain_external::{
     CommandSpec, ConfigOrigin, ExternalHook, ExternalHooksExt, Flavor, Matcher, OnError, Transport,
     transcript,
 };
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 use serde_json::Value;
 
 /// A directory of its own under the temp directory, removed when dropped.

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use std::time::Duration;
 
-use hooks_external::command::{CommandHook, shell_argv};
-use hooks_external::process::ProcessHook;
-use hooks_external::{CommandSpec, Invoke, TransportError};
+use hookchain_external::command::{CommandHook, shell_argv};
+use hookchain_external::process::ProcessHook;
+use hookchain_external::{CommandSpec, Invoke, TransportError};
 
 /// Set in the child process: it runs the firings instead of spawning a child.
 const CHILD: &str = "HOOKCHAIN_TEST_SIGPIPE_CHILD";

@@ -78,10 +78,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hooks_core::points::AfterToolCall;
-use hooks_core::{Decision, DispatchEvent, HookContext, OnError, Pattern, ToolResult};
-use hooks_runtime::sections::Sections;
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::points::AfterToolCall;
+use hookchain_core::{Decision, DispatchEvent, HookContext, OnError, Pattern, ToolResult};
+use hookchain_runtime::sections::Sections;
+use hookchain_runtime::{HookOptions, HooksBuilder};
 use parking_lot::Mutex;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
@@ -121,7 +121,7 @@ impl Default for AuditLog {
 /// `points`: each a wildcard pattern that can match a point.
 fn patterns<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     let points = Vec::<String>::deserialize(deserializer)?;
-    let names = hooks_core::points::catalog().iter().map(|p| p.name);
+    let names = hookchain_core::points::catalog().iter().map(|p| p.name);
     for point in &points {
         Pattern::parse(point, names.clone()).map_err(serde::de::Error::custom)?;
     }
@@ -183,7 +183,7 @@ fn options(name: &str) -> HookOptions {
 /// The patterns of `points` in the sections given so far, each once. One that cannot match is
 /// left to the section's check, which refuses it naming the file and line.
 fn configured_points(sections: Option<&Sections>) -> Vec<String> {
-    let names = hooks_core::points::catalog().iter().map(|p| p.name);
+    let names = hookchain_core::points::catalog().iter().map(|p| p.name);
     let mut points: Vec<String> = sections
         .and_then(|s| s.section(AuditLog::NAME))
         .and_then(|section| section.get("points"))
@@ -306,7 +306,7 @@ impl State {
     /// Writes the line of a dispatch of a point `points` lists.
     fn dispatch(&self, event: &DispatchEvent, cx: &HookContext<'_>) -> Result<(), String> {
         let config = cx.config::<AuditLog>().map_err(|e| e.to_string())?;
-        let names = hooks_core::points::catalog().iter().map(|p| p.name);
+        let names = hookchain_core::points::catalog().iter().map(|p| p.name);
         let listed = config.points.iter().any(|p| {
             Pattern::parse(p, names.clone()).is_ok_and(|pattern| pattern.matches(event.point))
         });

@@ -58,10 +58,10 @@ use serde_json::Value;
 
 use crate::shell::{self, Command, MAX_DEPTH, Pipeline, Word, basename, is_shell};
 use crate::{Guard, hook_options, reason};
-use hooks_core::HookResult;
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{ConfigError, HookContext, ToolCall};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::HookResult;
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{ConfigError, HookContext, ToolCall};
+use hookchain_runtime::HooksBuilder;
 
 /// The `destructive-commands` guard and its config (see the [module docs](self)).
 ///

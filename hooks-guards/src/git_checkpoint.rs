@@ -125,9 +125,11 @@ use serde_json::Value;
 
 use crate::inject::{project_dir, run_git};
 use crate::{Guard, reason};
-use hooks_core::points::{InterceptToolCall, TurnEndEvent, TurnEnded, TurnStart, TurnStartEvent};
-use hooks_core::{HookContext, HookResult, OnError, ToolCall};
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::points::{
+    InterceptToolCall, TurnEndEvent, TurnEnded, TurnStart, TurnStartEvent,
+};
+use hookchain_core::{HookContext, HookResult, OnError, ToolCall};
+use hookchain_runtime::{HookOptions, HooksBuilder};
 
 /// The priority of the guard's hooks: after every other hook, so that a tool call another hook
 /// blocks costs no snapshot.
@@ -232,7 +234,7 @@ impl Guard for GitCheckpoint {
                 options(),
                 |_: &TurnEndEvent, cx: &HookContext| {
                     // `turn_end` cannot block: a required checkpoint that fails warns there.
-                    match hook::<hooks_core::Observed>(cx, |c| {
+                    match hook::<hookchain_core::Observed>(cx, |c| {
                         c.turn_end.then_some(Trigger::TurnEnd)
                     })? {
                         HookResult::Block(why) => Err(why.to_string()),

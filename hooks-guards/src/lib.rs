@@ -72,7 +72,7 @@
 //!   the user) can act on. (An injector never blocks: what it cannot read is a note in its
 //!   context, and its hooks warn when they fail.)
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub mod audit_log;
@@ -103,9 +103,9 @@ pub use secrets::Secrets;
 pub use stop_verifier::{ClaimRule, StopVerifier};
 pub use workflow_guard::WorkflowGuard;
 
-use hooks_core::OnError;
-use hooks_runtime::sections::Sections;
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::OnError;
+use hookchain_runtime::sections::Sections;
+use hookchain_runtime::{HookOptions, HooksBuilder};
 use serde::Serialize;
 
 /// Every built-in guard, once: its name and what adds its hooks are read from this one list.
@@ -224,7 +224,7 @@ pub fn guard_for_section(name: &str) -> Option<&'static str> {
         .iter()
         .copied()
         .find(|n| *n == name)
-        .or_else(|| hooks_core::suggest::closest(name, NAMES.iter().copied()))
+        .or_else(|| hookchain_core::suggest::closest(name, NAMES.iter().copied()))
 }
 
 /// The options of a guard's hook: named after the guard, in its extension, before other hooks,

@@ -46,9 +46,9 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::{Guard, hook_options, reason};
-use hooks_core::points::{BeforeLlmCall, Injection, LlmCall};
-use hooks_core::{HookContext, HookResult, Level, Notification, NotificationKind};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{BeforeLlmCall, Injection, LlmCall};
+use hookchain_core::{HookContext, HookResult, Level, Notification, NotificationKind};
+use hookchain_runtime::HooksBuilder;
 
 /// The `max-iterations` guard and its config (see the [module docs](self)).
 ///

@@ -41,9 +41,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{DispatchEvent, HookContext, HookPoint, OnError};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{DispatchEvent, HookContext, HookPoint, OnError};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
@@ -101,7 +101,7 @@ impl Counters {
                 .entry(decision.to_owned())
                 .or_default() += 1;
         }
-        if let (hooks_core::Decision::Block, Some(hook)) = (event.decision, &event.hook) {
+        if let (hookchain_core::Decision::Block, Some(hook)) = (event.decision, &event.hook) {
             *counts.blocked_by.entry(hook.clone()).or_default() += 1;
         }
         for failure in &event.failures {

@@ -90,9 +90,9 @@ use crate::destructive_commands::{excerpt, excerpt_words};
 use crate::protected_paths::{collect_paths, project_dir, resolve};
 use crate::shell::{self, Command, Word};
 use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
-use hooks_core::points::{AfterToolCall, InterceptToolCall, ToolResult};
-use hooks_core::{HookContext, HookResult, ToolCall};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{AfterToolCall, InterceptToolCall, ToolResult};
+use hookchain_core::{HookContext, HookResult, ToolCall};
+use hookchain_runtime::HooksBuilder;
 
 /// The `module-router` guard and its config (see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -44,10 +44,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{Guard, hook_options, reason};
-use hooks_core::HookResult;
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{HookContext, ToolCall};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::HookResult;
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{HookContext, ToolCall};
+use hookchain_runtime::HooksBuilder;
 
 /// The `protected-paths` guard and its config (see the [module docs](self)).
 ///

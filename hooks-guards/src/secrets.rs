@@ -82,12 +82,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{Guard, hook_options, reason};
-use hooks_core::points::{
+use hookchain_core::points::{
     Outbound, OutboundMessage, ToolResult, TransformResponse, TransformToolResult,
     TransformUserInput,
 };
-use hooks_core::{ConfigError, HookContext, HookResult};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::{ConfigError, HookContext, HookResult};
+use hookchain_runtime::HooksBuilder;
 
 /// What the guard does at a point when it finds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -23,7 +23,7 @@
 //!   work and check the result, or to say in its reply that it was not done.
 //! - Its own cap on redos, [`max_redos`](StopVerifier::max_redos) per turn (default 1, in the
 //!   turn's state under `stop-verifier.redos`), on top of the runtime's
-//!   [`stop_redo_cap`](hooks_runtime::HooksBuilder::stop_redo_cap): past it the reply goes out as
+//!   [`stop_redo_cap`](hookchain_runtime::HooksBuilder::stop_redo_cap): past it the reply goes out as
 //!   it is, with a warning for the user and a `notification` naming the claims still
 //!   unverified.
 //! - What is not a claim passes: prose that claims nothing; negated claims (`I have not run the
@@ -85,9 +85,9 @@ use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
-use hooks_core::points::{AfterToolCall, OnStop, StopEvent, ToolResult};
-use hooks_core::{HookContext, HookResult, Level, Notification};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{AfterToolCall, OnStop, StopEvent, ToolResult};
+use hookchain_core::{HookContext, HookResult, Level, Notification};
+use hookchain_runtime::HooksBuilder;
 use serde_json::Value;
 
 /// The `stop-verifier` guard and its config (see the [module docs](self)).

@@ -99,9 +99,9 @@ use serde_json::Value;
 use crate::protected_paths::{collect_paths, covers, project_dir, resolve};
 use crate::shell::{self, Command};
 use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
-use hooks_core::points::{InterceptToolCall, TransformUserInput, TurnStart, TurnStartEvent};
-use hooks_core::{HookContext, HookResult, ToolCall};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{InterceptToolCall, TransformUserInput, TurnStart, TurnStartEvent};
+use hookchain_core::{HookContext, HookResult, ToolCall};
+use hookchain_runtime::HooksBuilder;
 
 /// The `workflow-guard` guard and its config (see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

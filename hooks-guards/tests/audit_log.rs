@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::points::{InterceptToolCall, Notify};
-use hooks_core::{HookContext, HookResult, Notification, ToolCall, TurnEnd};
-use hooks_guards::{AuditLog, GuardsExt};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
+use hookchain_core::points::{InterceptToolCall, Notify};
+use hookchain_core::{HookContext, HookResult, Notification, ToolCall, TurnEnd};
+use hookchain_guards::{AuditLog, GuardsExt};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 

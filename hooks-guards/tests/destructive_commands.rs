@@ -2,11 +2,11 @@
 //! data loss, credential exfiltration, in every spelling an agent produces) and what it must let
 //! through (normal work). Prints the corpus sizes and the false positives and negatives.
 
-use hooks_core::ToolCall;
-use hooks_core::points::InterceptToolCall;
-use hooks_guards::{DestructiveCommands, Guard, GuardsExt};
-use hooks_runtime::HooksBuilder;
-use hooks_runtime::sections::Sections;
+use hookchain_core::ToolCall;
+use hookchain_core::points::InterceptToolCall;
+use hookchain_guards::{DestructiveCommands, Guard, GuardsExt};
+use hookchain_runtime::HooksBuilder;
+use hookchain_runtime::sections::Sections;
 use serde_json::json;
 
 /// Commands that must be blocked with the default config.
@@ -428,12 +428,14 @@ fn rm_root() -> ToolCall {
 
 #[test]
 fn it_is_off_until_a_section_or_the_code_enables_it() {
-    let hooks = hooks_guards::add_all(HooksBuilder::new()).build().unwrap();
+    let hooks = hookchain_guards::add_all(HooksBuilder::new())
+        .build()
+        .unwrap();
     let ext = hooks.extension(DestructiveCommands::NAME).unwrap();
     assert!(!ext.is_enabled());
     assert!(!hooks.dispatch::<InterceptToolCall>(rm_root()).is_blocked());
     let sections = Sections::new().extension("destructive-commands", json!({"enabled": true}));
-    let hooks = hooks_guards::add_all(HooksBuilder::new())
+    let hooks = hookchain_guards::add_all(HooksBuilder::new())
         .sections(sections)
         .build()
         .unwrap();
@@ -455,7 +457,7 @@ fn one_line_of_rust_enables_it_with_its_config_and_adds_its_hook_once() {
     };
     for builder in [
         HooksBuilder::new(),
-        hooks_guards::add_all(HooksBuilder::new()),
+        hookchain_guards::add_all(HooksBuilder::new()),
     ] {
         let hooks = builder.guard(guard()).guard(guard()).build().unwrap();
         assert_eq!(
@@ -478,7 +480,7 @@ fn a_misspelt_field_is_an_error_naming_it() {
         "destructive-commands",
         json!({"enabled": true, "protected_branch": ["main"]}),
     );
-    let error = hooks_guards::add_all(HooksBuilder::new())
+    let error = hookchain_guards::add_all(HooksBuilder::new())
         .sections(sections)
         .build()
         .err()
@@ -498,11 +500,11 @@ fn a_misspelt_field_is_an_error_naming_it() {
 #[test]
 fn an_unknown_guard_name_is_an_error_with_a_suggestion() {
     assert_eq!(
-        hooks_guards::guard_for_section("destructive-command"),
+        hookchain_guards::guard_for_section("destructive-command"),
         Some("destructive-commands")
     );
     let sections = Sections::new().extension("destructive-command", json!({"enabled": true}));
-    let error = hooks_guards::add_all(HooksBuilder::new())
+    let error = hookchain_guards::add_all(HooksBuilder::new())
         .sections(sections)
         .build()
         .err()

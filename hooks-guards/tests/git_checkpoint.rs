@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use hookchain::config::ConfigBuilderExt;
-use hooks_core::points::{InterceptToolCall, Notification, Notify};
-use hooks_core::{Flow, HookContext, ToolCall};
-use hooks_guards::git_checkpoint::{Label, STATE_KEY, Trigger};
-use hooks_guards::{GitCheckpoint, GuardsExt};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{InterceptToolCall, Notification, Notify};
+use hookchain_core::{Flow, HookContext, ToolCall};
+use hookchain_guards::git_checkpoint::{Label, STATE_KEY, Trigger};
+use hookchain_guards::{GitCheckpoint, GuardsExt};
+use hookchain_runtime::HooksBuilder;
 use serde_json::json;
 
 mod support;
@@ -408,7 +408,7 @@ fn enabled_from_rust_it_snapshots_at_turn_start_and_before_write_tools_only() {
     let id = outcome.metadata[STATE_KEY].as_str().unwrap().to_owned();
     assert_eq!(turn.state().get::<String>(STATE_KEY), Some(id.clone()));
     temp.write("main.rs", "fn main() { done() }\n");
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(hookchain_core::TurnEnd::Normal);
     let list = guard.list(&temp.project()).unwrap();
     let triggers: Vec<&str> = list.iter().map(|c| c.trigger.as_str()).collect();
     assert_eq!(triggers, ["turn_end", "tool bash", "turn_start"]);
@@ -573,7 +573,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
         turn.turn_start("hi").continued().is_none(),
         "nor does the turn start"
     );
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(hookchain_core::TurnEnd::Normal);
     let notified = heard.lock().unwrap().clone();
     assert!(
         notified.len() == 1
@@ -584,7 +584,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
 }
 
 /// A registry with `guard`, and a hook that keeps every notification's message in `heard`.
-fn guarded(guard: GitCheckpoint, heard: &Arc<Mutex<Vec<String>>>) -> hooks_runtime::Hooks {
+fn guarded(guard: GitCheckpoint, heard: &Arc<Mutex<Vec<String>>>) -> hookchain_runtime::Hooks {
     let sink = Arc::clone(heard);
     HooksBuilder::new()
         .guard(guard)

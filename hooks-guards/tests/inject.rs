@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use hooks_guards::inject::{InjectAt, Injector, docker_agent_builtin};
-use hooks_guards::{
+use hookchain_guards::inject::{InjectAt, Injector, docker_agent_builtin};
+use hookchain_guards::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
     AddRecentCommits, AddUserInfo, GuardsExt,
 };
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 mod support;
 use support::git;
@@ -375,7 +375,9 @@ fn enabled_from_rust_each_injects_at_its_point() {
 
 #[test]
 fn not_enabled_an_injector_adds_nothing() {
-    let hooks = hooks_guards::add_all(HooksBuilder::new()).build().unwrap();
+    let hooks = hookchain_guards::add_all(HooksBuilder::new())
+        .build()
+        .unwrap();
     let session = hooks.session("inject-off");
     assert!(session.context().is_empty());
     let start = session.begin_turn().turn_start("hi").continued().unwrap();

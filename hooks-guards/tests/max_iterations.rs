@@ -9,7 +9,7 @@ use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{LlmCall, NotificationKind};
 use hookchain::prelude::*;
 use hookchain::{HooksBuilder, TurnEnd};
-use hooks_guards::{GuardsExt, MaxIterations};
+use hookchain_guards::{GuardsExt, MaxIterations};
 use support::{from_yaml, listening, yaml_error};
 
 /// Fires `before_llm_call` `n` times in `turn`: how many passed before the first block, and
@@ -237,7 +237,9 @@ fn docker_agent_entries_that_do_not_fit_are_left_out_with_the_line() {
 
 #[test]
 fn every_guard_added_at_once_leaves_it_off_until_enabled() {
-    let hooks = hooks_guards::add_all(HooksBuilder::new()).build().unwrap();
+    let hooks = hookchain_guards::add_all(HooksBuilder::new())
+        .build()
+        .unwrap();
     for name in ["max-iterations", "stop-verifier"] {
         assert!(!hooks.extension(name).unwrap().is_enabled(), "{name}");
     }
@@ -245,6 +247,6 @@ fn every_guard_added_at_once_leaves_it_off_until_enabled() {
     assert_eq!(calls(&turn, 40), (40, None));
     assert!(matches!(
         turn.on_stop("Pushed to main and all tests pass."),
-        hookchain::Stop::Finish(_)
+        Stop::Finish(_)
     ));
 }

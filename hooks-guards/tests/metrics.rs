@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use hooks_core::points::{InterceptToolCall, TransformUserInput};
-use hooks_core::{HookContext, HookResult, ToolCall, TurnEnd};
-use hooks_guards::{GuardsExt, Metrics};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
+use hookchain_core::points::{InterceptToolCall, TransformUserInput};
+use hookchain_core::{HookContext, HookResult, ToolCall, TurnEnd};
+use hookchain_guards::{GuardsExt, Metrics};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use serde_json::{Value, json};
 
 fn registry() -> Hooks {

@@ -8,8 +8,8 @@
 use hookchain::HooksBuilder;
 use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::prelude::*;
-use hooks_guards::module_router::Require;
-use hooks_guards::{GuardsExt, ModuleRouter};
+use hookchain_guards::module_router::Require;
+use hookchain_guards::{GuardsExt, ModuleRouter};
 
 mod support;
 use support::{Project, blocked, corpus, from_yaml, hookchain_test};
@@ -47,7 +47,7 @@ fn bash(command: &str) -> ToolCall {
     ToolCall::new("bash", json!({ "command": command }))
 }
 
-fn tool(name: &str, args: serde_json::Value) -> ToolCall {
+fn tool(name: &str, args: Value) -> ToolCall {
     ToolCall::new(name, args)
 }
 
@@ -345,7 +345,9 @@ fn one_line_of_rust_enables_it_once() {
     let turn = hooks.session("mr-rust").begin_turn();
     assert!(turn.intercept_tool_call(bash("tree")).is_blocked());
     // Off by default when only added (as `hookchain test` adds every guard).
-    let all = hooks_guards::add_all(HooksBuilder::new()).build().unwrap();
+    let all = hookchain_guards::add_all(HooksBuilder::new())
+        .build()
+        .unwrap();
     assert!(!all.extension("module-router").unwrap().is_enabled());
 }
 

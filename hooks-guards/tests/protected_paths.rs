@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::ToolCall;
-use hooks_core::points::InterceptToolCall;
-use hooks_guards::{GuardsExt, ProtectedPaths};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::ToolCall;
+use hookchain_core::points::InterceptToolCall;
+use hookchain_guards::{GuardsExt, ProtectedPaths};
+use hookchain_runtime::HooksBuilder;
 use serde_json::{Value, json};
 
 /// A temporary project: `.git/`, `src/`, `secrets/`, a symlink `link-to-git -> .git`, a

@@ -4,10 +4,10 @@
 //! public keys, placeholders, code identifiers, prose). Prints the corpus sizes and the false
 //! positives and negatives. The keys are random strings in each vendor's format, none real.
 
-use hooks_core::points::{Outbound, ToolResult};
-use hooks_guards::GuardsExt;
-use hooks_guards::secrets::{Action, Secrets};
-use hooks_runtime::HooksBuilder;
+use hookchain_core::points::{Outbound, ToolResult};
+use hookchain_guards::GuardsExt;
+use hookchain_guards::secrets::{Action, Secrets};
+use hookchain_runtime::HooksBuilder;
 use serde_json::json;
 
 /// (the kind it must find, the text).

@@ -10,7 +10,7 @@ mod support;
 use hookchain::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain::prelude::*;
 use hookchain::{HookContext, Stop, TurnEnd};
-use hooks_guards::{ClaimRule, GuardsExt, StopVerifier};
+use hookchain_guards::{ClaimRule, GuardsExt, StopVerifier};
 use serde_json::Value;
 use support::{from_yaml, listening, yaml_error};
 

@@ -9,7 +9,7 @@ use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::config::Config;
 use hookchain::prelude::*;
 use hookchain::{HookContext, HooksBuilder};
-use hooks_guards::{GuardsExt, WorkflowGuard};
+use hookchain_guards::{GuardsExt, WorkflowGuard};
 
 mod support;
 use support::{Project, blocked, corpus, from_yaml, hookchain_test};
@@ -45,7 +45,7 @@ impl Project {
     }
 }
 
-fn call(name: &str, args: serde_json::Value) -> ToolCall {
+fn call(name: &str, args: Value) -> ToolCall {
     ToolCall::new(name, args)
 }
 

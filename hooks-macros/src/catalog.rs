@@ -1,7 +1,7 @@
 //! The built-in hook points the macro knows by name.
 //!
 //! The list is generated, when this crate is compiled, from hooks-core's table of built-in
-//! points (`hooks_core::__private::builtin_points!`), the table every other list of them comes
+//! points (`hookchain_core::__private::builtin_points!`), the table every other list of them comes
 //! from: the canonical name, the type in `hookchain::points` that implements `HookPoint` for it,
 //! and the names other agents use for it. hooks-core is a normal dependency of this crate for
 //! that.
@@ -40,7 +40,7 @@ macro_rules! builtin_points {
     };
 }
 
-hooks_core::__private::builtin_points!(builtin_points);
+hookchain_core::__private::builtin_points!(builtin_points);
 
 /// What a point name written in the attribute refers to.
 #[derive(Debug)]
@@ -81,14 +81,14 @@ mod tests {
             .iter()
             .map(|p| (p.name, p.aliases.to_vec()))
             .collect();
-        let core: Vec<_> = hooks_core::points::catalog()
+        let core: Vec<_> = hookchain_core::points::catalog()
             .iter()
             .map(|p| (p.name, p.aliases.to_vec()))
             .collect();
         assert_eq!(ours, core);
     }
 
-    /// Every type name is that of a type in `hooks_core::points` whose `NAME` is the point's
+    /// Every type name is that of a type in `hookchain_core::points` whose `NAME` is the point's
     /// canonical name, which is what the macro relies on when it writes `points::TypeName`.
     #[test]
     fn type_names_name_the_point_types() {
@@ -96,11 +96,11 @@ mod tests {
             ($($(#[$doc:meta])* $point:ident { $($row:tt)* })*) => {
                 [$((
                     stringify!($point),
-                    <hooks_core::points::$point as hooks_core::HookPoint>::NAME,
+                    <hookchain_core::points::$point as hookchain_core::HookPoint>::NAME,
                 )),*]
             };
         }
-        let types = hooks_core::__private::builtin_points!(point_types);
+        let types = hookchain_core::__private::builtin_points!(point_types);
         assert_eq!(BUILTIN_POINTS.len(), types.len());
         for (point, (type_name, name)) in BUILTIN_POINTS.iter().zip(types) {
             assert_eq!((point.type_name, point.name), (type_name, name));

@@ -11,6 +11,7 @@
 //! so a single compilation shows them all. When there is any, the user's fn is emitted unchanged
 //! next to the errors, so nothing else fails for want of it.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod attr;

@@ -34,8 +34,11 @@ impl Point {
     /// the literal, which says which name to write instead.
     pub(crate) fn from_literal(lit: &LitStr) -> syn::Result<Point> {
         let name = lit.value();
-        if hooks_core::Pattern::is_wildcard(&name) {
-            return match hooks_core::Pattern::parse(&name, BUILTIN_POINTS.iter().map(|p| p.name)) {
+        if hookchain_core::Pattern::is_wildcard(&name) {
+            return match hookchain_core::Pattern::parse(
+                &name,
+                BUILTIN_POINTS.iter().map(|p| p.name),
+            ) {
                 Ok(_) => Ok(Point::Wildcard {
                     pattern: name,
                     span: lit.span(),

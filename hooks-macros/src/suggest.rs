@@ -1,8 +1,8 @@
 //! "Did you mean ..?": the closest known name to a misspelt one, by hooks-core's one rule
-//! ([`hooks_core::suggest::closest`]: Jaro-Winkler above 0.8, case-insensitive), and the list of
+//! ([`hookchain_core::suggest::closest`]: Jaro-Winkler above 0.8, case-insensitive), and the list of
 //! names a message quotes when nothing is close.
 
-pub(crate) use hooks_core::suggest::closest;
+pub(crate) use hookchain_core::suggest::closest;
 
 /// `` `a`, `b`, `c` `` — names quoted for a message.
 pub(crate) fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {

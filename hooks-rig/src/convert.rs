@@ -17,7 +17,7 @@
 //!   rendered text otherwise; a rewrite that is a JSON string becomes text output, any other
 //!   JSON value becomes JSON output.
 
-use hooks_core::points::{LlmReply, Message as HcMessage, ToolCall as HcToolCall};
+use hookchain_core::points::{LlmReply, Message as HcMessage, ToolCall as HcToolCall};
 use rig_agent::core::completion::AssistantContent;
 use rig_agent::core::message::{Message, ToolResultContent, UserContent};
 use rig_agent::tool::ToolOutput;

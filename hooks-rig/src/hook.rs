@@ -26,9 +26,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use hooks_core::points::{LlmCall, ToolResult as HcToolResult};
-use hooks_core::{Flow, TurnEnd};
-use hooks_runtime::{Session, Stop, Turn};
+use hookchain_core::points::{LlmCall, ToolResult as HcToolResult};
+use hookchain_core::{Flow, TurnEnd};
+use hookchain_runtime::{Session, Stop, Turn};
 use parking_lot::Mutex;
 use rig_agent::HookContext;
 use rig_agent::agent::{

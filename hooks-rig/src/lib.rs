@@ -18,7 +18,7 @@
 //!
 //! # The rules it keeps
 //!
-//! - One rig run (one `agent.prompt(..)`) is one hookchain [`Turn`](hooks_runtime::Turn): two
+//! - One rig run (one `agent.prompt(..)`) is one hookchain [`Turn`](hookchain_runtime::Turn): two
 //!   runs of one agent at once have two turns, each with its own state.
 //! - Every point fires through its `_async` method inside rig's task: `async fn` hooks that
 //!   await tokio work, and nothing blocks an executor thread.
@@ -31,7 +31,7 @@
 //! very version the adapter implements), which needs rustc 1.95; rig-agent 0.45 and later
 //! need 1.97.1.
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod convert;

@@ -15,10 +15,10 @@ use hookchain::points::{
 use hookchain::prelude::*;
 use hookchain::registry::BoxFuture;
 use hookchain::{HookContext, HookOptions, HooksBuilder};
-use hooks_rig::HookchainHook;
-use hooks_rig::rig_agent::agent::SettledOutcome;
-use hooks_rig::rig_agent::completion::PromptError;
-use hooks_rig::rig_agent::{Agent, AgentBuilder};
+use hookchain_rig::HookchainHook;
+use hookchain_rig::rig_agent::agent::SettledOutcome;
+use hookchain_rig::rig_agent::completion::PromptError;
+use hookchain_rig::rig_agent::{Agent, AgentBuilder};
 use serde_json::json;
 use support::{
     Log, ReadFile, Recorder, Reply, Responder, WriteFile, documents, log, texts, user_texts,
@@ -470,7 +470,7 @@ async fn overlapping_runs_of_one_agent_keep_separate_turn_state() {
             .filter(|m| {
                 matches!(
                     m,
-                    hooks_rig::rig_agent::core::message::Message::Assistant(_)
+                    hookchain_rig::rig_agent::core::message::Message::Assistant(_)
                 )
             })
             .count();
@@ -551,15 +551,15 @@ async fn a_panicking_hook_under_on_error_pass_lets_the_run_go_on() {
 #[test]
 fn a_settled_run_maps_to_the_turn_end_it_earned() {
     assert_eq!(
-        hooks_rig::turn_end(&SettledOutcome::Error("reached the max turns limit of 8")),
+        hookchain_rig::turn_end(&SettledOutcome::Error("reached the max turns limit of 8")),
         TurnEnd::MaxIterations
     );
     assert_eq!(
-        hooks_rig::turn_end(&SettledOutcome::Error("the run was cancelled: user left")),
+        hookchain_rig::turn_end(&SettledOutcome::Error("the run was cancelled: user left")),
         TurnEnd::Canceled
     );
     assert_eq!(
-        hooks_rig::turn_end(&SettledOutcome::Error("provider down")),
+        hookchain_rig::turn_end(&SettledOutcome::Error("provider down")),
         TurnEnd::Error("provider down".into())
     );
 }

@@ -2,7 +2,7 @@
 //! and `HookContext` here are rig's, and hookchain's hook context is imported by name.
 
 use hookchain::prelude::*;
-use hooks_rig::rig_agent::prelude::*;
+use hookchain_rig::rig_agent::prelude::*;
 
 /// A hookchain hook, with hookchain's context named by its path.
 #[register_hook("intercept_tool_call")]

@@ -50,9 +50,9 @@
 //! disabled, the chain blocks there, with a reason naming the hook, where it is defined, its
 //! extension and who disabled it (`disabled by ./hookchain.yaml:7`, `disabled by the agent's
 //! code`). When it fails because it could not run at all
-//! ([`HookError::cannot_run`](hooks_core::HookError::cannot_run): its script changed since it
+//! ([`HookError::cannot_run`](hookchain_core::HookError::cannot_run): its script changed since it
 //! was approved, its transport cannot be built), the chain blocks whatever its `on_error`. Both
-//! blocks are failures ([`Blocked::failed`](hooks_core::Blocked)). Any other failure of a
+//! blocks are failures ([`Blocked::failed`](hookchain_core::Blocked)). Any other failure of a
 //! required hook is handled by its `on_error`. On observe points nothing blocks: a disabled
 //! required hook is skipped there, as every other.
 //!
@@ -90,7 +90,7 @@
 //! # Wildcard hooks
 //!
 //! A chain also holds the wildcard hooks whose pattern matches its point
-//! ([`hooks_core::Pattern`], resolved when the chain is built). They run **after** the chain,
+//! ([`hookchain_core::Pattern`], resolved when the chain is built). They run **after** the chain,
 //! in (priority, name) order, each with the one [`DispatchEvent`] of the dispatch: the point,
 //! the session and turn, the payload as it came in (as JSON), the decision with the hook that
 //! blocked or rewrote, the failures and the chain's duration. They only observe: what they
@@ -140,8 +140,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use hooks_core::__private::{RunningHook, TurnScope, Wildcard};
-use hooks_core::{
+use hookchain_core::__private::{RunningHook, TurnScope, Wildcard};
+use hookchain_core::{
     Annotations, AsyncHookFn, Blocked, BoxFuture, Decision, DispatchEvent, Flow, HookContext,
     HookError, HookOutput, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError,
     PointKind, SessionState, SyncHookFn, SyncReturn, TurnState,
@@ -330,7 +330,7 @@ pub(crate) struct Chain<P: HookPoint> {
     /// `true` when every hook of the chain is a compiled-in sync fn ([`Entry::call`]).
     pub(crate) sync_fns: bool,
     /// Whether every hook is a compiled-in fn whose extension is enabled, as last checked, and
-    /// at which [`Extension::switches`](hooks_core::Extension::switches) count: twice the count,
+    /// at which [`Extension::switches`](hookchain_core::Extension::switches) count: twice the count,
     /// plus one for `true`. While the count has not moved the answer holds; while it is `true`,
     /// the pass path runs the hooks with no check of their extensions.
     pub(crate) enabled_at: AtomicU64,
@@ -891,7 +891,7 @@ impl<P: HookPoint> Chain<P> {
     #[inline(always)]
     fn all_enabled_fns(&self) -> bool {
         // The answer at a count is cached as twice the count, plus one when it is `true`.
-        let checked = hooks_core::Extension::switches().wrapping_mul(2);
+        let checked = hookchain_core::Extension::switches().wrapping_mul(2);
         self.enabled_at.load(Ordering::Relaxed) == checked | 1 || self.check_enabled(checked)
     }
 
@@ -1144,14 +1144,14 @@ impl<P: HookPoint> Chain<P> {
 /// The tool's name when `value` is a tool call, its result, or a permission request for one.
 fn tool_name<T: Any>(value: &T) -> Option<String> {
     let value = value as &dyn Any;
-    if let Some(call) = value.downcast_ref::<hooks_core::ToolCall>() {
+    if let Some(call) = value.downcast_ref::<hookchain_core::ToolCall>() {
         return Some(call.name.clone());
     }
-    if let Some(result) = value.downcast_ref::<hooks_core::ToolResult>() {
+    if let Some(result) = value.downcast_ref::<hookchain_core::ToolResult>() {
         return Some(result.tool_name.clone());
     }
     value
-        .downcast_ref::<hooks_core::PermissionAsk>()
+        .downcast_ref::<hookchain_core::PermissionAsk>()
         .map(|ask| ask.tool_name.clone())
 }
 
@@ -1199,7 +1199,7 @@ fn dispatch_event<P: HookPoint, T>(
 /// disabled.
 #[inline(always)]
 fn skipped<P: HookPoint, const ON_DROP: bool>(entry: &Entry<P>) -> bool {
-    (hooks_core::Extension::any_disabled() && !entry.hook.extension.is_enabled())
+    (hookchain_core::Extension::any_disabled() && !entry.hook.extension.is_enabled())
         || (ON_DROP && !entry.runs_on_drop())
 }
 

@@ -5,7 +5,7 @@
 //! Agents use it through the `hookchain` facade. The chain rules are documented once, in
 //! [`chain`].
 
-#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub mod chain;

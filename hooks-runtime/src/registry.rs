@@ -58,8 +58,8 @@ use std::panic::Location;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use hooks_core::points;
-use hooks_core::{
+use hookchain_core::points;
+use hookchain_core::{
     BoxFuture, ConfigError, Extension, HookContext, HookPoint, HookReturn, IntoHookReturn, OnError,
     PointKind, Registration,
 };
@@ -68,8 +68,8 @@ use serde::de::DeserializeOwned;
 
 use crate::chain::{AsyncClosure, Chain, Entry, Handler, SyncClosure};
 use crate::sections::{self, Declared, Sections};
-use hooks_core::__private::{RunningHook, Wildcard};
-use hooks_core::{SessionState, TurnState};
+use hookchain_core::__private::{RunningHook, Wildcard};
+use hookchain_core::{SessionState, TurnState};
 
 /// How long an async hook may run, unless the builder says otherwise
 /// ([`HooksBuilder::async_timeout`]).
@@ -212,9 +212,9 @@ pub enum BuildError {
 }
 
 /// The message, as `Display` writes it: what `main` prints for an error it returns with `?`.
-impl std::fmt::Debug for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -355,7 +355,7 @@ impl HookOptions {
     }
 
     /// For a wildcard hook ([`HooksBuilder::watch`]): it does not read
-    /// [`DispatchEvent::payload`](hooks_core::DispatchEvent), so a dispatch whose wildcard hooks
+    /// [`DispatchEvent::payload`](hookchain_core::DispatchEvent), so a dispatch whose wildcard hooks
     /// all say so builds no JSON of its value (the payload is then `Null`). Counters use it.
     pub fn without_payload(mut self) -> Self {
         self.payload = false;
@@ -398,7 +398,7 @@ impl HookOptions {
     /// A required hook (default `false`): when it cannot run, its point blocks instead of going
     /// on without it. It cannot run when its extension is disabled — by the agent's code or a
     /// config file; the reason names who disabled it — or when it fails with
-    /// [`HookError::cannot_run`](hooks_core::HookError::cannot_run) (an external hook whose
+    /// [`HookError::cannot_run`](hookchain_core::HookError::cannot_run) (an external hook whose
     /// script changed since it was approved, or whose transport cannot be built), whatever its
     /// `on_error`. Any other failure is handled by its `on_error`, as for every hook. On observe
     /// points nothing blocks, required or not.
@@ -447,7 +447,7 @@ pub struct HooksBuilder {
     /// What layered crates keep with the registry, one value per type.
     attachments: Attachments,
     /// What every session hears through `notification` when it starts.
-    notices: Vec<hooks_core::Notification>,
+    notices: Vec<hookchain_core::Notification>,
     /// Hooks that must be in the registry: (point, name, what stands in when one is not).
     required: Vec<Required>,
     /// Extensions that must be in the registry, enabled.
@@ -501,8 +501,11 @@ impl RequiredSet {
 /// A stand-in on point `P`: blocks every value with `reason`, first in the chain, in the
 /// extension `required`.
 fn stand_in<P: HookPoint>(builder: HooksBuilder, name: String, reason: String) -> HooksBuilder {
-    let closure: SyncClosure<P> =
-        Arc::new(move |_, _| Ok(hooks_core::HookResult::<P::Rewrite>::block(reason.clone())));
+    let closure: SyncClosure<P> = Arc::new(move |_, _| {
+        Ok(hookchain_core::HookResult::<P::Rewrite>::block(
+            reason.clone(),
+        ))
+    });
     let options = HookOptions::new(format!("required:{name}"))
         .priority(i32::MIN)
         .extension(REQUIRED_EXTENSION)
@@ -525,11 +528,11 @@ fn stand_in_by_name(point: &str) -> Option<(&'static str, StandIn)> {
             }
         };
     }
-    hooks_core::__private::builtin_points!([point] => by_name)
+    hookchain_core::__private::builtin_points!([point] => by_name)
 }
 
 /// The extension of the stand-ins of required hooks and extensions that are not there.
-pub const REQUIRED_EXTENSION: &str = "required";
+pub(crate) const REQUIRED_EXTENSION: &str = "required";
 
 /// Values of any type, one per type.
 #[derive(Default)]
@@ -565,6 +568,17 @@ impl Attachments {
     }
 }
 
+impl fmt::Debug for HooksBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HooksBuilder")
+            .field("registered", &self.registered.len())
+            .field("added", &self.added.len())
+            .field("required_extensions", &self.required_extensions)
+            .field("off_by_default", &self.off_by_default)
+            .finish_non_exhaustive()
+    }
+}
+
 impl HooksBuilder {
     /// An empty builder: no hooks at all, not even the `#[register_hook]` ones.
     pub fn new() -> Self {
@@ -574,9 +588,9 @@ impl HooksBuilder {
     /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
     /// with `extension_config!`.
     pub fn collected(mut self) -> Self {
-        self.registered.extend(hooks_core::registrations());
+        self.registered.extend(hookchain_core::registrations());
         self.declared
-            .extend(hooks_core::config_declarations().map(Declared::from));
+            .extend(hookchain_core::config_declarations().map(Declared::from));
         self
     }
 
@@ -584,11 +598,11 @@ impl HooksBuilder {
     /// [`HookInfo`]), and the config types declared with `extension_config!` for their
     /// extensions.
     pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
-        let kept: Vec<&'static Registration> = hooks_core::registrations()
+        let kept: Vec<&'static Registration> = hookchain_core::registrations()
             .filter(|r| keep(&registered_info(r)))
             .collect();
         self.declared.extend(
-            hooks_core::config_declarations()
+            hookchain_core::config_declarations()
                 .filter(|d| kept.iter().any(|r| r.extension == d.extension))
                 .map(Declared::from),
         );
@@ -676,7 +690,7 @@ impl HooksBuilder {
     /// after `session_start`: for what the agent and its user must not miss however long the
     /// agent runs — a configured hook that does not run (unapproved, changed since approved, that
     /// failed to load), a guard that is off.
-    pub fn notice(mut self, notice: hooks_core::Notification) -> Self {
+    pub fn notice(mut self, notice: hookchain_core::Notification) -> Self {
         self.notices.push(notice);
         self
     }
@@ -809,11 +823,11 @@ impl HooksBuilder {
                     ),
                 ),
             };
-            let builder = std::mem::take(self).notice(hooks_core::Notification {
-                level: hooks_core::Level::Error,
+            let builder = std::mem::take(self).notice(hookchain_core::Notification {
+                level: hookchain_core::Level::Error,
                 message,
                 source: Some(name.clone()),
-                kind: hooks_core::NotificationKind::General,
+                kind: hookchain_core::NotificationKind::General,
             });
             *self = (required.stand_in)(builder, name, reason);
         }
@@ -829,13 +843,13 @@ impl HooksBuilder {
             let reason = format!(
                 "required extension `{extension}` has no hook in this registry, so nothing goes                  through until it does: a #[register_hook] fn in a library crate is collected                  only if the crate is linked (add `use my_hooks as _;`); a configured hook runs                  only once approved and loaded"
             );
-            let builder = std::mem::take(self).notice(hooks_core::Notification {
-                level: hooks_core::Level::Error,
+            let builder = std::mem::take(self).notice(hookchain_core::Notification {
+                level: hookchain_core::Level::Error,
                 message: format!(
                     "required extension `{extension}` has no hook in this registry: every tool                      call and every user message is blocked until it does"
                 ),
                 source: Some(extension.clone()),
-                kind: hooks_core::NotificationKind::General,
+                kind: hookchain_core::NotificationKind::General,
             });
             let name = format!("extension:{extension}");
             let builder =
@@ -864,7 +878,7 @@ impl HooksBuilder {
         self.declared.push(Declared {
             extension: extension.into(),
             type_name: std::any::type_name::<T>(),
-            validate: hooks_core::validate_config::<T>,
+            validate: hookchain_core::validate_config::<T>,
             enabled_by_default: true,
         });
         self
@@ -903,7 +917,7 @@ impl HooksBuilder {
 
     /// [`hook_with`](HooksBuilder::hook_with) for a closure that returns the chain's own form,
     /// `Result<HookResult<_>, HookError>`, kept as it is: an error made with
-    /// [`HookError::cannot_run`](hooks_core::HookError::cannot_run) stays one, so a required
+    /// [`HookError::cannot_run`](hookchain_core::HookError::cannot_run) stays one, so a required
     /// hook that could not run blocks its point (through `hook_with`, an `Err` of any type is
     /// turned into a plain error by its message). For crates layered on the runtime, such as
     /// external hooks.
@@ -928,7 +942,7 @@ impl HooksBuilder {
 
     /// Adds a wildcard hook: it observes every dispatch of the points `pattern` matches —
     /// `"*"` (every point, built-in and user-defined) or `"PREFIX*"` (`"after_*"`, `"myapp:*"`)
-    /// — after their chains ran, with the [`DispatchEvent`](hooks_core::DispatchEvent) of each
+    /// — after their chains ran, with the [`DispatchEvent`](hookchain_core::DispatchEvent) of each
     /// (see [`chain`](crate::chain#wildcard-hooks)). It only observes: it returns `()` or
     /// `Result<(), E>`, and its failures never change a dispatch's flow. A pattern that can match
     /// no point fails the build ([`BuildError::Pattern`]).
@@ -959,11 +973,11 @@ impl HooksBuilder {
     #[track_caller]
     pub fn watch<F, R>(self, pattern: &str, options: HookOptions, hook: F) -> Self
     where
-        F: for<'a, 'b, 'c> Fn(&'a hooks_core::DispatchEvent, &'b HookContext<'c>) -> R
+        F: for<'a, 'b, 'c> Fn(&'a hookchain_core::DispatchEvent, &'b HookContext<'c>) -> R
             + Send
             + Sync
             + 'static,
-        R: IntoHookReturn<hooks_core::Observed>,
+        R: IntoHookReturn<hookchain_core::Observed>,
     {
         let closure: SyncClosure<Wildcard> =
             Arc::new(move |event, cx| hook(event, cx).into_hook_return());
@@ -977,7 +991,7 @@ impl HooksBuilder {
     pub fn watch_returning<F>(self, pattern: &str, options: HookOptions, hook: F) -> Self
     where
         F: for<'a, 'b, 'c> Fn(
-                &'a hooks_core::DispatchEvent,
+                &'a hookchain_core::DispatchEvent,
                 &'b HookContext<'c>,
             ) -> HookReturn<Wildcard>
             + Send
@@ -997,7 +1011,7 @@ impl HooksBuilder {
     ) -> Self {
         self = self.add::<Wildcard>(options, false, Handler::SyncClosure(closure), at);
         if let Some(added) = self.added.last_mut() {
-            added.info.point = hooks_core::Pattern::intern(pattern);
+            added.info.point = hookchain_core::Pattern::intern(pattern);
         }
         self
     }
@@ -1170,11 +1184,11 @@ impl HooksBuilder {
             tracing::error!("{error}");
             // Two owners under one extension: every session hears of it.
             if let BuildError::ExtensionClash { .. } = error {
-                registry.notices.push(hooks_core::Notification {
-                    level: hooks_core::Level::Error,
+                registry.notices.push(hookchain_core::Notification {
+                    level: hookchain_core::Level::Error,
                     message: error.to_string(),
                     source: Some("config".to_owned()),
-                    kind: hooks_core::NotificationKind::General,
+                    kind: hookchain_core::NotificationKind::General,
                 });
             }
             errors.push(error);
@@ -1189,11 +1203,11 @@ impl HooksBuilder {
             tracing::error!("{error}");
             // A section left out may leave a guard off, or on without its settings: every
             // session hears of it.
-            registry.notices.push(hooks_core::Notification {
-                level: hooks_core::Level::Error,
+            registry.notices.push(hookchain_core::Notification {
+                level: hookchain_core::Level::Error,
                 message: format!("{error}; the section is left out"),
                 source: Some("config".to_owned()),
-                kind: hooks_core::NotificationKind::General,
+                kind: hookchain_core::NotificationKind::General,
             });
             errors.push(error.into());
         }
@@ -1235,7 +1249,7 @@ pub(crate) struct Registry {
     pub(crate) stop_redo_cap: u32,
     attachments: Attachments,
     /// What every session hears through `notification` when it starts.
-    pub(crate) notices: Vec<hooks_core::Notification>,
+    pub(crate) notices: Vec<hookchain_core::Notification>,
     /// What a project's file tried to switch off and was refused.
     refusals: Mutex<Vec<String>>,
     /// The state of this registry's sessions and turns.
@@ -1253,11 +1267,11 @@ impl Registry {
     /// Keeps what the config was refused, and says it to every session when it starts.
     fn refused(&mut self, refusals: &[String]) {
         for refusal in refusals {
-            self.notices.push(hooks_core::Notification {
-                level: hooks_core::Level::Warning,
+            self.notices.push(hookchain_core::Notification {
+                level: hookchain_core::Level::Warning,
                 message: refusal.clone(),
                 source: Some("config".to_owned()),
-                kind: hooks_core::NotificationKind::General,
+                kind: hookchain_core::NotificationKind::General,
             });
         }
         self.refusals.get_mut().extend(refusals.iter().cloned());
@@ -1390,7 +1404,7 @@ macro_rules! builtin_chains {
         }
     };
 }
-hooks_core::__private::builtin_points!([] => builtin_chains);
+hookchain_core::__private::builtin_points!([] => builtin_chains);
 
 /// Builds the chain of `P` from every hook registered for it.
 fn build_chain<P: HookPoint>(
@@ -1605,9 +1619,9 @@ fn pattern_errors(infos: &[HookInfo]) -> Vec<BuildError> {
     let builtin = points::catalog().iter().map(|p| p.name);
     infos
         .iter()
-        .filter(|info| hooks_core::Pattern::is_wildcard(info.point))
+        .filter(|info| hookchain_core::Pattern::is_wildcard(info.point))
         .filter_map(|info| {
-            let error = hooks_core::Pattern::parse(info.point, builtin.clone()).err()?;
+            let error = hookchain_core::Pattern::parse(info.point, builtin.clone()).err()?;
             Some(BuildError::Pattern {
                 hook: info.name.to_string(),
                 at: info.location(),
@@ -1710,7 +1724,7 @@ impl Hooks {
     }
 
     /// The notices every session hears when it starts ([`HooksBuilder::notice`]).
-    pub fn notices(&self) -> &[hooks_core::Notification] {
+    pub fn notices(&self) -> &[hookchain_core::Notification] {
         &self.inner.notices
     }
 
@@ -1765,8 +1779,11 @@ impl Hooks {
             let known: Vec<String> = self.extensions().map(|e| e.name().to_owned()).collect();
             return Err(ExtensionError::Unknown {
                 name: name.to_owned(),
-                suggestion: hooks_core::suggest::closest(name, known.iter().map(String::as_str))
-                    .map(str::to_owned),
+                suggestion: hookchain_core::suggest::closest(
+                    name,
+                    known.iter().map(String::as_str),
+                )
+                .map(str::to_owned),
                 known,
             });
         };
@@ -1860,7 +1877,7 @@ impl Hooks {
     /// project directory), turn 0 and a turn state of this dispatch alone.
     ///
     /// Only `P`'s chain runs: no `session_start` before it (dispatch
-    /// [`SessionStart`](hooks_core::points::SessionStart) itself to test it), no `session_end`
+    /// [`SessionStart`](hookchain_core::points::SessionStart) itself to test it), no `session_end`
     /// after, and a hook that fails is in the outcome's failures, not reported through
     /// `notification`. [`get_session_state`](crate::get_session_state) does not find the
     /// session: its hooks read `state` through `cx`. An agent running its own sessions uses
@@ -1956,7 +1973,7 @@ impl fmt::Display for Description<'_> {
             "{} hook(s): {} collected by #[register_hook] ({}), {} added by the builder",
             infos.len(),
             count(HookSource::Registered),
-            hooks_core::backend(),
+            hookchain_core::backend(),
             count(HookSource::Builder)
         )?;
         match external {
@@ -2037,8 +2054,8 @@ impl fmt::Debug for Description<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hooks_core::points::InterceptToolCall;
-    use hooks_core::{HookResult, ToolCall};
+    use hookchain_core::points::InterceptToolCall;
+    use hookchain_core::{HookResult, ToolCall};
     use serde_json::{Value, json};
 
     /// A lenient build with sections that do not fit: builds anyway, leaves out what is wrong,
@@ -2151,7 +2168,7 @@ mod tests {
                 [$((stringify!($point), check::<points::$point>(&$hooks))),*]
             };
         }
-        let all = hooks_core::__private::builtin_points!([hooks] => check_all);
+        let all = hookchain_core::__private::builtin_points!([hooks] => check_all);
         assert_eq!(all.len(), points::BUILTIN_SLOTS);
         assert_eq!(points::catalog().len(), points::BUILTIN_SLOTS);
         assert!(all.iter().all(|(_, ok)| *ok), "{all:?}");

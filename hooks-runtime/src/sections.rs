@@ -47,9 +47,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use hooks_core::json_kind;
-use hooks_core::suggest::closest;
-use hooks_core::{
+use hookchain_core::json_kind;
+use hookchain_core::suggest::closest;
+use hookchain_core::{
     ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT, Extension,
     PathSegment,
 };
@@ -408,8 +408,8 @@ pub(crate) struct Declared {
     pub(crate) enabled_by_default: bool,
 }
 
-impl From<&'static hooks_core::ConfigDeclaration> for Declared {
-    fn from(d: &'static hooks_core::ConfigDeclaration) -> Self {
+impl From<&'static hookchain_core::ConfigDeclaration> for Declared {
+    fn from(d: &'static hookchain_core::ConfigDeclaration) -> Self {
         Declared {
             extension: d.extension.to_owned(),
             type_name: d.type_name,

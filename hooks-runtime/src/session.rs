@@ -83,14 +83,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
-use hooks_core::__private::TurnScope;
-use hooks_core::points::{
+use hookchain_core::__private::TurnScope;
+use hookchain_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
     InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
     SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
     TransformUserInput, TurnEnded, TurnStart,
 };
-use hooks_core::{
+use hookchain_core::{
     Blocked, Compaction, CompactionDone, Flow, HookPoint, Level, LlmCall, LlmReply, Notification,
     NotificationKind, OnError, Outbound, PermissionAsk, SessionEndEvent, SessionResetEvent,
     SessionSource, SessionStartEvent, StopEvent, SubagentStopEvent, ToolBatch, ToolCall,
@@ -723,10 +723,10 @@ struct TurnInner {
     hooks: Hooks,
     /// The registry's flags of the built-in points that have a hook, copied into the turn: a
     /// point nobody hooks is told apart with one load from the turn.
-    hooked: [bool; hooks_core::points::BUILTIN_SLOTS],
+    hooked: [bool; hookchain_core::points::BUILTIN_SLOTS],
     /// The registry's flags of the built-in points a wildcard hook watches, read only once a
     /// point is known to be hooked.
-    watched: [bool; hooks_core::points::BUILTIN_SLOTS],
+    watched: [bool; hookchain_core::points::BUILTIN_SLOTS],
     session: Session,
     /// The turn's index, its state and its session's: what every dispatch's context points at.
     scope: TurnScope,

@@ -28,7 +28,7 @@
 //!   line of its own), and each thread keeps its own list of the live stores, checked against a
 //!   process-wide generation (one load) and rebuilt only when a registry was built or dropped.
 //! - One session's parallel tool calls may read and write its state from several threads at once;
-//!   [`State::update`](hooks_core::State::update) is a read-modify-write under one lock.
+//!   [`State::update`](hookchain_core::State::update) is a read-modify-write under one lock.
 //! - Memory is bounded: an ended session frees its state, and a lookup by an id no live session
 //!   has ([`get_turn_state`], [`get_session_state`]) stores nothing: it hands back a fresh state
 //!   attached to no session, and warns. So 50,000 lookups of unknown ids cost 50,000 short-lived
@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, RwLock};
 
-pub use hooks_core::{SessionState, State, StateError, TurnState};
+pub use hookchain_core::{SessionState, State, StateError, TurnState};
 
 /// The state of the current turn of `session_id`: the latest turn of that session begun and not
 /// yet ended, or, when none is, the session's state for work outside any turn (cleared when the

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use hooks_core::points::*;
-use hooks_core::{Flow, HookContext, HookResult, Level, Notification, SessionSource, ToolCall};
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::points::*;
+use hookchain_core::{Flow, HookContext, HookResult, Level, Notification, SessionSource, ToolCall};
+use hookchain_runtime::{HookOptions, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::json;
 
@@ -36,7 +36,7 @@ fn turn_start_injects_context_for_the_turn_and_sees_the_prompt() {
     }
     // The context is the turn's only: the session keeps none of it.
     assert!(session.context().is_empty());
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(TurnEnd::Normal);
 }
 
 #[test]
@@ -206,7 +206,7 @@ fn async_twins_fire_the_same_points() {
         assert!(batch.results.is_empty());
         let again = session.restart_async(SessionSource::Compact).await;
         assert!(matches!(again, Flow::Continue(_)));
-        turn.end_async(hooks_core::TurnEnd::Normal).await;
+        turn.end_async(TurnEnd::Normal).await;
         session.end_async("done").await;
     });
     assert_eq!(seen.lock().len(), 2);
@@ -285,7 +285,7 @@ fn a_hook_asks_for_a_notification_and_the_turn_fires_it_after_the_dispatch() {
 fn announces<'a>(
     _: &'a SessionStartEvent,
     cx: &'a HookContext<'a>,
-) -> hooks_core::BoxFuture<'a, HookResult<String>> {
+) -> hookchain_core::BoxFuture<'a, HookResult<String>> {
     Box::pin(async move {
         cx.notify(Notification::new(Level::Info, "session ready"));
         HookResult::Pass

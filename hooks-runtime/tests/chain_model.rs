@@ -11,12 +11,12 @@
 mod chain_rules;
 
 use chain_rules::{Ran, Spec, act, action, model, observed, on_error, quiet_model_panics};
-use hooks_core::points::{AfterLlmCall, SessionStart, TransformUserInput};
-use hooks_core::{
+use hookchain_core::points::{AfterLlmCall, SessionStart, TransformUserInput};
+use hookchain_core::{
     BoxFuture, HookContext, HookPoint, HookResult, LlmReply, Observed, SessionSource,
     SessionStartEvent,
 };
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Outcome, Turn};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder, Outcome, Turn};
 use proptest::prelude::*;
 
 /// The cases each property runs: enough to meet every combination of a few hooks, few enough
@@ -55,7 +55,7 @@ fn registry<P>(
 where
     P: HookPoint + Copy,
     P::Rewrite: Send + 'static,
-    Result<HookResult<P::Rewrite>, String>: hooks_core::IntoHookReturn<P::Rewrite>,
+    Result<HookResult<P::Rewrite>, String>: hookchain_core::IntoHookReturn<P::Rewrite>,
 {
     let mut builder = HooksBuilder::new();
     for spec in specs {

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use hooks_core::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput, TurnEnded};
-use hooks_core::{
+use hookchain_core::points::{BeforeLlmCall, InterceptToolCall, TransformUserInput, TurnEnded};
+use hookchain_core::{
     BoxFuture, Flow, HookContext, HookResult, Injection, LlmCall, Message, OnError, ToolCall,
     TurnEndEvent,
 };
-use hooks_runtime::{BuildError, HookOptions, Hooks, HooksBuilder};
+use hookchain_runtime::{BuildError, HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
@@ -441,7 +441,7 @@ fn observe_points_run_every_hook_even_when_one_panics_or_blocks() {
     let outcome = turn.fire::<TurnEnded>(TurnEndEvent {
         session_id: "observe".into(),
         turn: 0,
-        reason: hooks_core::TurnEnd::Normal,
+        reason: hookchain_core::TurnEnd::Normal,
     });
     assert!(!outcome.is_blocked());
     assert_eq!(count.load(Ordering::SeqCst), 2);

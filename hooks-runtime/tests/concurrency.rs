@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use hooks_core::points::{AfterToolCall, InterceptToolCall, TransformUserInput};
-use hooks_core::{HookContext, HookResult, OnError, ToolCall, ToolResult, TurnEnd};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Session, get_turn_state};
+use hookchain_core::points::{AfterToolCall, InterceptToolCall, TransformUserInput};
+use hookchain_core::{HookContext, HookResult, OnError, ToolCall, ToolResult, TurnEnd};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder, Session, get_turn_state};
 use serde_json::{Value, json};
 
 const THREADS: usize = 8;
@@ -115,7 +115,7 @@ fn registry(counts: &Arc<Counts>) -> Hooks {
 
 /// One turn of `session`, ended one of four ways; returns the turn's state handle, which must
 /// be empty afterwards.
-fn one_turn(session: &Session, rng: &mut Rng, counts: &Counts) -> hooks_core::TurnState {
+fn one_turn(session: &Session, rng: &mut Rng, counts: &Counts) -> hookchain_core::TurnState {
     let turn = session.begin_turn();
     let state = turn.state().clone();
     let marker = format!("{}#{}", session.id(), turn.index());

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use hooks_runtime::{
+use hookchain_runtime::{
     HooksBuilder, evict_idle_sessions, get_session_state, get_turn_state, live_sessions,
     set_idle_timeout,
 };

@@ -3,13 +3,15 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use hooks_core::points::*;
-use hooks_core::{
+use hookchain_core::points::*;
+use hookchain_core::{
     Compaction, CompactionDone, Flow, HookContext, HookPoint, HookResult, Level, LlmReply, Message,
     Notification, Observed, OnError, Outbound, SessionEndEvent, SessionResetEvent, SessionSource,
     SessionStartEvent, StopEvent, SubagentStopEvent, ToolCall, ToolResult, TurnEnd, TurnEndEvent,
 };
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Stop, get_session_state, get_turn_state};
+use hookchain_runtime::{
+    HookOptions, Hooks, HooksBuilder, Stop, get_session_state, get_turn_state,
+};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
@@ -23,7 +25,7 @@ fn log_on<P: HookPoint>(
     label: fn(&P::Input) -> String,
 ) -> HooksBuilder
 where
-    (): hooks_core::IntoHookReturn<P::Rewrite>,
+    (): hookchain_core::IntoHookReturn<P::Rewrite>,
 {
     let log = log.clone();
     builder.hook_with(
@@ -556,11 +558,14 @@ fn every_catalog_point_is_dispatchable_through_its_turn_method_or_fire() {
     });
     assert!(!outcome.is_blocked());
     let _: fn(Observed) = |o| match o {};
-    assert_eq!(hooks_core::points::catalog().len(), 20);
+    assert_eq!(catalog().len(), 20);
     assert!(matches!(turn.transform_user_input("hi"), Flow::Continue(t) if t == "hi"));
 }
 
-fn never_finishes<'a>(_: &'a ToolResult, _: &'a HookContext<'a>) -> hooks_core::BoxFuture<'a, ()> {
+fn never_finishes<'a>(
+    _: &'a ToolResult,
+    _: &'a HookContext<'a>,
+) -> hookchain_core::BoxFuture<'a, ()> {
     Box::pin(std::future::pending())
 }
 
@@ -644,7 +649,7 @@ fn dispatch_in_session_fires_one_chain_with_the_given_id_and_state() {
         )
         .build()
         .unwrap();
-    let state = hooks_core::SessionState::default();
+    let state = hookchain_core::SessionState::default();
     state.set("mode", "plan");
     let stop = StopEvent {
         response: "Done.".into(),

@@ -2,10 +2,10 @@
 //! `enabled: true` or the agent's code enables it. A project's file may enable it (that adds a
 //! guard); its `enabled: false` never switches off what the user's own file enabled.
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{HookContext, HookResult, ToolCall};
-use hooks_runtime::sections::Sections;
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{HookContext, HookResult, ToolCall};
+use hookchain_runtime::sections::Sections;
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use serde_json::{Value, json};
 
 const GUARD: &str = "no-rm";

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use hooks_core::points::InterceptToolCall;
-use hooks_core::{BoxFuture, Flow, HookContext, HookResult, OnError, ToolCall};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder};
+use hookchain_core::points::InterceptToolCall;
+use hookchain_core::{BoxFuture, Flow, HookContext, HookResult, OnError, ToolCall};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use serde_json::{Value, json};
 
 /// A panic payload that panics when dropped.
@@ -56,7 +56,7 @@ fn call() -> ToolCall {
     ToolCall::new("ls", json!({}))
 }
 
-fn check(outcome: hooks_runtime::Outcome<ToolCall>, policy: OnError) {
+fn check(outcome: hookchain_runtime::Outcome<ToolCall>, policy: OnError) {
     assert_eq!(outcome.failures.len(), 1, "{:?}", outcome.failures);
     assert_eq!(outcome.failures[0].hook, "bomb");
     assert!(outcome.failures[0].panicked);

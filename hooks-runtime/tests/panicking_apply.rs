@@ -5,11 +5,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::{BoxFuture, Flow, HookContext, HookResult, OnError};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, Outcome};
+use hookchain_core::{BoxFuture, Flow, HookContext, HookResult, OnError};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder, Outcome};
 use parking_lot::Mutex;
 
-hooks_core::hook_point! {
+hookchain_core::hook_point! {
     /// A note the agent is about to send; a rewrite of `"boom"` makes `apply` panic.
     pub struct Note: transform("note") {
         type Value = String;

@@ -5,9 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use hooks_core::points::{InterceptToolCall, Notify, TransformUserInput};
-use hooks_core::{HookContext, HookResult, Notification, ToolCall};
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::points::{InterceptToolCall, Notify, TransformUserInput};
+use hookchain_core::{HookContext, HookResult, Notification, ToolCall};
+use hookchain_runtime::{HookOptions, HooksBuilder};
 use serde_json::{Value, json};
 
 #[test]
@@ -25,7 +25,7 @@ fn a_missing_required_hook_blocks_its_point_and_says_why() {
     let turn = session.begin_turn();
     let flow = turn.intercept_tool_call(ToolCall::new("write_file", json!({})));
     let hookchain_blocked = match flow {
-        hooks_core::Flow::Blocked(b) => b,
+        hookchain_core::Flow::Blocked(b) => b,
         other => panic!("a missing guard must block: {other:?}"),
     };
     assert!(
@@ -45,7 +45,7 @@ fn a_missing_required_hook_blocks_its_point_and_says_why() {
         turn.transform_user_input("hi").continued().as_deref(),
         Some("hi")
     );
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(hookchain_core::TurnEnd::Normal);
     let heard = heard.lock().unwrap();
     assert_eq!(heard.len(), 1, "{heard:?}");
     assert_eq!(
@@ -74,7 +74,7 @@ fn a_present_required_hook_changes_nothing() {
             .intercept_tool_call(ToolCall::new("w", json!({})))
             .is_blocked()
     );
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(hookchain_core::TurnEnd::Normal);
     let _ = TransformUserInput;
 }
 
@@ -87,7 +87,7 @@ fn guard(builder: HooksBuilder, options: HookOptions) -> HooksBuilder {
     )
 }
 
-fn blocked_reason(hooks: &hooks_runtime::Hooks) -> Option<String> {
+fn blocked_reason(hooks: &hookchain_runtime::Hooks) -> Option<String> {
     hooks
         .dispatch::<InterceptToolCall>(ToolCall::new("w", json!({})))
         .flow
@@ -119,7 +119,8 @@ fn a_required_hook_whose_extension_is_disabled_blocks_naming_who_disabled_it() {
     assert_eq!(blocked_reason(&hooks), None);
 
     // Switched off by a config: the reason names it.
-    let sections = hooks_runtime::Sections::new().extension("guards", json!({"enabled": false}));
+    let sections =
+        hookchain_runtime::Sections::new().extension("guards", json!({"enabled": false}));
     let hooks = guard(
         HooksBuilder::new(),
         HookOptions::new("guard").required(true),
@@ -170,10 +171,10 @@ fn a_disabled_required_observer_is_skipped() {
         .unwrap();
     hooks.disable_extension("guards").unwrap();
     let outcome = hooks.dispatch::<Notify>(Notification {
-        level: hooks_core::Level::Info,
+        level: hookchain_core::Level::Info,
         message: "m".to_owned(),
         source: None,
-        kind: hooks_core::NotificationKind::General,
+        kind: hookchain_core::NotificationKind::General,
     });
     assert!(!outcome.is_blocked());
 }
@@ -182,20 +183,20 @@ fn a_disabled_required_observer_is_skipped() {
 /// follows its `on_error`.
 #[test]
 fn a_required_hook_that_cannot_run_blocks_even_with_on_error_pass() {
-    let failing = |required: bool, error: fn() -> hooks_core::HookError| {
+    let failing = |required: bool, error: fn() -> hookchain_core::HookError| {
         HooksBuilder::new()
             .hook_with_errors(
                 InterceptToolCall,
                 HookOptions::new("guard")
-                    .on_error(hooks_core::OnError::Pass)
+                    .on_error(hookchain_core::OnError::Pass)
                     .required(required),
                 move |_: &ToolCall, _: &HookContext| Err(error()),
             )
             .build()
             .unwrap()
     };
-    let cannot_run = || hooks_core::HookError::cannot_run("its script changed since approved");
-    let failed = || hooks_core::HookError::new("exit code 1");
+    let cannot_run = || hookchain_core::HookError::cannot_run("its script changed since approved");
+    let failed = || hookchain_core::HookError::new("exit code 1");
     let reason = blocked_reason(&failing(true, cannot_run)).expect("must block");
     assert!(
         reason.starts_with("required hook `guard` (")
@@ -235,10 +236,10 @@ fn a_missing_required_extension_blocks_tool_calls_and_user_input() {
     assert!(turn.transform_user_input("hi").is_blocked());
     assert!(
         !turn
-            .before_llm_call(hooks_core::LlmCall::default())
+            .before_llm_call(hookchain_core::LlmCall::default())
             .is_blocked()
     );
-    turn.end(hooks_core::TurnEnd::Normal);
+    turn.end(hookchain_core::TurnEnd::Normal);
     session.end("done");
     let heard = heard.lock().unwrap();
     assert_eq!(heard.len(), 1, "{heard:?}");

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use hooks_runtime::TurnState;
+use hookchain_runtime::TurnState;
 
 /// Runs `case` on a thread; the message it panicked with, or `None` when it returned. A case still
 /// running after two seconds is a deadlock.

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use hooks_core::points::{AfterToolCall, InterceptToolCall, ToolBlock, TransformToolResult};
-use hooks_core::{HookContext, HookResult, OnError, ToolCall, ToolResult};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, ToolRun};
+use hookchain_core::points::{AfterToolCall, InterceptToolCall, ToolBlock, TransformToolResult};
+use hookchain_core::{HookContext, HookResult, OnError, ToolCall, ToolResult};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder, ToolRun};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 

@@ -4,9 +4,9 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use hooks_core::points::{InterceptToolCall, TurnEnded};
-use hooks_core::{HookContext, HookResult, ToolCall, TurnEnd, TurnEndEvent};
-use hooks_runtime::{HookOptions, Hooks, HooksBuilder, get_session_state, get_turn_state};
+use hookchain_core::points::{InterceptToolCall, TurnEnded};
+use hookchain_core::{HookContext, HookResult, ToolCall, TurnEnd, TurnEndEvent};
+use hookchain_runtime::{HookOptions, Hooks, HooksBuilder, get_session_state, get_turn_state};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
@@ -78,7 +78,7 @@ fn end_fires_turn_end_once_then_clears_and_the_next_turn_starts_empty() {
     assert_eq!(ends.lock()[1].turn, 1);
 }
 
-fn agent_step(session: &hooks_runtime::Session, fail: bool) -> Result<(), String> {
+fn agent_step(session: &hookchain_runtime::Session, fail: bool) -> Result<(), String> {
     let turn = session.begin_turn();
     let _ = turn.intercept_tool_call(read());
     if fail {
@@ -261,10 +261,10 @@ fn a_turn_that_ends_after_a_newer_one_began_clears_only_its_own_state() {
 #[test]
 fn turn_and_session_are_clone_send_sync() {
     fn handle<T: Clone + Send + Sync + 'static>() {}
-    handle::<hooks_runtime::Turn>();
-    handle::<hooks_runtime::Session>();
-    handle::<hooks_runtime::TurnState>();
-    handle::<hooks_runtime::SessionState>();
+    handle::<hookchain_runtime::Turn>();
+    handle::<hookchain_runtime::Session>();
+    handle::<hookchain_runtime::TurnState>();
+    handle::<hookchain_runtime::SessionState>();
 }
 
 /// For each tool call: its name, then "who" in `cx.turn_state()` (or in `cx.session_state()`),
@@ -404,9 +404,9 @@ fn a_session_dispatch_outside_any_turn_gets_the_state_outside_a_turn() {
     let seen2 = seen.clone();
     let hooks = HooksBuilder::new()
         .hook(
-            hooks_core::points::SessionStart,
+            hookchain_core::points::SessionStart,
             0,
-            move |_: &hooks_core::SessionStartEvent, cx: &HookContext| {
+            move |_: &hookchain_core::SessionStartEvent, cx: &HookContext| {
                 cx.session_state().set("started", true);
                 cx.turn_state().set("before any turn", true);
                 seen2.lock().push(
@@ -502,9 +502,9 @@ fn session_end_is_idempotent_across_clones() {
     let ended2 = ended.clone();
     let hooks = HooksBuilder::new()
         .hook(
-            hooks_core::points::SessionEnd,
+            hookchain_core::points::SessionEnd,
             0,
-            move |e: &hooks_core::SessionEndEvent, _: &HookContext| {
+            move |e: &hookchain_core::SessionEndEvent, _: &HookContext| {
                 ended2.lock().push(e.reason.clone());
             },
         )

@@ -15,7 +15,7 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin" wall
 python3 scripts/peers/hermes_dispatch.py
 python3 scripts/peers/spawn_per_hook.py
-rig=$(cargo bench -p hooks-rig --bench peer_hookstack --features scripted --no-run \
+rig=$(cargo bench -p hookchain-rig --bench peer_hookstack --features scripted --no-run \
     --message-format=json |
     sed -n 's/.*"executable":"\([^"]*peer_hookstack[^"]*\)".*/\1/p' | tail -1)
 "$rig" wall

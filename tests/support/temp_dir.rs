@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A fresh, empty directory; `.0` is its path.
-pub struct TempDir(pub PathBuf);
+pub(crate) struct TempDir(pub PathBuf);
 
 impl TempDir {
     /// `hookchain-LABEL-PID-N` under the system's temporary directory.
-    pub fn new(label: &str) -> TempDir {
+    pub(crate) fn new(label: &str) -> TempDir {
         static COUNT: AtomicU32 = AtomicU32::new(0);
         let dir = std::env::temp_dir().join(format!(
             "hookchain-{label}-{}-{}",

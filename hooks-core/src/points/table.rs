@@ -37,7 +37,7 @@
 /// The table of built-in points: `__builtin_points!(callback)` expands to `callback! { ROWS }`,
 /// one row per point (the row format is in `hooks-core/src/points/table.rs`).
 ///
-/// Not a public API: reach it as `hooks_core::__private::builtin_points`.
+/// Not a public API: reach it as `hookchain_core::__private::builtin_points`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __builtin_points {

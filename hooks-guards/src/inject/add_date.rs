@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-date` injector and its config (see the [module docs](self)).
 ///

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args, project_dir};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-directory-listing` injector and its config (see the [module docs](self)).
 ///

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, git, no_args, project_dir};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-environment-info` injector and its config (see the [module docs](self)).
 ///

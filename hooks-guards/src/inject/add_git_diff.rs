@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, cap, git, project_dir};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-git-diff` injector and its config (see the [module docs](self)).
 ///

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, cap, project_dir};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-prompt-files` injector and its config (see the [module docs](self)).
 ///

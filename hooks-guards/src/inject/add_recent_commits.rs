@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, git, project_dir};
 use crate::Guard;
-use hooks_runtime::HooksBuilder;
+use hookchain_runtime::HooksBuilder;
 
 /// The `add-recent-commits` injector and its config (see the [module docs](self)).
 ///

@@ -38,9 +38,9 @@ use std::time::{Duration, Instant};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use hooks_core::points::{SessionStart, SessionStartEvent, TurnStart, TurnStartEvent};
-use hooks_core::{HookContext, HookResult, OnError};
-use hooks_runtime::{HookOptions, HooksBuilder};
+use hookchain_core::points::{SessionStart, SessionStartEvent, TurnStart, TurnStartEvent};
+use hookchain_core::{HookContext, HookResult, OnError};
+use hookchain_runtime::{HookOptions, HooksBuilder};
 
 use crate::Guard;
 

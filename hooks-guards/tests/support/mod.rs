@@ -16,7 +16,7 @@ use hookchain::prelude::*;
 use hookchain::{HookContext, HookOptions, Hooks, HooksBuilder};
 
 /// A registry built from `yaml`, read as `./hookchain.yaml`.
-pub fn from_yaml(yaml: &str) -> Result<Hooks, String> {
+pub(crate) fn from_yaml(yaml: &str) -> Result<Hooks, String> {
     let config = Config::from_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
     Hooks::builder()
         .config(config)
@@ -25,7 +25,7 @@ pub fn from_yaml(yaml: &str) -> Result<Hooks, String> {
 }
 
 /// The error of a registry built from `yaml`, read as `./hookchain.yaml`.
-pub fn yaml_error(yaml: &str) -> String {
+pub(crate) fn yaml_error(yaml: &str) -> String {
     match from_yaml(yaml) {
         Ok(_) => panic!("the config is accepted:\n{yaml}"),
         Err(error) => error,
@@ -33,7 +33,7 @@ pub fn yaml_error(yaml: &str) -> String {
 }
 
 /// `builder` with a `notification` hook that keeps every notification fired.
-pub fn listening(builder: HooksBuilder) -> (HooksBuilder, Arc<Mutex<Vec<Notification>>>) {
+pub(crate) fn listening(builder: HooksBuilder) -> (HooksBuilder, Arc<Mutex<Vec<Notification>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     let builder = builder.hook_with(
@@ -47,7 +47,7 @@ pub fn listening(builder: HooksBuilder) -> (HooksBuilder, Arc<Mutex<Vec<Notifica
 /// Fires `intercept_tool_call` for every call of `block` and `allow` in `turn`: the calls of
 /// `block` it let through (false negatives) and those of `allow` it blocked, with the reason
 /// (false positives). Prints the counts under `label`.
-pub fn corpus(
+pub(crate) fn corpus(
     label: &str,
     turn: &Turn,
     block: &[ToolCall],
@@ -70,7 +70,10 @@ pub fn corpus(
 }
 
 /// The calls of `calls` that `turn` blocks, each with its reason.
-pub fn blocked<'a>(turn: &Turn, calls: impl IntoIterator<Item = &'a ToolCall>) -> Vec<String> {
+pub(crate) fn blocked<'a>(
+    turn: &Turn,
+    calls: impl IntoIterator<Item = &'a ToolCall>,
+) -> Vec<String> {
     calls
         .into_iter()
         .filter_map(|c| match turn.intercept_tool_call(c.clone()) {
@@ -82,7 +85,12 @@ pub fn blocked<'a>(turn: &Turn, calls: impl IntoIterator<Item = &'a ToolCall>) -
 
 /// Runs `hookchain --config CONFIG test EVENT --payload-file …` with `payload` (written into
 /// `dir`) through the CLI's entry point: its exit code and everything it printed.
-pub fn hookchain_test(dir: &Path, config: &Path, event: &str, payload: Value) -> (i32, String) {
+pub(crate) fn hookchain_test(
+    dir: &Path,
+    config: &Path,
+    event: &str,
+    payload: Value,
+) -> (i32, String) {
     let payload_file = dir.join("payload.json");
     std::fs::write(&payload_file, payload.to_string()).unwrap();
     let consent = dir.join("approved.json");
@@ -106,13 +114,13 @@ pub fn hookchain_test(dir: &Path, config: &Path, event: &str, payload: Value) ->
 }
 
 /// A project directory of its own under the temporary directory, removed when dropped.
-pub struct Project {
+pub(crate) struct Project {
     pub root: std::path::PathBuf,
 }
 
 impl Project {
     /// A fresh, empty `hookchain-TAG-PID` under the temporary directory.
-    pub fn empty(tag: &str) -> Project {
+    pub(crate) fn empty(tag: &str) -> Project {
         let root = std::env::temp_dir().join(format!("hookchain-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
@@ -120,7 +128,7 @@ impl Project {
     }
 
     /// The directory, as a config names it.
-    pub fn dir(&self) -> String {
+    pub(crate) fn dir(&self) -> String {
         self.root.display().to_string()
     }
 }
@@ -134,7 +142,7 @@ impl Drop for Project {
 /// Runs git in `dir` as a user would, with a test identity, no signing, `main` as the first
 /// branch, no prompt and no optional locks (so reading never rewrites the index): its stdout.
 /// Panics, with git's output, when git fails.
-pub fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
         .args([

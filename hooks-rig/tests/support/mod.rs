@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
-use hooks_rig::rig_agent::core::completion::CompletionRequest;
-use hooks_rig::rig_agent::core::driver::{Exchange, Model, Opened, Opening, Transport};
-use hooks_rig::rig_agent::core::message::{
+use hookchain_rig::rig_agent::core::completion::CompletionRequest;
+use hookchain_rig::rig_agent::core::driver::{Exchange, Model, Opened, Opening, Transport};
+use hookchain_rig::rig_agent::core::message::{
     DocumentSourceKind, Message, ToolResultContent, UserContent,
 };
-use hooks_rig::rig_agent::test_utils::{MockFrame, MockScript, MockStreamEvent};
-use hooks_rig::rig_agent::tool::{Tool, ToolContext, ToolExecutionError};
+use hookchain_rig::rig_agent::test_utils::{MockFrame, MockScript, MockStreamEvent};
+use hookchain_rig::rig_agent::tool::{Tool, ToolContext, ToolExecutionError};
 use parking_lot::Mutex;
 use serde_json::Value;
 

@@ -7,14 +7,14 @@
 
 use std::sync::Arc;
 
-use hooks_core::{Flow, HookResult, OnError};
-use hooks_runtime::Outcome;
+use hookchain_core::{Flow, HookResult, OnError};
+use hookchain_runtime::Outcome;
 use parking_lot::Mutex;
 use proptest::prelude::*;
 
 /// What a hook does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Pass,
     Rewrite,
     Block,
@@ -23,7 +23,7 @@ pub enum Action {
 }
 
 #[derive(Debug, Clone)]
-pub struct Spec {
+pub(crate) struct Spec {
     pub name: String,
     pub priority: i32,
     pub action: Action,
@@ -31,7 +31,7 @@ pub struct Spec {
     pub is_async: bool,
 }
 
-pub fn action() -> impl Strategy<Value = Action> {
+pub(crate) fn action() -> impl Strategy<Value = Action> {
     prop_oneof![
         Just(Action::Pass),
         Just(Action::Rewrite),
@@ -41,7 +41,7 @@ pub fn action() -> impl Strategy<Value = Action> {
     ]
 }
 
-pub fn on_error() -> impl Strategy<Value = OnError> {
+pub(crate) fn on_error() -> impl Strategy<Value = OnError> {
     prop_oneof![
         Just(OnError::Pass),
         Just(OnError::Warn),
@@ -51,7 +51,7 @@ pub fn on_error() -> impl Strategy<Value = OnError> {
 
 /// What the model says a dispatch gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expected {
+pub(crate) struct Expected {
     /// The final value, or the blocking hook and whether it failed.
     pub flow: Result<Vec<String>, (String, bool)>,
     pub ran: Vec<String>,
@@ -64,7 +64,7 @@ pub struct Expected {
 
 /// The chain rules of `chain.rs`, written out plainly. `observe`: every hook runs, rewrites and
 /// blocks are ignored, and `on_error = "block"` is treated as `pass`.
-pub fn model(specs: &[Spec], observe: bool) -> Expected {
+pub(crate) fn model(specs: &[Spec], observe: bool) -> Expected {
     let mut order: Vec<&Spec> = specs.iter().collect();
     // Ascending priority, ties by name (names are unique here).
     order.sort_by(|a, b| (a.priority, &a.name).cmp(&(b.priority, &b.name)));
@@ -113,10 +113,10 @@ pub fn model(specs: &[Spec], observe: bool) -> Expected {
     expected
 }
 
-pub type Ran = Arc<Mutex<Vec<String>>>;
+pub(crate) type Ran = Arc<Mutex<Vec<String>>>;
 
 /// What a hook returns for its action; `rewrite` makes its rewrite of `input`.
-pub fn act<I: ?Sized, R>(
+pub(crate) fn act<I: ?Sized, R>(
     spec: &Spec,
     ran: &Ran,
     input: &I,
@@ -135,7 +135,7 @@ pub fn act<I: ?Sized, R>(
 }
 
 /// What the runtime gave, in the model's terms; `value` reads the final value.
-pub fn observed<T>(
+pub(crate) fn observed<T>(
     outcome: Outcome<T>,
     ran: &Ran,
     value: impl FnOnce(T) -> Vec<String>,
@@ -175,7 +175,7 @@ pub fn observed<T>(
 }
 
 /// Keeps the panics the hooks of this file raise on purpose out of the test output.
-pub fn quiet_model_panics() {
+pub(crate) fn quiet_model_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
