@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::guards::{DestructiveCommands, GitCheckpoint, GuardsExt, Metrics};
+use hookchain::guards::{BuiltinsExt, DestructiveCommands, GitCheckpoint, Metrics};
 use hookchain::points::LlmCall;
 use hookchain::prelude::*;
 use hookchain::{Stop, TurnEnd};
@@ -160,7 +160,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hooks = Hooks::builder()
         .config(config)
         // One line of Rust enables a guard too.
-        .guard(DestructiveCommands::default())
+        .builtin(DestructiveCommands::default())
         .build()?;
 
     let session = hooks.session("guards-demo");

@@ -154,7 +154,7 @@ pub mod cli {
 /// `audit-log` and `metrics` ([`Metrics::snapshot`](hookchain_guards::Metrics::snapshot)), and context
 /// injectors (`add-date`, `add-git-status`, `add-prompt-files`, …: [`inject`](hookchain_guards::inject)),
 /// each an extension off by default, enabled by `extensions: {NAME: {enabled: true, ...}}` in
-/// `hookchain.yaml` or one line of Rust (`builder.guard(DestructiveCommands::default())`).
+/// `hookchain.yaml` or one line of Rust (`builder.builtin(DestructiveCommands::default())`).
 #[cfg(feature = "guards")]
 pub mod guards {
     #[doc(inline)]
@@ -197,7 +197,7 @@ pub mod prelude {
     #[cfg(feature = "external")]
     pub use crate::external::ExternalHooksExt as _;
     #[cfg(feature = "guards")]
-    pub use crate::guards::GuardsExt as _;
+    pub use crate::guards::BuiltinsExt as _;
     pub use crate::points::{Injection, LlmCall, ToolCall, ToolResult};
     pub use crate::{
         Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,

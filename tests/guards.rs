@@ -514,10 +514,10 @@ mod init_with_a_guard {
 use hookchain::prelude::*;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
 use hookchain::config::Init;
-use hookchain::guards::{DestructiveCommands, GuardsExt};
+use hookchain::guards::{DestructiveCommands, BuiltinsExt};
 
 let report = Init::new()
-    .builder(Hooks::builder().collected().guard(DestructiveCommands::default()))
+    .builder(Hooks::builder().collected().builtin(DestructiveCommands::default()))
     .install()?;
 eprint!("{report}");
 Ok(())

@@ -444,7 +444,7 @@ impl ReadHook<'_> {
         matcher: &Matcher,
         sections: &mut Vec<(String, Value)>,
     ) -> Result<bool, ConfigError> {
-        use hookchain_guards::Guard;
+        use hookchain_guards::BuiltinExtension;
         let cx = self.cx;
         let Some(Value::String(name)) = fields.get("command") else {
             return Ok(false);
@@ -499,8 +499,14 @@ impl ReadHook<'_> {
         }
         let found = if name == hookchain_guards::MaxIterations::DOCKER_AGENT {
             Some(
-                hookchain_guards::MaxIterations::docker_agent_section(&args, self.event)
-                    .map(|section| (<hookchain_guards::MaxIterations as Guard>::NAME, section)),
+                hookchain_guards::MaxIterations::docker_agent_section(&args, self.event).map(
+                    |section| {
+                        (
+                            <hookchain_guards::MaxIterations as BuiltinExtension>::NAME,
+                            section,
+                        )
+                    },
+                ),
             )
         } else {
             let Some(point) = hookchain_guards::InjectAt::from_name(self.point) else {

@@ -61,10 +61,10 @@
 //! ```
 //!
 //! ```
-//! use hookchain::guards::{AuditLog, GuardsExt};
+//! use hookchain::guards::{AuditLog, BuiltinsExt};
 //! let log = std::env::temp_dir().join("audit-log-doc.jsonl");
 //! let hooks = hookchain::Hooks::builder()
-//!     .guard(AuditLog { path: log.display().to_string(), ..AuditLog::default() })
+//!     .builtin(AuditLog { path: log.display().to_string(), ..AuditLog::default() })
 //!     .build()
 //!     .unwrap();
 //! # let _ = hooks;
@@ -86,7 +86,7 @@ use parking_lot::Mutex;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
-use crate::{Guard, add_guard};
+use crate::{BuiltinExtension, add_guard};
 
 /// The `audit-log` guard and its config (see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,7 +128,7 @@ fn patterns<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D
     Ok(points)
 }
 
-impl Guard for AuditLog {
+impl BuiltinExtension for AuditLog {
     const NAME: &'static str = "audit-log";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::shell::{self, Command, MAX_DEPTH, Pipeline, Word, basename, is_shell};
-use crate::{Guard, hook_options, reason};
+use crate::{BuiltinExtension, hook_options, reason};
 use hookchain_core::HookResult;
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{ConfigError, HookContext, ToolCall};
@@ -66,14 +66,14 @@ use hookchain_runtime::HooksBuilder;
 /// The `destructive-commands` guard and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{DestructiveCommands, GuardsExt};
+/// use hookchain::guards::{DestructiveCommands, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
 /// let guard = DestructiveCommands {
 ///     protected_branches: vec!["main".into()],
 ///     ..DestructiveCommands::default()
 /// };
-/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let hooks = Hooks::builder().builtin(guard).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// let force = |cmd: &str| ToolCall::new("bash", json!({ "command": cmd }));
 /// assert!(turn.intercept_tool_call(force("git push -f origin main")).is_blocked());
@@ -117,7 +117,7 @@ impl Default for DestructiveCommands {
     }
 }
 
-impl Guard for DestructiveCommands {
+impl BuiltinExtension for DestructiveCommands {
     const NAME: &'static str = "destructive-commands";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -85,10 +85,10 @@
 //!     required: false              # true: a snapshot that fails blocks the turn or the tool
 //! ```
 //!
-//! or, in Rust, `Hooks::builder().guard(GitCheckpoint { project_dir: Some(dir), ..Default::default() })`:
+//! or, in Rust, `Hooks::builder().builtin(GitCheckpoint { project_dir: Some(dir), ..Default::default() })`:
 //!
 //! ```
-//! use hookchain::guards::{GitCheckpoint, GuardsExt};
+//! use hookchain::guards::{GitCheckpoint, BuiltinsExt};
 //! use hookchain::prelude::*;
 //!
 //! let root = std::env::temp_dir().join(format!("git-checkpoint-doc-{}", std::process::id()));
@@ -100,7 +100,7 @@
 //!     dir: Some(state.display().to_string()),
 //!     ..GitCheckpoint::default()
 //! };
-//! let hooks = Hooks::builder().guard(guard.clone()).build().unwrap();
+//! let hooks = Hooks::builder().builtin(guard.clone()).build().unwrap();
 //! let turn = hooks.session("doc").begin_turn();
 //! turn.turn_start("tidy the notes").continued().unwrap();
 //! # if turn.state().get::<String>("git-checkpoint").is_none() { return; } // no git installed
@@ -124,7 +124,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::inject::{project_dir, run_git};
-use crate::{Guard, reason};
+use crate::{BuiltinExtension, reason};
 use hookchain_core::points::{
     InterceptToolCall, TurnEndEvent, TurnEnded, TurnStart, TurnStartEvent,
 };
@@ -199,7 +199,7 @@ impl Default for GitCheckpoint {
     }
 }
 
-impl Guard for GitCheckpoint {
+impl BuiltinExtension for GitCheckpoint {
     const NAME: &'static str = "git-checkpoint";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -37,15 +37,15 @@
 //!       protected_branches: [main, "release/*"]
 //!   ```
 //!
-//! - one line of Rust, on a builder ([`GuardsExt::guard`] or [`Guard::install`]): it adds the
+//! - one line of Rust, on a builder ([`BuiltinsExt::builtin`] or [`BuiltinExtension::install`]): it adds the
 //!   guard's hooks and a section from code with `enabled: true` and the guard's config (a
 //!   config file loaded later is put over it key by key):
 //!
 //!   ```
-//!   use hookchain::guards::{DestructiveCommands, GuardsExt};
+//!   use hookchain::guards::{DestructiveCommands, BuiltinsExt};
 //!   use hookchain::prelude::*;
 //!
-//!   let hooks = Hooks::builder().guard(DestructiveCommands::default()).build().unwrap();
+//!   let hooks = Hooks::builder().builtin(DestructiveCommands::default()).build().unwrap();
 //!   let turn = hooks.session("doc").begin_turn();
 //!   let call = ToolCall::new("bash", json!({"command": "sudo rm -rf --no-preserve-root /"}));
 //!   assert!(turn.intercept_tool_call(call).is_blocked());
@@ -112,13 +112,13 @@ use serde::Serialize;
 macro_rules! guards {
     ($($guard:ident),* $(,)?) => {
         /// The names of the built-in guards, as `extensions:` keys name them.
-        pub const NAMES: &[&str] = &[$(<$guard as Guard>::NAME),*];
+        pub const NAMES: &[&str] = &[$(<$guard as BuiltinExtension>::NAME),*];
 
         /// The function that adds the hooks of the guard `name`, off by default.
         fn hooks_of(name: &str) -> Option<fn(HooksBuilder) -> HooksBuilder> {
             $(
-                if name == <$guard as Guard>::NAME {
-                    return Some(<$guard as Guard>::add_hooks);
+                if name == <$guard as BuiltinExtension>::NAME {
+                    return Some(<$guard as BuiltinExtension>::add_hooks);
                 }
             )*
             None
@@ -150,11 +150,12 @@ guards!(
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).
 pub const PRIORITY: i32 = -1000;
 
-/// A built-in guard: an extension with a typed config, off by default.
+/// What every built-in shares, guard, injector or observer alike: an extension of hookchain's
+/// own, with a typed config, off until enabled.
 ///
-/// The guard's value is its config: [`install`](Guard::install) adds its hooks to a builder and
-/// enables it with this config, as `extensions: {NAME: {enabled: true, ...}}` would.
-pub trait Guard: Serialize + Sized {
+/// The value is its config: [`install`](BuiltinExtension::install) adds its hooks to a builder
+/// and enables it with this config, as `extensions: {NAME: {enabled: true, ...}}` would.
+pub trait BuiltinExtension: Serialize + Sized {
     /// The extension's name, as `hookchain.yaml` names it (`destructive-commands`).
     const NAME: &'static str;
 
@@ -176,15 +177,15 @@ pub trait Guard: Serialize + Sized {
     }
 }
 
-/// `builder.guard(G::default())`: [`Guard::install`] as a method of the builder.
-pub trait GuardsExt {
-    /// Adds `guard`'s hooks and enables it with its config.
-    fn guard<G: Guard>(self, guard: G) -> Self;
+/// `builder.builtin(G::default())`: [`BuiltinExtension::install`] as a method of the builder.
+pub trait BuiltinsExt {
+    /// Adds `builtin`'s hooks and enables it with its config.
+    fn builtin<G: BuiltinExtension>(self, builtin: G) -> Self;
 }
 
-impl GuardsExt for HooksBuilder {
-    fn guard<G: Guard>(self, guard: G) -> Self {
-        guard.install(self)
+impl BuiltinsExt for HooksBuilder {
+    fn builtin<G: BuiltinExtension>(self, builtin: G) -> Self {
+        builtin.install(self)
     }
 }
 
@@ -193,7 +194,7 @@ struct Added(Vec<&'static str>);
 
 /// Adds the hooks of the built-in guard `name`, off by default, unless the builder has them
 /// already; an unknown name adds nothing. A config loader calls it for every guard its files
-/// name; [`Guard::install`] calls it too.
+/// name; [`BuiltinExtension::install`] calls it too.
 pub fn add_guard(mut builder: HooksBuilder, name: &str) -> HooksBuilder {
     let Some(&name) = NAMES.iter().find(|n| **n == name) else {
         return builder;

@@ -31,7 +31,7 @@
 //!     max: 25          # model calls per turn (default 25; at least 1)
 //! ```
 //!
-//! or `Hooks::builder().guard(MaxIterations { max: 40 })`.
+//! or `Hooks::builder().builtin(MaxIterations { max: 40 })`.
 //!
 //! docker-agent's `type: builtin` entry `max_iterations` under `before_llm_call`
 //! (`args: ["50"]`) loads as this guard with `max: 50`. docker-agent counts the model calls of
@@ -45,7 +45,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::{Guard, hook_options, reason};
+use crate::{BuiltinExtension, hook_options, reason};
 use hookchain_core::points::{BeforeLlmCall, Injection, LlmCall};
 use hookchain_core::{HookContext, HookResult, Level, Notification, NotificationKind};
 use hookchain_runtime::HooksBuilder;
@@ -53,11 +53,11 @@ use hookchain_runtime::HooksBuilder;
 /// The `max-iterations` guard and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{GuardsExt, MaxIterations};
+/// use hookchain::guards::{BuiltinsExt, MaxIterations};
 /// use hookchain::prelude::*;
 /// use hookchain::points::LlmCall;
 ///
-/// let hooks = Hooks::builder().guard(MaxIterations { max: 2 }).build().unwrap();
+/// let hooks = Hooks::builder().builtin(MaxIterations { max: 2 }).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// assert!(!turn.before_llm_call(LlmCall::default()).is_blocked());
 /// assert!(!turn.before_llm_call(LlmCall::default()).is_blocked());
@@ -163,7 +163,7 @@ impl MaxIterations {
     }
 }
 
-impl Guard for MaxIterations {
+impl BuiltinExtension for MaxIterations {
     const NAME: &'static str = "max-iterations";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -27,10 +27,10 @@
 //! ```
 //!
 //! ```
-//! use hookchain::guards::{GuardsExt, Metrics};
+//! use hookchain::guards::{BuiltinsExt, Metrics};
 //! use hookchain::prelude::*;
 //!
-//! let hooks = Hooks::builder().guard(Metrics::default()).build().unwrap();
+//! let hooks = Hooks::builder().builtin(Metrics::default()).build().unwrap();
 //! let turn = hooks.session("metrics-doc").begin_turn();
 //! let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({})));
 //! let counts = Metrics::snapshot(&hooks).unwrap();
@@ -47,7 +47,7 @@ use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-use crate::Guard;
+use crate::BuiltinExtension;
 
 /// The `metrics` guard (it has no settings but `enabled`; see the [module docs](self)).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +113,7 @@ impl Counters {
 
 impl Metrics {
     /// The counts of `hooks` so far; `None` when the registry has no `metrics` (not added by
-    /// a config entry or [`Guard::install`]). A registry whose `metrics` is disabled has the
+    /// a config entry or [`BuiltinExtension::install`]). A registry whose `metrics` is disabled has the
     /// counts of the time it was enabled.
     pub fn snapshot(hooks: &Hooks) -> Option<MetricsSnapshot> {
         hooks
@@ -129,7 +129,7 @@ impl Metrics {
     }
 }
 
-impl Guard for Metrics {
+impl BuiltinExtension for Metrics {
     const NAME: &'static str = "metrics";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -56,7 +56,7 @@
 //! and in Rust:
 //!
 //! ```
-//! use hookchain::guards::{GuardsExt, ModuleRouter};
+//! use hookchain::guards::{BuiltinsExt, ModuleRouter};
 //! use hookchain::prelude::*;
 //!
 //! let project = std::env::temp_dir().join(format!("module-router-doc-{}", std::process::id()));
@@ -66,7 +66,7 @@
 //!     project_dir: Some(project.display().to_string()),
 //!     ..ModuleRouter::default()
 //! };
-//! let hooks = Hooks::builder().guard(guard).build().unwrap();
+//! let hooks = Hooks::builder().builtin(guard).build().unwrap();
 //! let turn = hooks.session("doc").begin_turn();
 //! let bash = |cmd: &str| ToolCall::new("bash", json!({ "command": cmd }));
 //! assert!(turn.intercept_tool_call(bash("rg login")).is_blocked());
@@ -89,7 +89,7 @@ use serde_json::Value;
 use crate::destructive_commands::{excerpt, excerpt_words};
 use crate::protected_paths::{collect_paths, project_dir, resolve};
 use crate::shell::{self, Command, Word};
-use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
+use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain_core::{HookContext, HookResult, ToolCall};
 use hookchain_runtime::HooksBuilder;
@@ -196,7 +196,7 @@ impl Default for ModuleRouter {
     }
 }
 
-impl Guard for ModuleRouter {
+impl BuiltinExtension for ModuleRouter {
     const NAME: &'static str = "module-router";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

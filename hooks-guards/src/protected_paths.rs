@@ -43,7 +43,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Guard, hook_options, reason};
+use crate::{BuiltinExtension, hook_options, reason};
 use hookchain_core::HookResult;
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{HookContext, ToolCall};
@@ -52,7 +52,7 @@ use hookchain_runtime::HooksBuilder;
 /// The `protected-paths` guard and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{GuardsExt, ProtectedPaths};
+/// use hookchain::guards::{BuiltinsExt, ProtectedPaths};
 /// use hookchain::prelude::*;
 ///
 /// let project = std::env::temp_dir().join("protected-paths-doc");
@@ -61,7 +61,7 @@ use hookchain_runtime::HooksBuilder;
 ///     project_dir: Some(project.display().to_string()),
 ///     ..ProtectedPaths::default()
 /// };
-/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let hooks = Hooks::builder().builtin(guard).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// let write = |path: &str| ToolCall::new("write_file", json!({ "path": path, "content": "x" }));
 /// assert!(turn.intercept_tool_call(write("src/../.git/config")).is_blocked());
@@ -132,7 +132,7 @@ impl Default for ProtectedPaths {
     }
 }
 
-impl Guard for ProtectedPaths {
+impl BuiltinExtension for ProtectedPaths {
     const NAME: &'static str = "protected-paths";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

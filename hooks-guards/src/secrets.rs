@@ -81,7 +81,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Guard, hook_options, reason};
+use crate::{BuiltinExtension, hook_options, reason};
 use hookchain_core::points::{
     Outbound, OutboundMessage, ToolResult, TransformResponse, TransformToolResult,
     TransformUserInput,
@@ -105,10 +105,10 @@ pub enum Action {
 /// The `secrets` guard and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{GuardsExt, Secrets};
+/// use hookchain::guards::{BuiltinsExt, Secrets};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(Secrets::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(Secrets::default()).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// let key = "sk-ant-api03-Xk3v9QpL2mZr8TnW4yHc7JdF1sGb6VaE0uKiOoPq";
 /// assert!(turn.transform_user_input(format!("use {key}")).is_blocked());
@@ -143,7 +143,7 @@ impl Default for Secrets {
     }
 }
 
-impl Guard for Secrets {
+impl BuiltinExtension for Secrets {
     const NAME: &'static str = "secrets";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -77,14 +77,14 @@
 //! expression is refused when the config is loaded, naming the file and line. `rules` replaces
 //! the built-in list: name a built-in rule to keep it.
 //!
-//! In Rust: `Hooks::builder().guard(StopVerifier::default())`.
+//! In Rust: `Hooks::builder().builtin(StopVerifier::default())`.
 
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
+use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{AfterToolCall, OnStop, StopEvent, ToolResult};
 use hookchain_core::{HookContext, HookResult, Level, Notification};
 use hookchain_runtime::HooksBuilder;
@@ -93,11 +93,11 @@ use serde_json::Value;
 /// The `stop-verifier` guard and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{GuardsExt, StopVerifier};
+/// use hookchain::guards::{BuiltinsExt, StopVerifier};
 /// use hookchain::prelude::*;
 /// use hookchain::Stop;
 ///
-/// let hooks = Hooks::builder().guard(StopVerifier::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(StopVerifier::default()).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// // No test ran in this turn: the claim is sent back.
 /// let Stop::Redo { instruction, .. } = turn.on_stop("Done: all tests pass.") else { panic!() };
@@ -347,7 +347,7 @@ static BUILT_IN: LazyLock<[BuiltIn; 3]> = LazyLock::new(|| {
     ]
 });
 
-impl Guard for StopVerifier {
+impl BuiltinExtension for StopVerifier {
     const NAME: &'static str = "stop-verifier";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -64,7 +64,7 @@
 //! and in Rust:
 //!
 //! ```
-//! use hookchain::guards::{GuardsExt, WorkflowGuard};
+//! use hookchain::guards::{BuiltinsExt, WorkflowGuard};
 //! use hookchain::prelude::*;
 //!
 //! let project = std::env::temp_dir().join(format!("workflow-guard-doc-{}", std::process::id()));
@@ -74,7 +74,7 @@
 //!     allowed_paths: vec!["docs/".into()],
 //!     ..WorkflowGuard::default()
 //! };
-//! let hooks = Hooks::builder().guard(guard).build().unwrap();
+//! let hooks = Hooks::builder().builtin(guard).build().unwrap();
 //! let turn = hooks.session("doc").begin_turn();
 //! let write = |path: &str| ToolCall::new("write_file", json!({ "path": path, "content": "x" }));
 //! assert!(turn.intercept_tool_call(write("src/login.rs")).is_blocked());
@@ -98,7 +98,7 @@ use serde_json::Value;
 
 use crate::protected_paths::{collect_paths, covers, project_dir, resolve};
 use crate::shell::{self, Command};
-use crate::{DestructiveCommands, Guard, ProtectedPaths, hook_options, reason};
+use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{InterceptToolCall, TransformUserInput, TurnStart, TurnStartEvent};
 use hookchain_core::{HookContext, HookResult, ToolCall};
 use hookchain_runtime::HooksBuilder;
@@ -194,7 +194,7 @@ impl Default for WorkflowGuard {
     }
 }
 
-impl Guard for WorkflowGuard {
+impl BuiltinExtension for WorkflowGuard {
     const NAME: &'static str = "workflow-guard";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

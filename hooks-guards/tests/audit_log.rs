@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use hookchain_core::points::{InterceptToolCall, Notify};
 use hookchain_core::{HookContext, HookResult, Notification, ToolCall, TurnEnd};
-use hookchain_guards::{AuditLog, GuardsExt};
+use hookchain_guards::{AuditLog, BuiltinsExt};
 use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
@@ -34,7 +34,7 @@ fn lines(path: &Path) -> Vec<Value> {
 /// `-q` to `git`'s args.
 fn registry(audit: AuditLog) -> Hooks {
     HooksBuilder::new()
-        .guard(audit)
+        .builtin(audit)
         .hook_with(
             InterceptToolCall,
             HookOptions::new("no-rm"),
@@ -243,7 +243,7 @@ fn a_log_that_cannot_be_written_is_one_warning_and_the_calls_go_on() {
     let notes = Arc::new(Mutex::new(Vec::<String>::new()));
     let kept = Arc::clone(&notes);
     let hooks = HooksBuilder::new()
-        .guard(config(&log(&dir)))
+        .builtin(config(&log(&dir)))
         .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
             kept.lock().push(n.message.clone());
         })
@@ -302,7 +302,7 @@ fn points_star_also_logs_every_dispatch() {
 #[test]
 fn a_point_pattern_that_cannot_match_is_refused_in_the_config() {
     let error = HooksBuilder::new()
-        .guard(AuditLog {
+        .builtin(AuditLog {
             points: vec!["atfer_*".into()],
             ..AuditLog::default()
         })

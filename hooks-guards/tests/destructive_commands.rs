@@ -4,7 +4,7 @@
 
 use hookchain_core::ToolCall;
 use hookchain_core::points::InterceptToolCall;
-use hookchain_guards::{DestructiveCommands, Guard, GuardsExt};
+use hookchain_guards::{BuiltinExtension, BuiltinsExt, DestructiveCommands};
 use hookchain_runtime::HooksBuilder;
 use hookchain_runtime::sections::Sections;
 use serde_json::json;
@@ -459,7 +459,7 @@ fn one_line_of_rust_enables_it_with_its_config_and_adds_its_hook_once() {
         HooksBuilder::new(),
         hookchain_guards::add_all(HooksBuilder::new()),
     ] {
-        let hooks = builder.guard(guard()).guard(guard()).build().unwrap();
+        let hooks = builder.builtin(guard()).builtin(guard()).build().unwrap();
         assert_eq!(
             hooks
                 .chain_of("intercept_tool_call")

@@ -16,7 +16,7 @@ use hookchain::config::ConfigBuilderExt;
 use hookchain_core::points::{InterceptToolCall, Notification, Notify};
 use hookchain_core::{Flow, HookContext, ToolCall};
 use hookchain_guards::git_checkpoint::{Label, STATE_KEY, Trigger};
-use hookchain_guards::{GitCheckpoint, GuardsExt};
+use hookchain_guards::{BuiltinsExt, GitCheckpoint};
 use hookchain_runtime::HooksBuilder;
 use serde_json::json;
 
@@ -164,7 +164,7 @@ fn snapshots_and_restores_leave_the_users_git_byte_identical() {
     let view_before = user_view(&project);
 
     let guard = temp.guard();
-    let hooks = HooksBuilder::new().guard(guard.clone()).build().unwrap();
+    let hooks = HooksBuilder::new().builtin(guard.clone()).build().unwrap();
     let turn = hooks.session("identical").begin_turn();
     assert!(turn.turn_start("change things").continued().is_some());
     let first: String = turn
@@ -322,7 +322,7 @@ fn a_file_that_grew_past_the_cap_is_left_alone_and_the_total_cap_warns() {
 
     temp.write("a.txt", &"a".repeat(90));
     temp.write("b.txt", &"b".repeat(90));
-    let hooks = HooksBuilder::new().guard(guard).build().unwrap();
+    let hooks = HooksBuilder::new().builtin(guard).build().unwrap();
     let turn = hooks.session("caps").begin_turn();
     assert!(turn.turn_start("go").continued().is_some());
     let warnings = turn.take_warnings();
@@ -390,7 +390,7 @@ fn enabled_from_rust_it_snapshots_at_turn_start_and_before_write_tools_only() {
         turn_end: true,
         ..temp.guard()
     };
-    let hooks = HooksBuilder::new().guard(guard.clone()).build().unwrap();
+    let hooks = HooksBuilder::new().builtin(guard.clone()).build().unwrap();
     let session = hooks.session("rust");
     let turn = session.begin_turn();
     turn.turn_start("hi").continued().unwrap();
@@ -473,7 +473,7 @@ fn a_time_limit_cut_warns_and_the_next_snapshot_works() {
         timeout_ms: 0,
         ..temp.guard()
     };
-    let hooks = HooksBuilder::new().guard(hurried).build().unwrap();
+    let hooks = HooksBuilder::new().builtin(hurried).build().unwrap();
     let turn = hooks.session("timeout").begin_turn();
     let call = ToolCall::new("edit_file", json!({"path": "a.txt"}));
     assert!(
@@ -587,7 +587,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
 fn guarded(guard: GitCheckpoint, heard: &Arc<Mutex<Vec<String>>>) -> hookchain_runtime::Hooks {
     let sink = Arc::clone(heard);
     HooksBuilder::new()
-        .guard(guard)
+        .builtin(guard)
         .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
             sink.lock().unwrap().push(n.message.clone());
         })

@@ -7,7 +7,7 @@ use std::process::Command;
 use hookchain_guards::inject::{InjectAt, Injector, docker_agent_builtin};
 use hookchain_guards::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
-    AddRecentCommits, AddUserInfo, GuardsExt,
+    AddRecentCommits, AddUserInfo, BuiltinsExt,
 };
 use hookchain_runtime::HooksBuilder;
 
@@ -346,16 +346,16 @@ fn enabled_from_rust_each_injects_at_its_point() {
     let repo = repo("rust", 2);
     let dir = Some(repo.path());
     let hooks = HooksBuilder::new()
-        .guard(AddDate::default())
-        .guard(AddGitStatus {
+        .builtin(AddDate::default())
+        .builtin(AddGitStatus {
             project_dir: dir.clone(),
             ..Default::default()
         })
-        .guard(AddRecentCommits {
+        .builtin(AddRecentCommits {
             project_dir: dir.clone(),
             ..Default::default()
         })
-        .guard(AddUserInfo {
+        .builtin(AddUserInfo {
             point: InjectAt::TurnStart,
         })
         .build()

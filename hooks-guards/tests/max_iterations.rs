@@ -9,7 +9,7 @@ use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{LlmCall, NotificationKind};
 use hookchain::prelude::*;
 use hookchain::{HooksBuilder, TurnEnd};
-use hookchain_guards::{GuardsExt, MaxIterations};
+use hookchain_guards::{BuiltinsExt, MaxIterations};
 use support::{from_yaml, listening, yaml_error};
 
 /// Fires `before_llm_call` `n` times in `turn`: how many passed before the first block, and
@@ -25,7 +25,7 @@ fn calls(turn: &Turn, n: u32) -> (u32, Option<String>) {
 
 #[test]
 fn the_call_past_the_cap_is_refused_and_one_notification_fires_per_turn() {
-    let (builder, seen) = listening(Hooks::builder().guard(MaxIterations { max: 3 }));
+    let (builder, seen) = listening(Hooks::builder().builtin(MaxIterations { max: 3 }));
     let hooks = builder.build().unwrap();
     let session = hooks.session("cap");
     let turn = session.begin_turn();
@@ -74,7 +74,7 @@ fn the_call_past_the_cap_is_refused_and_one_notification_fires_per_turn() {
 #[test]
 fn two_turns_at_once_count_apart() {
     let hooks = Hooks::builder()
-        .guard(MaxIterations { max: 2 })
+        .builtin(MaxIterations { max: 2 })
         .build()
         .unwrap();
     let session = hooks.session("overlap");
@@ -89,8 +89,8 @@ fn two_turns_at_once_count_apart() {
 fn the_default_is_25_and_an_installed_guard_is_one_extension() {
     assert_eq!(MaxIterations::default().max, 25);
     let hooks = Hooks::builder()
-        .guard(MaxIterations::default())
-        .guard(MaxIterations::default())
+        .builtin(MaxIterations::default())
+        .builtin(MaxIterations::default())
         .build()
         .unwrap();
     assert_eq!(hooks.chain_of("before_llm_call").len(), 1);
@@ -132,7 +132,7 @@ fn a_misspelt_field_or_a_cap_of_zero_names_the_file_and_line() {
     // From Rust, the same check: the build refuses it.
     assert!(
         Hooks::builder()
-            .guard(MaxIterations { max: 0 })
+            .builtin(MaxIterations { max: 0 })
             .build()
             .is_err()
     );

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use hookchain_core::points::{InterceptToolCall, TransformUserInput};
 use hookchain_core::{HookContext, HookResult, ToolCall, TurnEnd};
-use hookchain_guards::{GuardsExt, Metrics};
+use hookchain_guards::{BuiltinsExt, Metrics};
 use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use serde_json::{Value, json};
 
 fn registry() -> Hooks {
     HooksBuilder::new()
-        .guard(Metrics::default())
+        .builtin(Metrics::default())
         .hook_with(
             InterceptToolCall,
             HookOptions::new("no-rm"),

@@ -9,7 +9,7 @@ use hookchain::HooksBuilder;
 use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::prelude::*;
 use hookchain_guards::module_router::Require;
-use hookchain_guards::{GuardsExt, ModuleRouter};
+use hookchain_guards::{BuiltinsExt, ModuleRouter};
 
 mod support;
 use support::{Project, blocked, corpus, from_yaml, hookchain_test};
@@ -39,7 +39,7 @@ impl Project {
     }
 
     fn hooks(&self, guard: ModuleRouter) -> Hooks {
-        HooksBuilder::new().guard(guard).build().unwrap()
+        HooksBuilder::new().builtin(guard).build().unwrap()
     }
 }
 
@@ -330,8 +330,8 @@ fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
 fn one_line_of_rust_enables_it_once() {
     let project = Project::new("rust");
     let hooks = HooksBuilder::new()
-        .guard(project.guard())
-        .guard(project.guard())
+        .builtin(project.guard())
+        .builtin(project.guard())
         .build()
         .unwrap();
     for point in ["intercept_tool_call", "after_tool_call"] {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use hookchain_core::ToolCall;
 use hookchain_core::points::InterceptToolCall;
-use hookchain_guards::{GuardsExt, ProtectedPaths};
+use hookchain_guards::{BuiltinsExt, ProtectedPaths};
 use hookchain_runtime::HooksBuilder;
 use serde_json::{Value, json};
 
@@ -220,7 +220,10 @@ fn a_symlinked_project_dir_is_resolved_like_the_paths_in_it() {
 #[test]
 fn enabled_from_rust_it_blocks_through_the_registry() {
     let project = Project::new("registry");
-    let hooks = HooksBuilder::new().guard(project.guard()).build().unwrap();
+    let hooks = HooksBuilder::new()
+        .builtin(project.guard())
+        .build()
+        .unwrap();
     let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new(
         "write_file",
         json!({"path": "docs/git/config"}),

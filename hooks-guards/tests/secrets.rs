@@ -5,7 +5,7 @@
 //! positives and negatives. The keys are random strings in each vendor's format, none real.
 
 use hookchain_core::points::{Outbound, ToolResult};
-use hookchain_guards::GuardsExt;
+use hookchain_guards::BuiltinsExt;
 use hookchain_guards::secrets::{Action, Secrets};
 use hookchain_runtime::HooksBuilder;
 use serde_json::json;
@@ -428,7 +428,7 @@ fn result(response: serde_json::Value) -> ToolResult {
 #[test]
 fn by_default_it_blocks_user_input_and_outbound_messages_and_masks_tool_results_and_replies() {
     let hooks = HooksBuilder::new()
-        .guard(Secrets::default())
+        .builtin(Secrets::default())
         .build()
         .unwrap();
     let turn = hooks.session("secrets-default").begin_turn();
@@ -483,7 +483,7 @@ fn each_point_is_configured_on_its_own() {
         transform_response: Action::Off,
         ..Secrets::default()
     };
-    let hooks = HooksBuilder::new().guard(guard).build().unwrap();
+    let hooks = HooksBuilder::new().builtin(guard).build().unwrap();
     let turn = hooks.session("secrets-points").begin_turn();
     let text = format!("use {KEY}");
     assert_eq!(

@@ -10,7 +10,7 @@ mod support;
 use hookchain::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain::prelude::*;
 use hookchain::{HookContext, Stop, TurnEnd};
-use hookchain_guards::{ClaimRule, GuardsExt, StopVerifier};
+use hookchain_guards::{BuiltinsExt, ClaimRule, StopVerifier};
 use serde_json::Value;
 use support::{from_yaml, listening, yaml_error};
 
@@ -633,7 +633,7 @@ fn the_corpus_of_replies() {
 
 #[test]
 fn a_claim_without_evidence_is_sent_back_once_and_then_goes_out_with_a_warning() {
-    let (builder, seen) = listening(Hooks::builder().guard(StopVerifier::default()));
+    let (builder, seen) = listening(Hooks::builder().builtin(StopVerifier::default()));
     let hooks = builder.build().unwrap();
     let turn = hooks.session("redo").begin_turn();
     let reply = "I updated src/app.py and all tests pass.";
@@ -672,7 +672,7 @@ fn a_claim_without_evidence_is_sent_back_once_and_then_goes_out_with_a_warning()
 #[test]
 fn evidence_is_a_successful_call_of_this_turn() {
     let hooks = Hooks::builder()
-        .guard(StopVerifier::default())
+        .builtin(StopVerifier::default())
         .hook(InterceptToolCall, 0, |call: &ToolCall, _: &HookContext| {
             if call.args["command"]
                 .as_str()
@@ -730,7 +730,7 @@ fn evidence_is_a_successful_call_of_this_turn() {
 #[test]
 fn the_runtime_cap_still_holds_over_a_larger_own_cap() {
     let hooks = Hooks::builder()
-        .guard(StopVerifier {
+        .builtin(StopVerifier {
             max_redos: 10,
             ..StopVerifier::default()
         })
@@ -824,7 +824,7 @@ fn enabled_from_rust_with_a_rule_of_its_own() {
         ],
         ..StopVerifier::default()
     };
-    let hooks = Hooks::builder().guard(guard).build().unwrap();
+    let hooks = Hooks::builder().builtin(guard).build().unwrap();
     let turn = hooks.session("rust").begin_turn();
     assert!(matches!(
         turn.on_stop("I backed up the database."),
@@ -845,7 +845,7 @@ fn enabled_from_rust_with_a_rule_of_its_own() {
 fn after_tool_call_hooks_of_a_dispatch_outside_a_turn_record_nothing_for_later() {
     // `Hooks::dispatch` has a state of its own: evidence there is no evidence for a turn.
     let hooks = Hooks::builder()
-        .guard(StopVerifier::default())
+        .builtin(StopVerifier::default())
         .build()
         .unwrap();
     let call = ToolCall::new("bash", json!({"command": "cargo test"}));

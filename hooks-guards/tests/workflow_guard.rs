@@ -9,7 +9,7 @@ use hookchain::cli::{EXIT_BLOCKED, EXIT_OK};
 use hookchain::config::Config;
 use hookchain::prelude::*;
 use hookchain::{HookContext, HooksBuilder};
-use hookchain_guards::{GuardsExt, WorkflowGuard};
+use hookchain_guards::{BuiltinsExt, WorkflowGuard};
 
 mod support;
 use support::{Project, blocked, corpus, from_yaml, hookchain_test};
@@ -37,7 +37,7 @@ impl Project {
     }
 
     fn hooks(&self, guard: WorkflowGuard) -> Hooks {
-        HooksBuilder::new().guard(guard).build().unwrap()
+        HooksBuilder::new().builtin(guard).build().unwrap()
     }
 
     fn write_plan(&self, text: &str) {
@@ -487,8 +487,8 @@ fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
 fn one_line_of_rust_enables_it_once() {
     let project = Project::new("rust");
     let hooks = HooksBuilder::new()
-        .guard(project.guard())
-        .guard(project.guard())
+        .builtin(project.guard())
+        .builtin(project.guard())
         .build()
         .unwrap();
     for point in ["intercept_tool_call", "transform_user_input", "turn_start"] {
@@ -552,7 +552,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
     // A config type of its own for the guard's name, from code: the same error.
     let error = HooksBuilder::new()
         .config_type::<MyWorkflowConfig>("workflow-guard")
-        .guard(WorkflowGuard::default())
+        .builtin(WorkflowGuard::default())
         .build()
         .err()
         .unwrap_or_else(|| panic!("two config types for one extension"))
@@ -563,7 +563,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
     );
     // A closure hook in the guard's extension under another name.
     let error = HooksBuilder::new()
-        .guard(WorkflowGuard::default())
+        .builtin(WorkflowGuard::default())
         .hook_with(
             hookchain::points::InterceptToolCall,
             hookchain::HookOptions::new("mine").extension("workflow-guard"),

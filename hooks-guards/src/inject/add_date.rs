@@ -14,16 +14,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-date` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddDate, GuardsExt};
+/// use hookchain::guards::{AddDate, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(AddDate::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(AddDate::default()).build().unwrap();
 /// let turn = hooks.session("doc").begin_turn();
 /// let start = turn.turn_start("hello").continued().unwrap();
 /// assert!(start.context[0].starts_with("Today's date: "));
@@ -43,7 +43,7 @@ impl Default for AddDate {
     }
 }
 
-impl Guard for AddDate {
+impl BuiltinExtension for AddDate {
     const NAME: &'static str = "add-date";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -20,16 +20,16 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-directory-listing` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddDirectoryListing, GuardsExt};
+/// use hookchain::guards::{AddDirectoryListing, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(AddDirectoryListing::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(AddDirectoryListing::default()).build().unwrap();
 /// assert!(hooks.session("doc").context()[0].starts_with("Directory listing of "));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +59,7 @@ impl Default for AddDirectoryListing {
     }
 }
 
-impl Guard for AddDirectoryListing {
+impl BuiltinExtension for AddDirectoryListing {
     const NAME: &'static str = "add-directory-listing";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -13,16 +13,16 @@
 use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, git, no_args, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-environment-info` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddEnvironmentInfo, GuardsExt};
+/// use hookchain::guards::{AddEnvironmentInfo, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(AddEnvironmentInfo::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(AddEnvironmentInfo::default()).build().unwrap();
 /// let session = hooks.session("doc");
 /// assert!(session.context()[0].contains(std::env::consts::OS));
 /// ```
@@ -47,7 +47,7 @@ impl Default for AddEnvironmentInfo {
     }
 }
 
-impl Guard for AddEnvironmentInfo {
+impl BuiltinExtension for AddEnvironmentInfo {
     const NAME: &'static str = "add-environment-info";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

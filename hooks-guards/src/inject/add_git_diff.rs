@@ -19,17 +19,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, cap, git, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-git-diff` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddGitDiff, GuardsExt};
+/// use hookchain::guards::{AddGitDiff, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
 /// let guard = AddGitDiff { full: true, max_bytes: 8192, ..AddGitDiff::default() };
-/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let hooks = Hooks::builder().builtin(guard).build().unwrap();
 /// let start = hooks.session("doc").begin_turn().turn_start("hi").continued().unwrap();
 /// assert!(start.context[0].starts_with("Git diff"));
 /// ```
@@ -60,7 +60,7 @@ impl Default for AddGitDiff {
     }
 }
 
-impl Guard for AddGitDiff {
+impl BuiltinExtension for AddGitDiff {
     const NAME: &'static str = "add-git-diff";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

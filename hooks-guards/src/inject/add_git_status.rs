@@ -15,18 +15,18 @@
 use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, cap, git, no_args, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-git-status` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddGitStatus, GuardsExt};
+/// use hookchain::guards::{AddGitStatus, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
 /// let outside = std::env::temp_dir();
 /// let guard = AddGitStatus { project_dir: Some(outside.display().to_string()), ..Default::default() };
-/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let hooks = Hooks::builder().builtin(guard).build().unwrap();
 /// let start = hooks.session("doc").begin_turn().turn_start("hi").continued().unwrap();
 /// assert!(start.context[0].starts_with("Git status"));
 /// ```
@@ -54,7 +54,7 @@ impl Default for AddGitStatus {
     }
 }
 
-impl Guard for AddGitStatus {
+impl BuiltinExtension for AddGitStatus {
     const NAME: &'static str = "add-git-status";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

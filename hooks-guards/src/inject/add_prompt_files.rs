@@ -18,17 +18,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, cap, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-prompt-files` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddPromptFiles, GuardsExt};
+/// use hookchain::guards::{AddPromptFiles, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
 /// let guard = AddPromptFiles { files: vec!["NO-SUCH-FILE.md".into()], ..Default::default() };
-/// let hooks = Hooks::builder().guard(guard).build().unwrap();
+/// let hooks = Hooks::builder().builtin(guard).build().unwrap();
 /// let start = hooks.session("doc").begin_turn().turn_start("hi").continued().unwrap();
 /// assert!(start.context[0].contains("NO-SUCH-FILE.md: skipped, it does not exist"));
 /// ```
@@ -56,7 +56,7 @@ impl Default for AddPromptFiles {
     }
 }
 
-impl Guard for AddPromptFiles {
+impl BuiltinExtension for AddPromptFiles {
     const NAME: &'static str = "add-prompt-files";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -17,16 +17,16 @@
 use serde::{Deserialize, Serialize};
 
 use super::{GIT_TIMEOUT_MS, InjectAt, Injector, add_injector, git, project_dir};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-recent-commits` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddRecentCommits, GuardsExt};
+/// use hookchain::guards::{AddRecentCommits, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(AddRecentCommits { count: 3, ..Default::default() }).build().unwrap();
+/// let hooks = Hooks::builder().builtin(AddRecentCommits { count: 3, ..Default::default() }).build().unwrap();
 /// assert!(hooks.session("doc").context()[0].starts_with("Recent commits"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ impl Default for AddRecentCommits {
     }
 }
 
-impl Guard for AddRecentCommits {
+impl BuiltinExtension for AddRecentCommits {
     const NAME: &'static str = "add-recent-commits";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

@@ -16,16 +16,16 @@
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args};
-use crate::Guard;
+use crate::BuiltinExtension;
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-user-info` injector and its config (see the [module docs](self)).
 ///
 /// ```
-/// use hookchain::guards::{AddUserInfo, GuardsExt};
+/// use hookchain::guards::{AddUserInfo, BuiltinsExt};
 /// use hookchain::prelude::*;
 ///
-/// let hooks = Hooks::builder().guard(AddUserInfo::default()).build().unwrap();
+/// let hooks = Hooks::builder().builtin(AddUserInfo::default()).build().unwrap();
 /// assert!(hooks.session("doc").context()[0].starts_with("User:"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +43,7 @@ impl Default for AddUserInfo {
     }
 }
 
-impl Guard for AddUserInfo {
+impl BuiltinExtension for AddUserInfo {
     const NAME: &'static str = "add-user-info";
 
     fn add_hooks(builder: HooksBuilder) -> HooksBuilder {

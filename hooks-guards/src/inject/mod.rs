@@ -42,7 +42,7 @@ use hookchain_core::points::{SessionStart, SessionStartEvent, TurnStart, TurnSta
 use hookchain_core::{HookContext, HookResult, OnError};
 use hookchain_runtime::{HookOptions, HooksBuilder};
 
-use crate::Guard;
+use crate::BuiltinExtension;
 
 pub mod add_date;
 pub mod add_directory_listing;
@@ -92,7 +92,7 @@ impl InjectAt {
 }
 
 /// A context injector: its point and the context it adds there.
-pub trait Injector: Guard + DeserializeOwned + Send + Sync + 'static {
+pub trait Injector: BuiltinExtension + DeserializeOwned + Send + Sync + 'static {
     /// docker-agent's name for it (`add_date`).
     const DOCKER_AGENT: &'static str;
 
