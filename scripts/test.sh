@@ -27,7 +27,7 @@ cargo clippy --workspace --all-targets --features linkme -- -D warnings
 
 step "feature combinations of the facade"
 # Compiled-in hooks only; then each layer on its own.
-for features in "" "linkme" "tokio" "external" "config" "command" "process" "http" "cli" "guards" "rig"; do
+for features in "" "linkme" "tokio" "external" "config" "command" "process" "http" "cli" "guards" "metrics" "rig"; do
     echo "-- --no-default-features --features '${features}'"
     cargo clippy -p hookchain --no-default-features --features "${features}" -- -D warnings
 done
@@ -37,6 +37,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
 step "cargo test --workspace (inventory)"
 cargo test --workspace
+
+step "cargo test: the metrics built-in through the metrics facade (feature metrics)"
+cargo test -p hookchain-guards --features metrics --lib metrics
 
 step "cargo test: compiled-in hooks only (--no-default-features)"
 cargo test -p hookchain --no-default-features

@@ -18,6 +18,22 @@
 //! - A count is exact: every dispatch that ran while the extension was enabled is counted
 //!   once, whatever the number of threads dispatching.
 //!
+//! # Through the `metrics` facade (feature `metrics`)
+//!
+//! With the cargo feature `metrics`, every count also goes to the recorder the program installed
+//! for the [`metrics`](https://docs.rs/metrics) crate, so its Prometheus or OpenTelemetry
+//! exporter shows them with no hookchain code:
+//!
+//! | metric | kind | labels |
+//! |---|---|---|
+//! | `hookchain_dispatches_total` | counter | `point`, `decision` |
+//! | `hookchain_tool_calls_total` | counter | `tool`, `decision` |
+//! | `hookchain_blocks_total` | counter | `hook` |
+//! | `hookchain_hook_failures_total` | counter | `hook` |
+//! | `hookchain_dispatch_duration_seconds` | histogram | `point` |
+//!
+//! With no recorder installed, the facade drops them at the cost of a load per metric.
+//!
 //! # Config
 //!
 //! ```yaml
@@ -108,6 +124,31 @@ impl Counters {
             let hook = failure.split(": ").next().unwrap_or(failure);
             *counts.failures.entry(hook.to_owned()).or_default() += 1;
         }
+        drop(counts);
+        #[cfg(feature = "metrics")]
+        report(event, decision);
+    }
+}
+
+/// Hands the counts of one dispatch to the `metrics` facade's recorder (see the module docs).
+#[cfg(feature = "metrics")]
+fn report(event: &DispatchEvent, decision: &'static str) {
+    metrics::counter!("hookchain_dispatches_total", "point" => event.point, "decision" => decision)
+        .increment(1);
+    metrics::histogram!("hookchain_dispatch_duration_seconds", "point" => event.point)
+        .record(event.duration.as_secs_f64());
+    if event.point == <InterceptToolCall as HookPoint>::NAME
+        && let Some(tool) = &event.tool
+    {
+        metrics::counter!("hookchain_tool_calls_total", "tool" => tool.clone(), "decision" => decision)
+            .increment(1);
+    }
+    if let (hookchain_core::Decision::Block, Some(hook)) = (event.decision, &event.hook) {
+        metrics::counter!("hookchain_blocks_total", "hook" => hook.clone()).increment(1);
+    }
+    for failure in &event.failures {
+        let hook = failure.split(": ").next().unwrap_or(failure);
+        metrics::counter!("hookchain_hook_failures_total", "hook" => hook.to_owned()).increment(1);
     }
 }
 
@@ -148,5 +189,108 @@ impl BuiltinExtension for Metrics {
             .attach(Kept(counters))
             .config_type::<Metrics>(Self::NAME)
             .off_by_default(Self::NAME)
+    }
+}
+
+#[cfg(all(test, feature = "metrics"))]
+mod facade_tests {
+    use hookchain_core::HookResult;
+    use hookchain_core::points::ToolCall;
+    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+    use serde_json::json;
+
+    use super::*;
+    use crate::BuiltinsExt;
+
+    /// The value of the counter `name` whose labels are exactly `labels`.
+    fn counter(
+        snapshot: &[(
+            metrics_util::CompositeKey,
+            Option<metrics::Unit>,
+            Option<metrics::SharedString>,
+            DebugValue,
+        )],
+        name: &str,
+        labels: &[(&str, &str)],
+    ) -> Option<u64> {
+        snapshot.iter().find_map(|(key, _, _, value)| {
+            let key = key.key();
+            let same = key.name() == name
+                && key.labels().count() == labels.len()
+                && labels
+                    .iter()
+                    .all(|(k, v)| key.labels().any(|l| l.key() == *k && l.value() == *v));
+            match (same, value) {
+                (true, DebugValue::Counter(n)) => Some(*n),
+                _ => None,
+            }
+        })
+    }
+
+    #[test]
+    fn every_count_reaches_the_installed_recorder() {
+        let recorder = DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        metrics::with_local_recorder(&recorder, || {
+            let hooks = HooksBuilder::new()
+                .builtin(Metrics::default())
+                .hook(InterceptToolCall, 0, |call: &ToolCall, _: &HookContext| {
+                    if call.name == "rm" {
+                        HookResult::block("no rm")
+                    } else {
+                        HookResult::Pass
+                    }
+                })
+                .build()
+                .unwrap();
+            let turn = hooks.session("metrics-facade").begin_turn();
+            let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({})));
+            let _ = turn.intercept_tool_call(ToolCall::new("ls", json!({})));
+            let _ = turn.intercept_tool_call(ToolCall::new("rm", json!({})));
+            turn.end(hookchain_core::TurnEnd::Normal);
+        });
+        let snapshot = snapshotter.snapshot().into_vec();
+        let point = ("point", "intercept_tool_call");
+        assert_eq!(
+            counter(
+                &snapshot,
+                "hookchain_dispatches_total",
+                &[point, ("decision", "pass")]
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            counter(
+                &snapshot,
+                "hookchain_dispatches_total",
+                &[point, ("decision", "block")]
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            counter(
+                &snapshot,
+                "hookchain_tool_calls_total",
+                &[("tool", "ls"), ("decision", "pass")]
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            counter(
+                &snapshot,
+                "hookchain_tool_calls_total",
+                &[("tool", "rm"), ("decision", "block")]
+            ),
+            Some(1)
+        );
+        let blocked_by = snapshot.iter().any(|(key, _, _, value)| {
+            key.key().name() == "hookchain_blocks_total" && matches!(value, DebugValue::Counter(1))
+        });
+        assert!(blocked_by, "the block is counted by the hook that blocked");
+        let durations = snapshot.iter().any(|(key, _, _, value)| {
+            key.key().name() == "hookchain_dispatch_duration_seconds"
+                && matches!(value, DebugValue::Histogram(v) if v.len() >= 3)
+        });
+        assert!(durations, "every dispatch records its duration");
     }
 }
