@@ -45,7 +45,7 @@ fn agent(model: &Responder, hooks: &Hooks, id: &str) -> (Agent, WriteFile, ReadF
     (agent, write, read)
 }
 
-fn call(id: &str, name: &str, args: serde_json::Value) -> (String, String, serde_json::Value) {
+fn call(id: &str, name: &str, args: Value) -> (String, String, Value) {
     (id.to_owned(), name.to_owned(), args)
 }
 
@@ -467,12 +467,7 @@ async fn overlapping_runs_of_one_agent_keep_separate_turn_state() {
         let done = request
             .chat_history
             .iter()
-            .filter(|m| {
-                matches!(
-                    m,
-                    hookchain_rig::rig_agent::core::message::Message::Assistant(_)
-                )
-            })
+            .filter(|m| matches!(m, rig_agent::core::message::Message::Assistant(_)))
             .count();
         if done < 3 {
             Reply::Tools(vec![call(

@@ -16,21 +16,21 @@ use parking_lot::Mutex;
 use serde_json::Value;
 
 /// What happened, in order.
-pub type Log = Arc<Mutex<Vec<String>>>;
+pub(crate) type Log = Arc<Mutex<Vec<String>>>;
 
-pub fn log() -> Log {
+pub(crate) fn log() -> Log {
     Arc::new(Mutex::new(Vec::new()))
 }
 
 /// A tool named `name` that records the arguments of every call and answers `answer`.
 #[derive(Clone)]
-pub struct Recorder {
+pub(crate) struct Recorder {
     pub calls: Arc<Mutex<Vec<Value>>>,
     answer: &'static str,
 }
 
 impl Recorder {
-    pub fn new(answer: &'static str) -> Self {
+    pub(crate) fn new(answer: &'static str) -> Self {
         Recorder {
             calls: Arc::default(),
             answer,
@@ -40,11 +40,11 @@ impl Recorder {
 
 /// `write_file`: records its args.
 #[derive(Clone)]
-pub struct WriteFile(pub Recorder);
+pub(crate) struct WriteFile(pub Recorder);
 
 /// `read_file`: records its args.
 #[derive(Clone)]
-pub struct ReadFile(pub Recorder);
+pub(crate) struct ReadFile(pub Recorder);
 
 macro_rules! recording_tool {
     ($ty:ident, $name:literal) => {
@@ -81,20 +81,22 @@ recording_tool!(ReadFile, "read_file");
 /// transport that computes the reply instead of reading it from a queue, so runs that overlap
 /// get the answers meant for them. Records every request.
 #[derive(Clone)]
-pub struct Responder {
+pub(crate) struct Responder {
     answer: Arc<dyn Fn(&CompletionRequest) -> Reply + Send + Sync>,
     pub requests: Arc<Mutex<Vec<CompletionRequest>>>,
 }
 
 /// One model turn.
-pub enum Reply {
+pub(crate) enum Reply {
     Text(String),
     /// Tool calls: (call id, tool name, args).
     Tools(Vec<(String, String, Value)>),
 }
 
 impl Responder {
-    pub fn new(answer: impl Fn(&CompletionRequest) -> Reply + Send + Sync + 'static) -> Self {
+    pub(crate) fn new(
+        answer: impl Fn(&CompletionRequest) -> Reply + Send + Sync + 'static,
+    ) -> Self {
         Responder {
             answer: Arc::new(answer),
             requests: Arc::default(),
@@ -103,7 +105,7 @@ impl Responder {
 
     /// Answers the `n`-th model call of a run (from 0, counted by the assistant turns already
     /// in the request) with `script[n]`, and with an empty text past its end.
-    pub fn script(script: Vec<Reply>) -> Self {
+    pub(crate) fn script(script: Vec<Reply>) -> Self {
         let script = Arc::new(script);
         Responder::new(move |request| {
             let n = request
@@ -119,12 +121,12 @@ impl Responder {
         })
     }
 
-    pub fn model(&self) -> Model<MockScript, Responder> {
+    pub(crate) fn model(&self) -> Model<MockScript, Responder> {
         Model::new(MockScript::new("scripted"), self.clone())
     }
 
     /// The requests the model got, in order.
-    pub fn requests(&self) -> Vec<CompletionRequest> {
+    pub(crate) fn requests(&self) -> Vec<CompletionRequest> {
         self.requests.lock().clone()
     }
 }
@@ -151,7 +153,7 @@ impl Transport<MockScript> for Responder {
 
 /// Every text a request shows the model: its messages' text and tool results, and its
 /// documents.
-pub fn texts(request: &CompletionRequest) -> Vec<String> {
+pub(crate) fn texts(request: &CompletionRequest) -> Vec<String> {
     let mut out = Vec::new();
     for message in &request.chat_history {
         match message {
@@ -180,7 +182,7 @@ pub fn texts(request: &CompletionRequest) -> Vec<String> {
 
 /// The context documents a request carries, as rig renders them into its messages
 /// (`<file id: ID>\nTEXT\n</file>\n`).
-pub fn documents(request: &CompletionRequest) -> Vec<String> {
+pub(crate) fn documents(request: &CompletionRequest) -> Vec<String> {
     let rendered = request
         .chat_history
         .iter()
@@ -202,7 +204,7 @@ pub fn documents(request: &CompletionRequest) -> Vec<String> {
 }
 
 /// The user texts of a request's messages, in order.
-pub fn user_texts(request: &CompletionRequest) -> Vec<String> {
+pub(crate) fn user_texts(request: &CompletionRequest) -> Vec<String> {
     request
         .chat_history
         .iter()
