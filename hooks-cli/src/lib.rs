@@ -28,8 +28,10 @@
 //! # The commands
 //!
 //! - `list` prints two tables: the compiled-in hooks (point, priority, name, extension,
-//!   `file:line`, state) and the configured ones (point, priority, name, matcher and what it applies to — `tool:Bash`, `source:compact` —, timeout,
-//!   transport and target, `file:line`, state, consent: `approved`, `new` or `drifted`). The
+//!   `file:line`, state) and the configured ones (point, priority, name, matcher and what it
+//!   applies to — `tool:Bash`, `source:compact` —, timeout, transport and target, `file:line`,
+//!   state, consent: `approved`, `new` or `drifted`). A target is one line: a long one has its
+//!   paths shortened from their start, never at their end (`…/hooks/check.sh`). The
 //!   state is `on`, or `disabled by FILE:LINE` / `disabled by the agent's code`, as the registry
 //!   the agent would build from the same config has it, followed by `, required` for a required
 //!   hook (`required: true` in its file, or required by the agent's code); a required hook that
