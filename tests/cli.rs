@@ -118,6 +118,39 @@ fn row<'a>(out: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no row for `{name}` in:\n{out}"))
 }
 
+/// The cell of `column` in the row of `name` in `list`'s output: the text under the column's
+/// header, up to the next column's. For the columns after `name`, which are aligned left (the
+/// first three hold no spaces: `row(..).split_whitespace()` reads them).
+fn cell(out: &str, name: &str, column: &str) -> String {
+    let mut header = None;
+    for line in out.lines() {
+        if line.starts_with("point ") {
+            header = Some(line);
+        } else if line.split_whitespace().nth(2) == Some(name) {
+            let header: Vec<char> = header
+                .unwrap_or_else(|| panic!("no header above `{name}` in:\n{out}"))
+                .chars()
+                .collect();
+            let starts: Vec<usize> = (0..header.len())
+                .filter(|&i| header[i] != ' ' && (i == 0 || header[i - 1] == ' '))
+                .collect();
+            let word =
+                |i: usize| -> String { header[i..].iter().take_while(|c| **c != ' ').collect() };
+            let at = starts
+                .iter()
+                .position(|&i| word(i) == column)
+                .unwrap_or_else(|| panic!("no column `{column}` in:\n{out}"));
+            let row: Vec<char> = line.chars().collect();
+            let end = starts
+                .get(at + 1)
+                .map_or(row.len(), |&next| next.min(row.len()));
+            let start = starts[at].min(row.len());
+            return row[start..end].iter().collect::<String>().trim().to_owned();
+        }
+    }
+    panic!("no row for `{name}` in:\n{out}")
+}
+
 fn accept_env_is_set() -> bool {
     std::env::var_os(ACCEPT_HOOKS_ENV).is_some()
 }
@@ -147,24 +180,29 @@ fn list_shows_each_configured_hook_and_its_consent() {
     ] {
         assert!(header.contains(column), "{header}");
     }
-    let config = sandbox.config.display().to_string();
+    // What the user reads a row for: the event, the hook, its script and its consent. The
+    // script's directory is where the checkout is, so the path is checked by its end: a long
+    // one is shown shortened from its start, never cut at its end.
     let block = row(&run.out, "block-rm");
-    let cells: Vec<&str> = block.split_whitespace().collect();
-    assert_eq!(
-        cells,
-        [
-            "intercept_tool_call",
-            "20",
-            "block-rm",
-            "tool:Bash|shell",
-            "60s",
-            "command",
-            fixture("block.sh").as_str(),
-            format!("{config}:3").as_str(),
-            "on",
-            "new",
-        ]
+    let cells: Vec<&str> = block.split_whitespace().take(3).collect();
+    assert_eq!(cells, ["intercept_tool_call", "20", "block-rm"], "{block}");
+    let column = |column| cell(&run.out, "block-rm", column);
+    assert_eq!(column("matcher"), "tool:Bash|shell", "{block}");
+    assert_eq!(column("timeout"), "60s", "{block}");
+    assert_eq!(column("transport"), "command", "{block}");
+    let target = column("target");
+    assert!(target.ends_with("/external/block.sh"), "{block}");
+    assert!(
+        fixture("block.sh").ends_with(target.trim_start_matches('…')),
+        "{block}"
     );
+    assert_eq!(
+        column("origin"),
+        format!("{}:3", sandbox.config.display()),
+        "{block}"
+    );
+    assert_eq!(column("state"), "on", "{block}");
+    assert_eq!(column("consent"), "new", "{block}");
     let pass = row(&run.out, "pass");
     assert!(pass.contains(" 50 ") && pass.contains(" * "), "{pass}");
     assert!(pass.ends_with("new"), "{pass}");
@@ -185,6 +223,50 @@ fn list_shows_each_configured_hook_and_its_consent() {
     );
     assert!(row(&run.out, "pass").ends_with("new"), "{}", run.out);
     assert!(sandbox.consent.exists());
+}
+
+/// A script deep in the file system is listed by the end of its path — its file name and the
+/// directories just above it — with its consent, however long the path.
+#[test]
+fn list_shows_a_deep_script_by_the_end_of_its_path() {
+    let sandbox = Sandbox::new("deep", "");
+    let dir = (0..8).fold(sandbox.path("project"), |dir, i| {
+        dir.join(format!("a-directory-with-a-long-name-{i}"))
+    });
+    let hooks = dir.join(".claude").join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let deep = hooks.join("check.sh");
+    std::fs::rename(sandbox.script("check.sh", "cat >/dev/null"), &deep).unwrap();
+    let deep = deep.display().to_string();
+    sandbox.write_config(&format!(
+        "hooks:\n  PreToolUse:\n    - command: {deep} --strict\n      name: check\n"
+    ));
+
+    let run = sandbox.run(&["list"]);
+    assert_eq!(run.code, EXIT_OK, "{}", run.err);
+    let target = cell(&run.out, "check", "target");
+    let (path, args) = target.split_once(' ').unwrap_or((&target, ""));
+    assert!(path.starts_with('…'), "{target}");
+    assert!(path.ends_with("/.claude/hooks/check.sh"), "{target}");
+    assert!(deep.ends_with(path.trim_start_matches('…')), "{target}");
+    assert_eq!(args, "--strict", "{target}");
+    assert_eq!(cell(&run.out, "check", "consent"), "new", "{}", run.out);
+
+    let approved = sandbox.run(&["approve", "check"]);
+    assert!(
+        approved
+            .out
+            .contains("/.claude/hooks/check.sh --strict` on intercept_tool_call"),
+        "{}",
+        approved.out
+    );
+    let run = sandbox.run(&["list"]);
+    assert_eq!(
+        cell(&run.out, "check", "consent"),
+        "approved",
+        "{}",
+        run.out
+    );
 }
 
 #[test]

@@ -1,0 +1,78 @@
+//! The command line's grammar: the global options and one clap definition per subcommand.
+//! Parsing only; what each subcommand does is in its own module.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookchain",
+    version,
+    about = "List, test, check, approve and revoke the hooks of an agent.",
+    long_about = None
+)]
+pub(crate) struct Cli {
+    /// A config file: hookchain.yaml, a Claude Code settings .json or a docker-agent agent
+    /// YAML. Repeat to put files over each other, later over earlier. Default:
+    /// ./hookchain.yaml over ~/.config/hookchain/hookchain.yaml.
+    #[arg(long = "config", value_name = "FILE", global = true)]
+    pub(crate) config: Vec<PathBuf>,
+
+    /// The allowlist of approved hooks. Default: ~/.config/hookchain/approved-hooks.json.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub(crate) consent_file: Option<PathBuf>,
+
+    /// `test`: approve (and record) every configured hook that is not approved yet, and run it.
+    #[arg(long, global = true)]
+    pub(crate) accept_hooks: bool,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// List every hook: compiled-in and configured, with its consent.
+    List,
+    /// Fire the hooks of one event on a synthetic or given payload and print the outcome.
+    Test(TestArgs),
+    /// Check every configured hook: program, consent, drift, and one timed firing of each
+    /// approved hook.
+    Doctor,
+    /// Approve configured hooks, pinned to their scripts' current content.
+    Approve(Names),
+    /// Withdraw the approval of configured hooks.
+    Revoke(Names),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct TestArgs {
+    /// The event: a point (intercept_tool_call) or another agent's name for it (PreToolUse).
+    pub(crate) event: String,
+    /// The tool of the synthetic call on tool points (default: Bash).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) for_tool: Option<String>,
+    /// A JSON file with the point's value; tool points also take
+    /// {"tool_name": …, "tool_input": …}.
+    #[arg(long, value_name = "F")]
+    pub(crate) payload_file: Option<PathBuf>,
+    /// Print one JSON object: {"outcome": "continue", "value", "context", "warnings"} or
+    /// {"outcome": "blocked", "reason", "hook"}.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also print, per external hook in chain order, the exact JSON it was sent, its exit
+    /// code, stdout and stderr (on stderr with --json).
+    #[arg(long, short)]
+    pub(crate) verbose: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct Names {
+    /// Hook names, as `list` shows them.
+    #[arg(value_name = "NAME", required_unless_present = "all")]
+    pub(crate) names: Vec<String>,
+    /// Every configured hook.
+    #[arg(long, conflicts_with = "names")]
+    pub(crate) all: bool,
+}

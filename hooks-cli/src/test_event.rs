@@ -1,0 +1,317 @@
+//! `hookchain test EVENT`: fires EVENT's chain once — the compiled-in hooks and the configured
+//! hooks that are approved; the others are skipped and never run — on a synthetic value or a
+//! payload file's, in the payload's session, and prints the outcome (readable, or one JSON
+//! object with `--json`).
+
+mod fire;
+mod session;
+mod verbose;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use hookchain_config::consent::{AcceptedBy, ConsentPolicy};
+use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
+use hookchain_core::points::PointInfo;
+use hookchain_runtime::{Hooks, HooksBuilder};
+use serde_json::Value;
+
+use crate::args::{Cli, TestArgs};
+use crate::outcome::{Failure, Io};
+use crate::payload::{DEFAULT_TOOL, from_file, overlay, synthetic};
+use crate::point::{TOOL_POINTS, canonical, resolve_event};
+use crate::registry::{ON, refusals, state};
+use crate::sources::{load_config, load_consent};
+use crate::table::table;
+use fire::{Fired, TestReport, fire};
+use session::Given;
+use verbose::Exchanges;
+
+/// Fires EVENT's chain once and prints the outcome; the exit code says whether it blocked.
+pub(crate) fn test(
+    cli: &Cli,
+    args: &TestArgs,
+    hooks: HooksBuilder,
+    io: &mut Io<'_>,
+) -> Result<i32, Failure> {
+    let point = resolve_event(&args.event)?;
+    let is_tool_point = TOOL_POINTS.contains(&point.name);
+    if args.for_tool.is_some() && !is_tool_point {
+        return Err(Failure(format!(
+            "--for-tool names the tool of a tool point ({}); `{}` is not one",
+            TOOL_POINTS.join(", "),
+            point.name
+        )));
+    }
+    let (payload, given) = match &args.payload_file {
+        Some(path) => payload_file(path, point, args.for_tool.as_deref())?,
+        None => (
+            synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
+            Given::synthetic(),
+        ),
+    };
+    let built = Built::new(cli, hooks, point)?;
+    let session_state = given.state();
+    let exchanges = args.verbose.then(|| Exchanges::tap(&session_state));
+    let fired = with_point!(
+        point.name,
+        fire(
+            &built.registry,
+            &payload,
+            &built.skipped,
+            &given,
+            &session_state
+        )
+    )?;
+    let verbose = exchanges.map(|e| e.lines()).unwrap_or_default();
+
+    if args.json {
+        for note in &built.notes {
+            writeln!(io.err, "note: {note}")?;
+        }
+        io.err.write_all(verbose.as_bytes())?;
+        writeln!(io.out, "{}", fired.json)?;
+        return Ok(fired.exit_code());
+    }
+    let mut text = header(args, point, &payload, &given)?;
+    text.push_str(&chain(&built, point, &payload));
+    text.push_str(&built.remarks(point));
+    text.push_str(&verbose);
+    text.push_str(&outcome(&fired));
+    io.out.write_all(text.as_bytes())?;
+    Ok(fired.exit_code())
+}
+
+/// The payload file at `path`, read as a value of `point` (see [`from_file`] and [`overlay`]),
+/// and the session it names.
+fn payload_file(
+    path: &Path,
+    point: &PointInfo,
+    for_tool: Option<&str>,
+) -> Result<(Value, Given), Failure> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
+    let given = Given::of(&json, &shown.to_string())?;
+    let json = from_file(point.name, json, for_tool);
+    // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
+    // `response`): its fields that the point's value has are taken, the rest of the value is
+    // the synthetic one's.
+    let json = match with_point!(point.name, canonical(&json)) {
+        Ok(_) => json,
+        // A tool point's payload names its tool: one that does not is an error.
+        Err(_) if TOOL_POINTS.contains(&point.name) => json,
+        Err(_) => overlay(
+            point.name,
+            synthetic(point.name, for_tool.unwrap_or(DEFAULT_TOOL)),
+            &json,
+        ),
+    };
+    with_point!(point.name, canonical(&json)).map_err(|Failure(e)| {
+        Failure(format!(
+            "{shown}: not a value of {}: {e} (e.g. {})",
+            point.name,
+            synthetic(point.name, DEFAULT_TOOL)
+        ))
+    })?;
+    Ok((json, given))
+}
+
+/// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with
+/// `--accept-hooks`), and what the build said.
+struct Built {
+    registry: Hooks,
+    config: Config,
+    /// Config left out, consent errors, the config's warnings and what was refused.
+    notes: Vec<String>,
+    /// Config left out and the hooks of the point skipped for want of consent: the first
+    /// warnings of the JSON.
+    skipped: Vec<String>,
+}
+
+impl Built {
+    fn new(cli: &Cli, hooks: HooksBuilder, point: &PointInfo) -> Result<Built, Failure> {
+        let (config, mut notes) = load_config(cli)?;
+        let consent = load_consent(cli)?;
+        let policy = ConsentPolicy::from_lookup(|name| std::env::var(name).ok());
+        let (registry, errors) = hooks
+            .config(config.clone())
+            .consent(consent, policy)
+            .accept_hooks(cli.accept_hooks)
+            .build_reporting();
+        // A lenient build leaves out what does not fit; say what that was, in the notes and in
+        // the JSON's warnings (a guard its section cannot enable does not run: a tool must see
+        // that).
+        let left_out: Vec<String> = errors
+            .iter()
+            .map(|error| format!("{error} (left out)"))
+            .collect();
+        notes.extend(left_out.iter().cloned());
+        for error in &registry.consent_report().errors {
+            notes.push(error.to_string());
+        }
+        notes.extend(config.warnings().iter().cloned());
+        notes.extend(refusals(&registry, &config));
+        let skipped: Vec<String> = left_out
+            .into_iter()
+            .chain(
+                registry
+                    .consent_report()
+                    .skipped
+                    .iter()
+                    .filter(|s| s.point == point.name)
+                    .map(ToString::to_string),
+            )
+            .collect();
+        Ok(Built {
+            registry,
+            config,
+            notes,
+            skipped,
+        })
+    }
+
+    /// The hooks of `point` approved by something other than the allowlist, what was skipped,
+    /// and the notes.
+    fn remarks(&self, point: &PointInfo) -> String {
+        let mut text = String::new();
+        for admitted in &self.registry.consent_report().admitted {
+            if admitted.point == point.name && admitted.accepted_by != AcceptedBy::Allowlist {
+                let _ = writeln!(
+                    text,
+                    "approved `{}` (by {})",
+                    admitted.name, admitted.accepted_by
+                );
+            }
+        }
+        for skip in &self.skipped {
+            let _ = writeln!(text, "skipped: {skip}");
+        }
+        for note in &self.notes {
+            let _ = writeln!(text, "note: {note}");
+        }
+        text
+    }
+}
+
+/// The event (and the name it was given as), the payload and the session.
+fn header(
+    args: &TestArgs,
+    point: &PointInfo,
+    payload: &Value,
+    given: &Given,
+) -> Result<String, Failure> {
+    let mut text = String::new();
+    let alias = if point.name == args.event {
+        String::new()
+    } else {
+        format!(" (as `{}`)", args.event)
+    };
+    let _ = writeln!(text, "event: {}{alias}", point.name);
+    let shown = with_point!(point.name, canonical(payload))?;
+    let _ = writeln!(text, "payload: {shown}");
+    let _ = writeln!(
+        text,
+        "session: {} (cwd: {}; transcript: {})",
+        given.session_id,
+        given.cwd.as_ref().map_or_else(
+            || "the current directory".to_owned(),
+            |d| d.display().to_string()
+        ),
+        given
+            .transcript_path
+            .as_deref()
+            .unwrap_or("one hookchain keeps for the test")
+    );
+    Ok(text)
+}
+
+/// The chain of `point` in order, each hook that will not run marked with why: its extension
+/// is switched off, or its matcher does not match the payload's tool.
+fn chain(built: &Built, point: &PointInfo, payload: &Value) -> String {
+    let registry = &built.registry;
+    let chain = registry.chain_of(point.name);
+    if chain.is_empty() {
+        return "chain: no hooks\n".to_owned();
+    }
+    let mut text = format!("chain: {} hook(s), in order\n", chain.len());
+    let tool = match point.name {
+        "intercept_tool_call" => payload.get("name"),
+        _ => payload.get("tool_name"),
+    }
+    .and_then(Value::as_str);
+    let rows: Vec<Vec<String>> = chain
+        .iter()
+        .map(|h| {
+            let configured = built
+                .config
+                .external_hooks()
+                .iter()
+                .find(|e| e.point == h.point && *e.name == *h.name);
+            let gate = match (configured, tool) {
+                _ if state(registry, &h.extension) != ON => {
+                    format!("  ({}: not run)", state(registry, &h.extension))
+                }
+                (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
+                    "  (its matcher `{}` does not match `{tool}`: not run)",
+                    hook.matcher
+                ),
+                _ => String::new(),
+            };
+            vec![
+                h.priority.to_string(),
+                h.name.to_string(),
+                h.extension.to_string(),
+                format!("{}:{}{gate}", h.file, h.line),
+            ]
+        })
+        .collect();
+    let listed = table(&["priority", "name", "extension", "location"], &rows, &[0]);
+    for line in listed.lines() {
+        let _ = writeln!(text, "  {line}");
+    }
+    text
+}
+
+/// The hooks that failed, then the outcome: the value the chain went on with (and who rewrote
+/// it, the context and warnings the hooks added), or the hook that blocked and why.
+fn outcome(fired: &Fired) -> String {
+    let mut text = String::new();
+    for failure in &fired.failures {
+        let _ = writeln!(text, "failed: {failure}");
+    }
+    match &fired.report {
+        TestReport::Continue {
+            value,
+            context,
+            warnings,
+        } => {
+            if !fired.rewritten_by.is_empty() {
+                let _ = writeln!(text, "rewritten by: {}", fired.rewritten_by.join(", "));
+            }
+            for line in context {
+                let _ = writeln!(text, "context: {line}");
+            }
+            for line in warnings {
+                let _ = writeln!(text, "warning: {line}");
+            }
+            let _ = writeln!(text, "outcome: continue with {value}");
+        }
+        TestReport::Blocked { reason, hook } => {
+            let how = if fired.failed {
+                " (the hook failed, and its on_error is block)"
+            } else {
+                ""
+            };
+            // A built-in guard's reason begins with its name, for the model: said once here.
+            let reason = reason
+                .strip_prefix(hook.as_str())
+                .and_then(|rest| rest.strip_prefix(": "))
+                .unwrap_or(reason);
+            let _ = writeln!(text, "outcome: blocked by `{hook}`{how}: {reason}");
+        }
+    }
+    text
+}
