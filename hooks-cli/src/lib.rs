@@ -369,17 +369,8 @@ fn matcher_text(hook: &ExternalHook) -> String {
         Some("content")
     } else if TOOL_POINTS.contains(&hook.point) {
         Some("tool")
-    } else if hook::dialect(hook) == Some("Claude Code") {
-        match hook.point {
-            "session_start" if hook.event == "SubagentStart" => Some("agent_type"),
-            "session_start" => Some("source"),
-            "session_end" => Some("reason"),
-            "before_compaction" => Some("trigger"),
-            "notification" => Some("notification_type"),
-            _ => None,
-        }
     } else {
-        None
+        hookchain_external::wire::subject_field(hook::dialect(hook), hook.point, &hook.event)
     };
     match applies_to {
         None => "-".to_owned(),
@@ -1800,9 +1791,9 @@ mod tests {
     #[test]
     fn the_matcher_column_says_what_the_matcher_applies_to() {
         use hookchain_external::{
-            CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+            CommandSpec, ConfigOrigin, Dialect, ExternalHook, Matcher, OnError, Transport,
         };
-        let hook = |point: &'static str, event: &str, flavor, matcher: &str| ExternalHook {
+        let hook = |point: &'static str, event: &str, dialect, matcher: &str| ExternalHook {
             point,
             event: event.to_owned(),
             name: "h".to_owned(),
@@ -1814,11 +1805,11 @@ mod tests {
                 env_clear: false,
                 env_allow: Vec::new(),
             }),
-            matcher: Matcher::parse(flavor, matcher).unwrap(),
+            matcher: Matcher::parse(dialect, matcher).unwrap(),
             timeout: Duration::from_secs(1),
             priority: 0,
             on_error: OnError::Pass,
-            flavor,
+            dialect,
             origin: ConfigOrigin::Code,
             required: false,
         };
@@ -1827,7 +1818,7 @@ mod tests {
             text(hook(
                 "intercept_tool_call",
                 "PreToolUse",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Bash"
             )),
             "tool:Bash"
@@ -1836,7 +1827,7 @@ mod tests {
             text(hook(
                 "session_start",
                 "SessionStart",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "compact"
             )),
             "source:compact"
@@ -1845,7 +1836,7 @@ mod tests {
             text(hook(
                 "session_start",
                 "SubagentStart",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Explore"
             )),
             "agent_type:Explore"
@@ -1854,7 +1845,7 @@ mod tests {
             text(hook(
                 "permission_request",
                 "PermissionRequest",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Bash"
             )),
             "tool:Bash"
@@ -1863,20 +1854,20 @@ mod tests {
             text(hook(
                 "session_start",
                 "on_session_start",
-                Flavor::Hermes,
+                Dialect::Hermes,
                 "x"
             )),
             "-"
         );
         assert_eq!(
-            text(hook("on_stop", "on_stop", Flavor::Starchild, "publish")),
+            text(hook("on_stop", "on_stop", Dialect::Starchild, "publish")),
             "content:publish"
         );
         assert_eq!(
             text(hook(
                 "intercept_tool_call",
                 "PreToolUse",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "*"
             )),
             "*"

@@ -232,9 +232,9 @@ use hookchain_core::points::{
     TransformUserInput, TurnEnded, TurnStart,
 };
 use hookchain_core::{
-    Compaction, CompactionDone, HookContext, HookPoint, HookResult, Level, LlmCall, LlmReply,
-    Notification, NotificationKind, Observed, Outbound, PermissionAsk, PermissionGrant, Role,
-    SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
+    Compaction, CompactionDone, Dialect, HookContext, HookPoint, HookResult, Level, LlmCall,
+    LlmReply, Notification, NotificationKind, Observed, Outbound, PermissionAsk, PermissionGrant,
+    Role, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
     SubagentStopEvent, ToolBatch, ToolCall, ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
 use serde::Serialize;
@@ -263,36 +263,40 @@ pub trait WirePoint: HookPoint {
         None
     }
 
-    /// `false` when a hook configured as `event` in the dialect of `agent` (`"Claude Code"`,
-    /// `"Hermes"`, …, as the [catalog](hookchain_core::points::catalog) names agents; `None` for
+    /// `false` when a hook configured as `event` in `dialect` ([`Dialect::Hookchain`] for
     /// hookchain's own protocol) must not be fired for `input`: its agent fires no such event
     /// there, or `event` names only some firings of the point (see "Events that name some
     /// firings of a point" in the [module docs](self)). `true` by default.
-    fn fires_for(input: &Self::Input, event: &str, agent: Option<&str>) -> bool {
-        let _ = (input, event, agent);
+    fn fires_for(input: &Self::Input, event: &str, dialect: Dialect) -> bool {
+        let _ = (input, event, dialect);
         true
     }
 
-    /// Adds to `map` (the point's [`fields`](Self::fields)) what the dialect of `agent` sends
+    /// Adds to `map` (the point's [`fields`](Self::fields)) what `dialect` sends
     /// on this point beyond them, in its own names and values (see "Payload fields per
     /// dialect" in the [module docs](self)). Nothing by default.
-    fn dialect_fields(input: &Self::Input, agent: &str, map: &mut Map<String, Value>) {
-        let _ = (input, agent, map);
+    fn dialect_fields(input: &Self::Input, dialect: Dialect, map: &mut Map<String, Value>) {
+        let _ = (input, dialect, map);
     }
 
-    /// What a matcher of a hook in the dialect of `agent` filters on, on this point when it is
+    /// What a matcher of a hook in `dialect` filters on, on this point when it is
     /// not about a tool (see "Matchers on other events" in the [module docs](self)).
     /// [`Subject::Unfiltered`] by default: the matcher is not consulted.
-    fn event_subject(input: &Self::Input, agent: &str) -> Subject {
-        let _ = (input, agent);
+    fn event_subject(input: &Self::Input, dialect: Dialect) -> Subject {
+        let _ = (input, dialect);
         Subject::Unfiltered
     }
 
     /// Reads `decision` as the agent of its dialect reads it on this point, before
     /// [`apply_decision`](Self::apply_decision) (see "Decisions per dialect" in the
     /// [module docs](self)). Nothing by default.
-    fn in_dialect(input: &Self::Input, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
-        let _ = (input, decision, agent, cx);
+    fn in_dialect(
+        input: &Self::Input,
+        decision: &mut Decision,
+        dialect: Dialect,
+        cx: &HookContext<'_>,
+    ) {
+        let _ = (input, decision, dialect, cx);
     }
 
     /// The point's result for `decision` (see the [module docs](self)); warnings and context go
@@ -317,52 +321,63 @@ pub enum Subject {
     Unknown,
 }
 
-/// `true` when a hook in the dialect of `agent` (`None`: hookchain's own protocol) has its plain
+/// The payload field a matcher of a hook in `dialect`, configured as `event` on `point`, filters
+/// on when the point is not about a tool (see "Matchers on other events" in the
+/// [module docs](self)): `source` for Claude Code's `SessionStart`, …; `None` where the matcher
+/// is not consulted. [`WirePoint::event_subject`] gives the field's value for one firing.
+pub fn subject_field(dialect: Dialect, point: &str, event: &str) -> Option<&'static str> {
+    if dialect != Dialect::ClaudeCode {
+        return None;
+    }
+    match point {
+        "session_start" if event == "SubagentStart" => Some("agent_type"),
+        "session_start" => Some("source"),
+        "session_end" => Some("reason"),
+        "before_compaction" => Some("trigger"),
+        "notification" => Some("notification_type"),
+        _ => None,
+    }
+}
+
+/// `true` when a hook in `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol) has its plain
 /// stdout given to the model on `point` (see "Plain stdout" in the [module docs](self)).
-pub fn plain_stdout_is_context(point: &str, agent: Option<&str>) -> bool {
-    match agent {
-        None | Some("Pi") => true,
-        Some(CLAUDE_CODE) => matches!(point, "transform_user_input" | "session_start"),
-        Some(DOCKER_AGENT) => matches!(
+pub fn plain_stdout_is_context(point: &str, dialect: Dialect) -> bool {
+    match dialect {
+        Dialect::ClaudeCode => matches!(point, "transform_user_input" | "session_start"),
+        Dialect::DockerAgent => matches!(
             point,
             "session_start" | "transform_user_input" | "turn_start" | "before_compaction"
         ),
         // Hermes and Starchild read stdout as JSON only; anything else is logged and ignored.
-        Some(_) => false,
+        Dialect::Hermes | Dialect::Starchild => false,
+        // hookchain's own protocol (Pi's event names in a hookchain.yaml speak it too).
+        _ => true,
     }
 }
 
-/// Reads `decision` as the agent of `agent` (`None`: hookchain's own protocol) reads it on point
+/// Reads `decision` as the agent of `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol) reads it on point
 /// `P`: plain stdout that agent does not give to the model is logged and dropped, then the
 /// point's [`WirePoint::in_dialect`] applies.
 pub fn adapt<P: WirePoint>(
     input: &P::Input,
     decision: &mut Decision,
-    agent: Option<&str>,
+    dialect: Dialect,
     cx: &HookContext<'_>,
 ) {
-    if decision.plain_text && !plain_stdout_is_context(P::NAME, agent) {
+    if decision.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
         let text = decision.context.join("\n");
         tracing::info!(
             point = P::NAME,
             hook = cx.hook_name(),
             "the hook printed plain text, which {} does not give to the model on `{}`: {text}",
-            agent.unwrap_or("hookchain"),
+            dialect,
             P::NAME
         );
         decision.context.clear();
         decision.plain_text = false;
     }
-    if let Some(agent) = agent {
-        P::in_dialect(input, decision, agent, cx);
-    }
+    P::in_dialect(input, decision, dialect, cx);
 }
-
-/// The agent names of the dialects, as the catalog spells them.
-const CLAUDE_CODE: &str = "Claude Code";
-const DOCKER_AGENT: &str = "docker-agent";
-const HERMES: &str = "Hermes";
-const STARCHILD: &str = "Starchild";
 
 /// Claude Code's and docker-agent's `source` of a session start.
 fn start_source(source: SessionSource) -> &'static str {
@@ -587,11 +602,11 @@ impl WirePoint for SessionStart {
         map
     }
 
-    fn dialect_fields(input: &SessionStartEvent, agent: &str, map: &mut Map<String, Value>) {
-        if matches!(agent, CLAUDE_CODE | DOCKER_AGENT) {
+    fn dialect_fields(input: &SessionStartEvent, dialect: Dialect, map: &mut Map<String, Value>) {
+        if matches!(dialect, Dialect::ClaudeCode | Dialect::DockerAgent) {
             map.insert("source".to_owned(), Value::from(start_source(input.source)));
         }
-        if agent == CLAUDE_CODE && input.source == SessionSource::Subagent {
+        if dialect == Dialect::ClaudeCode && input.source == SessionSource::Subagent {
             // SubagentStart: the child's id.
             map.insert(
                 "agent_id".to_owned(),
@@ -600,22 +615,22 @@ impl WirePoint for SessionStart {
         }
     }
 
-    fn fires_for(input: &SessionStartEvent, event: &str, agent: Option<&str>) -> bool {
+    fn fires_for(input: &SessionStartEvent, event: &str, dialect: Dialect) -> bool {
         let child = input.source == SessionSource::Subagent;
         match event {
             // Claude Code's SubagentStart: a child session only.
             "SubagentStart" => child,
             // Claude Code fires no SessionStart for a subagent (it has SubagentStart).
-            _ if agent == Some(CLAUDE_CODE) => !child,
+            _ if dialect == Dialect::ClaudeCode => !child,
             _ => true,
         }
     }
 
-    fn event_subject(input: &SessionStartEvent, agent: &str) -> Subject {
-        match agent {
+    fn event_subject(input: &SessionStartEvent, dialect: Dialect) -> Subject {
+        match dialect {
             // SubagentStart filters on `agent_type`, which hookchain has no value for.
-            CLAUDE_CODE if input.source == SessionSource::Subagent => Subject::Unknown,
-            CLAUDE_CODE => Subject::Value(start_source(input.source).to_owned()),
+            Dialect::ClaudeCode if input.source == SessionSource::Subagent => Subject::Unknown,
+            Dialect::ClaudeCode => Subject::Value(start_source(input.source).to_owned()),
             _ => Subject::Unfiltered,
         }
     }
@@ -634,15 +649,15 @@ impl WirePoint for SessionEnd {
         fields([("reason", Value::from(input.reason.as_str()))])
     }
 
-    fn dialect_fields(input: &SessionEndEvent, agent: &str, map: &mut Map<String, Value>) {
-        if matches!(agent, CLAUDE_CODE | DOCKER_AGENT) {
+    fn dialect_fields(input: &SessionEndEvent, dialect: Dialect, map: &mut Map<String, Value>) {
+        if matches!(dialect, Dialect::ClaudeCode | Dialect::DockerAgent) {
             map.insert("reason".to_owned(), Value::from(end_reason(&input.reason)));
         }
     }
 
-    fn event_subject(input: &SessionEndEvent, agent: &str) -> Subject {
-        match agent {
-            CLAUDE_CODE => Subject::Value(end_reason(&input.reason).to_owned()),
+    fn event_subject(input: &SessionEndEvent, dialect: Dialect) -> Subject {
+        match dialect {
+            Dialect::ClaudeCode => Subject::Value(end_reason(&input.reason).to_owned()),
             _ => Subject::Unfiltered,
         }
     }
@@ -712,22 +727,22 @@ impl WirePoint for BeforeLlmCall {
         ])
     }
 
-    fn dialect_fields(input: &LlmCall, agent: &str, map: &mut Map<String, Value>) {
+    fn dialect_fields(input: &LlmCall, dialect: Dialect, map: &mut Map<String, Value>) {
         let last_user = input
             .messages
             .iter()
             .rev()
             .find(|m| m.role == Role::User)
             .map_or("", |m| m.content.as_str());
-        match agent {
-            HERMES => hermes_extra(
+        match dialect {
+            Dialect::Hermes => hermes_extra(
                 map,
                 [
                     ("user_message", Value::from(last_user)),
                     ("conversation_history", json(&input.messages)),
                 ],
             ),
-            STARCHILD => {
+            Dialect::Starchild => {
                 map.insert(
                     "system".to_owned(),
                     Value::from(input.system_prompt.as_str()),
@@ -757,16 +772,16 @@ impl WirePoint for AfterLlmCall {
         ])
     }
 
-    fn dialect_fields(input: &LlmReply, agent: &str, map: &mut Map<String, Value>) {
-        match agent {
-            HERMES => hermes_extra(
+    fn dialect_fields(input: &LlmReply, dialect: Dialect, map: &mut Map<String, Value>) {
+        match dialect {
+            Dialect::Hermes => hermes_extra(
                 map,
                 [("assistant_response", Value::from(input.text.as_str()))],
             ),
-            DOCKER_AGENT => {
+            Dialect::DockerAgent => {
                 map.insert("stop_response".to_owned(), Value::from(input.text.as_str()));
             }
-            STARCHILD => {
+            Dialect::Starchild => {
                 let names: Vec<&str> = input.tool_calls.iter().map(|c| c.name.as_str()).collect();
                 map.insert("tool_names".to_owned(), json(&names));
             }
@@ -806,8 +821,8 @@ impl WirePoint for InterceptToolCall {
         Some(&input.name)
     }
 
-    fn dialect_fields(input: &ToolCall, agent: &str, map: &mut Map<String, Value>) {
-        if agent == HERMES {
+    fn dialect_fields(input: &ToolCall, dialect: Dialect, map: &mut Map<String, Value>) {
+        if dialect == Dialect::Hermes {
             let mut more = Vec::new();
             if let Some(id) = &input.id {
                 more.push(("tool_call_id", Value::from(id.as_str())));
@@ -854,9 +869,9 @@ fn tool_result_fields(input: &ToolResult) -> Map<String, Value> {
 }
 
 /// The dialect fields of a tool result, shared by `transform_tool_result` and `after_tool_call`.
-fn tool_result_dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
-    match agent {
-        HERMES => {
+fn tool_result_dialect_fields(input: &ToolResult, dialect: Dialect, map: &mut Map<String, Value>) {
+    match dialect {
+        Dialect::Hermes => {
             // Hermes' `result` is a string (a JSON string for structured results).
             let result = match &input.tool_response {
                 Value::String(text) => text.clone(),
@@ -868,20 +883,24 @@ fn tool_result_dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<Str
             }
             hermes_extra(map, more);
         }
-        STARCHILD => {
+        Dialect::Starchild => {
             map.insert("tool_result".to_owned(), input.tool_response.clone());
         }
         _ => {}
     }
 }
 
-/// The agents whose post-tool event does not fire for a call their pre-tool hook denied:
-/// Claude Code (`PostToolUse` runs "after a tool completes successfully"), Hermes
+/// `true` for the agents whose post-tool event does not fire for a call their pre-tool hook
+/// denied: Claude Code (`PostToolUse` runs "after a tool completes successfully"), Hermes
 /// (`post_tool_call` follows the tool's execution), docker-agent (`post_tool_use` runs after
 /// the tool ran) and Starchild. A hook configured in their dialect on `after_tool_call` is not
 /// fired for a refused call, as its script would never see one there.
-const NO_POST_TOOL_EVENT_WHEN_DENIED: &[&str] =
-    &["Claude Code", "Hermes", "docker-agent", "Starchild"];
+fn no_post_tool_event_when_denied(dialect: Dialect) -> bool {
+    matches!(
+        dialect,
+        Dialect::ClaudeCode | Dialect::Hermes | Dialect::DockerAgent | Dialect::Starchild
+    )
+}
 
 impl WirePoint for PermissionRequest {
     fn fields(input: &PermissionAsk) -> Map<String, Value> {
@@ -928,14 +947,14 @@ impl WirePoint for TransformToolResult {
         tool_result_fields(input)
     }
 
-    fn dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
-        tool_result_dialect_fields(input, agent, map);
+    fn dialect_fields(input: &ToolResult, dialect: Dialect, map: &mut Map<String, Value>) {
+        tool_result_dialect_fields(input, dialect, map);
     }
 
-    fn in_dialect(_: &ToolResult, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
+    fn in_dialect(_: &ToolResult, decision: &mut Decision, dialect: Dialect, cx: &HookContext<'_>) {
         // Claude Code's PostToolUse `decision: block` (and exit 2) keeps the tool's output and
         // gives the reason to the model beside it: the tool already ran.
-        if agent == CLAUDE_CODE
+        if dialect == Dialect::ClaudeCode
             && decision.stop.is_none()
             && let Verdict::Block(reason) = &decision.verdict
         {
@@ -976,24 +995,27 @@ impl WirePoint for AfterToolCall {
         tool_result_fields(input)
     }
 
-    fn dialect_fields(input: &ToolResult, agent: &str, map: &mut Map<String, Value>) {
-        tool_result_dialect_fields(input, agent, map);
+    fn dialect_fields(input: &ToolResult, dialect: Dialect, map: &mut Map<String, Value>) {
+        tool_result_dialect_fields(input, dialect, map);
     }
 
-    fn fires_for(input: &ToolResult, event: &str, agent: Option<&str>) -> bool {
+    fn fires_for(input: &ToolResult, event: &str, dialect: Dialect) -> bool {
         match event {
             // Claude Code's PermissionDenied: a refused call only.
             "PermissionDenied" => input.blocked.is_some(),
-            _ => {
-                input.blocked.is_none()
-                    || agent.is_none_or(|agent| !NO_POST_TOOL_EVENT_WHEN_DENIED.contains(&agent))
-            }
+            _ => input.blocked.is_none() || !no_post_tool_event_when_denied(dialect),
         }
     }
 
-    fn in_dialect(input: &ToolResult, decision: &mut Decision, agent: &str, _: &HookContext<'_>) {
+    fn in_dialect(
+        input: &ToolResult,
+        decision: &mut Decision,
+        dialect: Dialect,
+        _: &HookContext<'_>,
+    ) {
         // Claude Code's PermissionDenied: `retry: true` tells the model it may retry the call.
-        if agent == CLAUDE_CODE && input.blocked.is_some() && decision.retry == Some(true) {
+        if dialect == Dialect::ClaudeCode && input.blocked.is_some() && decision.retry == Some(true)
+        {
             decision.context.push(format!(
                 "The call of `{}` was denied, but you may retry it.",
                 input.tool_name
@@ -1066,10 +1088,10 @@ impl WirePoint for OnStop {
         Some(assistant_text(&input.response))
     }
 
-    fn in_dialect(_: &StopEvent, decision: &mut Decision, agent: &str, _: &HookContext<'_>) {
+    fn in_dialect(_: &StopEvent, decision: &mut Decision, dialect: Dialect, _: &HookContext<'_>) {
         // Current Claude Code: a Stop hook's `additionalContext` keeps the agent going, the
         // context its next instruction.
-        if agent == CLAUDE_CODE
+        if dialect == Dialect::ClaudeCode
             && decision.stop.is_none()
             && matches!(decision.verdict, Verdict::Pass | Verdict::Allow)
             && !decision.context.is_empty()
@@ -1107,13 +1129,13 @@ impl WirePoint for BeforeCompaction {
         map
     }
 
-    fn dialect_fields(input: &Compaction, agent: &str, map: &mut Map<String, Value>) {
-        match agent {
-            CLAUDE_CODE => {
+    fn dialect_fields(input: &Compaction, dialect: Dialect, map: &mut Map<String, Value>) {
+        match dialect {
+            Dialect::ClaudeCode => {
                 // Claude Code sends the user's `/compact` instructions; hookchain has none.
                 map.insert("custom_instructions".to_owned(), Value::from(""));
             }
-            DOCKER_AGENT => {
+            Dialect::DockerAgent => {
                 // docker-agent's `threshold` is Claude Code's `auto`.
                 let reason = match input.trigger.as_str() {
                     "auto" => "threshold",
@@ -1125,16 +1147,21 @@ impl WirePoint for BeforeCompaction {
         }
     }
 
-    fn event_subject(input: &Compaction, agent: &str) -> Subject {
-        match agent {
-            CLAUDE_CODE => Subject::Value(input.trigger.clone()),
+    fn event_subject(input: &Compaction, dialect: Dialect) -> Subject {
+        match dialect {
+            Dialect::ClaudeCode => Subject::Value(input.trigger.clone()),
             _ => Subject::Unfiltered,
         }
     }
 
-    fn in_dialect(input: &Compaction, decision: &mut Decision, agent: &str, cx: &HookContext<'_>) {
+    fn in_dialect(
+        input: &Compaction,
+        decision: &mut Decision,
+        dialect: Dialect,
+        cx: &HookContext<'_>,
+    ) {
         // docker-agent: the first non-empty summary, in config order, wins.
-        if agent == DOCKER_AGENT
+        if dialect == Dialect::DockerAgent
             && input.summary.is_some()
             && (decision.summary.is_some() || decision.updated_text.is_some())
         {
@@ -1188,8 +1215,8 @@ impl WirePoint for SubagentStop {
         ])
     }
 
-    fn dialect_fields(input: &SubagentStopEvent, agent: &str, map: &mut Map<String, Value>) {
-        if agent == CLAUDE_CODE {
+    fn dialect_fields(input: &SubagentStopEvent, dialect: Dialect, map: &mut Map<String, Value>) {
+        if dialect == Dialect::ClaudeCode {
             map.insert(
                 "agent_id".to_owned(),
                 Value::from(input.session_id.as_str()),
@@ -1241,8 +1268,8 @@ impl WirePoint for TurnEnded {
         }
     }
 
-    fn dialect_fields(input: &TurnEndEvent, agent: &str, map: &mut Map<String, Value>) {
-        if agent == DOCKER_AGENT && input.reason == TurnEnd::Blocked {
+    fn dialect_fields(input: &TurnEndEvent, dialect: Dialect, map: &mut Map<String, Value>) {
+        if dialect == Dialect::DockerAgent && input.reason == TurnEnd::Blocked {
             map.insert("reason".to_owned(), Value::from("hook_blocked"));
         }
     }
@@ -1267,21 +1294,21 @@ impl WirePoint for Notify {
         map
     }
 
-    fn dialect_fields(input: &Notification, agent: &str, map: &mut Map<String, Value>) {
-        match agent {
-            DOCKER_AGENT => {
+    fn dialect_fields(input: &Notification, dialect: Dialect, map: &mut Map<String, Value>) {
+        match dialect {
+            Dialect::DockerAgent => {
                 map.insert("notification_level".to_owned(), json(&input.level));
                 map.insert(
                     "notification_message".to_owned(),
                     Value::from(input.message.as_str()),
                 );
             }
-            CLAUDE_CODE => put_opt(map, "notification_type", notification_type(input.kind)),
+            Dialect::ClaudeCode => put_opt(map, "notification_type", notification_type(input.kind)),
             _ => {}
         }
     }
 
-    fn fires_for(input: &Notification, event: &str, _: Option<&str>) -> bool {
+    fn fires_for(input: &Notification, event: &str, _: Dialect) -> bool {
         match event {
             "on_error" => input.level == Level::Error,
             "on_max_iterations" => input.kind == NotificationKind::MaxIterations,
@@ -1290,12 +1317,12 @@ impl WirePoint for Notify {
         }
     }
 
-    fn event_subject(input: &Notification, agent: &str) -> Subject {
+    fn event_subject(input: &Notification, dialect: Dialect) -> Subject {
         // Claude Code filters on `notification_type` (`permission_prompt`, `idle_prompt`, …);
         // a notification of none of its types passes only a matcher for everything.
-        match (agent, notification_type(input.kind)) {
-            (CLAUDE_CODE, Some(kind)) => Subject::Value(kind.to_owned()),
-            (CLAUDE_CODE, None) => Subject::Unknown,
+        match (dialect, notification_type(input.kind)) {
+            (Dialect::ClaudeCode, Some(kind)) => Subject::Value(kind.to_owned()),
+            (Dialect::ClaudeCode, None) => Subject::Unknown,
             _ => Subject::Unfiltered,
         }
     }
@@ -1317,37 +1344,35 @@ pub fn payload<P: WirePoint>(
     input: &P::Input,
     cx: &HookContext<'_>,
 ) -> Map<String, Value> {
-    payload_in::<P>(event, None, input, cx)
+    payload_in::<P>(event, Dialect::Hookchain, input, cx)
 }
 
-/// The payload of one firing of an external hook on point `P` configured as `event` in the
-/// dialect of `agent` (`"Claude Code"`, `"Hermes"`, …; `None` for hookchain's own protocol):
+/// The payload of one firing of an external hook on point `P` configured as `event` in
+/// `dialect` ([`Dialect::Hookchain`] for hookchain's own protocol):
 /// the common keys, the point's fields and what that dialect adds (see "Payload fields per
 /// dialect" in the [module docs](self)).
 pub fn payload_in<P: WirePoint>(
     event: &str,
-    agent: Option<&str>,
+    dialect: Dialect,
     input: &P::Input,
     cx: &HookContext<'_>,
 ) -> Map<String, Value> {
     let mut payload = P::fields(input);
-    if let Some(agent) = agent {
-        P::dialect_fields(input, agent, &mut payload);
-        if agent == HERMES {
-            // Hermes sends these keys on every event: `null` where there is no tool, and the
-            // event's other arguments under `extra`.
-            payload.entry("tool_name").or_insert(Value::Null);
-            payload.entry("tool_input").or_insert(Value::Null);
-            if !payload.contains_key("extra") {
-                hermes_extra(&mut payload, []);
-            }
-            if let Some(Value::Object(extra)) = payload.get_mut("extra") {
-                extra.insert("task_id".to_owned(), Value::from(cx.session_id()));
-            }
-            // Hermes' active profile; hookchain has profiles of none, and Hermes names the one
-            // used when none is chosen `default`.
-            payload.insert("profile".to_owned(), Value::from("default"));
+    P::dialect_fields(input, dialect, &mut payload);
+    if dialect == Dialect::Hermes {
+        // Hermes sends these keys on every event: `null` where there is no tool, and the
+        // event's other arguments under `extra`.
+        payload.entry("tool_name").or_insert(Value::Null);
+        payload.entry("tool_input").or_insert(Value::Null);
+        if !payload.contains_key("extra") {
+            hermes_extra(&mut payload, []);
         }
+        if let Some(Value::Object(extra)) = payload.get_mut("extra") {
+            extra.insert("task_id".to_owned(), Value::from(cx.session_id()));
+        }
+        // Hermes' active profile; hookchain has profiles of none, and Hermes names the one
+        // used when none is chosen `default`.
+        payload.insert("profile".to_owned(), Value::from("default"));
     }
     // The session's project directory when the agent gives one, else the current directory.
     let cwd = transcript::project_dir(cx)
@@ -1705,9 +1730,9 @@ mod tests {
         assert_eq!(r, HookResult::Rewrite("key=***".to_owned()));
     }
 
-    fn dialect_payload<P: WirePoint>(agent: &str, input: &P::Input) -> Map<String, Value> {
+    fn dialect_payload<P: WirePoint>(dialect: Dialect, input: &P::Input) -> Map<String, Value> {
         let mut map = P::fields(input);
-        P::dialect_fields(input, agent, &mut map);
+        P::dialect_fields(input, dialect, &mut map);
         map
     }
 
@@ -1725,10 +1750,10 @@ mod tests {
             (SessionSource::Resume, "resume"),
             (SessionSource::Compact, "compact"),
         ] {
-            let map = dialect_payload::<SessionStart>("Claude Code", &start(source));
+            let map = dialect_payload::<SessionStart>(Dialect::ClaudeCode, &start(source));
             assert_eq!(map["source"], name);
             assert_eq!(
-                SessionStart::event_subject(&start(source), "Claude Code"),
+                SessionStart::event_subject(&start(source), Dialect::ClaudeCode),
                 Subject::Value(name.to_owned())
             );
         }
@@ -1738,30 +1763,30 @@ mod tests {
             "reset"
         );
         assert_eq!(
-            SessionStart::event_subject(&start(SessionSource::Reset), "Hermes"),
+            SessionStart::event_subject(&start(SessionSource::Reset), Dialect::Hermes),
             Subject::Unfiltered
         );
         // Claude Code fires no SessionStart for a subagent.
         assert!(!SessionStart::fires_for(
             &start(SessionSource::Subagent),
             "SessionStart",
-            Some("Claude Code")
+            Dialect::ClaudeCode
         ));
         assert!(SessionStart::fires_for(
             &start(SessionSource::Subagent),
             "session_start",
-            Some("docker-agent")
+            Dialect::DockerAgent
         ));
         let end = |reason: &str| SessionEndEvent {
             session_id: "s".into(),
             reason: reason.into(),
         };
         assert_eq!(
-            dialect_payload::<SessionEnd>("Claude Code", &end("logout"))["reason"],
+            dialect_payload::<SessionEnd>(Dialect::ClaudeCode, &end("logout"))["reason"],
             "logout"
         );
         assert_eq!(
-            dialect_payload::<SessionEnd>("docker-agent", &end("dropped"))["reason"],
+            dialect_payload::<SessionEnd>(Dialect::DockerAgent, &end("dropped"))["reason"],
             "other"
         );
         let note = Notification {
@@ -1771,10 +1796,10 @@ mod tests {
             kind: NotificationKind::General,
         };
         assert_eq!(
-            Notify::event_subject(&note, "Claude Code"),
+            Notify::event_subject(&note, Dialect::ClaudeCode),
             Subject::Unknown
         );
-        let map = dialect_payload::<Notify>("docker-agent", &note);
+        let map = dialect_payload::<Notify>(Dialect::DockerAgent, &note);
         assert_eq!(
             (&map["notification_level"], &map["notification_message"]),
             (&json!("error"), &json!("m"))
@@ -1785,7 +1810,7 @@ mod tests {
     fn hermes_and_starchild_fields() {
         let call = ToolCall::new("terminal", json!({"command": "ls"})).with_id("c1");
         let (payload, _, _) = with_cx("intercept_tool_call", |cx| {
-            payload_in::<InterceptToolCall>("pre_tool_call", Some("Hermes"), &call, cx)
+            payload_in::<InterceptToolCall>("pre_tool_call", Dialect::Hermes, &call, cx)
         });
         assert_eq!(payload["profile"], "default");
         assert_eq!(
@@ -1793,7 +1818,7 @@ mod tests {
             json!({"tool_use_id": "c1", "tool_call_id": "c1", "task_id": "wire-test"})
         );
         let (payload, _, _) = with_cx("transform_user_input", |cx| {
-            payload_in::<TransformUserInput>("on_user_message", Some("Hermes"), "hi", cx)
+            payload_in::<TransformUserInput>("on_user_message", Dialect::Hermes, "hi", cx)
         });
         assert_eq!(
             (&payload["tool_name"], &payload["tool_input"]),
@@ -1801,15 +1826,15 @@ mod tests {
         );
         assert_eq!(payload["extra"]["prompt"], "hi");
         let result = ToolResult::new(&call, Ok(json!({"out": 1})));
-        let map = dialect_payload::<AfterToolCall>("Hermes", &result);
+        let map = dialect_payload::<AfterToolCall>(Dialect::Hermes, &result);
         assert_eq!(map["extra"]["result"], r#"{"out":1}"#);
-        let map = dialect_payload::<TransformToolResult>("Starchild", &result);
+        let map = dialect_payload::<TransformToolResult>(Dialect::Starchild, &result);
         assert_eq!(map["tool_result"], json!({"out": 1}));
         let llm = LlmCall {
             system_prompt: "sys".into(),
             messages: vec![Message::user("first"), Message::user("last")],
         };
-        let map = dialect_payload::<BeforeLlmCall>("Starchild", &llm);
+        let map = dialect_payload::<BeforeLlmCall>(Dialect::Starchild, &llm);
         assert_eq!(
             (&map["system"], &map["last_user_message"]),
             (&json!("sys"), &json!("last"))
@@ -1819,9 +1844,9 @@ mod tests {
             trigger: "auto".into(),
             summary: None,
         };
-        let map = dialect_payload::<BeforeCompaction>("docker-agent", &compaction);
+        let map = dialect_payload::<BeforeCompaction>(Dialect::DockerAgent, &compaction);
         assert_eq!(map["compaction_reason"], "threshold");
-        let map = dialect_payload::<BeforeCompaction>("Claude Code", &compaction);
+        let map = dialect_payload::<BeforeCompaction>(Dialect::ClaudeCode, &compaction);
         assert_eq!(map["custom_instructions"], "");
     }
 
@@ -1829,30 +1854,36 @@ mod tests {
     fn plain_stdout_is_context_where_the_agent_uses_it() {
         for point in ["transform_user_input", "session_start"] {
             assert!(
-                plain_stdout_is_context(point, Some("Claude Code")),
+                plain_stdout_is_context(point, Dialect::ClaudeCode),
                 "{point}"
             );
         }
         for point in ["intercept_tool_call", "transform_tool_result", "on_stop"] {
             assert!(
-                !plain_stdout_is_context(point, Some("Claude Code")),
+                !plain_stdout_is_context(point, Dialect::ClaudeCode),
                 "{point}"
             );
-            assert!(plain_stdout_is_context(point, None), "{point}");
+            assert!(
+                plain_stdout_is_context(point, Dialect::Hookchain),
+                "{point}"
+            );
         }
         // docker-agent's `turn_start` takes context; its `before_llm_call` does not ("this
         // event's AdditionalContext is not consumed").
-        assert!(plain_stdout_is_context("turn_start", Some("docker-agent")));
+        assert!(plain_stdout_is_context("turn_start", Dialect::DockerAgent));
         assert!(!plain_stdout_is_context(
             "before_llm_call",
-            Some("docker-agent")
+            Dialect::DockerAgent
         ));
         assert!(!plain_stdout_is_context(
             "intercept_tool_call",
-            Some("docker-agent")
+            Dialect::DockerAgent
         ));
-        assert!(!plain_stdout_is_context("before_llm_call", Some("Hermes")));
-        assert!(!plain_stdout_is_context("session_start", Some("Starchild")));
+        assert!(!plain_stdout_is_context("before_llm_call", Dialect::Hermes));
+        assert!(!plain_stdout_is_context(
+            "session_start",
+            Dialect::Starchild
+        ));
     }
 
     #[test]
@@ -1868,14 +1899,14 @@ mod tests {
         };
         let (r, _, _) = with_cx("before_compaction", |cx| {
             let mut d = d.clone();
-            adapt::<BeforeCompaction>(&earlier, &mut d, Some("docker-agent"), cx);
+            adapt::<BeforeCompaction>(&earlier, &mut d, Dialect::DockerAgent, cx);
             BeforeCompaction::apply_decision(&earlier, d, cx)
         });
         assert_eq!(r, HookResult::Pass);
         // hookchain's own protocol: the last hook's summary wins, as in every chain.
         let (r, _, _) = with_cx("before_compaction", |cx| {
             let mut d = d.clone();
-            adapt::<BeforeCompaction>(&earlier, &mut d, None, cx);
+            adapt::<BeforeCompaction>(&earlier, &mut d, Dialect::Hookchain, cx);
             BeforeCompaction::apply_decision(&earlier, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("second".to_owned()));
@@ -1886,7 +1917,7 @@ mod tests {
         let result = ToolResult::new(&ToolCall::new("Write", json!({})), Ok(json!("ok")));
         let (r, context, _) = with_cx("transform_tool_result", |cx| {
             let mut d = block("");
-            adapt::<TransformToolResult>(&result, &mut d, Some("Claude Code"), cx);
+            adapt::<TransformToolResult>(&result, &mut d, Dialect::ClaudeCode, cx);
             TransformToolResult::apply_decision(&result, d, cx)
         });
         assert_eq!(r, HookResult::Pass);
@@ -1897,7 +1928,7 @@ mod tests {
         };
         let (r, _, _) = with_cx("transform_tool_result", |cx| {
             let mut d = stop.clone();
-            adapt::<TransformToolResult>(&result, &mut d, Some("Claude Code"), cx);
+            adapt::<TransformToolResult>(&result, &mut d, Dialect::ClaudeCode, cx);
             TransformToolResult::apply_decision(&result, d, cx)
         });
         assert_eq!(r, HookResult::block("halt"));
