@@ -5,8 +5,8 @@
 //! is spawned, connected to or sent. On other points it is not consulted, except for a hook in
 //! Claude Code's dialect, whose matcher filters on the field Claude Code documents for the
 //! event (SessionStart's `source`, SessionEnd's `reason`, PreCompact's `trigger`, Notification's
-//! `notification_type`; see [`wire`](super::wire), "Matchers on other events"), by the same
-//! rule as tool names.
+//! `notification_type`; see [`wire::tables`](super::wire::tables), "Matchers on other
+//! events"), by the same rule as tool names.
 //!
 //! # The rules
 //!

@@ -27,8 +27,8 @@
 //!   number, boolean, string or null are a [`ProtocolError`] (the hook meant something hookchain
 //!   cannot read, so its `on_error` applies). Anything else: plain text, a context entry marked
 //!   [`Decision::plain_text`]; it reaches the model only where the hook's agent gives plain
-//!   stdout to the model (see [`wire`](super::wire), "Plain stdout"). Stdout that is not UTF-8 is
-//!   a [`ProtocolError`].
+//!   stdout to the model (see [`wire::tables`](super::wire::tables), "Plain stdout"). Stdout
+//!   that is not UTF-8 is a [`ProtocolError`].
 //! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
 //!   lossily, as it is only a message). When stderr is empty and stdout holds a JSON answer that
 //!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used;
