@@ -29,7 +29,7 @@ use hookchain::external::command::CommandHook;
 use hookchain::external::http::HttpHook;
 use hookchain::external::process::ProcessHook;
 use hookchain::external::{
-    CommandSpec, ConfigOrigin, ExternalHook, Flavor, HttpSpec, Invoke, Matcher, Transport,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, HttpSpec, Invoke, Matcher, Transport,
 };
 use hookchain::prelude::*;
 
@@ -129,11 +129,11 @@ fn external(c: &mut Criterion) {
             event: "PreToolUse".to_owned(),
             name: "bash-only".to_owned(),
             transport: Transport::Command(spec(vec![fixture("block.sh")])),
-            matcher: Matcher::parse(Flavor::ClaudeCode, "Bash").expect("matcher"),
+            matcher: Matcher::parse(Dialect::ClaudeCode, "Bash").expect("matcher"),
             timeout,
             priority: 0,
             on_error: OnError::Block,
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
             origin: ConfigOrigin::Code,
             required: false,
         })

@@ -59,8 +59,8 @@
 #![forbid(unsafe_code)]
 
 pub use hookchain_core::{
-    Blocked, ConfigError, Decision, DispatchEvent, Flow, HookContext, HookPoint, HookResult,
-    OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
+    Blocked, ConfigError, Decision, Dialect, DispatchEvent, Flow, HookContext, HookPoint,
+    HookResult, OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
 pub use hookchain_macros::register_hook;
 pub use hookchain_runtime::{

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hookchain::external::{
-    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Invoke, Matcher, OnError, RawOutput,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, Invoke, Matcher, OnError, RawOutput,
     Transport, TransportError,
 };
 use hookchain::points::{SessionEnd, TurnEnded};
@@ -88,7 +88,7 @@ fn external(point: &'static str) -> ExternalHook {
         timeout: Duration::from_secs(5),
         priority: 0,
         on_error: OnError::Pass,
-        flavor: Flavor::Native,
+        dialect: Dialect::Hookchain,
         required: false,
         origin: ConfigOrigin::Code,
     }

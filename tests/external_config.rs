@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use hookchain::config::Config;
 use hookchain::external::{
-    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Flavor, HttpSpec, OnError,
+    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, Dialect, ExternalHook, HttpSpec, OnError,
     Transport,
 };
 
@@ -77,7 +77,7 @@ fn a_native_config_with_every_key() {
     assert_eq!(guard.timeout, Duration::from_secs(10));
     assert_eq!(guard.priority, 20);
     assert_eq!(guard.on_error, OnError::Block);
-    assert_eq!(guard.flavor, Flavor::Native);
+    assert_eq!(guard.dialect, Dialect::Hookchain);
     assert_eq!(guard.origin.path(), Some(file.as_str()));
     assert_eq!(line(guard), Some(4));
 
@@ -414,7 +414,7 @@ fn claude_code_settings_read_as_claude_code_reads_them() {
     assert_eq!(check.timeout, Duration::from_secs(30));
     assert_eq!(check.priority, DEFAULT_PRIORITY);
     assert_eq!(check.on_error, OnError::Warn);
-    assert_eq!(check.flavor, Flavor::ClaudeCode);
+    assert_eq!(check.dialect, Dialect::ClaudeCode);
     assert_eq!(check.origin.line(), Some(11));
 
     // An HTTP hook; a header variable not set is replaced by nothing, as Claude Code does.
@@ -580,7 +580,7 @@ fn docker_agent_hooks_read_as_docker_agent_reads_them() {
     assert_eq!(validate.timeout, Duration::from_secs(30));
     // pre_tool_use fails closed whatever `on_error` says, as in docker-agent.
     assert_eq!(validate.on_error, OnError::Block);
-    assert_eq!(validate.flavor, Flavor::DockerAgent);
+    assert_eq!(validate.dialect, Dialect::DockerAgent);
     assert_eq!(validate.origin.line(), Some(11));
 
     let session = &hooks[1];

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::external::{
-    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, Matcher, OnError, Transport,
 };
 use hookchain::points::InterceptToolCall;
 use hookchain::{HookContext, prelude::*};
@@ -78,7 +78,7 @@ fn script_hook(name: &str, argv: Vec<String>, priority: i32, on_error: OnError) 
         timeout: Duration::from_secs(1),
         priority,
         on_error,
-        flavor: Flavor::Native,
+        dialect: Dialect::Hookchain,
         required: false,
         origin: ConfigOrigin::Code,
     }

@@ -7,7 +7,7 @@
 //!   always blocks; exit 0 with blank stdout passes; every error's message stays short (an
 //!   excerpt, never the whole output), so a hook printing megabytes cannot flood a log or the
 //!   model's context.
-//! - [`matcher`]: a tool-name matcher of each flavor. A pattern of plain names matches exactly
+//! - [`matcher`]: a tool-name matcher of each dialect. A pattern of plain names matches exactly
 //!   those names; `*` and blank match everything.
 //! - [`config_native`], [`config_claude`], [`config_docker_agent`]: a config file of each kind.
 //!   A refusal names the file it refused.
@@ -17,7 +17,7 @@
 
 use hookchain::config::Config;
 use hookchain::external::protocol::{Verdict, decide};
-use hookchain::external::{Flavor, Matcher, RawOutput};
+use hookchain::external::{Dialect, Matcher, RawOutput};
 use serde_json::json;
 
 /// The name the config targets give the file they read.
@@ -76,19 +76,19 @@ pub fn hook_output(data: &[u8]) {
     }
 }
 
-/// A matcher: byte 0 picks the flavor; the rest is `pattern\0tool_name` (lossy UTF-8).
+/// A matcher: byte 0 picks the dialect; the rest is `pattern\0tool_name` (lossy UTF-8).
 pub fn matcher(data: &[u8]) {
-    let [flavor, rest @ ..] = data else {
+    let [dialect, rest @ ..] = data else {
         return;
     };
-    let flavor = match flavor % 3 {
-        0 => Flavor::Native,
-        1 => Flavor::ClaudeCode,
-        _ => Flavor::DockerAgent,
+    let dialect = match dialect % 3 {
+        0 => Dialect::Hookchain,
+        1 => Dialect::ClaudeCode,
+        _ => Dialect::DockerAgent,
     };
     let text = String::from_utf8_lossy(rest);
     let (pattern, tool) = text.split_once('\0').unwrap_or((&text, "Bash"));
-    let Ok(matcher) = Matcher::parse(flavor, pattern) else {
+    let Ok(matcher) = Matcher::parse(dialect, pattern) else {
         return;
     };
     assert_eq!(matcher.as_str(), pattern, "the pattern is kept as written");
@@ -99,7 +99,7 @@ pub fn matcher(data: &[u8]) {
             matcher.is_all() && matched,
             "`{pattern}` matches every tool"
         );
-    } else if flavor != Flavor::DockerAgent
+    } else if dialect != Dialect::DockerAgent
         && trimmed
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '|' | ','))

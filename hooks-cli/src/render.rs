@@ -25,17 +25,8 @@ pub(crate) fn matcher_text(hook: &ExternalHook) -> String {
         Some("content")
     } else if TOOL_POINTS.contains(&hook.point) {
         Some("tool")
-    } else if hook::dialect(hook) == Some("Claude Code") {
-        match hook.point {
-            "session_start" if hook.event == "SubagentStart" => Some("agent_type"),
-            "session_start" => Some("source"),
-            "session_end" => Some("reason"),
-            "before_compaction" => Some("trigger"),
-            "notification" => Some("notification_type"),
-            _ => None,
-        }
     } else {
-        None
+        hookchain_external::wire::subject_field(hook::dialect(hook), hook.point, &hook.event)
     };
     match applies_to {
         None => "-".to_owned(),
@@ -61,9 +52,9 @@ mod tests {
     #[test]
     fn the_matcher_column_says_what_the_matcher_applies_to() {
         use hookchain_external::{
-            CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+            CommandSpec, ConfigOrigin, Dialect, ExternalHook, Matcher, OnError, Transport,
         };
-        let hook = |point: &'static str, event: &str, flavor, matcher: &str| ExternalHook {
+        let hook = |point: &'static str, event: &str, dialect, matcher: &str| ExternalHook {
             point,
             event: event.to_owned(),
             name: "h".to_owned(),
@@ -75,11 +66,11 @@ mod tests {
                 env_clear: false,
                 env_allow: Vec::new(),
             }),
-            matcher: Matcher::parse(flavor, matcher).unwrap(),
+            matcher: Matcher::parse(dialect, matcher).unwrap(),
             timeout: Duration::from_secs(1),
             priority: 0,
             on_error: OnError::Pass,
-            flavor,
+            dialect,
             origin: ConfigOrigin::Code,
             required: false,
         };
@@ -88,7 +79,7 @@ mod tests {
             text(hook(
                 "intercept_tool_call",
                 "PreToolUse",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Bash"
             )),
             "tool:Bash"
@@ -97,7 +88,7 @@ mod tests {
             text(hook(
                 "session_start",
                 "SessionStart",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "compact"
             )),
             "source:compact"
@@ -106,7 +97,7 @@ mod tests {
             text(hook(
                 "session_start",
                 "SubagentStart",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Explore"
             )),
             "agent_type:Explore"
@@ -115,7 +106,7 @@ mod tests {
             text(hook(
                 "permission_request",
                 "PermissionRequest",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "Bash"
             )),
             "tool:Bash"
@@ -124,20 +115,20 @@ mod tests {
             text(hook(
                 "session_start",
                 "on_session_start",
-                Flavor::Hermes,
+                Dialect::Hermes,
                 "x"
             )),
             "-"
         );
         assert_eq!(
-            text(hook("on_stop", "on_stop", Flavor::Starchild, "publish")),
+            text(hook("on_stop", "on_stop", Dialect::Starchild, "publish")),
             "content:publish"
         );
         assert_eq!(
             text(hook(
                 "intercept_tool_call",
                 "PreToolUse",
-                Flavor::ClaudeCode,
+                Dialect::ClaudeCode,
                 "*"
             )),
             "*"

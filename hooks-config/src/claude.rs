@@ -200,9 +200,7 @@ pub(crate) fn read(
     let fixed_dir = (!is_user_settings(cx.file)).then(|| project_dir.clone());
     for (event, groups) in settings.hooks.map(|e| e.0).unwrap_or_default() {
         let path = at(&root, event.as_str());
-        let Some(point) =
-            cx.agent_event(&event, &path, "Claude Code", EVENTS, &mut loaded.warnings)
-        else {
+        let Some(point) = cx.agent_event(&event, &path, EVENTS, &mut loaded.warnings) else {
             continue;
         };
         let point = point.name;
@@ -358,7 +356,7 @@ impl ReadHook<'_> {
                 timeout,
                 priority: DEFAULT_PRIORITY,
                 on_error: OnError::Warn,
-                flavor: cx.flavor,
+                dialect: cx.dialect,
                 required: false,
                 origin: cx.hook_origin(self.path),
             },

@@ -239,13 +239,7 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
             // `intercept_tool_call` hooks too, earlier in its chain.
             let point = match event.as_str() {
                 "tool_guard" | "tool_input_transform" => "intercept_tool_call",
-                _ => match cx.agent_event(
-                    &event,
-                    &path,
-                    "docker-agent",
-                    EVENTS,
-                    &mut loaded.warnings,
-                ) {
+                _ => match cx.agent_event(&event, &path, EVENTS, &mut loaded.warnings) {
                     Some(point) => point.name,
                     None => continue,
                 },
@@ -685,7 +679,7 @@ impl ReadHook<'_> {
                 },
                 priority: self.priority,
                 on_error,
-                flavor: cx.flavor,
+                dialect: cx.dialect,
                 required: false,
                 origin: cx.hook_origin(self.path),
             },

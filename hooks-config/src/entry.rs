@@ -20,7 +20,7 @@ pub(crate) use hookchain_core::json_kind;
 use hookchain_core::suggest::closest;
 use hookchain_external::program::resolve_program;
 use hookchain_external::{
-    CommandSpec, ExternalHook, Flavor, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Transport,
+    CommandSpec, Dialect, ExternalHook, HttpSpec, MAX_TIMEOUT, Matcher, OnError, Transport,
     TransportError,
 };
 
@@ -31,7 +31,7 @@ pub(crate) struct FileContext<'a> {
     /// Finds the line of any value of the file.
     pub(crate) source: &'a ConfigSource,
     /// Whose conventions the file follows.
-    pub(crate) flavor: Flavor,
+    pub(crate) dialect: Dialect,
 }
 
 /// A path from a file's root to one of its values.
@@ -155,8 +155,8 @@ impl FileContext<'_> {
         ))
     }
 
-    /// Reads an event name of another agent's file (`agent` names the agent: `Claude Code`):
-    /// a point of the catalog, or `None` — an event hookchain has no point for, current or
+    /// Reads an event name of another agent's file (the file's [`dialect`](Self::dialect)
+    /// names the agent): a point of the catalog, or `None` — an event hookchain has no point for, current or
     /// unknown, is a warning naming it (never a "did you mean" toward a different real event)
     /// and costs that event's hooks only. Only a name that differs from a known one in case
     /// alone gets a hint.
@@ -164,7 +164,6 @@ impl FileContext<'_> {
         &self,
         name: &str,
         path: &[PathSegment],
-        agent: &str,
         own: &[&'static str],
         warnings: &mut Vec<String>,
     ) -> Option<&'static PointInfo> {
@@ -180,6 +179,7 @@ impl FileContext<'_> {
             Some(known) => format!(" (if you meant `{known}`, write it so)"),
             None => String::new(),
         };
+        let agent = self.dialect.name();
         let whose = if agent.ends_with('s') { "'" } else { "'s" };
         warnings.push(format!(
             "{}: {agent}{whose} event `{name}` has no hookchain point; its hooks are left \
@@ -466,7 +466,7 @@ impl FileContext<'_> {
         serde_json::to_value(value).map_err(|e| self.error(describe(&[]), path, e.to_string()))
     }
 
-    /// A matcher, read by the file's flavor.
+    /// A matcher, read by the file's dialect.
     pub(crate) fn matcher(
         &self,
         subject: &str,
@@ -477,7 +477,7 @@ impl FileContext<'_> {
             return Ok(Matcher::all());
         };
         let text = self.string(subject, value, path)?;
-        Matcher::parse(self.flavor, text).map_err(|e| self.error(subject, path, e.to_string()))
+        Matcher::parse(self.dialect, text).map_err(|e| self.error(subject, path, e.to_string()))
     }
 
     /// Checks a command whose argv was read from the config: its program must exist and be
@@ -754,7 +754,7 @@ mod tests {
             timeout: hookchain_external::DEFAULT_TIMEOUT,
             priority: 50,
             on_error: OnError::Pass,
-            flavor: Flavor::Native,
+            dialect: Dialect::Hookchain,
             required: false,
             origin: ConfigOrigin::Code,
         }

@@ -111,7 +111,7 @@ pub(crate) fn read_hermes(
     for (event, list) in events {
         let event = yaml_key(&event);
         let path = at(&root, event.as_str());
-        let Some(point) = cx.agent_event(&event, &path, "Hermes", &[], &mut loaded.warnings) else {
+        let Some(point) = cx.agent_event(&event, &path, &[], &mut loaded.warnings) else {
             continue;
         };
         let point = point.name;
@@ -217,9 +217,7 @@ pub(crate) fn read_starchild(cx: &FileContext<'_>, document: Yaml) -> Result<Loa
             continue;
         };
         let event_path = at(&path, "event");
-        let Some(point) =
-            cx.agent_event(&event, &event_path, "Starchild", &[], &mut loaded.warnings)
-        else {
+        let Some(point) = cx.agent_event(&event, &event_path, &[], &mut loaded.warnings) else {
             continue;
         };
         let read = Read {
@@ -402,7 +400,7 @@ impl Read<'_> {
                 timeout,
                 priority: DEFAULT_PRIORITY,
                 on_error,
-                flavor: cx.flavor,
+                dialect: cx.dialect,
                 required: false,
                 origin: cx.hook_origin(self.path),
             },

@@ -195,7 +195,7 @@ pub use registry::{ConfigBuilderExt, ConfigHooksExt};
 
 use crate::entry::{FileContext, name_entries};
 use crate::position::{locate, locate_json, syntax, yaml_key, yaml_kind};
-use hookchain_external::{ExternalHook, Flavor};
+use hookchain_external::{Dialect, ExternalHook};
 
 /// The name of a config file, in the project and in `~/.config/hookchain/`.
 pub const CONFIG_FILE: &str = "hookchain.yaml";
@@ -325,7 +325,7 @@ impl Config {
                     let cx = FileContext {
                         file: source_name,
                         source: &source,
-                        flavor: Flavor::Native,
+                        dialect: Dialect::Hookchain,
                     };
                     let entries = native::read(&cx, value)?;
                     config.hooks = name_entries(source_name, entries);
@@ -469,7 +469,7 @@ impl Config {
         let cx = FileContext {
             file: source_name,
             source: &source,
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
         };
         Ok(Config::of_hooks(
             source_name,
@@ -499,7 +499,7 @@ impl Config {
         let cx = FileContext {
             file: source_name,
             source: &source,
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
         };
         let env = claude::plugin_env(source_name);
         Ok(Config::of_hooks(
@@ -529,7 +529,7 @@ impl Config {
 
     fn hermes(text: &str, source_name: &str, user: bool) -> Result<Config, ConfigError> {
         let (loaded, accept) =
-            read_agent_yaml(text, source_name, Flavor::Hermes, hermes::read_hermes)?;
+            read_agent_yaml(text, source_name, Dialect::Hermes, hermes::read_hermes)?;
         let mut config = Config::of_hooks(source_name, loaded);
         if let Some((accept, at)) = accept {
             if user || !accept {
@@ -559,7 +559,12 @@ impl Config {
     /// Parses the text of a Starchild `shell_hooks.yaml`; `source_name` names the file in
     /// errors.
     pub fn from_starchild_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        let loaded = read_agent_yaml(text, source_name, Flavor::Starchild, hermes::read_starchild)?;
+        let loaded = read_agent_yaml(
+            text,
+            source_name,
+            Dialect::Starchild,
+            hermes::read_starchild,
+        )?;
         Ok(Config::of_hooks(source_name, loaded))
     }
 
@@ -572,7 +577,7 @@ impl Config {
 
     /// Parses the text of a docker-agent agent YAML; `source_name` names the file in errors.
     pub fn from_docker_agent_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        let loaded = read_agent_yaml(text, source_name, Flavor::DockerAgent, docker_agent::read)?;
+        let loaded = read_agent_yaml(text, source_name, Dialect::DockerAgent, docker_agent::read)?;
         Ok(Config::of_hooks(source_name, loaded))
     }
 
@@ -909,7 +914,7 @@ fn is_user_file(path: &Path) -> bool {
 fn read_agent_yaml<T>(
     text: &str,
     source_name: &str,
-    flavor: Flavor,
+    dialect: Dialect,
     read: impl FnOnce(&FileContext<'_>, Yaml) -> Result<T, ConfigError>,
 ) -> Result<T, ConfigError> {
     file::check_nesting(text, source_name)?;
@@ -922,7 +927,7 @@ fn read_agent_yaml<T>(
     let cx = FileContext {
         file: source_name,
         source: &source,
-        flavor,
+        dialect,
     };
     read(&cx, document)
 }

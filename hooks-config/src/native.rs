@@ -325,7 +325,7 @@ fn entry(
             }
             None => OnError::Pass,
         },
-        flavor: cx.flavor,
+        dialect: cx.dialect,
         required: match field("required") {
             Some(v) => cx.boolean(&key_subject("required"), v, &key_path("required"))?,
             None => false,

@@ -523,12 +523,12 @@ fn a_hermes_config_yaml_loads_as_it_is() {
     assert_eq!(config.external_hooks().len(), 1, "{:#?}", config.warnings());
     let hook = &config.external_hooks()[0];
     assert_eq!(
-        (hook.point, hook.event.as_str(), hook.on_error, hook.flavor),
+        (hook.point, hook.event.as_str(), hook.on_error, hook.dialect),
         (
             "intercept_tool_call",
             "pre_tool_call",
             hookchain::OnError::Block,
-            hookchain::external::Flavor::Hermes
+            hookchain::external::Dialect::Hermes
         )
     );
     assert!(hook.matcher.matches("terminal") && !hook.matcher.matches("terminal2"));

@@ -1,6 +1,7 @@
 //! The vocabulary of hookchain, with no I/O: hook points and their payloads, what hooks return,
 //! what they know about their dispatch, the extensions hooks are grouped and configured by, the
-//! records `#[register_hook]` and [`extension_config!`] collect at link time, and the
+//! records `#[register_hook]` and [`extension_config!`] collect at link time, the agents whose
+//! hook dialects hookchain speaks ([`Dialect`]), and the
 //! "did you mean ..?" suggestions every part of hookchain makes ([`suggest`]).
 //!
 //! Agents use these types through the `hookchain` facade; this crate is what a library of hooks
@@ -11,6 +12,7 @@
 
 mod context;
 mod convert;
+mod dialect;
 mod extension;
 mod point;
 pub mod points;
@@ -22,6 +24,7 @@ pub mod wildcard;
 
 pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
 pub use convert::ToolArgsError;
+pub use dialect::{Dialect, UnknownDialect};
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT,
     Extension, PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,

@@ -37,6 +37,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::dialect::Dialect;
 use crate::point::{HookPoint, OnError, PointKind};
 
 mod table;
@@ -50,8 +51,26 @@ pub struct PointInfo {
     pub kind: PointKind,
     /// When it fires.
     pub fires: &'static str,
-    /// Other agents' names for it, with the agent that uses each.
+    /// Other agents' names for it, with the agent that uses each (its [`Dialect::name`]; see
+    /// [`dialect_of`](Self::dialect_of)).
     pub aliases: &'static [(&'static str, &'static str)],
+}
+
+impl PointInfo {
+    /// The dialect whose name for this point `event` is (`PreToolUse`: Claude Code), or `None`
+    /// when `event` is none of the [`aliases`](Self::aliases) (the canonical name included).
+    ///
+    /// ```
+    /// use hookchain::Dialect;
+    ///
+    /// let point = hookchain::points::resolve("post_tool_call").unwrap();
+    /// assert_eq!(point.dialect_of("post_tool_call"), Some(Dialect::Hermes));
+    /// assert_eq!(point.dialect_of("after_tool_call"), None);
+    /// ```
+    pub fn dialect_of(&self, event: &str) -> Option<Dialect> {
+        let (_, agent) = self.aliases.iter().find(|(alias, _)| *alias == event)?;
+        Dialect::ALL.into_iter().find(|d| d.name() == *agent)
+    }
 }
 
 /// Every built-in point, in the order of the agent loop.

@@ -82,8 +82,8 @@ pub struct Decision {
     pub context: Vec<String>,
     /// `true` when the answer was plain text on stdout, not JSON: its one [`context`](Self::context)
     /// entry is that text, which reaches the model only on the points where the hook's agent
-    /// gives plain stdout to the model (see [`wire`](super::wire), "Plain stdout"); elsewhere it
-    /// is logged.
+    /// gives plain stdout to the model (see [`wire::tables`](super::wire::tables), "Plain
+    /// stdout"); elsewhere it is logged.
     pub plain_text: bool,
     /// Warnings for the user, in order.
     pub warnings: Vec<String>,

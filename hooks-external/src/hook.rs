@@ -52,15 +52,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookchain_core::points;
-use hookchain_core::{HookContext, HookError, HookResult, SessionState};
+use hookchain_core::{Dialect, HookContext, HookError, HookResult, SessionState};
 use hookchain_runtime::{HookOptions, HookSource, HooksBuilder};
 
 use super::program;
 use super::protocol::{self, ProtocolError, decide_in};
 use super::wire::{Subject, WirePoint};
-use super::{
-    ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, RawOutput, Transport, TransportError,
-};
+use super::{ExternalHook, Invoke, MAX_TIMEOUT, Matcher, RawOutput, Transport, TransportError};
 
 /// The extension every external hook belongs to.
 pub const EXTENSION: &str = "external";
@@ -82,9 +80,8 @@ pub enum FiringError {
 pub struct Firing {
     name: Arc<str>,
     event: String,
-    /// The agent whose dialect the hook was configured in (its file's, or its event name's);
-    /// `None` for hookchain's own protocol.
-    dialect: Option<&'static str>,
+    /// The dialect the hook speaks (its file's, or its event name's: [`dialect`]).
+    dialect: Dialect,
     matcher: Matcher,
     timeout: Duration,
     /// `command `./guard.sh` (hookchain.yaml:12)`, for messages.
@@ -153,10 +150,10 @@ impl Firing {
         if let Some(tool) = P::tool_name(input) {
             return self.matcher.matches(tool);
         }
-        match self.dialect.map(|agent| P::event_subject(input, agent)) {
-            None | Some(Subject::Unfiltered) => true,
-            Some(Subject::Value(value)) => self.matcher.matches(&value),
-            Some(Subject::Unknown) => self.matcher.is_all(),
+        match P::event_subject(input, self.dialect) {
+            Subject::Unfiltered => true,
+            Subject::Value(value) => self.matcher.matches(&value),
+            Subject::Unknown => self.matcher.is_all(),
         }
     }
 
@@ -278,23 +275,17 @@ pub fn tap(state: &SessionState, tap: impl Fn(&Exchange<'_>) + Send + Sync + 'st
     state.with_ext_or_default(|slot: &mut Tap| slot.0 = Some(tap));
 }
 
-/// The agent whose dialect `hook` speaks: the agent of its file (Claude Code, docker-agent), else
-/// the agent whose name for the point its event is (`post_tool_call`: Hermes); `None` when the
-/// event is the point's canonical name in a `hookchain.yaml`.
-pub fn dialect(hook: &ExternalHook) -> Option<&'static str> {
-    match hook.flavor {
-        Flavor::ClaudeCode => return Some("Claude Code"),
-        Flavor::DockerAgent => return Some("docker-agent"),
-        Flavor::Hermes => return Some("Hermes"),
-        Flavor::Starchild => return Some("Starchild"),
-        _ => {}
+/// The dialect `hook` speaks: its file's ([`ExternalHook::dialect`]: Claude Code, docker-agent,
+/// Hermes, Starchild), else the dialect whose name for the point its event is (`post_tool_call`:
+/// Hermes); [`Dialect::Hookchain`] when the event is the point's canonical name in a
+/// `hookchain.yaml`.
+pub fn dialect(hook: &ExternalHook) -> Dialect {
+    if hook.dialect != Dialect::Hookchain {
+        return hook.dialect;
     }
-    let point = points::resolve(hook.point)?;
-    point
-        .aliases
-        .iter()
-        .find(|(alias, _)| *alias == hook.event)
-        .map(|(_, agent)| *agent)
+    points::resolve(hook.point)
+        .and_then(|point| point.dialect_of(&hook.event))
+        .unwrap_or(Dialect::Hookchain)
 }
 
 /// The transport of `transport`: a [`CommandHook`](super::command::CommandHook), a

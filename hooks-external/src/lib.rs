@@ -59,7 +59,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use hook::ExternalHooksExt;
-pub use hookchain_core::{ConfigOrigin, OnError};
+pub use hookchain_core::{ConfigOrigin, Dialect, OnError};
 pub use matcher::{Matcher, MatcherError};
 pub use protocol::{Decision, ProtocolError, Verdict};
 pub use wire::WirePoint;
@@ -78,25 +78,6 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 /// Compiled-in hooks default to 0; external ones to 50, so that without explicit priorities the
 /// agent's own guards run first and scripts see their rewrites.
 pub const DEFAULT_PRIORITY: i32 = 50;
-
-/// Which agent's conventions a hook was configured with. It decides how a command string is run
-/// (Claude Code and docker-agent run shell strings with `sh -c`), how a matcher is read, and the
-/// dialect of the payload and of the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum Flavor {
-    /// hookchain's own `hookchain.yaml`: argv split with shell-words, no shell.
-    #[default]
-    Native,
-    /// A Claude Code `settings.json`.
-    ClaudeCode,
-    /// A docker-agent agent YAML.
-    DockerAgent,
-    /// A Hermes `config.yaml` (its `hooks:` block): matchers are `re.fullmatch` on the tool name.
-    Hermes,
-    /// A Starchild `shell_hooks.yaml`: matchers are regexes searched in the payload's content.
-    Starchild,
-}
 
 /// How a command is started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,8 +162,12 @@ pub struct ExternalHook {
     pub priority: i32,
     /// What its failure means.
     pub on_error: OnError,
-    /// Which agent's conventions it was configured with.
-    pub flavor: Flavor,
+    /// The dialect of the file it was configured in ([`Dialect::Hookchain`] for a
+    /// `hookchain.yaml` and for code). It decides how a command string is run (Claude Code and
+    /// docker-agent run shell strings with `sh -c`), how the matcher is read ([`matcher`]), and
+    /// — with the event's name, see [`hook::dialect`] — the dialect of the payload and of the
+    /// answer.
+    pub dialect: Dialect,
     /// Where it was configured: a file and line, or code.
     pub origin: ConfigOrigin,
     /// A required hook (`required: true` in a `hookchain.yaml`): when it cannot run — its script

@@ -5,15 +5,15 @@
 //! is spawned, connected to or sent. On other points it is not consulted, except for a hook in
 //! Claude Code's dialect, whose matcher filters on the field Claude Code documents for the
 //! event (SessionStart's `source`, SessionEnd's `reason`, PreCompact's `trigger`, Notification's
-//! `notification_type`; see [`wire`](super::wire), "Matchers on other events"), by the same
-//! rule as tool names.
+//! `notification_type`; see [`wire::tables`](super::wire::tables), "Matchers on other
+//! events"), by the same rule as tool names.
 //!
 //! # The rules
 //!
 //! The text is trimmed first (YAML folding leaves spaces that no tool name has).
 //!
-//! Claude Code's rule, for hookchain's own config ([`Flavor::Native`]) and Claude Code's
-//! `settings.json` ([`Flavor::ClaudeCode`]):
+//! Claude Code's rule, for hookchain's own config ([`Dialect::Hookchain`]) and Claude Code's
+//! `settings.json` ([`Dialect::ClaudeCode`]):
 //!
 //! - empty or `*`: every tool;
 //! - only letters, digits, `_`, `-`, `|` and `,`: a list of exact names, split on `|` and `,`
@@ -21,13 +21,13 @@
 //! - anything else: a regular expression searched anywhere in the name (`mcp__.*` also fires for
 //!   `x_mcp__y`; write `^mcp__` to anchor it).
 //!
-//! docker-agent's rule, for its agent YAML ([`Flavor::DockerAgent`]): empty or `*` is every
+//! docker-agent's rule, for its agent YAML ([`Dialect::DockerAgent`]): empty or `*` is every
 //! tool, and anything else is a regular expression that must match the whole name (docker-agent
 //! compiles `^(?:pattern)$`), so `shell` fires for `shell` only and `read_.*` for every
-//! `read_…` tool. Hermes' rule ([`Flavor::Hermes`]) is the same: it calls `re.fullmatch` on the
+//! `read_…` tool. Hermes' rule ([`Dialect::Hermes`]) is the same: it calls `re.fullmatch` on the
 //! tool name (`agent/shell_hooks.py`, `matches_tool`).
 //!
-//! Starchild's rule, for its `shell_hooks.yaml` ([`Flavor::Starchild`]): the matcher is a regular
+//! Starchild's rule, for its `shell_hooks.yaml` ([`Dialect::Starchild`]): the matcher is a regular
 //! expression searched in the payload's *content*, on every event — `"rm -rf|dd if=|mkfs"` on
 //! `pre_tool_call` fires for a shell call whose command holds `rm -rf`, a pattern on `on_stop`
 //! fires for a reply that holds it ("optional regex; script only spawns on a match (perf gate)").
@@ -45,21 +45,21 @@ use std::fmt;
 
 use regex::Regex;
 
-use super::Flavor;
+use hookchain_core::Dialect;
 
 /// Which tool names an external hook fires for.
 ///
 /// ```
-/// use hookchain::external::{Flavor, Matcher};
+/// use hookchain::external::{Dialect, Matcher};
 ///
-/// let exact = Matcher::parse(Flavor::ClaudeCode, "Write|Edit").unwrap();
+/// let exact = Matcher::parse(Dialect::ClaudeCode, "Write|Edit").unwrap();
 /// assert!(exact.matches("Edit"));
 /// assert!(!exact.matches("EditFile"));
 ///
-/// let regex = Matcher::parse(Flavor::ClaudeCode, "mcp__.*__write").unwrap();
+/// let regex = Matcher::parse(Dialect::ClaudeCode, "mcp__.*__write").unwrap();
 /// assert!(regex.matches("mcp__github__write"));
 ///
-/// let anchored = Matcher::parse(Flavor::DockerAgent, "read_.*").unwrap();
+/// let anchored = Matcher::parse(Dialect::DockerAgent, "read_.*").unwrap();
 /// assert!(anchored.matches("read_file"));
 /// assert!(!anchored.matches("thread_file"));
 ///
@@ -105,14 +105,14 @@ impl Matcher {
         }
     }
 
-    /// Reads `text` by the rule of `flavor` (see the [module docs](self)).
-    pub fn parse(flavor: Flavor, text: &str) -> Result<Matcher, MatcherError> {
+    /// Reads `text` by the rule of `dialect` (see the [module docs](self)).
+    pub fn parse(dialect: Dialect, text: &str) -> Result<Matcher, MatcherError> {
         let pattern = text.trim();
         let rule = if pattern.is_empty() || pattern == "*" {
             Rule::All
-        } else if flavor == Flavor::Starchild {
+        } else if dialect == Dialect::Starchild {
             Rule::Content(compile(text, pattern)?)
-        } else if matches!(flavor, Flavor::DockerAgent | Flavor::Hermes) {
+        } else if matches!(dialect, Dialect::DockerAgent | Dialect::Hermes) {
             Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
         } else if pattern.chars().all(is_name_char) {
             Rule::Names(
@@ -154,10 +154,10 @@ impl Matcher {
     /// (`tool_name`) and fires when there is none.
     ///
     /// ```
-    /// use hookchain::external::{Flavor, Matcher};
+    /// use hookchain::external::{Dialect, Matcher};
     /// use serde_json::json;
     ///
-    /// let guard = Matcher::parse(Flavor::Starchild, "rm -rf|dd if=|mkfs").unwrap();
+    /// let guard = Matcher::parse(Dialect::Starchild, "rm -rf|dd if=|mkfs").unwrap();
     /// let call = json!({"tool_name": "bash", "tool_input": {"command": "rm -rf /tmp/x"}});
     /// assert!(guard.matches_content(call.as_object().unwrap()));
     /// let safe = json!({"tool_name": "bash", "tool_input": {"command": "ls"}});
@@ -275,25 +275,25 @@ mod tests {
     use super::*;
 
     fn claude(text: &str) -> Matcher {
-        Matcher::parse(Flavor::ClaudeCode, text).unwrap()
+        Matcher::parse(Dialect::ClaudeCode, text).unwrap()
     }
 
     fn docker(text: &str) -> Matcher {
-        Matcher::parse(Flavor::DockerAgent, text).unwrap()
+        Matcher::parse(Dialect::DockerAgent, text).unwrap()
     }
 
     #[test]
     fn empty_and_star_match_every_tool_in_every_flavor() {
-        for flavor in [
-            Flavor::Native,
-            Flavor::ClaudeCode,
-            Flavor::DockerAgent,
-            Flavor::Hermes,
-            Flavor::Starchild,
+        for dialect in [
+            Dialect::Hookchain,
+            Dialect::ClaudeCode,
+            Dialect::DockerAgent,
+            Dialect::Hermes,
+            Dialect::Starchild,
         ] {
             for text in ["", "*", "  ", " * "] {
-                let m = Matcher::parse(flavor, text).unwrap();
-                assert!(m.is_all(), "{flavor:?} {text:?}");
+                let m = Matcher::parse(dialect, text).unwrap();
+                assert!(m.is_all(), "{dialect:?} {text:?}");
                 assert!(m.matches("Bash") && m.matches("") && m.matches("mcp__x__y"));
             }
         }
@@ -316,8 +316,8 @@ mod tests {
         assert!(!single.matches("Bash2") && !single.matches("MyBash"));
         // Native configs follow Claude Code's rule.
         assert_eq!(
-            Matcher::parse(Flavor::Native, "Bash").unwrap(),
-            Matcher::parse(Flavor::ClaudeCode, "Bash").unwrap()
+            Matcher::parse(Dialect::Hookchain, "Bash").unwrap(),
+            Matcher::parse(Dialect::ClaudeCode, "Bash").unwrap()
         );
         // Empty items of a list are ignored.
         let sloppy = claude("Write||Edit,");
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn hermes_patterns_are_full_matches_like_re_fullmatch() {
-        let m = Matcher::parse(Flavor::Hermes, "terminal|write_.*").unwrap();
+        let m = Matcher::parse(Dialect::Hermes, "terminal|write_.*").unwrap();
         assert!(m.matches("terminal") && m.matches("write_file"));
         assert!(!m.matches("terminal2") && !m.matches("rewrite_file"));
         assert!(!m.reads_content());
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn starchild_patterns_are_searched_in_the_content() {
-        let m = Matcher::parse(Flavor::Starchild, "rm -rf|dd if=|mkfs").unwrap();
+        let m = Matcher::parse(Dialect::Starchild, "rm -rf|dd if=|mkfs").unwrap();
         assert!(m.reads_content());
         let fields = |v: serde_json::Value| v.as_object().unwrap().clone();
         assert!(m.matches_content(&fields(
@@ -374,12 +374,12 @@ mod tests {
             serde_json::json!({"tool_name": "bash", "tool_input": {"command": "ls"}})
         )));
         // A pattern over a key and its value reads the fields as JSON.
-        let keyed = Matcher::parse(Flavor::Starchild, r#""command":"rm"#).unwrap();
+        let keyed = Matcher::parse(Dialect::Starchild, r#""command":"rm"#).unwrap();
         assert!(keyed.matches_content(&fields(
             serde_json::json!({"tool_input": {"command": "rm x"}})
         )));
         // A text with a newline is searched as it is, not escaped.
-        let reply = Matcher::parse(Flavor::Starchild, "(?m)^Published!").unwrap();
+        let reply = Matcher::parse(Dialect::Starchild, "(?m)^Published!").unwrap();
         assert!(reply.matches_content(&fields(
             serde_json::json!({"response": "Done.\nPublished! at /post/1"})
         )));
@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn an_invalid_regex_names_the_pattern_and_the_error() {
-        let err = Matcher::parse(Flavor::ClaudeCode, "Bash(").unwrap_err();
+        let err = Matcher::parse(Dialect::ClaudeCode, "Bash(").unwrap_err();
         let MatcherError::InvalidRegex { pattern, reason } = &err;
         assert_eq!(pattern, "Bash(");
         assert_eq!(reason, "unclosed group");
@@ -400,7 +400,7 @@ mod tests {
             err.to_string(),
             "the matcher `Bash(` is not a valid regular expression: unclosed group"
         );
-        let err = Matcher::parse(Flavor::DockerAgent, "[a-").unwrap_err();
+        let err = Matcher::parse(Dialect::DockerAgent, "[a-").unwrap_err();
         assert!(
             err.to_string().starts_with("the matcher `[a-` is not"),
             "{err}"

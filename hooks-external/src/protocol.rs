@@ -27,8 +27,8 @@
 //!   number, boolean, string or null are a [`ProtocolError`] (the hook meant something hookchain
 //!   cannot read, so its `on_error` applies). Anything else: plain text, a context entry marked
 //!   [`Decision::plain_text`]; it reaches the model only where the hook's agent gives plain
-//!   stdout to the model (see [`wire`](super::wire), "Plain stdout"). Stdout that is not UTF-8 is
-//!   a [`ProtocolError`].
+//!   stdout to the model (see [`wire::tables`](super::wire::tables), "Plain stdout"). Stdout
+//!   that is not UTF-8 is a [`ProtocolError`].
 //! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
 //!   lossily, as it is only a message). When stderr is empty and stdout holds a JSON answer that
 //!   refuses with a reason (`{"decision": "block", "reason": …}`), that reason is used;
@@ -129,6 +129,7 @@
 //! [`WirePoint::fields`]: super::wire::WirePoint::fields
 //! [`payload`]: super::wire::payload
 
+use hookchain_core::Dialect;
 use serde_json::{Map, Value};
 
 use super::RawOutput;
@@ -233,15 +234,15 @@ fn excerpt(text: &str) -> String {
 /// assert_eq!(decide(&blocked).unwrap().verdict, Verdict::Block("no rm".into()));
 /// ```
 pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
-    decide_in(raw, None)
+    decide_in(raw, Dialect::Hookchain)
 }
 
-/// Reads a hook's raw output into a [`Decision`] as the agent whose dialect the hook speaks
-/// reads it (`"Claude Code"`, `"Hermes"`, …, as the [catalog](hookchain_core::points::catalog)
-/// names agents; `None` for hookchain's own protocol): see "Exit codes per dialect" in the
-/// [module docs](self).
+/// Reads a hook's raw output into a [`Decision`] as the agent of `dialect`, the dialect the
+/// hook speaks, reads it ([`Dialect::Hookchain`] for hookchain's own protocol): see "Exit codes
+/// per dialect" in the [module docs](self).
 ///
 /// ```
+/// use hookchain::Dialect;
 /// use hookchain::external::RawOutput;
 /// use hookchain::external::protocol::{decide_in, Verdict};
 ///
@@ -251,10 +252,10 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
 ///     stdout: br#"{"decision": "block", "reason": "no rm"}"#.to_vec(),
 ///     stderr: Vec::new(),
 /// };
-/// assert_eq!(decide_in(&raw, Some("Hermes")).unwrap().verdict, Verdict::Block("no rm".into()));
-/// assert!(decide_in(&raw, Some("Claude Code")).is_err());
+/// assert_eq!(decide_in(&raw, Dialect::Hermes).unwrap().verdict, Verdict::Block("no rm".into()));
+/// assert!(decide_in(&raw, Dialect::ClaudeCode).is_err());
 /// ```
-pub fn decide_in(raw: &RawOutput, dialect: Option<&str>) -> Result<Decision, ProtocolError> {
+pub fn decide_in(raw: &RawOutput, dialect: Dialect) -> Result<Decision, ProtocolError> {
     match raw.exit_code.unwrap_or(0) {
         0 => read_stdout(raw),
         2 => {
@@ -264,7 +265,7 @@ pub fn decide_in(raw: &RawOutput, dialect: Option<&str>) -> Result<Decision, Pro
                     .and_then(|d| d.refusal_reason())
                     .unwrap_or_default()
             };
-            let reason = if dialect == Some(HERMES) {
+            let reason = if dialect == Dialect::Hermes {
                 // Hermes reads the JSON's block message first, then stderr
                 // (`agent/shell_hooks.py`, `_evaluate_result`).
                 let reason = json_reason();
@@ -300,15 +301,13 @@ pub fn decide_in(raw: &RawOutput, dialect: Option<&str>) -> Result<Decision, Pro
     }
 }
 
-/// The agent name of Hermes' dialect.
-const HERMES: &str = "Hermes";
-
 /// `true` when a hook in `dialect` has its JSON answer read on an exit code other than 0 and 2:
 /// hookchain's own protocol and Hermes read it; Claude Code ("Claude Code only processes JSON on
 /// exit 0"), docker-agent (any other exit is a failure, `pkg/hooks/executor.go`) and Starchild
 /// ("exit non-zero … = continue") do not.
-fn reads_json_on_any_exit(dialect: Option<&str>) -> bool {
-    matches!(dialect, None | Some(HERMES) | Some("Pi"))
+fn reads_json_on_any_exit(dialect: Dialect) -> bool {
+    // Pi's event names in a hookchain.yaml speak hookchain's own protocol.
+    matches!(dialect, Dialect::Hookchain | Dialect::Hermes | Dialect::Pi)
 }
 
 /// The answer of an exit code 0: nothing, JSON, or plain text.
@@ -882,14 +881,18 @@ mod tests {
     #[test]
     fn json_on_other_exit_codes_is_read_per_dialect() {
         let raw = exit(1, r#"{"decision": "block", "reason": "no"}"#, "oops\n");
-        for dialect in [None, Some("Hermes")] {
+        for dialect in [Dialect::Hookchain, Dialect::Hermes] {
             let d = decide_in(&raw, dialect).unwrap();
             assert_eq!(d.verdict, Verdict::Block("no".into()), "{dialect:?}");
             assert_eq!(d.warnings, ["the hook exited with code 1: oops"]);
         }
-        for dialect in ["Claude Code", "docker-agent", "Starchild"] {
+        for dialect in [
+            Dialect::ClaudeCode,
+            Dialect::DockerAgent,
+            Dialect::Starchild,
+        ] {
             assert_eq!(
-                decide_in(&raw, Some(dialect)).unwrap_err(),
+                decide_in(&raw, dialect).unwrap_err(),
                 ProtocolError::ExitCode {
                     code: 1,
                     stderr: "oops".into()
@@ -908,10 +911,10 @@ mod tests {
             "from stderr",
         );
         assert_eq!(
-            decide_in(&raw, Some("Hermes")).unwrap().verdict,
+            decide_in(&raw, Dialect::Hermes).unwrap().verdict,
             Verdict::Block("from json".into())
         );
-        for dialect in [None, Some("Claude Code")] {
+        for dialect in [Dialect::Hookchain, Dialect::ClaudeCode] {
             assert_eq!(
                 decide_in(&raw, dialect).unwrap().verdict,
                 Verdict::Block("from stderr".into())
@@ -919,7 +922,7 @@ mod tests {
         }
         let no_json = exit(2, "", "from stderr");
         assert_eq!(
-            decide_in(&no_json, Some("Hermes")).unwrap().verdict,
+            decide_in(&no_json, Dialect::Hermes).unwrap().verdict,
             Verdict::Block("from stderr".into())
         );
     }

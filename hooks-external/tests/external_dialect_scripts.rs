@@ -15,7 +15,7 @@ use hookchain_core::{
 };
 use hookchain_external::ExternalHooksExt;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Matcher, OnError, Transport,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, Matcher, OnError, Transport,
 };
 use hookchain_runtime::{Hooks, HooksBuilder, Outcome};
 use serde_json::{Value, json};
@@ -35,18 +35,18 @@ fn script(name: &str) -> String {
 }
 
 /// A hook on `point` running the fixture `script_name`, configured as `event` in a file of
-/// `flavor`, with `matcher` read by that flavor's rule.
+/// `dialect`, with `matcher` read by that dialect's rule.
 fn dialect_hook(
     script_name: &str,
     point: &'static str,
     event: &str,
-    flavor: Flavor,
+    dialect: Dialect,
     matcher: &str,
 ) -> ExternalHook {
     let mut hook = hook(script_name, event);
     hook.point = point;
-    hook.flavor = flavor;
-    hook.matcher = Matcher::parse(flavor, matcher).unwrap();
+    hook.dialect = dialect;
+    hook.matcher = Matcher::parse(dialect, matcher).unwrap();
     hook
 }
 
@@ -72,11 +72,11 @@ fn hook(script_name: &str, event: &str) -> ExternalHook {
             env_clear: false,
             env_allow: Vec::new(),
         }),
-        matcher: Matcher::parse(Flavor::Native, "shell").unwrap(),
+        matcher: Matcher::parse(Dialect::Hookchain, "shell").unwrap(),
         timeout: Duration::from_secs(20),
         priority: 10,
         on_error: OnError::Block,
-        flavor: Flavor::Native,
+        dialect: Dialect::Hookchain,
         required: false,
         origin: ConfigOrigin::Code,
     }
@@ -178,7 +178,7 @@ fn hook_event_name_is_the_dialects_spelling_so_a_hookify_block_rule_blocks() {
         "dialects/hookify_rule.py",
         "intercept_tool_call",
         "PreToolUse",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "Bash",
     )]);
     let session = hooks.session("hookify-pre-tool-use");
@@ -200,7 +200,7 @@ fn a_json_deny_with_exit_code_1_is_read_as_its_agent_reads_it() {
         "dialects/hermes_deny_then_exit_1.sh",
         "intercept_tool_call",
         "pre_tool_call",
-        Flavor::Hermes,
+        Dialect::Hermes,
         "terminal",
     );
     hermes.on_error = OnError::Pass;
@@ -226,7 +226,7 @@ fn a_json_deny_with_exit_code_1_is_read_as_its_agent_reads_it() {
         "dialects/deny_then_exit_1.sh",
         "intercept_tool_call",
         "PreToolUse",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "Bash",
     );
     claude.on_error = OnError::Pass;
@@ -260,7 +260,7 @@ fn exit_2_with_a_json_reason_on_stdout_uses_it() {
         "dialects/exit_2_json_reason.sh",
         "intercept_tool_call",
         "pre_tool_call",
-        Flavor::Native,
+        Dialect::Hookchain,
         "",
     )]);
     let session = hooks.session("exit-2-json");
@@ -282,7 +282,7 @@ fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
         "dialects/starchild_destructive_guard.sh",
         "intercept_tool_call",
         "pre_tool_call",
-        Flavor::Starchild,
+        Dialect::Starchild,
         "rm -rf|dd if=|mkfs",
     );
     if let Transport::Command(spec) = &mut guard.transport {
@@ -316,7 +316,7 @@ fn a_starchild_notification_rewrite_masks_the_outbound_message() {
         "dialects/starchild_redact_outbound.py",
         "outbound_message",
         "on_outbound_message",
-        Flavor::Starchild,
+        Dialect::Starchild,
         "",
     )]);
     let session = hooks.session("starchild-outbound");
@@ -340,7 +340,7 @@ fn a_starchild_tool_input_rewrites_existing_keys_only() {
         "dialects/starchild_rewrite_keys.sh",
         "intercept_tool_call",
         "pre_tool_call",
-        Flavor::Starchild,
+        Dialect::Starchild,
         "",
     )]);
     let session = hooks.session("starchild-rewrite-keys");
@@ -364,7 +364,7 @@ fn a_stop_hook_reads_the_transcript_hookchain_keeps() {
         "dialects/stop_reads_transcript.sh",
         "on_stop",
         "Stop",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "",
     )]);
     let session = hooks.session("stop-transcript");
@@ -439,7 +439,7 @@ fn the_agents_transcript_path_is_sent() {
         "dialects/stop_reads_transcript.sh",
         "on_stop",
         "Stop",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "",
     )]);
     let session = hooks.session("agent-transcript");
@@ -476,7 +476,7 @@ fn a_post_tool_use_block_keeps_the_output_and_adds_the_reason() {
         "dialects/lint_feedback.sh",
         "transform_tool_result",
         "PostToolUse",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "Write|Edit",
     )]);
     let session = hooks.session("lint-feedback");
@@ -517,7 +517,7 @@ fn a_session_start_matcher_compact_fires_only_after_compaction() {
         "dialects/reinject_after_compact.sh",
         "session_start",
         "SessionStart",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "compact",
     );
     if let Transport::Command(spec) = &mut hook.transport {
@@ -558,14 +558,14 @@ fn plain_stdout_on_pre_tool_use_does_not_reach_the_model() {
         "dialects/plain_stdout_note.sh",
         "intercept_tool_call",
         "PreToolUse",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "Bash",
     );
     let prompt = dialect_hook(
         "dialects/plain_stdout_note.sh",
         "transform_user_input",
         "UserPromptSubmit",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "",
     );
     let hooks = hooks_of([pre_tool, prompt]);
@@ -583,7 +583,7 @@ fn plain_stdout_on_pre_tool_use_does_not_reach_the_model() {
         "dialects/plain_stdout_note.sh",
         "intercept_tool_call",
         "intercept_tool_call",
-        Flavor::Native,
+        Dialect::Hookchain,
         "Bash",
     );
     let hooks = hooks_of([native]);
@@ -602,7 +602,7 @@ fn a_stop_hooks_additional_context_makes_the_agent_redo() {
         "dialects/stop_additional_context.sh",
         "on_stop",
         "Stop",
-        Flavor::ClaudeCode,
+        Dialect::ClaudeCode,
         "",
     )]);
     let session = hooks.session("stop-additional-context");

@@ -18,7 +18,7 @@ use hookchain_core::{
 };
 use hookchain_external::ExternalHooksExt;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, ExternalHook, Flavor, Invoke, MAX_TIMEOUT, Matcher, OnError,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, Invoke, MAX_TIMEOUT, Matcher, OnError,
     RawOutput, Transport, TransportError,
 };
 use hookchain_runtime::{HookOptions, HookSource, Hooks, HooksBuilder, Outcome, Stop, Turn};
@@ -114,7 +114,7 @@ fn hook(point: &'static str, event: &str) -> ExternalHook {
         timeout: Duration::from_secs(5),
         priority: 10,
         on_error: OnError::Pass,
-        flavor: Flavor::Native,
+        dialect: Dialect::Hookchain,
         required: false,
         origin: ConfigOrigin::file("hooks/hookchain.yaml", Some(12)),
     }
@@ -978,7 +978,7 @@ fn a_matcher_miss_never_invokes_the_hook() {
     let fake = Fake::json(json!({"decision": "block", "reason": "no edits"}));
     let hooks = registry(
         ExternalHook {
-            matcher: Matcher::parse(Flavor::ClaudeCode, "Write|Edit").unwrap(),
+            matcher: Matcher::parse(Dialect::ClaudeCode, "Write|Edit").unwrap(),
             ..hook("intercept_tool_call", "PreToolUse")
         },
         &fake,
@@ -996,7 +996,7 @@ fn a_matcher_miss_never_invokes_the_hook() {
     assert_eq!(fake.calls(), 1);
     // Tool results are gated too.
     let results = Fake::stdout("");
-    let edit_only = || Matcher::parse(Flavor::ClaudeCode, "Write|Edit").unwrap();
+    let edit_only = || Matcher::parse(Dialect::ClaudeCode, "Write|Edit").unwrap();
     let hooks = HooksBuilder::new()
         .external_with(
             ExternalHook {
@@ -1032,7 +1032,7 @@ fn regex_and_anchored_matchers_gate_by_their_rule() {
         .external_with(
             ExternalHook {
                 name: "claude".into(),
-                matcher: Matcher::parse(Flavor::ClaudeCode, "mcp__.*").unwrap(),
+                matcher: Matcher::parse(Dialect::ClaudeCode, "mcp__.*").unwrap(),
                 ..hook("intercept_tool_call", "PreToolUse")
             },
             claude.clone(),
@@ -1040,7 +1040,7 @@ fn regex_and_anchored_matchers_gate_by_their_rule() {
         .external_with(
             ExternalHook {
                 name: "docker".into(),
-                matcher: Matcher::parse(Flavor::DockerAgent, "mcp__.*").unwrap(),
+                matcher: Matcher::parse(Dialect::DockerAgent, "mcp__.*").unwrap(),
                 ..hook("intercept_tool_call", "pre_tool_use")
             },
             docker.clone(),
@@ -1064,7 +1064,7 @@ fn points_without_a_tool_ignore_the_matcher() {
     let fake = Fake::stdout("");
     let hooks = registry(
         ExternalHook {
-            matcher: Matcher::parse(Flavor::ClaudeCode, "Write").unwrap(),
+            matcher: Matcher::parse(Dialect::ClaudeCode, "Write").unwrap(),
             ..hook("transform_user_input", "UserPromptSubmit")
         },
         &fake,
@@ -1318,13 +1318,13 @@ fn external_with_a_missing_program_fails_every_firing_under_its_policy() {
 #[test]
 fn a_refused_tool_call_reaches_native_after_tool_call_hooks_only() {
     let cases = [
-        ("after_tool_call", Flavor::Native, true),
-        ("tool_execution_end", Flavor::Native, true),
-        ("post_tool_call", Flavor::Native, false),
-        ("after_tool_call", Flavor::ClaudeCode, false),
-        ("after_tool_call", Flavor::DockerAgent, false),
+        ("after_tool_call", Dialect::Hookchain, true),
+        ("tool_execution_end", Dialect::Hookchain, true),
+        ("post_tool_call", Dialect::Hookchain, false),
+        ("after_tool_call", Dialect::ClaudeCode, false),
+        ("after_tool_call", Dialect::DockerAgent, false),
     ];
-    for (event, flavor, fired) in cases {
+    for (event, dialect, fired) in cases {
         let audit = Fake::stdout("");
         let hooks = HooksBuilder::new()
             .hook_with(
@@ -1340,7 +1340,7 @@ fn a_refused_tool_call_reaches_native_after_tool_call_hooks_only() {
             )
             .external_with(
                 ExternalHook {
-                    flavor,
+                    dialect,
                     ..hook("after_tool_call", event)
                 },
                 audit.clone(),
@@ -1350,7 +1350,7 @@ fn a_refused_tool_call_reaches_native_after_tool_call_hooks_only() {
         let turn = turn(&hooks, "refused-audit");
         let run = turn.run_tool(rm_call(), |_| panic!("refused"));
         assert!(!run.ran);
-        let case = format!("{event} in a {flavor:?} file");
+        let case = format!("{event} in a {dialect:?} file");
         assert_eq!(audit.calls(), usize::from(fired), "{case}");
         if fired {
             let payload = audit.last_payload();
@@ -1438,21 +1438,21 @@ fn a_required_external_hook_that_cannot_run_blocks_under_on_error_pass() {
 /// `notification` hook sees them all. They fired on every notification.
 #[test]
 fn on_error_on_max_iterations_and_on_user_input_fire_for_their_notifications_only() {
-    let fakes: Vec<(&str, Flavor, Arc<Fake>)> = [
-        ("on_error", Flavor::Starchild),
-        ("on_max_iterations", Flavor::DockerAgent),
-        ("on_user_input", Flavor::DockerAgent),
-        ("notification", Flavor::DockerAgent),
+    let fakes: Vec<(&str, Dialect, Arc<Fake>)> = [
+        ("on_error", Dialect::Starchild),
+        ("on_max_iterations", Dialect::DockerAgent),
+        ("on_user_input", Dialect::DockerAgent),
+        ("notification", Dialect::DockerAgent),
     ]
     .into_iter()
-    .map(|(event, flavor)| (event, flavor, Fake::stdout("")))
+    .map(|(event, dialect)| (event, dialect, Fake::stdout("")))
     .collect();
     let mut builder = HooksBuilder::new();
-    for (event, flavor, fake) in &fakes {
+    for (event, dialect, fake) in &fakes {
         builder = builder.external_with(
             ExternalHook {
                 name: (*event).to_owned(),
-                flavor: *flavor,
+                dialect: *dialect,
                 ..hook("notification", event)
             },
             fake.clone(),
@@ -1488,8 +1488,8 @@ fn claude_code_notification_matchers_see_idle_prompt() {
     let fake = Fake::stdout("");
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::ClaudeCode,
-            matcher: Matcher::parse(Flavor::ClaudeCode, "idle_prompt").unwrap(),
+            dialect: Dialect::ClaudeCode,
+            matcher: Matcher::parse(Dialect::ClaudeCode, "idle_prompt").unwrap(),
             ..hook("notification", "Notification")
         },
         &fake,
@@ -1512,7 +1512,7 @@ fn claude_code_subagent_start_fires_for_child_sessions_with_their_context() {
     }}));
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
             ..hook("session_start", "SubagentStart")
         },
         &fake,
@@ -1549,7 +1549,7 @@ fn claude_code_permission_denied_fires_for_refused_calls_and_retry_reaches_the_m
         )
         .external_with(
             ExternalHook {
-                flavor: Flavor::ClaudeCode,
+                dialect: Dialect::ClaudeCode,
                 ..hook("after_tool_call", "PermissionDenied")
             },
             fake.clone(),
@@ -1575,10 +1575,10 @@ fn claude_code_permission_denied_fires_for_refused_calls_and_retry_reaches_the_m
     );
 }
 
-fn permission(fake: &Arc<Fake>, flavor: Flavor, event: &str) -> Flow<PermissionAsk> {
+fn permission(fake: &Arc<Fake>, dialect: Dialect, event: &str) -> Flow<PermissionAsk> {
     let hooks = registry(
         ExternalHook {
-            flavor,
+            dialect,
             ..hook("permission_request", event)
         },
         fake,
@@ -1595,7 +1595,7 @@ fn permission_request_allows_denies_or_leaves_it_to_the_user() {
         "hookEventName": "PermissionRequest",
         "decision": {"behavior": "allow", "updatedInput": {"command": "rm -rf ./build"}},
     }}));
-    let ask = permission(&allow, Flavor::ClaudeCode, "PermissionRequest")
+    let ask = permission(&allow, Dialect::ClaudeCode, "PermissionRequest")
         .continued()
         .unwrap();
     assert!(ask.allowed);
@@ -1608,14 +1608,14 @@ fn permission_request_allows_denies_or_leaves_it_to_the_user() {
         "hookEventName": "PermissionRequest",
         "decision": {"behavior": "deny", "message": "not on this machine"},
     }}));
-    let blocked = permission(&deny, Flavor::ClaudeCode, "PermissionRequest")
+    let blocked = permission(&deny, Dialect::ClaudeCode, "PermissionRequest")
         .blocked()
         .unwrap();
     assert_eq!(blocked.reason, "not on this machine");
 
     let docker_allow =
         Fake::json(json!({"hook_specific_output": {"permission_decision": "allow"}}));
-    let ask = permission(&docker_allow, Flavor::DockerAgent, "permission_request")
+    let ask = permission(&docker_allow, Dialect::DockerAgent, "permission_request")
         .continued()
         .unwrap();
     assert!(ask.allowed);
@@ -1627,7 +1627,7 @@ fn permission_request_allows_denies_or_leaves_it_to_the_user() {
     ] {
         let ask = permission(
             &Fake::json(answer),
-            Flavor::DockerAgent,
+            Dialect::DockerAgent,
             "permission_request",
         )
         .continued()
@@ -1639,8 +1639,8 @@ fn permission_request_allows_denies_or_leaves_it_to_the_user() {
     let fake = Fake::json(json!({"hookSpecificOutput": {"decision": {"behavior": "deny"}}}));
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::ClaudeCode,
-            matcher: Matcher::parse(Flavor::ClaudeCode, "Edit|Write").unwrap(),
+            dialect: Dialect::ClaudeCode,
+            matcher: Matcher::parse(Dialect::ClaudeCode, "Edit|Write").unwrap(),
             ..hook("permission_request", "PermissionRequest")
         },
         &fake,
@@ -1658,7 +1658,7 @@ fn docker_agent_turn_start_context_is_for_the_turn() {
     let fake = Fake::stdout("today is a release day");
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::DockerAgent,
+            dialect: Dialect::DockerAgent,
             ..hook("turn_start", "turn_start")
         },
         &fake,
@@ -1684,7 +1684,7 @@ fn claude_code_post_tool_batch_sees_the_batch_and_may_stop_it() {
     }}));
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
             ..hook("after_tool_batch", "PostToolBatch")
         },
         &context,
@@ -1712,7 +1712,7 @@ fn claude_code_post_tool_batch_sees_the_batch_and_may_stop_it() {
     let block = Fake::json(json!({"decision": "block", "reason": "too many edits at once"}));
     let hooks = registry(
         ExternalHook {
-            flavor: Flavor::ClaudeCode,
+            dialect: Dialect::ClaudeCode,
             ..hook("after_tool_batch", "PostToolBatch")
         },
         &block,

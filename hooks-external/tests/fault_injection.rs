@@ -16,7 +16,7 @@ use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{Flow, ToolCall};
 use hookchain_external::command::shell_argv;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, ExternalHook, ExternalHooksExt, Flavor, Matcher, OnError, Transport,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError, Transport,
 };
 use hookchain_runtime::HooksBuilder;
 use serde_json::json;
@@ -164,7 +164,7 @@ fn hook(kind: Kind, fault: &Fault, on_error: OnError) -> ExternalHook {
         timeout: LIMIT,
         priority: 0,
         on_error,
-        flavor: Flavor::ClaudeCode,
+        dialect: Dialect::ClaudeCode,
         required: false,
         origin: ConfigOrigin::file("fault_injection.yaml", Some(1)),
     }

@@ -12,8 +12,8 @@ use hookchain_core::points::OnStop;
 use hookchain_core::{Flow, SessionState, StopEvent};
 use hookchain_external::hook::tap;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, ExternalHook, ExternalHooksExt, Flavor, Matcher, OnError, Transport,
-    transcript,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError,
+    Transport, transcript,
 };
 use hookchain_runtime::HooksBuilder;
 use serde_json::Value;
@@ -50,11 +50,11 @@ fn stop_hook(script: &str) -> ExternalHook {
             env_clear: false,
             env_allow: Vec::new(),
         }),
-        matcher: Matcher::parse(Flavor::Native, "*").unwrap(),
+        matcher: Matcher::parse(Dialect::Hookchain, "*").unwrap(),
         timeout: Duration::from_secs(20),
         priority: 10,
         on_error: OnError::Block,
-        flavor: Flavor::Native,
+        dialect: Dialect::Hookchain,
         required: false,
         origin: ConfigOrigin::Code,
     }

@@ -1,0 +1,175 @@
+//! A turn's prompt, model calls and reply on the wire: `transform_user_input`, `turn_start`,
+//! `before_llm_call`, `after_llm_call`, `transform_response` and `turn_end`.
+
+use hookchain_core::points::{
+    AfterLlmCall, BeforeLlmCall, Injection, TransformResponse, TransformUserInput, TurnEnded,
+    TurnStart,
+};
+use hookchain_core::{
+    Dialect, HookContext, HookResult, LlmCall, LlmReply, Observed, Role, TurnEnd, TurnEndEvent,
+    TurnStartEvent,
+};
+use serde_json::{Map, Value};
+
+use super::apply::{Context, apply, joined, observe};
+use super::tables::hermes_extra;
+use super::{WirePoint, assistant_text, fields, json, tool_use};
+use crate::decision::Decision;
+use crate::transcript;
+
+impl WirePoint for TransformUserInput {
+    fn fields(input: &str) -> Map<String, Value> {
+        fields([("prompt", Value::from(input))])
+    }
+
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(transcript::user(Value::from(input)))
+    }
+
+    fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
+        apply(decision, cx, Context::Add, |d| d.updated_text.take())
+    }
+}
+
+impl WirePoint for TurnStart {
+    fn fields(input: &TurnStartEvent) -> Map<String, Value> {
+        fields([
+            ("prompt", Value::from(input.prompt.as_str())),
+            ("context", json(&input.context)),
+        ])
+    }
+
+    fn apply_decision(
+        _: &TurnStartEvent,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<String> {
+        apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
+    }
+}
+
+impl WirePoint for BeforeLlmCall {
+    fn fields(input: &LlmCall) -> Map<String, Value> {
+        fields([
+            ("system_prompt", Value::from(input.system_prompt.as_str())),
+            ("messages", json(&input.messages)),
+        ])
+    }
+
+    fn dialect_fields(input: &LlmCall, dialect: Dialect, map: &mut Map<String, Value>) {
+        let last_user = input
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map_or("", |m| m.content.as_str());
+        match dialect {
+            Dialect::Hermes => hermes_extra(
+                map,
+                [
+                    ("user_message", Value::from(last_user)),
+                    ("conversation_history", json(&input.messages)),
+                ],
+            ),
+            Dialect::Starchild => {
+                map.insert(
+                    "system".to_owned(),
+                    Value::from(input.system_prompt.as_str()),
+                );
+                map.insert("last_user_message".to_owned(), Value::from(last_user));
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_decision(
+        _: &LlmCall,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<Injection> {
+        apply(decision, cx, Context::Inject, |d| {
+            joined(&mut d.context).map(Injection::system)
+        })
+    }
+}
+
+impl WirePoint for AfterLlmCall {
+    fn fields(input: &LlmReply) -> Map<String, Value> {
+        fields([
+            ("response", Value::from(input.text.as_str())),
+            ("tool_calls", json(&input.tool_calls)),
+        ])
+    }
+
+    fn dialect_fields(input: &LlmReply, dialect: Dialect, map: &mut Map<String, Value>) {
+        match dialect {
+            Dialect::Hermes => hermes_extra(
+                map,
+                [("assistant_response", Value::from(input.text.as_str()))],
+            ),
+            Dialect::DockerAgent => {
+                map.insert("stop_response".to_owned(), Value::from(input.text.as_str()));
+            }
+            Dialect::Starchild => {
+                let names: Vec<&str> = input.tool_calls.iter().map(|c| c.name.as_str()).collect();
+                map.insert("tool_names".to_owned(), json(&names));
+            }
+            _ => {}
+        }
+    }
+
+    fn transcript_entry(input: &LlmReply) -> Option<Value> {
+        let mut content = Vec::new();
+        if !input.text.is_empty() {
+            content.push(serde_json::json!({"type": "text", "text": input.text}));
+        }
+        content.extend(input.tool_calls.iter().map(tool_use));
+        Some(transcript::assistant(Value::Array(content)))
+    }
+
+    fn apply_decision(
+        _: &LlmReply,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<Observed> {
+        observe(decision, cx, Context::Add)
+    }
+}
+
+impl WirePoint for TransformResponse {
+    fn fields(input: &str) -> Map<String, Value> {
+        fields([("response", Value::from(input))])
+    }
+
+    fn transcript_entry(input: &str) -> Option<Value> {
+        Some(assistant_text(input))
+    }
+
+    fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
+        apply(decision, cx, Context::Drop, |d| d.updated_text.take())
+    }
+}
+
+impl WirePoint for TurnEnded {
+    fn fields(input: &TurnEndEvent) -> Map<String, Value> {
+        // `TurnEnd` serializes as `{"reason": "error", "detail": "..."}`.
+        match json(&input.reason) {
+            Value::Object(map) => map,
+            other => fields([("reason", other)]),
+        }
+    }
+
+    fn dialect_fields(input: &TurnEndEvent, dialect: Dialect, map: &mut Map<String, Value>) {
+        if dialect == Dialect::DockerAgent && input.reason == TurnEnd::Blocked {
+            map.insert("reason".to_owned(), Value::from("hook_blocked"));
+        }
+    }
+
+    fn apply_decision(
+        _: &TurnEndEvent,
+        decision: Decision,
+        cx: &HookContext<'_>,
+    ) -> HookResult<Observed> {
+        observe(decision, cx, Context::Drop)
+    }
+}
