@@ -116,6 +116,9 @@ pub mod state {
     };
 }
 
+#[doc(inline)]
+pub use hookchain_core::project;
+
 /// Config files: `hookchain.yaml`, Claude Code settings and plugin `hooks.json`, docker-agent
 /// agent files, Hermes `config.yaml`, Starchild `shell_hooks.yaml`; and [`init`], which reads
 /// them into the global registry.

@@ -194,7 +194,7 @@ pub(crate) fn read(
             return Ok(loaded);
         }
     }
-    let project_dir = project_dir(cx.file);
+    let project_dir = settings_project_dir(cx.file);
     // The user's own settings (`~/.claude/settings.json`) belong to no project: their hooks run
     // in the session's project directory, the agent's current directory when they fire.
     let fixed_dir = (!is_user_settings(cx.file)).then(|| project_dir.clone());
@@ -653,8 +653,8 @@ fn is_user_settings(file: &str) -> bool {
 
 /// The project directory of a settings file: the directory holding `.claude/` for a project's
 /// `.claude/settings*.json`, else (the user's own `~/.claude/settings.json` included) the
-/// current directory.
-fn project_dir(file: &str) -> PathBuf {
+/// project directory of a session given none ([`hookchain_core::project::decide`]).
+fn settings_project_dir(file: &str) -> PathBuf {
     let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
     match path.parent() {
         Some(dir) if dir.file_name().is_some_and(|n| n == ".claude") && !is_user_settings(file) => {
@@ -662,7 +662,7 @@ fn project_dir(file: &str) -> PathBuf {
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| dir.to_path_buf())
         }
-        _ => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        _ => hookchain_core::project::decide(None),
     }
 }
 

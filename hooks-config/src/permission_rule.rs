@@ -107,19 +107,21 @@ fn commands(line: &str) -> Vec<String> {
     out
 }
 
-/// A file path matches the glob as written, relative to the current directory, or without a
-/// leading `./` in the glob.
+/// A file path matches the glob as written, relative to the project directory of the firing
+/// (`program::firing_dir`), or without a leading `./` in the glob.
 fn path_matches(spec: &str, path: &str) -> bool {
     let spec = spec.strip_prefix("./").unwrap_or(spec);
     if glob(spec, path) {
         return true;
     }
-    let relative = std::env::current_dir().ok().and_then(|dir| {
-        std::path::Path::new(path)
-            .strip_prefix(dir)
-            .ok()
-            .map(|p| p.display().to_string())
-    });
+    let relative = hookchain_external::program::firing_dir()
+        .ok()
+        .and_then(|dir| {
+            std::path::Path::new(path)
+                .strip_prefix(dir)
+                .ok()
+                .map(|p| p.display().to_string())
+        });
     relative.is_some_and(|relative| glob(spec, &relative))
 }
 

@@ -66,7 +66,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Vec<PathBuf> {
     let shell = shell_line(spec).is_some();
     let words: Vec<String> = match shell_line(spec) {
         Some(line) => {
-            let project = project_dir(spec, &base);
+            let project = project_dir_variable(spec, &base);
             match shell_words::split(line) {
                 Ok(words) => words
                     .iter()
@@ -127,7 +127,10 @@ fn base_dir(spec: &CommandSpec) -> PathBuf {
     }
 }
 
-fn project_dir(spec: &CommandSpec, base: &Path) -> PathBuf {
+/// What `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` hold in the hook's command line: the
+/// hook's own `env` when it sets them, else `base`, the directory it runs in (the firing's
+/// project directory: see [`current_dir`]).
+fn project_dir_variable(spec: &CommandSpec, base: &Path) -> PathBuf {
     spec.env
         .get("HOOKCHAIN_PROJECT_DIR")
         .or_else(|| spec.env.get("CLAUDE_PROJECT_DIR"))
@@ -136,7 +139,8 @@ fn project_dir(spec: &CommandSpec, base: &Path) -> PathBuf {
 }
 
 /// The directory of the firing (the session's project directory during one, so consent checks
-/// the script the firing would run), else the current directory.
+/// the script the firing would run), else the current directory: `program::firing_dir`, which
+/// asks [`hookchain_core::project`].
 fn current_dir() -> PathBuf {
     hookchain_external::program::firing_dir().unwrap_or_else(|_| PathBuf::from("."))
 }

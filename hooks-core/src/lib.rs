@@ -16,6 +16,7 @@ mod dialect;
 mod extension;
 mod point;
 pub mod points;
+pub mod project;
 mod registration;
 mod result;
 mod state;

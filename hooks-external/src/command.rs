@@ -58,7 +58,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::pipe;
-use super::program::project_dir;
+use super::program::run_dir;
 pub use super::program::{ArgvError, argv_from_line, resolve_program, shell_argv};
 use super::{CommandSpec, Invoke, MAX_TIMEOUT, OUTPUT_CAP, RawOutput, TransportError};
 
@@ -89,7 +89,7 @@ const MAX_TICK: Duration = Duration::from_millis(10);
 /// The `Command` that starts `spec` (already resolved to `program`): its argv, environment and
 /// directory, all three standard streams piped, in a new process group.
 pub(crate) fn command(spec: &CommandSpec, program: &Path) -> Result<Command, TransportError> {
-    let dir = project_dir(spec).map_err(|e| TransportError::Spawn {
+    let dir = run_dir(spec).map_err(|e| TransportError::Spawn {
         command: spec.display.clone(),
         reason: format!("no current directory: {e}"),
     })?;

@@ -167,7 +167,7 @@ impl Firing {
         let payload = super::wire::payload_in::<P>(&self.event, self.dialect, input, cx);
         let bytes = serde_json::to_vec(&payload)
             .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;
-        let dir = super::transcript::project_dir(cx);
+        let dir = cx.session_state().given_project_dir();
         let raw = program::with_firing_dir(dir, || invoker.invoke(&bytes, self.timeout));
         let tap = cx
             .session_state()
@@ -203,7 +203,7 @@ impl Firing {
         };
         let bytes = serde_json::to_vec(&event.to_json())
             .map_err(|e| failed(format!("cannot serialize the event: {e}")))?;
-        let dir = super::transcript::project_dir(cx);
+        let dir = cx.session_state().given_project_dir();
         let raw = program::with_firing_dir(dir, || invoker.invoke(&bytes, self.timeout))
             .map_err(|e| failed(e.to_string()))?;
         // `process` and `http` have no exit code: their answer arriving is success.

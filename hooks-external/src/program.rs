@@ -4,9 +4,8 @@
 //! program when the file is loaded.
 //!
 //! It also keeps the directory a firing runs in ([`firing_dir`]): the project directory of the
-//! session whose hook fires, when the agent gives one
-//! ([`transcript::set_project_dir`](super::transcript::set_project_dir)), else the process's
-//! current directory. A firing sets it on its own thread for the time it invokes the hook's
+//! session whose hook fires ([`hookchain_core::project`]: the one the agent gave, else the
+//! process's current directory). A firing sets it on its own thread for the time it invokes the hook's
 //! transport, which starts the program on that thread; consent's check of the script, made
 //! on the same thread just before, reads the same directory.
 
@@ -79,7 +78,7 @@ pub fn resolve_program(spec: &CommandSpec) -> Result<PathBuf, TransportError> {
         Some(p) if !p.is_empty() => p,
         _ => return Err(fail("the command is empty".to_owned())),
     };
-    let base = project_dir(spec).map_err(|e| fail(format!("no current directory: {e}")))?;
+    let base = run_dir(spec).map_err(|e| fail(format!("no current directory: {e}")))?;
     if spec.working_dir.is_some() && !base.is_dir() {
         return Err(fail(format!(
             "its working_dir `{}` is not a directory",
@@ -168,14 +167,11 @@ thread_local! {
 
 /// The directory relative paths of a firing are taken from, and that a hook without an
 /// absolute `working_dir` runs in: during a firing of an external hook, the project directory
-/// of its session when the agent gives one
-/// ([`transcript::set_project_dir`](super::transcript::set_project_dir)); otherwise the
-/// process's current directory.
+/// of its session ([`hookchain_core::project::try_decide`]: the one the agent gave, else the
+/// process's current directory); outside a firing, the current directory.
 pub fn firing_dir() -> io::Result<PathBuf> {
-    match FIRING_DIR.with(|dir| dir.borrow().clone()) {
-        Some(dir) => Ok(dir),
-        None => std::env::current_dir(),
-    }
+    let given = FIRING_DIR.with(|dir| dir.borrow().clone());
+    hookchain_core::project::try_decide(given.as_deref())
 }
 
 /// Runs `f` with [`firing_dir`] set to `dir` on this thread (`None`: the current directory),
@@ -192,9 +188,9 @@ pub(crate) fn with_firing_dir<R>(dir: Option<PathBuf>, f: impl FnOnce() -> R) ->
     f()
 }
 
-/// The project directory of `spec`: its `working_dir` (made absolute), else the directory of
-/// the firing ([`firing_dir`]).
-pub(crate) fn project_dir(spec: &CommandSpec) -> io::Result<PathBuf> {
+/// The directory the program of `spec` runs in: its `working_dir` (made absolute against the
+/// firing's directory), else the directory of the firing ([`firing_dir`]).
+pub(crate) fn run_dir(spec: &CommandSpec) -> io::Result<PathBuf> {
     let cwd = firing_dir()?;
     Ok(match &spec.working_dir {
         Some(dir) => cwd.join(dir),

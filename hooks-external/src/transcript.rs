@@ -4,9 +4,8 @@
 //! # What it owns
 //!
 //! - What the agent says about a session: the path of its own transcript
-//!   ([`set_transcript_path`]), its permission mode ([`set_permission_mode`]), its project
-//!   directory ([`set_project_dir`]: the payload's `cwd`, where its hooks run) and payload fields
-//!   hookchain has no source for ([`set_payload_field`]: `agent_name`, `model`, …), kept in the
+//!   ([`set_transcript_path`]), its permission mode ([`set_permission_mode`]) and payload
+//!   fields hookchain has no source for ([`set_payload_field`]: `agent_name`, `model`, …), kept in the
 //!   session's state, so every external hook of the session reads them.
 //! - A transcript hookchain keeps when the agent gives none: a JSONL file in the format Claude
 //!   Code hooks read (`{"type": "user" | "assistant", "message": {"role", "content"}}`, one line
@@ -43,7 +42,6 @@ use serde_json::{Value, json};
 struct Facts {
     transcript_path: Option<PathBuf>,
     permission_mode: Option<String>,
-    project_dir: Option<PathBuf>,
     /// Payload fields the agent gives (`agent_name`, `model`, …), in the order given.
     fields: serde_json::Map<String, Value>,
     kept: Option<Kept>,
@@ -77,39 +75,6 @@ pub fn set_transcript_path(state: &SessionState, path: impl Into<PathBuf>) {
 pub fn set_permission_mode(state: &SessionState, mode: impl Into<String>) {
     let mode = mode.into();
     state.with_ext_or_default(|facts: &mut Facts| facts.permission_mode = Some(mode));
-}
-
-/// Tells the session's external hooks the session's project directory, when it is not the
-/// process's current directory (an agent serving sessions of several projects; `hookchain test`
-/// replaying a payload's `cwd`): the payloads carry it as `cwd`, and a command hook without an
-/// absolute `working_dir` runs in it, with `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR` set
-/// to it (see [`program::firing_dir`](super::program::firing_dir)). A relative `dir` is taken
-/// from the current directory now. A `process` hook's worker runs where the firing that started
-/// it ran.
-///
-/// ```
-/// use hookchain::Hooks;
-/// use hookchain::external::transcript;
-///
-/// let hooks = Hooks::builder().build().unwrap();
-/// let session = hooks.session("s-3");
-/// transcript::set_project_dir(&session.state(), "/srv/projects/shop");
-/// session.end("exit");
-/// ```
-pub fn set_project_dir(state: &SessionState, dir: impl Into<PathBuf>) {
-    let dir = dir.into();
-    let dir = match std::env::current_dir() {
-        Ok(cwd) => cwd.join(dir),
-        Err(_) => dir,
-    };
-    state.with_ext_or_default(|facts: &mut Facts| facts.project_dir = Some(dir));
-}
-
-/// The project directory the agent gave the session of `cx` ([`set_project_dir`]).
-pub(crate) fn project_dir(cx: &HookContext<'_>) -> Option<PathBuf> {
-    cx.session_state()
-        .with_ext(|facts: &mut Facts| facts.project_dir.clone())
-        .flatten()
 }
 
 /// Gives every payload of the session's external hooks the field `key` with `value`, for the

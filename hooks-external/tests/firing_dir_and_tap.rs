@@ -12,8 +12,7 @@ use hookchain_core::points::OnStop;
 use hookchain_core::{Flow, SessionState, StopEvent};
 use hookchain_external::hook::tap;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError,
-    Transport, transcript,
+    CommandSpec, ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError, Transport,
 };
 use hookchain_runtime::HooksBuilder;
 use serde_json::Value;
@@ -87,7 +86,7 @@ fn a_hook_runs_in_the_sessions_project_dir_and_the_tap_sees_payload_and_stderr()
 
     let seen: Arc<Mutex<Vec<(String, Value, String)>>> = Arc::default();
     let state = SessionState::default();
-    transcript::set_project_dir(&state, &project.0);
+    state.set_project_dir(&project.0);
     let log = seen.clone();
     tap(&state, move |exchange| {
         let payload: Value = serde_json::from_slice(exchange.payload).unwrap();

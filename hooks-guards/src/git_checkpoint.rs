@@ -77,7 +77,7 @@
 //!     turn_start: true             # a snapshot at the start of every turn (default)
 //!     tools: [write_file, edit_file, Write, Edit, shell, bash]   # default: writes, edits, shells; "*" = every tool
 //!     turn_end: false              # a snapshot when the turn ends too
-//!     project_dir: /work/repo      # default: the current directory
+//!     project_dir: /work/repo      # default: the session's project directory
 //!     dir: ~/.local/state/hookchain/checkpoints   # default: $XDG_STATE_HOME/hookchain/checkpoints
 //!     max_file_bytes: 2097152      # larger files are left out (2 MiB)
 //!     max_total_bytes: 268435456   # the files of one snapshot add up to at most this (256 MiB)
@@ -163,7 +163,7 @@ pub struct GitCheckpoint {
     pub tools: Vec<String>,
     /// A snapshot when the turn ends, whatever the reason (default `false`).
     pub turn_end: bool,
-    /// The project whose files are snapshotted (default: the current directory).
+    /// The project whose files are snapshotted (default: the session's project directory).
     pub project_dir: Option<String>,
     /// Where the shadow repositories live (default: `$XDG_STATE_HOME/hookchain/checkpoints`,
     /// else `~/.local/state/hookchain/checkpoints`).
@@ -391,7 +391,7 @@ fn hook<R>(
     let Some(trigger) = wanted(&config) else {
         return Ok(HookResult::Pass);
     };
-    let project = project_dir(&config.project_dir);
+    let project = project_dir(&config.project_dir, &cx.project_dir());
     let what = match &trigger {
         Trigger::Tool(name) => format!("before `{name}`"),
         other => format!("at {other}"),

@@ -48,7 +48,7 @@
 //!     enabled: true
 //!     routing_files: [ARCHITECTURE.md, docs/modules.md]   # default
 //!     require: any                 # default; all: every routing file
-//!     project_dir: /work/repo      # default: the current directory
+//!     project_dir: /work/repo      # default: the session's project directory
 //!     read_tools: [read_file, Read, view_file]           # and more, see below
 //!     search_tools: [Grep, Glob, search_files]           # and more, see below
 //! ```
@@ -91,7 +91,7 @@ use crate::protected_paths::{collect_paths, project_dir, resolve};
 use crate::shell::{self, Command, Word};
 use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{AfterToolCall, InterceptToolCall, ToolResult};
-use hookchain_core::{HookContext, HookResult, ToolCall};
+use hookchain_core::{HookContext, HookResult, ToolCall, project};
 use hookchain_runtime::HooksBuilder;
 
 /// The `module-router` guard and its config (see the [module docs](self)).
@@ -103,8 +103,8 @@ pub struct ModuleRouter {
     pub routing_files: Vec<String>,
     /// How many of them a turn reads before it may explore the root (default: any one).
     pub require: Require,
-    /// What relative paths are relative to (default: the agent's current directory when the
-    /// hook runs).
+    /// What relative paths are relative to (default: the session's project directory,
+    /// `cx.project_dir()`, when the hook runs; a relative one is taken from it).
     pub project_dir: Option<String>,
     /// The tools that read a file (default: `read_file`, `Read`, `view_file`, `open_file`,
     /// `read`, `view`, `cat`, `read_text_file`, `get_file_contents`).
@@ -214,15 +214,17 @@ const READ_KEY: &str = "module-router.read";
 fn guard_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, String> {
     let config = cx.config::<ModuleRouter>().map_err(|e| e.to_string())?;
     let read: Vec<String> = cx.turn_state().get(READ_KEY).unwrap_or_default();
-    Ok(match config.check_call(call, &read)? {
-        Some(why) => HookResult::block(reason(ModuleRouter::NAME, why)),
-        None => HookResult::Pass,
-    })
+    Ok(
+        match config.check_call_in(call, &read, &cx.project_dir())? {
+            Some(why) => HookResult::block(reason(ModuleRouter::NAME, why)),
+            None => HookResult::Pass,
+        },
+    )
 }
 
 fn read_hook(result: &ToolResult, cx: &HookContext) -> Result<(), String> {
     let config = cx.config::<ModuleRouter>().map_err(|e| e.to_string())?;
-    let newly = config.routing_files_read(result)?;
+    let newly = config.routing_files_read(result, &cx.project_dir())?;
     if newly.is_empty() {
         return Ok(());
     }
@@ -248,11 +250,21 @@ impl ModuleRouter {
     /// An error when the project directory is not configured and the current directory cannot
     /// be read.
     pub fn check_call(&self, call: &ToolCall, read: &[String]) -> Result<Option<String>, String> {
+        self.check_call_in(call, read, &project::decide(None))
+    }
+
+    /// [`check_call`](Self::check_call) in a session whose project directory is `session`.
+    fn check_call_in(
+        &self,
+        call: &ToolCall,
+        read: &[String],
+        session: &Path,
+    ) -> Result<Option<String>, String> {
         let is_shell = self.shell_tools.contains(&call.name);
         if !is_shell && !self.search_tools.contains(&call.name) {
             return Ok(None);
         }
-        let project = self.project()?;
+        let project = self.project(session)?;
         let missing = self.unread(read, &project);
         if missing.is_empty() {
             return Ok(None);
@@ -294,11 +306,15 @@ impl ModuleRouter {
     }
 
     /// The routing files `result` read, when it is a successful read.
-    fn routing_files_read(&self, result: &ToolResult) -> Result<Vec<String>, String> {
+    fn routing_files_read(
+        &self,
+        result: &ToolResult,
+        session: &Path,
+    ) -> Result<Vec<String>, String> {
         if result.is_error || result.blocked.is_some() {
             return Ok(Vec::new());
         }
-        let project = self.project()?;
+        let project = self.project(session)?;
         let mut reads: Vec<PathBuf> = Vec::new();
         if self.read_tools.contains(&result.tool_name) {
             let mut paths = Vec::new();
@@ -368,8 +384,8 @@ impl ModuleRouter {
         }
     }
 
-    fn project(&self) -> Result<PathBuf, String> {
-        project_dir(self.project_dir.as_deref(), Self::NAME)
+    fn project(&self, session: &Path) -> Result<PathBuf, String> {
+        project_dir(self.project_dir.as_deref(), session, Self::NAME)
     }
 
     /// The working directory a shell tool's call runs in.

@@ -8,7 +8,8 @@
 //! protected path, is resolved the way the file system will resolve it:
 //!
 //! - `~` and `$HOME` are the home directory; a relative path is relative to the project
-//!   directory ([`ProtectedPaths::project_dir`], default: the agent's current directory);
+//!   directory ([`ProtectedPaths::project_dir`], default: the session's project directory,
+//!   `cx.project_dir()`);
 //! - `.` and `//` collapse and `..` climbs, so `src/../.git/config` is `.git/config` and a
 //!   path that climbs out of the project lands where it lands;
 //! - every symlink on the way is followed (a link in the project that points at `.git`, or at
@@ -26,7 +27,7 @@
 //!   protected-paths:
 //!     enabled: true
 //!     paths: [.git, hookchain.yaml, ~/.config/hookchain, ~/.ssh, "*.pem"]
-//!     project_dir: /work/repo          # default: the current directory
+//!     project_dir: /work/repo          # default: the session's project directory
 //!     write_tools: [write_file, edit_file, Write, Edit, MultiEdit, apply_patch]   # and more, see below
 //!     path_keys: [path, file_path]     # and more, see below
 //! ```
@@ -44,9 +45,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{BuiltinExtension, hook_options, reason};
-use hookchain_core::HookResult;
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{HookContext, ToolCall};
+use hookchain_core::{HookResult, project};
 use hookchain_runtime::HooksBuilder;
 
 /// The `protected-paths` guard and its config (see the [module docs](self)).
@@ -73,8 +74,8 @@ pub struct ProtectedPaths {
     /// The protected paths: relative to the project directory, absolute, `~/…`, or globs
     /// (default: `.git`, `hookchain.yaml`, `~/.config/hookchain`, `~/.ssh`).
     pub paths: Vec<String>,
-    /// What relative paths are relative to (default: the agent's current directory when the
-    /// call is checked).
+    /// What relative paths are relative to (default: the session's project directory,
+    /// `cx.project_dir()`, when the call is checked; a relative one is taken from it).
     pub project_dir: Option<String>,
     /// The tools that write or edit files (default: `write_file`, `edit_file`, `Write`,
     /// `Edit`, `MultiEdit`, `NotebookEdit`, `apply_patch`, `create_file`, `write_to_file`,
@@ -146,7 +147,7 @@ impl BuiltinExtension for ProtectedPaths {
 /// The hook: blocks the call [`ProtectedPaths::check_call`] refuses.
 fn guard_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, String> {
     let config = cx.config::<ProtectedPaths>().map_err(|e| e.to_string())?;
-    Ok(match config.check_call(call)? {
+    Ok(match config.check_call_in(call, &cx.project_dir())? {
         Some(why) => HookResult::block(reason(ProtectedPaths::NAME, why)),
         None => HookResult::Pass,
     })
@@ -156,6 +157,11 @@ impl ProtectedPaths {
     /// Why `call` must not run, or `None` (also for a tool that is not a write tool). An error
     /// when the project directory is not configured and the current directory cannot be read.
     pub fn check_call(&self, call: &ToolCall) -> Result<Option<String>, String> {
+        self.check_call_in(call, &project::decide(None))
+    }
+
+    /// [`check_call`](Self::check_call) in a session whose project directory is `session`.
+    fn check_call_in(&self, call: &ToolCall, session: &Path) -> Result<Option<String>, String> {
         if !self.write_tools.contains(&call.name) {
             return Ok(None);
         }
@@ -164,7 +170,7 @@ impl ProtectedPaths {
         if paths.is_empty() {
             return Ok(None);
         }
-        let project = self.project()?;
+        let project = self.project(session)?;
         Ok(paths
             .iter()
             .find_map(|p| self.check_path_in(p, &project))
@@ -186,12 +192,12 @@ impl ProtectedPaths {
     /// assert!(guard.check_path("secrets-notes.md").unwrap().is_none());
     /// ```
     pub fn check_path(&self, path: &str) -> Result<Option<String>, String> {
-        let project = self.project()?;
+        let project = self.project(&project::decide(None))?;
         Ok(self.check_path_in(path, &project))
     }
 
-    fn project(&self) -> Result<PathBuf, String> {
-        project_dir(self.project_dir.as_deref(), Self::NAME)
+    fn project(&self, session: &Path) -> Result<PathBuf, String> {
+        project_dir(self.project_dir.as_deref(), session, Self::NAME)
     }
 
     fn check_path_in(&self, raw: &str, project: &Path) -> Option<String> {
@@ -254,17 +260,24 @@ pub(crate) fn collect_paths(
     }
 }
 
-/// The directory relative paths are relative to: `dir` (`~` expanded), or the current
-/// directory; `guard` names who asks, in the error.
-pub(crate) fn project_dir(dir: Option<&str>, guard: &str) -> Result<PathBuf, String> {
-    match dir {
-        Some(dir) => Ok(expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
-        None => std::env::current_dir().map_err(|e| {
-            format!(
-                "{guard} cannot read the current directory ({e}), so it cannot tell where \
-                 relative paths point: set `project_dir`"
-            )
-        }),
+/// The directory relative paths are relative to: the configured `dir` (`~` expanded; a
+/// relative one taken from the session's project directory `session`), else `session` itself
+/// ([`HookContext::project_dir`]); `guard` names who asks, in the error.
+pub(crate) fn project_dir(
+    dir: Option<&str>,
+    session: &Path,
+    guard: &str,
+) -> Result<PathBuf, String> {
+    let dir = match dir {
+        Some(dir) => session.join(expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
+        None => session.to_path_buf(),
+    };
+    match dir.is_absolute() {
+        true => Ok(dir),
+        false => Err(format!(
+            "{guard} cannot tell where relative paths point: the session has no project \
+             directory and the current directory cannot be read; set `project_dir`"
+        )),
     }
 }
 
@@ -419,6 +432,53 @@ fn glob_path(pattern: &str, path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::BuiltinsExt;
+    use serde_json::json;
+
+    #[test]
+    fn relative_paths_are_relative_to_the_sessions_project_directory() {
+        let guard = ProtectedPaths {
+            paths: vec!["secrets".into()],
+            ..ProtectedPaths::default()
+        };
+        let hooks = HooksBuilder::new().builtin(guard).build().unwrap();
+        let write = |path: &str| ToolCall::new("write_file", json!({ "path": path }));
+        let shop = hooks.session("project-shop");
+        shop.set_project_dir("/nonexistent-shop");
+        let other = hooks.session("project-other");
+        other.set_project_dir("/nonexistent-other");
+        let (in_shop, in_other) = (shop.begin_turn(), other.begin_turn());
+        assert!(
+            in_shop
+                .intercept_tool_call(write("secrets/key"))
+                .is_blocked()
+        );
+        assert!(
+            in_other
+                .intercept_tool_call(write("secrets/key"))
+                .is_blocked()
+        );
+        // A path into the other session's project is protected there only.
+        let shop_secret = "/nonexistent-shop/secrets/key";
+        assert!(in_shop.intercept_tool_call(write(shop_secret)).is_blocked());
+        assert!(
+            !in_other
+                .intercept_tool_call(write(shop_secret))
+                .is_blocked()
+        );
+        in_shop.end(hookchain_core::TurnEnd::Normal);
+        in_other.end(hookchain_core::TurnEnd::Normal);
+    }
+
+    #[test]
+    fn a_relative_project_dir_is_taken_from_the_sessions() {
+        let session = Path::new("/nonexistent-session");
+        let dir = project_dir(Some("sub"), session, "g").unwrap();
+        assert_eq!(dir, Path::new("/nonexistent-session/sub"));
+        assert_eq!(project_dir(None, session, "g").unwrap(), session);
+        let error = project_dir(None, Path::new("."), "protected-paths").unwrap_err();
+        assert!(error.contains("set `project_dir`"), "{error}");
+    }
 
     #[test]
     fn patches_name_their_files() {

@@ -50,7 +50,7 @@
 //!   workflow-guard:
 //!     enabled: true
 //!     plan_path: plans/active/plan.md         # default
-//!     project_dir: /work/repo                 # default: the current directory
+//!     project_dir: /work/repo                 # default: the session's project directory
 //!     required_headings: ["## Steps"]         # default: none
 //!     min_plan_chars: 0                       # default
 //!     blocked_tools: [write_file, edit_file, Write, Edit, MultiEdit, apply_patch]  # default: protected-paths' write tools
@@ -100,7 +100,7 @@ use crate::protected_paths::{collect_paths, covers, project_dir, resolve};
 use crate::shell::{self, Command};
 use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{InterceptToolCall, TransformUserInput, TurnStart, TurnStartEvent};
-use hookchain_core::{HookContext, HookResult, ToolCall};
+use hookchain_core::{HookContext, HookResult, ToolCall, project};
 use hookchain_runtime::HooksBuilder;
 
 /// The `workflow-guard` guard and its config (see the [module docs](self)).
@@ -109,8 +109,8 @@ use hookchain_runtime::HooksBuilder;
 pub struct WorkflowGuard {
     /// The plan file, relative to the project directory (default `plans/active/plan.md`).
     pub plan_path: String,
-    /// What relative paths are relative to (default: the agent's current directory when the
-    /// hook runs).
+    /// What relative paths are relative to (default: the session's project directory,
+    /// `cx.project_dir()`, when the hook runs; a relative one is taken from it).
     pub project_dir: Option<String>,
     /// Lines a valid plan holds, e.g. `"## Steps"` (default: none).
     pub required_headings: Vec<String>,
@@ -209,7 +209,7 @@ impl BuiltinExtension for WorkflowGuard {
 
 fn tool_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, String> {
     let config = cx.config::<WorkflowGuard>().map_err(|e| e.to_string())?;
-    Ok(match config.check_call(call)? {
+    Ok(match config.check_call_in(call, &cx.project_dir())? {
         Some(why) => HookResult::block(reason(WorkflowGuard::NAME, why)),
         None => HookResult::Pass,
     })
@@ -217,7 +217,7 @@ fn tool_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, Str
 
 fn input_hook(text: &str, cx: &HookContext) -> Result<HookResult<String>, String> {
     let config = cx.config::<WorkflowGuard>().map_err(|e| e.to_string())?;
-    Ok(match config.route(text)? {
+    Ok(match config.route_in(text, &cx.project_dir())? {
         Some(routed) => HookResult::Rewrite(routed),
         None => HookResult::Pass,
     })
@@ -225,7 +225,7 @@ fn input_hook(text: &str, cx: &HookContext) -> Result<HookResult<String>, String
 
 fn turn_start_hook(_: &TurnStartEvent, cx: &HookContext) -> Result<HookResult<String>, String> {
     let config = cx.config::<WorkflowGuard>().map_err(|e| e.to_string())?;
-    let project = config.project()?;
+    let project = config.project(&cx.project_dir())?;
     let text = match config.plan_problem(&project) {
         Some(why) => config.fill(&config.no_plan_context, &why, ""),
         None => config.fill(&config.plan_context, "", ""),
@@ -268,6 +268,11 @@ impl WorkflowGuard {
     /// Why `call` must not run yet, or `None`. An error when the project directory is not
     /// configured and the current directory cannot be read.
     pub fn check_call(&self, call: &ToolCall) -> Result<Option<String>, String> {
+        self.check_call_in(call, &project::decide(None))
+    }
+
+    /// [`check_call`](Self::check_call) in a session whose project directory is `session`.
+    fn check_call_in(&self, call: &ToolCall, session: &Path) -> Result<Option<String>, String> {
         let writes: Vec<Write> = if self.blocked_tools.contains(&call.name) {
             let mut paths = Vec::new();
             collect_paths(&call.args, &self.path_keys, &self.patch_keys, &mut paths);
@@ -288,7 +293,7 @@ impl WorkflowGuard {
         if writes.is_empty() {
             return Ok(None);
         }
-        let project = self.project()?;
+        let project = self.project(session)?;
         let Some(write) = writes.iter().find(|w| !self.open(w, &project)) else {
             return Ok(None);
         };
@@ -315,10 +320,15 @@ impl WorkflowGuard {
     /// What the user's message `text` becomes: the planning instruction when it reads as an
     /// implementation request and the plan is not valid, else `None`.
     pub fn route(&self, text: &str) -> Result<Option<String>, String> {
+        self.route_in(text, &project::decide(None))
+    }
+
+    /// [`route`](Self::route) in a session whose project directory is `session`.
+    fn route_in(&self, text: &str, session: &Path) -> Result<Option<String>, String> {
         if !self.route_requests || !self.is_request(text) {
             return Ok(None);
         }
-        let project = self.project()?;
+        let project = self.project(session)?;
         Ok(self
             .plan_problem(&project)
             .map(|why| self.fill(&self.planning_instruction, &why, text)))
@@ -428,8 +438,8 @@ impl WorkflowGuard {
                 .any(|pattern| covers(pattern, &target, project))
     }
 
-    fn project(&self) -> Result<PathBuf, String> {
-        project_dir(self.project_dir.as_deref(), Self::NAME)
+    fn project(&self, session: &Path) -> Result<PathBuf, String> {
+        project_dir(self.project_dir.as_deref(), session, Self::NAME)
     }
 
     /// " (with the headings `## Steps`)", or "".

@@ -483,6 +483,21 @@ impl Session {
         self.inner.slot.state.clone()
     }
 
+    /// Gives the session its project directory: the agent's workspace, where the session's
+    /// relative paths point. Its hooks read it with `cx.project_dir()` — external hooks run in
+    /// it, guards resolve paths against it — and without one it is the process's current
+    /// directory ([`hookchain_core::project`]). A relative `dir` is taken from the current
+    /// directory now.
+    pub fn set_project_dir(&self, dir: impl Into<std::path::PathBuf>) {
+        self.inner.slot.state.set_project_dir(dir);
+    }
+
+    /// The session's project directory ([`set_project_dir`](Self::set_project_dir), else the
+    /// process's current directory).
+    pub fn project_dir(&self) -> std::path::PathBuf {
+        self.inner.slot.state.project_dir()
+    }
+
     /// `true` once the session has ended (or been reset).
     pub fn is_ended(&self) -> bool {
         self.inner.ended.load(Ordering::Acquire)

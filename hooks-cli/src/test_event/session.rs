@@ -68,7 +68,7 @@ impl Given {
     pub(crate) fn state(&self) -> SessionState {
         let state = SessionState::default();
         if let Some(dir) = &self.cwd {
-            transcript::set_project_dir(&state, dir);
+            state.set_project_dir(dir);
         }
         if let Some(path) = &self.transcript_path {
             transcript::set_transcript_path(&state, path);

@@ -264,11 +264,8 @@ pub fn payload_in<P: WirePoint>(
         // used when none is chosen `default`.
         payload.insert("profile".to_owned(), Value::from("default"));
     }
-    // The session's project directory when the agent gives one, else the current directory.
-    let cwd = transcript::project_dir(cx)
-        .map_or_else(std::env::current_dir, Ok)
-        .map(|dir| dir.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    // The session's project directory (`hookchain_core::project`).
+    let cwd = cx.project_dir().to_string_lossy().into_owned();
     let common = [
         // The event as the hook was configured: the dialect's own spelling (`PreToolUse`,
         // `pre_tool_use`, `pre_tool_call`), or the canonical point in hookchain's own protocol.

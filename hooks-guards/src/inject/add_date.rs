@@ -9,6 +9,8 @@
 //!
 //! The date is the UTC date of the system clock (no time zone database is read).
 
+use std::path::Path;
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -58,7 +60,7 @@ impl Injector for AddDate {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
+    fn context_in(&self, _project: &Path) -> Option<String> {
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())

@@ -9,7 +9,7 @@
 //!     max_entries: 100       # past it, "… and N more"
 //!     hidden: false          # list dot-files (and .git)
 //!     point: session_start   # default; or turn_start
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //! ```
 //!
 //! Symlinks are listed, never followed (a link to a directory is not walked into), so the walk
@@ -43,7 +43,7 @@ pub struct AddDirectoryListing {
     pub hidden: bool,
     /// Where the listing is added (default `session_start`).
     pub point: InjectAt,
-    /// The directory listed (default: the current directory).
+    /// The directory listed (default: the session's project directory).
     pub project_dir: Option<String>,
 }
 
@@ -74,8 +74,8 @@ impl Injector for AddDirectoryListing {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
-        let dir = project_dir(&self.project_dir);
+    fn context_in(&self, project: &Path) -> Option<String> {
+        let dir = project_dir(&self.project_dir, project);
         let mut lines = Vec::new();
         let mut more = 0usize;
         self.walk(&dir, 0, &mut lines, &mut more);

@@ -6,9 +6,11 @@
 //!   add-environment-info:
 //!     enabled: true
 //!     point: session_start   # default; or turn_start
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //!     timeout_ms: 5000       # the time limit of the git command
 //! ```
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +33,7 @@ use hookchain_runtime::HooksBuilder;
 pub struct AddEnvironmentInfo {
     /// Where the information is added (default `session_start`).
     pub point: InjectAt,
-    /// The working directory described (default: the current directory).
+    /// The working directory described (default: the session's project directory).
     pub project_dir: Option<String>,
     /// The time limit of the git command, in milliseconds (default 5000).
     pub timeout_ms: u64,
@@ -62,8 +64,8 @@ impl Injector for AddEnvironmentInfo {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
-        let dir = project_dir(&self.project_dir);
+    fn context_in(&self, project: &Path) -> Option<String> {
+        let dir = project_dir(&self.project_dir, project);
         let repo = match git(&dir, &["rev-parse", "--show-toplevel"], self.timeout_ms) {
             Ok(top) => format!("yes (top: {})", top.trim()),
             Err(why) => format!("no ({why})"),

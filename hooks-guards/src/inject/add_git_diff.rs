@@ -8,13 +8,15 @@
 //!     point: turn_start      # default; or session_start
 //!     full: false            # true: the whole unified diff
 //!     max_bytes: 4096        # the output is cut past it
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //!     timeout_ms: 5000       # git is stopped past it
 //! ```
 //!
 //! Staged and unstaged changes to tracked files count (the diff is against `HEAD`; in a
 //! repository with no commit yet, against the empty tree, i.e. the staged files). Outside a git
 //! repository (or without git) the context says so instead.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +44,7 @@ pub struct AddGitDiff {
     pub full: bool,
     /// The most bytes of output added (default 4096).
     pub max_bytes: usize,
-    /// The repository's directory (default: the current directory).
+    /// The repository's directory (default: the session's project directory).
     pub project_dir: Option<String>,
     /// The time limit of each git command, in milliseconds (default 5000).
     pub timeout_ms: u64,
@@ -78,8 +80,8 @@ impl Injector for AddGitDiff {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
-        let dir = project_dir(&self.project_dir);
+    fn context_in(&self, project: &Path) -> Option<String> {
+        let dir = project_dir(&self.project_dir, project);
         let base = match git(
             &dir,
             &["rev-parse", "--verify", "--quiet", "HEAD"],

@@ -5,12 +5,14 @@
 //!   add-git-status:
 //!     enabled: true
 //!     point: turn_start      # default; or session_start
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //!     max_bytes: 4096        # the output is cut past it
 //!     timeout_ms: 5000       # git is stopped past it
 //! ```
 //!
 //! Outside a git repository (or without git) the context says so instead.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +37,7 @@ use hookchain_runtime::HooksBuilder;
 pub struct AddGitStatus {
     /// Where the status is added (default `turn_start`).
     pub point: InjectAt,
-    /// The repository's directory (default: the current directory).
+    /// The repository's directory (default: the session's project directory).
     pub project_dir: Option<String>,
     /// The most bytes of output added (default 4096).
     pub max_bytes: usize,
@@ -69,8 +71,8 @@ impl Injector for AddGitStatus {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
-        let dir = project_dir(&self.project_dir);
+    fn context_in(&self, project: &Path) -> Option<String> {
+        let dir = project_dir(&self.project_dir, project);
         let args = ["status", "--short", "--branch"];
         Some(match git(&dir, &args, self.timeout_ms) {
             Ok(out) => format!(

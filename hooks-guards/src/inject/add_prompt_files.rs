@@ -8,12 +8,14 @@
 //!     files: [AGENTS.md, docs/conventions.md]
 //!     max_bytes: 16384       # per file; a longer file is cut, with a note
 //!     point: turn_start      # default; or session_start
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //! ```
 //!
 //! A file that does not exist, or cannot be read, is skipped with a note saying so; a file
 //! that is not UTF-8 is read with its bad bytes replaced. A path may be absolute or start with
 //! `~/`.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +43,7 @@ pub struct AddPromptFiles {
     pub max_bytes: usize,
     /// Where the files are added (default `turn_start`).
     pub point: InjectAt,
-    /// What the files are relative to (default: the current directory).
+    /// What the files are relative to (default: the session's project directory).
     pub project_dir: Option<String>,
 }
 
@@ -71,11 +73,11 @@ impl Injector for AddPromptFiles {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
+    fn context_in(&self, project: &Path) -> Option<String> {
         if self.files.is_empty() {
             return None;
         }
-        let dir = project_dir(&self.project_dir);
+        let dir = project_dir(&self.project_dir, project);
         let parts: Vec<String> = self
             .files
             .iter()

@@ -7,12 +7,14 @@
 //!     enabled: true
 //!     count: 10              # N, default 10
 //!     point: session_start   # default; or turn_start
-//!     project_dir: /work/repo  # default: the current directory
+//!     project_dir: /work/repo  # default: the session's project directory
 //!     timeout_ms: 5000       # git is stopped past it
 //! ```
 //!
 //! Outside a git repository, in one with no commit yet, or without git, the context says so
 //! instead.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +38,7 @@ pub struct AddRecentCommits {
     pub count: u32,
     /// Where the commits are added (default `session_start`).
     pub point: InjectAt,
-    /// The repository's directory (default: the current directory).
+    /// The repository's directory (default: the session's project directory).
     pub project_dir: Option<String>,
     /// The time limit of the git command, in milliseconds (default 5000).
     pub timeout_ms: u64,
@@ -68,8 +70,8 @@ impl Injector for AddRecentCommits {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
-        let dir = project_dir(&self.project_dir);
+    fn context_in(&self, project: &Path) -> Option<String> {
+        let dir = project_dir(&self.project_dir, project);
         let n = self.count.to_string();
         let shown = format!("git log --oneline -n {n}");
         Some(

@@ -13,6 +13,8 @@
 //! `/proc/sys/kernel/hostname`, `/etc/hostname`, `$HOSTNAME` or `$COMPUTERNAME`. What cannot be
 //! found is said to be unknown.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, no_args};
@@ -58,7 +60,7 @@ impl Injector for AddUserInfo {
         self.point
     }
 
-    fn context(&self) -> Option<String> {
+    fn context_in(&self, _project: &Path) -> Option<String> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let login = var("USER")
             .or_else(|| var("LOGNAME"))

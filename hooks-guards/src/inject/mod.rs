@@ -99,9 +99,15 @@ pub trait Injector: BuiltinExtension + DeserializeOwned + Send + Sync + 'static 
     /// Where it adds its context.
     fn point(&self) -> InjectAt;
 
-    /// The context to add now, or `None` for nothing (a note when something could not be
-    /// read is context too).
-    fn context(&self) -> Option<String>;
+    /// The context to add now for a session whose project directory is `project`
+    /// ([`HookContext::project_dir`]), or `None` for nothing (a note when something could not
+    /// be read is context too).
+    fn context_in(&self, project: &Path) -> Option<String>;
+
+    /// [`context_in`](Self::context_in) the process's current directory.
+    fn context(&self) -> Option<String> {
+        self.context_in(&hookchain_core::project::decide(None))
+    }
 
     /// This injector's config from docker-agent's `args:` of a `type: builtin` entry, or why
     /// they do not fit.
@@ -137,7 +143,7 @@ fn inject<I: Injector>(cx: &HookContext, at: InjectAt) -> Result<HookResult<Stri
     if config.point() != at {
         return Ok(HookResult::Pass);
     }
-    Ok(match config.context() {
+    Ok(match config.context_in(&cx.project_dir()) {
         Some(text) => HookResult::Rewrite(text),
         None => HookResult::Pass,
     })
@@ -146,11 +152,13 @@ fn inject<I: Injector>(cx: &HookContext, at: InjectAt) -> Result<HookResult<Stri
 /// The default time limit of a git command, in milliseconds.
 pub const GIT_TIMEOUT_MS: u64 = 5000;
 
-/// The directory an injector reads: `project_dir` (`~` expanded), else the current directory.
-pub(crate) fn project_dir(configured: &Option<String>) -> PathBuf {
+/// The directory an injector reads: the configured `project_dir` (`~` expanded; a relative
+/// one taken from `session`), else the session's project directory `session`.
+pub(crate) fn project_dir(configured: &Option<String>, session: &Path) -> PathBuf {
     match configured {
-        Some(dir) => crate::protected_paths::expand_home(dir).unwrap_or_else(|| PathBuf::from(dir)),
-        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        Some(dir) => session
+            .join(crate::protected_paths::expand_home(dir).unwrap_or_else(|| PathBuf::from(dir))),
+        None => session.to_path_buf(),
     }
 }
 
