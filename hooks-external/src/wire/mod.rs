@@ -4,7 +4,9 @@
 //! The [`WirePoint`] impls are grouped by point family, one file each under `wire/`: `session`
 //! (session lifecycle), `prompt` (a turn's prompt, model calls and reply), `tool` (tool calls),
 //! `stop` (stop, compaction, subagents) and `message` (outbound messages and notifications);
-//! they share `apply`, the steps of "Decisions" below. What differs per agent dialect —
+//! they share `apply`, the steps of "Decisions" below. [`example_value`] and
+//! [`value_from_payload`] (in `example`) go the other way: a value of each point to try hooks
+//! with, and a payload read back as a point's value. What differs per agent dialect —
 //! payload fields, plain stdout, decisions, events, matchers, refused tool calls — is in one
 //! place: [`tables`].
 //!
@@ -74,6 +76,7 @@
 //! which are still reported.
 
 mod apply;
+mod example;
 mod message;
 mod prompt;
 mod session;
@@ -91,6 +94,7 @@ use crate::decision::Decision;
 use crate::transcript;
 use tables::hermes_extra;
 
+pub use example::{EXAMPLE_SESSION_ID, EXAMPLE_TOOL, example_value, value_from_payload};
 pub use tables::{plain_stdout_is_context, subject_field};
 
 /// A hook point external hooks can attach to: how its input goes on the wire and how an answer
