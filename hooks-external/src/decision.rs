@@ -175,3 +175,49 @@ impl fmt::Display for Verdict {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn verdicts_combine_most_restrictive_first() {
+        let block = || Verdict::Block("b".into());
+        let ask = || Verdict::Ask("a".into());
+        assert_eq!(Verdict::Allow.and(block()), block());
+        assert_eq!(block().and(Verdict::Allow), block());
+        assert_eq!(ask().and(Verdict::Allow), ask());
+        assert_eq!(ask().and(block()), block());
+        assert_eq!(Verdict::Pass.and(Verdict::Allow), Verdict::Allow);
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("y".into())),
+            Verdict::Block("x\ny".into())
+        );
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("x".into())),
+            Verdict::Block("x".into())
+        );
+        assert_eq!(
+            Verdict::Block(String::new()).and(Verdict::Block("y".into())),
+            Verdict::Block("y".into())
+        );
+    }
+
+    #[test]
+    fn new_input_replaces_then_merges() {
+        let current = json!({"a": 1, "b": 2});
+        assert_eq!(Decision::pass().new_input(&current), None);
+        let merge = Decision {
+            merge_input: json!({"b": 3}).as_object().cloned(),
+            ..Decision::default()
+        };
+        assert_eq!(merge.new_input(&current), Some(json!({"a": 1, "b": 3})));
+        let both = Decision {
+            updated_input: Some(json!({"c": 1})),
+            ..merge.clone()
+        };
+        assert_eq!(both.new_input(&current), Some(json!({"c": 1, "b": 3})));
+        assert_eq!(merge.new_input(&json!("text")), Some(json!({"b": 3})));
+    }
+}

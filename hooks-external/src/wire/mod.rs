@@ -54,8 +54,8 @@
 //!    which no model call of the turn follows take no context, and drop it with a debug log:
 //!    `session_end`, `session_reset`, `turn_end`, `transform_response`, `outbound_message`.
 //! 3. **Stop, block, ask** (in that order, see the contradiction rules of
-//!    [`protocol`](super::protocol)) block with the hook's reason on transform and inject points.
-//!    An empty reason becomes one naming the hook. `ask` blocks too, with a reason saying the
+//!    [`protocol::answer`](super::protocol::answer)) block with the hook's reason on transform
+//!    and inject points. An empty reason becomes one naming the hook. `ask` blocks too, with a reason saying the
 //!    hook asked for a confirmation hookchain has no way to ask for: there is no interactive
 //!    prompt in the chain, and going on unasked would fail open.
 //!    One exception: on `on_stop` a block sends the agent back to work (Claude Code's
