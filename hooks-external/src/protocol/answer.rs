@@ -1,4 +1,4 @@
-//! A hook's JSON answer read into a [`Decision`]: the fields of every dialect, read from the
+//! A hook's JSON answer read into a [`Answer`]: the fields of every dialect, read from the
 //! same object, and the rules that settle an answer that says two things. The exit code and
 //! whether stdout is JSON at all are read by [`protocol`](super).
 //!
@@ -75,7 +75,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{ProtocolError, describe, excerpt};
-use crate::decision::{Decision, Verdict};
+use crate::answer::{Answer, Verdict};
 
 /// The fields of one JSON object, read with their path for messages.
 #[derive(Clone, Copy)]
@@ -173,13 +173,13 @@ enum TopDecision {
 }
 
 /// Reads one JSON answer, applying the contradiction rules of the module docs.
-pub(super) fn from_object(object: &Map<String, Value>) -> Result<Decision, ProtocolError> {
+pub(super) fn from_object(object: &Map<String, Value>) -> Result<Answer, ProtocolError> {
     let top = Fields { object, path: "" };
     let claude = top.nested("hookSpecificOutput")?;
     let docker = top.nested("hook_specific_output")?;
     let reason = top.string("reason")?;
     let message = top.string("message")?;
-    let mut decision = Decision::default();
+    let mut decision = Answer::default();
 
     // The verdict. Rule 2: Claude Code's permission decision overrides the top-level `decision`;
     // rule 3: everything else combines, the most restrictive winning.
@@ -403,11 +403,11 @@ mod tests {
     use serde_json::json;
 
     /// The answer `value` (a JSON object) says.
-    fn read(value: Value) -> Result<Decision, ProtocolError> {
+    fn read(value: Value) -> Result<Answer, ProtocolError> {
         from_object(value.as_object().expect("an object"))
     }
 
-    fn json(value: Value) -> Decision {
+    fn json(value: Value) -> Answer {
         read(value).unwrap()
     }
 

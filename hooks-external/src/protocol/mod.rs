@@ -1,4 +1,4 @@
-//! The wire protocol: the payload an external hook receives, and the [`Decision`] read from what
+//! The wire protocol: the payload an external hook receives, and the [`Answer`] read from what
 //! it answers, in whichever agent's dialect it answers. This module reads the exit code and
 //! stdout; [`answer`] reads a JSON answer's fields (its dialects and their contradictions), and
 //! [`ProtocolError`] is what cannot be read.
@@ -28,7 +28,7 @@
 //!   object in one of the dialects of [`answer`]; invalid JSON, an array, and stdout that is a JSON
 //!   number, boolean, string or null are a [`ProtocolError`] (the hook meant something hookchain
 //!   cannot read, so its `on_error` applies). Anything else: plain text, a context entry marked
-//!   [`Decision::plain_text`]; it reaches the model only where the hook's agent gives plain
+//!   [`Answer::plain_text`]; it reaches the model only where the hook's agent gives plain
 //!   stdout to the model (see [`wire::tables`](super::wire::tables), "Plain stdout"). Stdout
 //!   that is not UTF-8 is a [`ProtocolError`].
 //! - exit code 2: a block; stderr, trimmed, is the reason (stderr that is not UTF-8 is read
@@ -70,12 +70,12 @@ use hookchain_core::Dialect;
 use serde_json::Value;
 
 use super::RawOutput;
-pub use super::decision::{Decision, Verdict};
+pub use super::answer::{Answer, Verdict};
 use answer::from_object;
 pub use error::ProtocolError;
 use error::{excerpt, not_an_object};
 
-/// Reads a hook's raw output into a [`Decision`], by hookchain's own rules (see the
+/// Reads a hook's raw output into a [`Answer`], by hookchain's own rules (see the
 /// [module docs](self)): [`decide_in`] with no dialect.
 ///
 /// ```
@@ -92,11 +92,11 @@ use error::{excerpt, not_an_object};
 /// let blocked = RawOutput { exit_code: Some(2), stdout: Vec::new(), stderr: b"no rm\n".to_vec() };
 /// assert_eq!(decide(&blocked).unwrap().verdict, Verdict::Block("no rm".into()));
 /// ```
-pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+pub fn decide(raw: &RawOutput) -> Result<Answer, ProtocolError> {
     decide_in(raw, Dialect::Hookchain)
 }
 
-/// Reads a hook's raw output into a [`Decision`] as the agent of `dialect`, the dialect the
+/// Reads a hook's raw output into a [`Answer`] as the agent of `dialect`, the dialect the
 /// hook speaks, reads it ([`Dialect::Hookchain`] for hookchain's own protocol): see "Exit codes
 /// per dialect" in the [module docs](self).
 ///
@@ -114,7 +114,7 @@ pub fn decide(raw: &RawOutput) -> Result<Decision, ProtocolError> {
 /// assert_eq!(decide_in(&raw, Dialect::Hermes).unwrap().verdict, Verdict::Block("no rm".into()));
 /// assert!(decide_in(&raw, Dialect::ClaudeCode).is_err());
 /// ```
-pub fn decide_in(raw: &RawOutput, dialect: Dialect) -> Result<Decision, ProtocolError> {
+pub fn decide_in(raw: &RawOutput, dialect: Dialect) -> Result<Answer, ProtocolError> {
     match raw.exit_code.unwrap_or(0) {
         0 => read_stdout(raw),
         2 => {
@@ -134,7 +134,7 @@ pub fn decide_in(raw: &RawOutput, dialect: Dialect) -> Result<Decision, Protocol
             } else {
                 stderr
             };
-            Ok(Decision::block(reason))
+            Ok(Answer::block(reason))
         }
         code => {
             let stderr = first_line(&raw.stderr);
@@ -170,7 +170,7 @@ fn reads_json_on_any_exit(dialect: Dialect) -> bool {
 }
 
 /// The answer of an exit code 0: nothing, JSON, or plain text.
-fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
+fn read_stdout(raw: &RawOutput) -> Result<Answer, ProtocolError> {
     let stdout = std::str::from_utf8(&raw.stdout).map_err(|e| ProtocolError::NotUtf8 {
         stream: "stdout",
         offset: e.valid_up_to(),
@@ -178,7 +178,7 @@ fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
     // A byte-order mark is an editor's, not the hook's.
     let text = stdout.trim_start_matches('\u{feff}').trim();
     if text.is_empty() {
-        Ok(Decision::pass())
+        Ok(Answer::pass())
     } else if text.starts_with(['{', '[']) {
         let value: Value = serde_json::from_str(text).map_err(|e| ProtocolError::InvalidJson {
             error: e.to_string(),
@@ -194,17 +194,17 @@ fn read_stdout(raw: &RawOutput) -> Result<Decision, ProtocolError> {
         // never context for the model.
         Err(not_an_object(&other))
     } else {
-        Ok(Decision {
+        Ok(Answer {
             context: vec![text.to_owned()],
             plain_text: true,
-            ..Decision::default()
+            ..Answer::default()
         })
     }
 }
 
 /// The decision of stdout when it is one readable JSON object; `None` otherwise (nothing,
 /// text, invalid JSON, an object with a field hookchain cannot read).
-fn json_answer(raw: &RawOutput) -> Option<Decision> {
+fn json_answer(raw: &RawOutput) -> Option<Answer> {
     let text = std::str::from_utf8(&raw.stdout).ok()?;
     let text = text.trim_start_matches('\u{feff}').trim();
     if !text.starts_with('{') {

@@ -1,5 +1,5 @@
 //! How each point speaks the wire protocol: its input as payload fields, its tool name for
-//! matchers, and how a [`Decision`] becomes its [`HookResult`].
+//! matchers, and how a [`Answer`] becomes its [`HookResult`].
 //!
 //! The [`WirePoint`] impls are grouped by point family, one file each under `wire/`: `session`
 //! (session lifecycle), `prompt` (a turn's prompt, model calls and reply), `tool` (tool calls),
@@ -90,7 +90,7 @@ use hookchain_core::{Dialect, HookContext, HookPoint, HookResult, ToolCall};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::decision::Decision;
+use crate::answer::Answer;
 use crate::transcript;
 use tables::hermes_extra;
 
@@ -141,23 +141,23 @@ pub trait WirePoint: HookPoint {
         Subject::Unfiltered
     }
 
-    /// Reads `decision` as the agent of its dialect reads it on this point, before
-    /// [`apply_decision`](Self::apply_decision) (see "Decisions per dialect" in the
+    /// Reads `answer` as the agent of its dialect reads it on this point, before
+    /// [`apply_answer`](Self::apply_answer) (see "Decisions per dialect" in the
     /// [`tables`]). Nothing by default.
     fn in_dialect(
         input: &Self::Input,
-        decision: &mut Decision,
+        answer: &mut Answer,
         dialect: Dialect,
         cx: &HookContext<'_>,
     ) {
-        let _ = (input, decision, dialect, cx);
+        let _ = (input, answer, dialect, cx);
     }
 
-    /// The point's result for `decision` (see the [module docs](self)); warnings and context go
+    /// The point's result for `answer` (see the [module docs](self)); warnings and context go
     /// to `cx`.
-    fn apply_decision(
+    fn apply_answer(
         input: &Self::Input,
-        decision: Decision,
+        answer: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Self::Rewrite>;
 }
@@ -175,17 +175,17 @@ pub enum Subject {
     Unknown,
 }
 
-/// Reads `decision` as the agent of `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol)
+/// Reads `answer` as the agent of `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol)
 /// reads it on point `P`: plain stdout that agent does not give to the model is logged and
 /// dropped, then the point's [`WirePoint::in_dialect`] applies.
 pub fn adapt<P: WirePoint>(
     input: &P::Input,
-    decision: &mut Decision,
+    answer: &mut Answer,
     dialect: Dialect,
     cx: &HookContext<'_>,
 ) {
-    if decision.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
-        let text = decision.context.join("\n");
+    if answer.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
+        let text = answer.context.join("\n");
         tracing::info!(
             point = P::NAME,
             hook = cx.hook_name(),
@@ -193,10 +193,10 @@ pub fn adapt<P: WirePoint>(
             dialect,
             P::NAME
         );
-        decision.context.clear();
-        decision.plain_text = false;
+        answer.context.clear();
+        answer.plain_text = false;
     }
-    P::in_dialect(input, decision, dialect, cx);
+    P::in_dialect(input, answer, dialect, cx);
 }
 
 /// A value as JSON; a value that does not serialize becomes its error message, so a payload is

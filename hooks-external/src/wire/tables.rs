@@ -104,7 +104,7 @@
 //!
 //! # Plain stdout
 //!
-//! A hook's plain text on stdout ([`Decision::plain_text`](crate::Decision::plain_text)) is model context only where its
+//! A hook's plain text on stdout ([`Answer::plain_text`](crate::Answer::plain_text)) is model context only where its
 //! agent gives it to the model ([`plain_stdout_is_context`]); elsewhere it is logged (at info
 //! level) and dropped ([`adapt`](super::adapt)):
 //!
