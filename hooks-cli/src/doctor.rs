@@ -20,7 +20,7 @@ use crate::registry::{ON, compiled_in, configured_required, registry, state};
 use crate::render::millis;
 use crate::sources::{discovery_files, discovery_files_text, load_consent};
 use crate::target::one_line;
-use firing::{describe_decision, fire_once, fire_wildcard_once};
+use firing::{describe_answer, fire_once, fire_wildcard_once};
 
 /// Checks the config and every configured hook, and prints what it found.
 pub(crate) fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<i32, Failure> {
@@ -325,12 +325,12 @@ impl HookCheck<'_> {
             return;
         }
         match with_point!(hook.point, fire_once(hook)) {
-            Ok((took, Ok(decision))) => self.line(
+            Ok((took, Ok(answer))) => self.line(
                 true,
                 &format!(
                     "fired on a synthetic payload in {}: valid answer ({})",
                     millis(took),
-                    describe_decision(&decision)
+                    describe_answer(&answer)
                 ),
             ),
             Ok((took, Err(error))) => self.line(

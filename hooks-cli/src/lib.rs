@@ -44,8 +44,8 @@
 //!   dispatches one value through EVENT's chain: the JSON of `--payload-file` (the
 //!   point's value as serde reads it; tool points also take the wire form
 //!   `{"tool_name": …, "tool_input": …}`; on other points, another agent's payload in its own
-//!   field names — a Claude Code `Stop` payload, docker-agent's `stop_response`, Hermes' fields
-//!   under `extra` — gives the fields the value has, the rest synthetic), or a synthetic value
+//!   field names gives the fields the value has, the rest synthetic: see
+//!   [`value_from_payload`]), or a synthetic value
 //!   (for tool points, a call of `--for-tool`, default `Bash`, with `{}` args). The payload
 //!   file's session is kept: EVENT's chain alone fires
 //!   ([`Hooks::dispatch_in_session`]: no `session_start`, `session_end` or `notification`
@@ -95,6 +95,7 @@
 //! [`Hooks::dispatch_in_session`]: hookchain_runtime::Hooks::dispatch_in_session
 //! [`transcript`]: hookchain_external::transcript
 //! [`hook::tap`]: hookchain_external::hook::tap
+//! [`value_from_payload`]: hookchain_external::wire::value_from_payload
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::args::{Cli, TestArgs};
 use crate::outcome::{Failure, Io};
-use crate::payload::{DEFAULT_TOOL, from_file, overlay, synthetic};
+use crate::payload::{DEFAULT_TOOL, from_file, synthetic};
 use crate::point::{TOOL_POINTS, canonical, resolve_event};
 use crate::registry::{ON, refusals, state};
 use crate::sources::{load_config, load_consent};
@@ -82,8 +82,8 @@ pub(crate) fn test(
     Ok(fired.exit_code())
 }
 
-/// The payload file at `path`, read as a value of `point` (see [`from_file`] and [`overlay`]),
-/// and the session it names.
+/// The payload file at `path`, read as a value of `point` (see [`from_file`]), and the session
+/// it names.
 fn payload_file(
     path: &Path,
     point: &PointInfo,
@@ -95,20 +95,10 @@ fn payload_file(
     let json: Value =
         serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
     let given = Given::of(&json, &shown.to_string())?;
-    let json = from_file(point.name, json, for_tool);
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
-    // `response`): its fields that the point's value has are taken, the rest of the value is
-    // the synthetic one's.
-    let json = match with_point!(point.name, canonical(&json)) {
-        Ok(_) => json,
-        // A tool point's payload names its tool: one that does not is an error.
-        Err(_) if TOOL_POINTS.contains(&point.name) => json,
-        Err(_) => overlay(
-            point.name,
-            synthetic(point.name, for_tool.unwrap_or(DEFAULT_TOOL)),
-            &json,
-        ),
-    };
+    // `response`) gives the fields the point's value has, the rest of the value is the
+    // synthetic one's; a tool point's payload that names no tool is an error below.
+    let json = with_point!(point.name, from_file(json, for_tool))?;
     with_point!(point.name, canonical(&json)).map_err(|Failure(e)| {
         Failure(format!(
             "{shown}: not a value of {}: {e} (e.g. {})",

@@ -17,7 +17,7 @@
 //!    the raw answer (or the transport's error) of each firing.
 //! 3. The answer is read as the hook's agent reads it ([`decide_in`], then
 //!    [`adapt`](super::wire::adapt): plain stdout, per-dialect rules) and applied by the point
-//!    ([`WirePoint::apply_decision`]).
+//!    ([`WirePoint::apply_answer`]).
 //!
 //! A transport that fails ([`TransportError`]) or an answer that cannot be read
 //! ([`ProtocolError`]) is a hook failure: an `Err` naming the hook, its transport and target,
@@ -123,7 +123,7 @@ impl Firing {
         match self.answer::<P>(invoker, input, cx) {
             Ok(mut decision) => {
                 super::wire::adapt::<P>(input, &mut decision, self.dialect, cx);
-                Ok(P::apply_decision(input, decision, cx))
+                Ok(P::apply_answer(input, decision, cx))
             }
             Err(FiringError::Transport(error)) if error.cannot_run() => {
                 Err(HookError::cannot_run(format!(
@@ -163,7 +163,7 @@ impl Firing {
         invoker: &dyn Invoke,
         input: &P::Input,
         cx: &HookContext<'_>,
-    ) -> Result<protocol::Decision, FiringError> {
+    ) -> Result<protocol::Answer, FiringError> {
         let payload = super::wire::payload_in::<P>(&self.event, self.dialect, input, cx);
         let bytes = serde_json::to_vec(&payload)
             .map_err(|e| TransportError::Io(format!("cannot serialize the payload: {e}")))?;

@@ -10,10 +10,12 @@
 //!   (exit code, stdout, stderr) or a [`TransportError`]. `command` spawns per firing
 //!   ([`command`]), `process` talks to one long-lived worker ([`process`]), `http` POSTs
 //!   ([`http`]).
-//! - The wire protocol ([`protocol`]): the payload a hook receives, and the [`Decision`] read from
+//! - The wire protocol ([`protocol`]): the payload a hook receives, and the [`Answer`] read from
 //!   whatever dialect it answers in.
-//! - [`WirePoint`] ([`wire`]): how each point's input becomes payload fields and how a decision
-//!   becomes the point's `HookResult`.
+//! - [`Answer`] ([`answer`]): what a hook answered — go on, stop, ask, a new input, context,
+//!   warnings — whatever dialect it answered in.
+//! - [`WirePoint`] ([`wire`]): how each point's input becomes payload fields and how an
+//!   [`Answer`] becomes the point's `HookResult`.
 //! - The session's transcript, permission mode and project directory as hooks read them
 //!   ([`transcript`]): what the agent gives, or a private JSONL transcript hookchain keeps and
 //!   removes when the session ends, and the directory hooks run in.
@@ -38,9 +40,9 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod answer;
 #[cfg(all(unix, any(feature = "command", feature = "process")))]
 pub mod command;
-pub mod decision;
 pub mod hook;
 #[cfg(feature = "http")]
 pub mod http;
@@ -58,10 +60,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use answer::{Answer, Verdict};
 pub use hook::ExternalHooksExt;
 pub use hookchain_core::{ConfigOrigin, Dialect, OnError};
 pub use matcher::{Matcher, MatcherError};
-pub use protocol::{Decision, ProtocolError, Verdict};
+pub use protocol::ProtocolError;
 pub use wire::WirePoint;
 
 /// The time limit of an external hook that does not set one.

@@ -7,7 +7,7 @@ use hookchain_core::points;
 use hookchain_core::{Annotations, HookContext, HookPoint};
 use hookchain_external::ExternalHook;
 use hookchain_external::hook::{self, invoker};
-use hookchain_external::protocol::{self, Decision, Verdict};
+use hookchain_external::protocol::{self, Answer, Verdict};
 use hookchain_external::wire::WirePoint;
 use serde::de::DeserializeOwned;
 
@@ -30,7 +30,7 @@ fn tool_for(hook: &ExternalHook) -> &str {
 /// took and its answer, or why it failed.
 pub(crate) fn fire_once<P>(
     hook: &ExternalHook,
-) -> Result<(Duration, Result<Decision, String>), Failure>
+) -> Result<(Duration, Result<Answer, String>), Failure>
 where
     P: WirePoint,
     P::Value: DeserializeOwned,
@@ -77,28 +77,28 @@ pub(crate) fn fire_wildcard_once(
 }
 
 /// What an answer says, in a few words.
-pub(crate) fn describe_decision(decision: &Decision) -> String {
+pub(crate) fn describe_answer(answer: &Answer) -> String {
     let mut parts = Vec::new();
-    match &decision.verdict {
+    match &answer.verdict {
         Verdict::Pass => {}
         Verdict::Allow => parts.push("allows".to_owned()),
         Verdict::Block(reason) => parts.push(format!("blocks: {}", first_line(reason))),
         Verdict::Ask(reason) => parts.push(format!("asks (blocks): {}", first_line(reason))),
     }
-    if let Some(reason) = &decision.stop {
+    if let Some(reason) = &answer.stop {
         parts.push(format!("stops: {}", first_line(reason)));
     }
-    if decision.updated_input.is_some() || decision.merge_input.is_some() {
+    if answer.updated_input.is_some() || answer.merge_input.is_some() {
         parts.push("rewrites the input".to_owned());
     }
-    if decision.updated_output.is_some() || decision.updated_text.is_some() {
+    if answer.updated_output.is_some() || answer.updated_text.is_some() {
         parts.push("rewrites the value".to_owned());
     }
-    if !decision.context.is_empty() {
-        parts.push(format!("adds {} context line(s)", decision.context.len()));
+    if !answer.context.is_empty() {
+        parts.push(format!("adds {} context line(s)", answer.context.len()));
     }
-    if !decision.warnings.is_empty() {
-        parts.push(format!("adds {} warning(s)", decision.warnings.len()));
+    if !answer.warnings.is_empty() {
+        parts.push(format!("adds {} warning(s)", answer.warnings.len()));
     }
     if parts.is_empty() {
         "passes".to_owned()

@@ -1,10 +1,10 @@
-//! How a [`Decision`] becomes a point's [`HookResult`]: the steps of "Decisions" in the
-//! [module docs](super), which each point's `apply_decision` runs with what the point does with
+//! How a [`Answer`] becomes a point's [`HookResult`]: the steps of "Decisions" in the
+//! [module docs](super), which each point's `apply_answer` runs with what the point does with
 //! context and the rewrite it takes.
 
 use hookchain_core::{HookContext, HookResult, Observed};
 
-use crate::decision::{Decision, Verdict};
+use crate::answer::{Answer, Verdict};
 
 /// What a point does with context.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub(super) enum Context {
 }
 
 /// Step 1 and 2 of the module docs, for `Add` and `Drop`.
-pub(super) fn report(decision: &mut Decision, cx: &HookContext<'_>, context: Context) {
+pub(super) fn report(decision: &mut Answer, cx: &HookContext<'_>, context: Context) {
     for warning in decision.warnings.drain(..) {
         cx.warn(warning);
     }
@@ -42,7 +42,7 @@ pub(super) fn report(decision: &mut Decision, cx: &HookContext<'_>, context: Con
 }
 
 /// The reason a decision blocks with (step 3), or `None` when it does not block.
-pub(super) fn refusal(decision: &Decision, cx: &HookContext<'_>) -> Option<String> {
+pub(super) fn refusal(decision: &Answer, cx: &HookContext<'_>) -> Option<String> {
     let hook = cx.hook_name();
     if let Some(reason) = &decision.stop {
         return Some(if reason.is_empty() {
@@ -67,7 +67,7 @@ pub(super) fn refusal(decision: &Decision, cx: &HookContext<'_>) -> Option<Strin
 }
 
 /// Logs the rewrites left in `decision` after the point took what it uses.
-pub(super) fn log_unused(decision: &Decision, cx: &HookContext<'_>) {
+pub(super) fn log_unused(decision: &Answer, cx: &HookContext<'_>) {
     let unused: Vec<&str> = [
         ("a new input", decision.updated_input.is_some()),
         ("input to merge", decision.merge_input.is_some()),
@@ -93,10 +93,10 @@ pub(super) fn log_unused(decision: &Decision, cx: &HookContext<'_>) {
 
 /// Steps 1–4 for a transform or inject point; `rewrite` takes what the point uses.
 pub(super) fn apply<R>(
-    mut decision: Decision,
+    mut decision: Answer,
     cx: &HookContext<'_>,
     context: Context,
-    rewrite: impl FnOnce(&mut Decision) -> Option<R>,
+    rewrite: impl FnOnce(&mut Answer) -> Option<R>,
 ) -> HookResult<R> {
     report(&mut decision, cx, context);
     if let Some(reason) = refusal(&decision, cx) {
@@ -118,7 +118,7 @@ pub(super) fn apply<R>(
 
 /// An observe point: warnings and context are reported, the rest ignored.
 pub(super) fn observe(
-    mut decision: Decision,
+    mut decision: Answer,
     cx: &HookContext<'_>,
     context: Context,
 ) -> HookResult<Observed> {
@@ -161,27 +161,27 @@ mod tests {
     fn an_empty_reason_names_the_hook() {
         let call = ToolCall::new("x", json!({}));
         let (r, _, _) = with_cx("intercept_tool_call", |cx| {
-            InterceptToolCall::apply_decision(&call, block(""), cx)
+            InterceptToolCall::apply_answer(&call, block(""), cx)
         });
         assert_eq!(r, HookResult::block("blocked by hook `guard`"));
-        let stop = Decision {
+        let stop = Answer {
             stop: Some(String::new()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("intercept_tool_call", |cx| {
-            InterceptToolCall::apply_decision(&call, stop, cx)
+            InterceptToolCall::apply_answer(&call, stop, cx)
         });
         assert_eq!(r, HookResult::block("hook `guard` asked the agent to stop"));
     }
 
     #[test]
     fn ask_blocks_and_says_why() {
-        let ask = Decision {
+        let ask = Answer {
             verdict: Verdict::Ask("rm is risky".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("transform_user_input", |cx| {
-            TransformUserInput::apply_decision("hi", ask, cx)
+            TransformUserInput::apply_answer("hi", ask, cx)
         });
         assert_eq!(
             r,
@@ -193,9 +193,9 @@ mod tests {
 
     #[test]
     fn inject_points_inject_the_context() {
-        let d = Decision {
+        let d = Answer {
             context: vec!["one".into(), "two".into()],
-            ..Decision::default()
+            ..Answer::default()
         };
         let start = SessionStartEvent {
             session_id: "s".into(),
@@ -204,22 +204,22 @@ mod tests {
             context: Vec::new(),
         };
         let (r, context, _) = with_cx("session_start", |cx| {
-            SessionStart::apply_decision(&start, d.clone(), cx)
+            SessionStart::apply_answer(&start, d.clone(), cx)
         });
         assert_eq!(r, HookResult::Rewrite("one\ntwo".to_owned()));
         assert!(context.is_empty());
         let (r, context, _) = with_cx("before_llm_call", |cx| {
-            BeforeLlmCall::apply_decision(&LlmCall::default(), d.clone(), cx)
+            BeforeLlmCall::apply_answer(&LlmCall::default(), d.clone(), cx)
         });
         assert_eq!(r, HookResult::Rewrite(Injection::system("one\ntwo")));
         assert!(context.is_empty());
         // A blocked call injects nothing; its context still reaches the agent.
-        let blocked = Decision {
+        let blocked = Answer {
             verdict: Verdict::Block("budget".into()),
             ..d
         };
         let (r, context, _) = with_cx("before_llm_call", |cx| {
-            BeforeLlmCall::apply_decision(&LlmCall::default(), blocked, cx)
+            BeforeLlmCall::apply_answer(&LlmCall::default(), blocked, cx)
         });
         assert_eq!(r, HookResult::block("budget"));
         assert_eq!(context, ["one", "two"]);
@@ -227,14 +227,14 @@ mod tests {
 
     #[test]
     fn points_without_a_model_call_ahead_drop_context_but_keep_warnings() {
-        let d = Decision {
+        let d = Answer {
             context: vec!["c".into()],
             warnings: vec!["w".into()],
             updated_text: Some("new".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, context, warnings) = with_cx("transform_response", |cx| {
-            TransformResponse::apply_decision("old", d, cx)
+            TransformResponse::apply_answer("old", d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("new".to_owned()));
         assert!(context.is_empty());
@@ -243,17 +243,17 @@ mod tests {
 
     #[test]
     fn observe_points_report_warnings_and_context_only() {
-        let d = Decision {
+        let d = Answer {
             verdict: Verdict::Block("no".into()),
             stop: Some("stop".into()),
             updated_text: Some("x".into()),
             context: vec!["c".into()],
             warnings: vec!["w".into()],
-            ..Decision::default()
+            ..Answer::default()
         };
         let result = ToolResult::new(&ToolCall::new("t", json!({})), Ok(json!(1)));
         let (r, context, warnings) = with_cx("after_tool_call", |cx| {
-            AfterToolCall::apply_decision(&result, d.clone(), cx)
+            AfterToolCall::apply_answer(&result, d.clone(), cx)
         });
         assert_eq!(r, HookResult::Pass);
         assert_eq!(
@@ -266,7 +266,7 @@ mod tests {
             reason: TurnEnd::Normal,
         };
         let (r, context, warnings) =
-            with_cx("turn_end", |cx| TurnEnded::apply_decision(&ended, d, cx));
+            with_cx("turn_end", |cx| TurnEnded::apply_answer(&ended, d, cx));
         assert_eq!(r, HookResult::Pass);
         assert!(context.is_empty());
         assert_eq!(warnings, ["w"]);
@@ -275,12 +275,12 @@ mod tests {
     #[test]
     fn rewrites_land_where_the_point_uses_them() {
         let result = ToolResult::new(&ToolCall::new("t", json!({})), Ok(json!("secret")));
-        let d = Decision {
+        let d = Answer {
             updated_output: Some(json!("***")),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("transform_tool_result", |cx| {
-            TransformToolResult::apply_decision(&result, d, cx)
+            TransformToolResult::apply_answer(&result, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite(json!("***")));
         let compaction = Compaction {
@@ -288,12 +288,12 @@ mod tests {
             trigger: "manual".into(),
             summary: None,
         };
-        let d = Decision {
+        let d = Answer {
             summary: Some("short".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("before_compaction", |cx| {
-            BeforeCompaction::apply_decision(&compaction, d, cx)
+            BeforeCompaction::apply_answer(&compaction, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("short".to_owned()));
         let out = Outbound {
@@ -301,13 +301,13 @@ mod tests {
             recipient: "x".into(),
             text: "key=abc".into(),
         };
-        let d = Decision {
+        let d = Answer {
             updated_text: Some("key=***".into()),
             updated_input: Some(json!({})),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("outbound_message", |cx| {
-            OutboundMessage::apply_decision(&out, d, cx)
+            OutboundMessage::apply_answer(&out, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("key=***".to_owned()));
     }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::apply::{Context, apply, observe};
 use super::tables::notification_type;
 use super::{Subject, WirePoint, fields, json, put_opt};
-use crate::decision::Decision;
+use crate::answer::Answer;
 
 impl WirePoint for OutboundMessage {
     fn fields(input: &Outbound) -> Map<String, Value> {
@@ -24,11 +24,7 @@ impl WirePoint for OutboundMessage {
         ])
     }
 
-    fn apply_decision(
-        _: &Outbound,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<String> {
+    fn apply_answer(_: &Outbound, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Drop, |d| {
             let text = d.updated_text.take();
             let notification = d.notification.take();
@@ -81,9 +77,9 @@ impl WirePoint for Notify {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &Notification,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)

@@ -1,10 +1,12 @@
 //! How each point speaks the wire protocol: its input as payload fields, its tool name for
-//! matchers, and how a [`Decision`] becomes its [`HookResult`].
+//! matchers, and how a [`Answer`] becomes its [`HookResult`].
 //!
 //! The [`WirePoint`] impls are grouped by point family, one file each under `wire/`: `session`
 //! (session lifecycle), `prompt` (a turn's prompt, model calls and reply), `tool` (tool calls),
 //! `stop` (stop, compaction, subagents) and `message` (outbound messages and notifications);
-//! they share `apply`, the steps of "Decisions" below. What differs per agent dialect —
+//! they share `apply`, the steps of "Decisions" below. [`example_value`] and
+//! [`value_from_payload`] (in `example`) go the other way: a value of each point to try hooks
+//! with, and a payload read back as a point's value. What differs per agent dialect —
 //! payload fields, plain stdout, decisions, events, matchers, refused tool calls — is in one
 //! place: [`tables`].
 //!
@@ -52,8 +54,8 @@
 //!    which no model call of the turn follows take no context, and drop it with a debug log:
 //!    `session_end`, `session_reset`, `turn_end`, `transform_response`, `outbound_message`.
 //! 3. **Stop, block, ask** (in that order, see the contradiction rules of
-//!    [`protocol`](super::protocol)) block with the hook's reason on transform and inject points.
-//!    An empty reason becomes one naming the hook. `ask` blocks too, with a reason saying the
+//!    [`protocol::answer`](super::protocol::answer)) block with the hook's reason on transform
+//!    and inject points. An empty reason becomes one naming the hook. `ask` blocks too, with a reason saying the
 //!    hook asked for a confirmation hookchain has no way to ask for: there is no interactive
 //!    prompt in the chain, and going on unasked would fail open.
 //!    One exception: on `on_stop` a block sends the agent back to work (Claude Code's
@@ -74,6 +76,7 @@
 //! which are still reported.
 
 mod apply;
+mod example;
 mod message;
 mod prompt;
 mod session;
@@ -87,10 +90,11 @@ use hookchain_core::{Dialect, HookContext, HookPoint, HookResult, ToolCall};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::decision::Decision;
+use crate::answer::Answer;
 use crate::transcript;
 use tables::hermes_extra;
 
+pub use example::{EXAMPLE_SESSION_ID, EXAMPLE_TOOL, example_value, value_from_payload};
 pub use tables::{plain_stdout_is_context, subject_field};
 
 /// A hook point external hooks can attach to: how its input goes on the wire and how an answer
@@ -137,23 +141,23 @@ pub trait WirePoint: HookPoint {
         Subject::Unfiltered
     }
 
-    /// Reads `decision` as the agent of its dialect reads it on this point, before
-    /// [`apply_decision`](Self::apply_decision) (see "Decisions per dialect" in the
+    /// Reads `answer` as the agent of its dialect reads it on this point, before
+    /// [`apply_answer`](Self::apply_answer) (see "Decisions per dialect" in the
     /// [`tables`]). Nothing by default.
     fn in_dialect(
         input: &Self::Input,
-        decision: &mut Decision,
+        answer: &mut Answer,
         dialect: Dialect,
         cx: &HookContext<'_>,
     ) {
-        let _ = (input, decision, dialect, cx);
+        let _ = (input, answer, dialect, cx);
     }
 
-    /// The point's result for `decision` (see the [module docs](self)); warnings and context go
+    /// The point's result for `answer` (see the [module docs](self)); warnings and context go
     /// to `cx`.
-    fn apply_decision(
+    fn apply_answer(
         input: &Self::Input,
-        decision: Decision,
+        answer: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Self::Rewrite>;
 }
@@ -171,17 +175,17 @@ pub enum Subject {
     Unknown,
 }
 
-/// Reads `decision` as the agent of `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol)
+/// Reads `answer` as the agent of `dialect` ([`Dialect::Hookchain`]: hookchain's own protocol)
 /// reads it on point `P`: plain stdout that agent does not give to the model is logged and
 /// dropped, then the point's [`WirePoint::in_dialect`] applies.
 pub fn adapt<P: WirePoint>(
     input: &P::Input,
-    decision: &mut Decision,
+    answer: &mut Answer,
     dialect: Dialect,
     cx: &HookContext<'_>,
 ) {
-    if decision.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
-        let text = decision.context.join("\n");
+    if answer.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
+        let text = answer.context.join("\n");
         tracing::info!(
             point = P::NAME,
             hook = cx.hook_name(),
@@ -189,10 +193,10 @@ pub fn adapt<P: WirePoint>(
             dialect,
             P::NAME
         );
-        decision.context.clear();
-        decision.plain_text = false;
+        answer.context.clear();
+        answer.plain_text = false;
     }
-    P::in_dialect(input, decision, dialect, cx);
+    P::in_dialect(input, answer, dialect, cx);
 }
 
 /// A value as JSON; a value that does not serialize becomes its error message, so a payload is

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::apply::{Context, apply, joined, observe};
 use super::tables::hermes_extra;
 use super::{WirePoint, assistant_text, fields, json, tool_use};
-use crate::decision::Decision;
+use crate::answer::Answer;
 use crate::transcript;
 
 impl WirePoint for TransformUserInput {
@@ -26,7 +26,7 @@ impl WirePoint for TransformUserInput {
         Some(transcript::user(Value::from(input)))
     }
 
-    fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
+    fn apply_answer(_: &str, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Add, |d| d.updated_text.take())
     }
 }
@@ -39,9 +39,9 @@ impl WirePoint for TurnStart {
         ])
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &TurnStartEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<String> {
         apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
@@ -82,11 +82,7 @@ impl WirePoint for BeforeLlmCall {
         }
     }
 
-    fn apply_decision(
-        _: &LlmCall,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<Injection> {
+    fn apply_answer(_: &LlmCall, decision: Answer, cx: &HookContext<'_>) -> HookResult<Injection> {
         apply(decision, cx, Context::Inject, |d| {
             joined(&mut d.context).map(Injection::system)
         })
@@ -127,11 +123,7 @@ impl WirePoint for AfterLlmCall {
         Some(transcript::assistant(Value::Array(content)))
     }
 
-    fn apply_decision(
-        _: &LlmReply,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<Observed> {
+    fn apply_answer(_: &LlmReply, decision: Answer, cx: &HookContext<'_>) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
     }
 }
@@ -145,7 +137,7 @@ impl WirePoint for TransformResponse {
         Some(assistant_text(input))
     }
 
-    fn apply_decision(_: &str, decision: Decision, cx: &HookContext<'_>) -> HookResult<String> {
+    fn apply_answer(_: &str, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Drop, |d| d.updated_text.take())
     }
 }
@@ -165,9 +157,9 @@ impl WirePoint for TurnEnded {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &TurnEndEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Drop)

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::apply::{Context, apply, joined, observe};
 use super::tables::{end_reason, start_source};
 use super::{Subject, WirePoint, fields, json, put_opt};
-use crate::decision::Decision;
+use crate::answer::Answer;
 
 impl WirePoint for SessionStart {
     fn fields(input: &SessionStartEvent) -> Map<String, Value> {
@@ -60,9 +60,9 @@ impl WirePoint for SessionStart {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &SessionStartEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<String> {
         apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
@@ -87,9 +87,9 @@ impl WirePoint for SessionEnd {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &SessionEndEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Drop)
@@ -104,9 +104,9 @@ impl WirePoint for SessionReset {
         ])
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &SessionResetEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Drop)

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::apply::{Context, apply, observe, report};
 use super::{Subject, WirePoint, assistant_text, fields, json, put_opt};
-use crate::decision::{Decision, Verdict};
+use crate::answer::{Answer, Verdict};
 
 impl WirePoint for OnStop {
     fn fields(input: &StopEvent) -> Map<String, Value> {
@@ -28,7 +28,7 @@ impl WirePoint for OnStop {
         Some(assistant_text(&input.response))
     }
 
-    fn in_dialect(_: &StopEvent, decision: &mut Decision, dialect: Dialect, _: &HookContext<'_>) {
+    fn in_dialect(_: &StopEvent, decision: &mut Answer, dialect: Dialect, _: &HookContext<'_>) {
         // Current Claude Code: a Stop hook's `additionalContext` keeps the agent going, the
         // context its next instruction.
         if dialect == Dialect::ClaudeCode
@@ -41,9 +41,9 @@ impl WirePoint for OnStop {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &StopEvent,
-        mut decision: Decision,
+        mut decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<String> {
         if let Some(reason) = decision.stop.take() {
@@ -96,7 +96,7 @@ impl WirePoint for BeforeCompaction {
 
     fn in_dialect(
         input: &Compaction,
-        decision: &mut Decision,
+        decision: &mut Answer,
         dialect: Dialect,
         cx: &HookContext<'_>,
     ) {
@@ -115,11 +115,7 @@ impl WirePoint for BeforeCompaction {
         }
     }
 
-    fn apply_decision(
-        _: &Compaction,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<String> {
+    fn apply_answer(_: &Compaction, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Add, |d| {
             d.summary.take().or_else(|| d.updated_text.take())
         })
@@ -135,9 +131,9 @@ impl WirePoint for AfterCompaction {
         ])
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &CompactionDone,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
@@ -165,9 +161,9 @@ impl WirePoint for SubagentStop {
         }
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &SubagentStopEvent,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
@@ -187,16 +183,16 @@ mod tests {
             stop_hook_active: false,
             redos: 0,
         };
-        let stop = Decision {
+        let stop = Answer {
             verdict: Verdict::Block("keep going".into()),
             stop: Some("enough".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
-        let (r, _, warnings) = with_cx("on_stop", |cx| OnStop::apply_decision(&event, stop, cx));
+        let (r, _, warnings) = with_cx("on_stop", |cx| OnStop::apply_answer(&event, stop, cx));
         assert_eq!(r, HookResult::Pass);
         assert_eq!(warnings, ["enough"]);
         let (r, _, _) = with_cx("on_stop", |cx| {
-            OnStop::apply_decision(&event, block("run the tests"), cx)
+            OnStop::apply_answer(&event, block("run the tests"), cx)
         });
         assert_eq!(r, HookResult::block("run the tests"));
     }
@@ -208,21 +204,21 @@ mod tests {
             trigger: "manual".into(),
             summary: Some("first".into()),
         };
-        let d = Decision {
+        let d = Answer {
             summary: Some("second".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("before_compaction", |cx| {
             let mut d = d.clone();
             adapt::<BeforeCompaction>(&earlier, &mut d, Dialect::DockerAgent, cx);
-            BeforeCompaction::apply_decision(&earlier, d, cx)
+            BeforeCompaction::apply_answer(&earlier, d, cx)
         });
         assert_eq!(r, HookResult::Pass);
         // hookchain's own protocol: the last hook's summary wins, as in every chain.
         let (r, _, _) = with_cx("before_compaction", |cx| {
             let mut d = d.clone();
             adapt::<BeforeCompaction>(&earlier, &mut d, Dialect::Hookchain, cx);
-            BeforeCompaction::apply_decision(&earlier, d, cx)
+            BeforeCompaction::apply_answer(&earlier, d, cx)
         });
         assert_eq!(r, HookResult::Rewrite("second".to_owned()));
     }

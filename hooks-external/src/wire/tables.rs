@@ -83,10 +83,28 @@
 //! | `on_outbound_message` | `notification`, `message`, `channel` | the message and its platform |
 //! | `on_session_start`, `on_session_end` | `status` | no source: left out |
 //!
+//! # Payloads read back as values
+//!
+//! [`value_from_payload`](super::value_from_payload) reads a payload in a dialect back as the
+//! point's value (`renamed_value_fields`, `extra_field`). A field of the value is read under
+//! its own name, then under its dialect's name for it:
+//!
+//! | dialect | point | value's field | dialect's field |
+//! |---|---|---|---|
+//! | Claude Code | `on_stop` (`Stop`) | `response` | `last_assistant_message` |
+//! | docker-agent | `on_stop` (`stop`) | `response` | `stop_response` |
+//! | docker-agent | `after_llm_call` | `text` | `stop_response` |
+//! | docker-agent | `before_compaction` | `trigger` | `compaction_reason` (as sent: `threshold` stays `threshold`) |
+//! | docker-agent | `notification` | `level`, `message` | `notification_level`, `notification_message` |
+//! | Hermes | `after_llm_call` (`post_llm_call`) | `text` | `extra.assistant_response` |
+//!
+//! Hermes' fields are read at the top level, then in `extra`. Starchild's and hookchain's own
+//! protocol (and Pi's event names) send the value's fields under their own names.
+//!
 //!
 //! # Plain stdout
 //!
-//! A hook's plain text on stdout ([`Decision::plain_text`](crate::Decision::plain_text)) is model context only where its
+//! A hook's plain text on stdout ([`Answer::plain_text`](crate::Answer::plain_text)) is model context only where its
 //! agent gives it to the model ([`plain_stdout_is_context`]); elsewhere it is logged (at info
 //! level) and dropped ([`adapt`](super::adapt)):
 //!
@@ -253,6 +271,35 @@ pub(super) fn hermes_extra(
         extra.insert(key.to_owned(), value);
     }
     map.insert("extra".to_owned(), Value::Object(extra));
+}
+
+/// The fields of `point`'s value (its canonical name) that `dialect` sends under a name of its
+/// own, as (the value's field, the dialect's field), in the order they are looked for (see
+/// "Payloads read back as values" in the [module docs](self)).
+pub(super) fn renamed_value_fields(
+    dialect: Dialect,
+    point: &str,
+) -> &'static [(&'static str, &'static str)] {
+    match (dialect, point) {
+        (Dialect::ClaudeCode, "on_stop") => &[("response", "last_assistant_message")],
+        (Dialect::DockerAgent, "on_stop") => &[("response", "stop_response")],
+        (Dialect::DockerAgent, "after_llm_call") => &[("text", "stop_response")],
+        (Dialect::DockerAgent, "before_compaction") => &[("trigger", "compaction_reason")],
+        (Dialect::DockerAgent, "notification") => &[
+            ("level", "notification_level"),
+            ("message", "notification_message"),
+        ],
+        (Dialect::Hermes, "after_llm_call") => &[("text", "assistant_response")],
+        _ => &[],
+    }
+}
+
+/// The key under which `dialect` nests a point's fields: Hermes' `extra`.
+pub(super) fn extra_field(dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::Hermes => Some("extra"),
+        _ => None,
+    }
 }
 
 /// `true` for the agents whose post-tool event does not fire for a call their pre-tool hook

@@ -5,7 +5,7 @@ use hookchain_core::{Annotations, Dialect, HookContext};
 use serde_json::{Map, Value};
 
 use super::WirePoint;
-use crate::decision::Decision;
+use crate::answer::Answer;
 
 /// Runs `f` with the context of hook `guard` on `point`, and gives back its result with the
 /// context and the warnings it reported.
@@ -21,8 +21,8 @@ pub(super) fn with_cx<T>(
 }
 
 /// A decision that blocks with `reason`.
-pub(super) fn block(reason: &str) -> Decision {
-    Decision::block(reason)
+pub(super) fn block(reason: &str) -> Answer {
+    Answer::block(reason)
 }
 
 /// The fields of point `P` for `input`, with what `dialect` adds.

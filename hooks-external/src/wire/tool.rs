@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::apply::{Context, apply, joined, observe};
 use super::tables::{hermes_extra, no_post_tool_event_when_denied};
 use super::{WirePoint, fields, json, put_opt, tool_use};
-use crate::decision::{Decision, Verdict};
+use crate::answer::{Answer, Verdict};
 use crate::transcript;
 
 impl WirePoint for InterceptToolCall {
@@ -45,11 +45,7 @@ impl WirePoint for InterceptToolCall {
         Some(transcript::assistant(Value::Array(vec![tool_use(input)])))
     }
 
-    fn apply_decision(
-        input: &ToolCall,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<Value> {
+    fn apply_answer(input: &ToolCall, decision: Answer, cx: &HookContext<'_>) -> HookResult<Value> {
         apply(decision, cx, Context::Add, |d| {
             let args = d.new_input(&input.args);
             d.updated_input = None;
@@ -120,9 +116,9 @@ impl WirePoint for PermissionRequest {
         Some(&input.tool_name)
     }
 
-    fn apply_decision(
+    fn apply_answer(
         input: &PermissionAsk,
-        mut decision: Decision,
+        mut decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<PermissionGrant> {
         // `ask` is what the agent does when no hook decides: the user is asked.
@@ -149,7 +145,7 @@ impl WirePoint for TransformToolResult {
         tool_result_dialect_fields(input, dialect, map);
     }
 
-    fn in_dialect(_: &ToolResult, decision: &mut Decision, dialect: Dialect, cx: &HookContext<'_>) {
+    fn in_dialect(_: &ToolResult, decision: &mut Answer, dialect: Dialect, cx: &HookContext<'_>) {
         // Claude Code's PostToolUse `decision: block` (and exit 2) keeps the tool's output and
         // gives the reason to the model beside it: the tool already ran.
         if dialect == Dialect::ClaudeCode
@@ -179,11 +175,7 @@ impl WirePoint for TransformToolResult {
         Some(&input.tool_name)
     }
 
-    fn apply_decision(
-        _: &ToolResult,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<Value> {
+    fn apply_answer(_: &ToolResult, decision: Answer, cx: &HookContext<'_>) -> HookResult<Value> {
         apply(decision, cx, Context::Add, |d| d.updated_output.take())
     }
 }
@@ -207,7 +199,7 @@ impl WirePoint for AfterToolCall {
 
     fn in_dialect(
         input: &ToolResult,
-        decision: &mut Decision,
+        decision: &mut Answer,
         dialect: Dialect,
         _: &HookContext<'_>,
     ) {
@@ -225,9 +217,9 @@ impl WirePoint for AfterToolCall {
         Some(&input.tool_name)
     }
 
-    fn apply_decision(
+    fn apply_answer(
         _: &ToolResult,
-        decision: Decision,
+        decision: Answer,
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Add)
@@ -247,11 +239,7 @@ impl WirePoint for AfterToolBatch {
         ])
     }
 
-    fn apply_decision(
-        _: &ToolBatch,
-        decision: Decision,
-        cx: &HookContext<'_>,
-    ) -> HookResult<String> {
+    fn apply_answer(_: &ToolBatch, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
         apply(decision, cx, Context::Inject, |d| joined(&mut d.context))
     }
 }
@@ -269,18 +257,18 @@ mod tests {
         let (r, context, _) = with_cx("transform_tool_result", |cx| {
             let mut d = block("");
             adapt::<TransformToolResult>(&result, &mut d, Dialect::ClaudeCode, cx);
-            TransformToolResult::apply_decision(&result, d, cx)
+            TransformToolResult::apply_answer(&result, d, cx)
         });
         assert_eq!(r, HookResult::Pass);
         assert_eq!(context, ["hook `guard` flagged the tool's result"]);
-        let stop = Decision {
+        let stop = Answer {
             stop: Some("halt".into()),
-            ..Decision::default()
+            ..Answer::default()
         };
         let (r, _, _) = with_cx("transform_tool_result", |cx| {
             let mut d = stop.clone();
             adapt::<TransformToolResult>(&result, &mut d, Dialect::ClaudeCode, cx);
-            TransformToolResult::apply_decision(&result, d, cx)
+            TransformToolResult::apply_answer(&result, d, cx)
         });
         assert_eq!(r, HookResult::block("halt"));
     }

@@ -56,9 +56,9 @@ fn join(a: String, b: String) -> String {
 /// Everything an external hook's answer says, whatever dialect it said it in.
 ///
 /// Every part is optional; how a part applies depends on the point (see
-/// [`WirePoint::apply_decision`](super::wire::WirePoint::apply_decision)).
+/// [`WirePoint::apply_answer`](super::wire::WirePoint::apply_answer)).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Decision {
+pub struct Answer {
     /// Go on, stop or ask.
     pub verdict: Verdict,
     /// A new input, replacing the whole of it (`updatedInput`, `updated_input`).
@@ -95,22 +95,22 @@ pub struct Decision {
     pub retry: Option<bool>,
 }
 
-impl Decision {
+impl Answer {
     /// A decision that says nothing: pass.
     pub fn pass() -> Self {
-        Decision::default()
+        Answer::default()
     }
 
     /// `true` when the decision says nothing at all.
     pub fn is_pass(&self) -> bool {
-        *self == Decision::default()
+        *self == Answer::default()
     }
 
     /// A block with `reason`.
     pub fn block(reason: impl Into<String>) -> Self {
-        Decision {
+        Answer {
             verdict: Verdict::Block(reason.into()),
-            ..Decision::default()
+            ..Answer::default()
         }
     }
 
@@ -173,5 +173,51 @@ impl fmt::Display for Verdict {
             Verdict::Ask(reason) if reason.is_empty() => f.write_str("ask"),
             Verdict::Ask(reason) => write!(f, "ask: {reason}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn verdicts_combine_most_restrictive_first() {
+        let block = || Verdict::Block("b".into());
+        let ask = || Verdict::Ask("a".into());
+        assert_eq!(Verdict::Allow.and(block()), block());
+        assert_eq!(block().and(Verdict::Allow), block());
+        assert_eq!(ask().and(Verdict::Allow), ask());
+        assert_eq!(ask().and(block()), block());
+        assert_eq!(Verdict::Pass.and(Verdict::Allow), Verdict::Allow);
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("y".into())),
+            Verdict::Block("x\ny".into())
+        );
+        assert_eq!(
+            Verdict::Block("x".into()).and(Verdict::Block("x".into())),
+            Verdict::Block("x".into())
+        );
+        assert_eq!(
+            Verdict::Block(String::new()).and(Verdict::Block("y".into())),
+            Verdict::Block("y".into())
+        );
+    }
+
+    #[test]
+    fn new_input_replaces_then_merges() {
+        let current = json!({"a": 1, "b": 2});
+        assert_eq!(Answer::pass().new_input(&current), None);
+        let merge = Answer {
+            merge_input: json!({"b": 3}).as_object().cloned(),
+            ..Answer::default()
+        };
+        assert_eq!(merge.new_input(&current), Some(json!({"a": 1, "b": 3})));
+        let both = Answer {
+            updated_input: Some(json!({"c": 1})),
+            ..merge.clone()
+        };
+        assert_eq!(both.new_input(&current), Some(json!({"c": 1, "b": 3})));
+        assert_eq!(merge.new_input(&json!("text")), Some(json!({"b": 3})));
     }
 }
