@@ -142,15 +142,17 @@ use std::time::{Duration, Instant};
 
 use hookchain_core::__private::{RunningHook, TurnScope, Wildcard};
 use hookchain_core::{
-    Annotations, AsyncHookFn, Blocked, BoxFuture, Decision, DispatchEvent, Flow, HookContext,
-    HookError, HookOutput, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError,
-    PointKind, SessionState, SyncHookFn, SyncReturn, TurnState,
+    Annotations, AsyncHookFn, Blocked, BoxFuture, DispatchEvent, Flow, HookContext, HookError,
+    HookOutput, HookPoint, HookResult, HookReturn, Metadata, Notification, OnError, PointKind,
+    SessionState, SyncHookFn, SyncReturn, TurnState,
 };
 
 use serde_json::Value;
+use tracing::Instrument;
 
 use crate::exec::{self, Driven};
 use crate::state::{self, Frame};
+use crate::trace;
 
 /// A closure hook, as added through [`HooksBuilder`](crate::HooksBuilder).
 pub(crate) type SyncClosure<P> = Arc<
@@ -670,11 +672,14 @@ impl<P: HookPoint> Chain<P> {
         if self.entries.is_empty() {
             return Outcome::passed(value);
         }
+        if trace::wanted() {
+            return self.dispatch_watched::<false>(value, scope);
+        }
         self.dispatch_sync::<false, true>(value, scope)
     }
 
-    /// [`dispatch`](Self::dispatch) of a watched point: the chain, timed, then its wildcard
-    /// hooks with the event of the dispatch.
+    /// [`dispatch`](Self::dispatch) of a watched or traced point: the chain, timed and in its
+    /// span ([`trace`]), then its wildcard hooks with the event of the dispatch.
     #[cold]
     #[inline(never)]
     fn dispatch_watched<const ON_DROP: bool>(
@@ -682,17 +687,33 @@ impl<P: HookPoint> Chain<P> {
         value: P::Value,
         scope: Scope<'_>,
     ) -> Outcome<P::Value> {
-        let Some(payload) = self.watch_plan::<ON_DROP>(&value) else {
+        let plan = self.watch_plan::<ON_DROP>(&value);
+        let span = self.span(&value, &scope);
+        if plan.is_none() && span.is_disabled() {
             return self.dispatch_sync::<ON_DROP, true>(value, scope);
-        };
+        }
         let started = Instant::now();
-        let mut outcome = if self.entries.is_empty() {
-            Outcome::passed(value)
-        } else {
-            self.dispatch_sync::<ON_DROP, true>(value, scope)
-        };
-        self.report::<ON_DROP>(&mut outcome, payload, started.elapsed(), scope);
+        let mut outcome = span.in_scope(|| {
+            if self.entries.is_empty() {
+                Outcome::passed(value)
+            } else {
+                self.dispatch_sync::<ON_DROP, true>(value, scope)
+            }
+        });
+        trace::record::<P, _>(&span, &outcome);
+        if let Some(payload) = plan {
+            self.report::<ON_DROP>(&mut outcome, payload, started.elapsed(), scope);
+        }
         outcome
+    }
+
+    /// The span of a dispatch of `value` ([`trace`]): none when the chain has no hook or no
+    /// subscriber wants it.
+    fn span(&self, value: &P::Value, scope: &Scope<'_>) -> tracing::Span {
+        match !self.entries.is_empty() && trace::wanted() {
+            true => trace::dispatch_span::<P>(tool_name(value).as_deref(), scope),
+            false => tracing::Span::none(),
+        }
     }
 
     /// What the wildcard hooks of a dispatch of `value` need before the chain runs: `None` when
@@ -849,7 +870,7 @@ impl<P: HookPoint> Chain<P> {
     /// Runs only the hooks a `Drop` may run: the sync hooks compiled into the program. Async
     /// and external hooks are skipped as if they were not in the chain.
     pub(crate) fn dispatch_on_drop(&self, value: P::Value, scope: Scope<'_>) -> Outcome<P::Value> {
-        if self.is_watched() {
+        if self.is_watched() || trace::wanted() {
             return self.dispatch_watched::<true>(value, scope);
         }
         self.dispatch_sync::<true, true>(value, scope)
@@ -1069,12 +1090,16 @@ impl<P: HookPoint> Chain<P> {
             true => self.watch_plan::<false>(&value),
             false => None,
         };
-        let Some(payload) = plan else {
+        let span = self.span(&value, &scope);
+        if plan.is_none() && span.is_disabled() {
             return self.run_async(value, scope).await;
-        };
+        }
         let started = Instant::now();
-        let mut outcome = self.run_async(value, scope).await;
-        self.report::<false>(&mut outcome, payload, started.elapsed(), scope);
+        let mut outcome = self.run_async(value, scope).instrument(span.clone()).await;
+        trace::record::<P, _>(&span, &outcome);
+        if let Some(payload) = plan {
+            self.report::<false>(&mut outcome, payload, started.elapsed(), scope);
+        }
         outcome
     }
 
@@ -1162,27 +1187,13 @@ fn dispatch_event<P: HookPoint, T>(
     duration: Duration,
     scope: Scope<'_>,
 ) -> DispatchEvent {
-    let (decision, hook, reason, failed) = match &outcome.flow {
-        Flow::Blocked(b) => (
-            Decision::Block,
-            Some(b.hook.clone()),
-            Some(b.reason.clone()),
-            b.failed,
-        ),
-        Flow::Continue(_) => match outcome.rewritten_by.last() {
-            None => (Decision::Pass, None, None, false),
-            Some(last) if P::KIND == PointKind::Inject => {
-                (Decision::Inject, Some(last.clone()), None, false)
-            }
-            Some(last) => (Decision::Rewrite, Some(last.clone()), None, false),
-        },
-    };
+    let (decision, hook, reason, failed) = trace::decided::<P, T>(outcome);
     let mut event = DispatchEvent::new(P::NAME, P::KIND, decision, payload);
     event.session_id = scope.session_id.to_owned();
     // A turn's frame has a turn token; a session's or a registry's dispatch has none.
     event.turn = scope.frame.in_turn().then_some(scope.turn);
-    event.hook = hook;
-    event.reason = reason;
+    event.hook = hook.map(str::to_owned);
+    event.reason = reason.map(str::to_owned);
     event.failed = failed;
     event.rewritten_by = outcome.rewritten_by.clone();
     event.failures = outcome

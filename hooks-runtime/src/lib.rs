@@ -14,6 +14,7 @@ mod registry;
 pub mod sections;
 mod session;
 mod state;
+mod trace;
 
 pub use chain::{HookFailure, Outcome};
 pub use registry::{

@@ -1183,7 +1183,7 @@ impl TurnInner {
     /// `fire_flow`, whose value the compiler then keeps in place.)
     #[inline(never)]
     fn pass<P: HookPoint>(&self, value: &P::Value, via: &'static str) -> Option<Stopped<P>> {
-        if self.watched::<P>() {
+        if self.watched::<P>() || crate::trace::wanted() {
             return Some(Stopped::watched());
         }
         match self.hooks.inner.builtin_chain::<P>() {
@@ -1242,7 +1242,7 @@ impl TurnInner {
         if self.unhooked::<P>() {
             return Flow::Continue(value);
         }
-        if self.watched::<P>() {
+        if self.watched::<P>() || crate::trace::wanted() {
             return self.fire_async::<P>(value, via).await.into_flow();
         }
         if self.hooks.inner.chain::<P>().all_sync {
