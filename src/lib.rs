@@ -49,12 +49,7 @@
 //!
 //! # Features
 //!
-//! `config`, `command`, `process`, `http`, `cli` and `guards` (the built-in guards,
-//! [`guards`], each off until enabled) are on by default; with `default-features = false`
-//! hookchain is the compiled-in hooks alone (core, macros, dispatch).
-//! `linkme` collects hooks with linkme instead of inventory; `tokio` lets async hooks use
-//! tokio's timer and the sync API drive tokio-based hooks on a multi-thread runtime.
-
+#![doc = document_features::document_features!()]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
