@@ -228,3 +228,8 @@ pub mod guide {
     #[doc = include_str!("../docs/guide/11-features.md")]
     pub mod features {}
 }
+
+/// The Rust blocks of README.md, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
