@@ -4,7 +4,7 @@
 //! … → reply — and hookchain lets its author attach hooks to every step: observe it, **rewrite**
 //! its input, **block** it with a reason the model or the user sees, or **inject** context.
 //!
-//! ```
+//! ```rust,standalone_crate
 //! use hookchain::{HookContext, prelude::*};
 //!
 //! /// Plan before implement: no writes outside plans/ until a plan exists.
@@ -25,36 +25,19 @@
 //! turn.end(TurnEnd::Normal);
 //! ```
 //!
-//! - [`register_hook`] collects a fn at link time (inventory by default, linkme with the `linkme`
-//!   feature) and checks its signature against the point at compile time.
-//! - [`Hooks`] builds one priority-ordered chain per point; [`Session`] and [`Turn`] fire them.
-//! - `cx.turn_state()` and `cx.session_state()` ([`HookContext::turn_state`]) share state between
-//!   the hooks of a turn and of a session; [`get_turn_state`] and [`get_session_state`] reach it
-//!   from code that has only a session id.
-//! - Every firing method has an `_async` twin ([`Turn::intercept_tool_call_async`],
-//!   [`Turn::run_tool_async`], [`Turn::end_async`], [`Hooks::session_async`], ...) for agents on
-//!   an async runtime; see [`hookchain_runtime::chain`] for how the sync methods run async hooks.
-//! - Hooks are grouped by extension: [`Hooks::disable_extension`] switches a group off at
-//!   runtime, and each group has a typed config section ([`registry::Sections`], read from
-//!   `hookchain.yaml` by [`config`]), which a hook reads with [`HookContext::config`] and
-//!   declares with [`extension_config!`].
-//! - A wildcard hook (`#[register_hook("*")]`, `#[register_hook("after_*")]`,
-//!   [`HooksBuilder::watch`]) observes every dispatch of the points its pattern matches, with
-//!   one [`DispatchEvent`] each: the point, the decision and who made it, the payload as JSON,
-//!   the chain's duration.
-//! - [`Hooks::global`] never reads a file: a binary that wants `hookchain.yaml` and its external
-//!   hooks calls `hookchain::init()` (feature `config`) first.
+//! [`register_hook`] collects a fn at link time and checks its signature against the point at
+//! compile time; [`Hooks`] builds one priority-ordered chain per point, written once in
+//! [`chain`]; [`Session`] and [`Turn`] fire them. [`Hooks::global`] never reads a file: a binary
+//! that wants `hookchain.yaml` and its external hooks calls `hookchain::init()` (feature `config`)
+//! first.
 //!
-//! The chain rules are written once, in [`chain`].
+//! The [`guide`] walks through it all, one chapter per topic: writing hooks, the points, the
+//! driver, state, config and consent, other agents' hooks, the command line, the built-in
+//! guards, async, frameworks, and the features.
 //!
 //! # Features
 //!
-//! `config`, `command`, `process`, `http`, `cli` and `guards` (the built-in guards,
-//! [`guards`], each off until enabled) are on by default; with `default-features = false`
-//! hookchain is the compiled-in hooks alone (core, macros, dispatch).
-//! `linkme` collects hooks with linkme instead of inventory; `tokio` lets async hooks use
-//! tokio's timer and the sync API drive tokio-based hooks on a multi-thread runtime.
-
+#![doc = document_features::document_features!()]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
@@ -77,7 +60,8 @@ pub use hookchain_config::init;
 /// Each point is a unit type implementing [`HookPoint`] (`InterceptToolCall`,
 /// …); the agent fires it with a [`Turn`] method of the same name, and a hook takes
 /// its payload (`&ToolCall`, …). [`catalog`](points::catalog) and [`resolve`](points::resolve)
-/// give every point's canonical name, kind and other agents' names for it.
+/// give every point's canonical name, kind and other agents' names for it; the table of points
+/// is in the guide's [chapter on points](crate::guide::points).
 pub mod points {
     pub use hookchain_core::points::*;
     pub use hookchain_core::{
@@ -208,3 +192,47 @@ pub mod prelude {
     };
     pub use serde_json::{Value, json};
 }
+
+/// The guide: everything an agent's author needs, one chapter per topic. Every Rust block in it is
+/// compiled and run by `cargo test -p hookchain --doc`.
+pub mod guide {
+    #[doc = include_str!("../docs/guide/01-hooks.md")]
+    pub mod hooks {}
+
+    #[doc = include_str!("../docs/guide/02-points.md")]
+    #[doc = include_str!("../docs/guide/points-table.md")]
+    pub mod points {}
+
+    #[doc = include_str!("../docs/guide/03-driver.md")]
+    pub mod driver {}
+
+    #[doc = include_str!("../docs/guide/04-state.md")]
+    pub mod state {}
+
+    #[doc = include_str!("../docs/guide/05-config.md")]
+    pub mod config {}
+
+    #[doc = include_str!("../docs/guide/06-dialects.md")]
+    #[doc = include_str!("../docs/guide/dialects-table.md")]
+    pub mod dialects {}
+
+    #[doc = include_str!("../docs/guide/07-cli.md")]
+    pub mod cli {}
+
+    #[doc = include_str!("../docs/guide/08-guards.md")]
+    pub mod guards {}
+
+    #[doc = include_str!("../docs/guide/09-async.md")]
+    pub mod async_hooks {}
+
+    #[doc = include_str!("../docs/guide/10-frameworks.md")]
+    pub mod frameworks {}
+
+    #[doc = include_str!("../docs/guide/11-features.md")]
+    pub mod features {}
+}
+
+/// The Rust blocks of README.md, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

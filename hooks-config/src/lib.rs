@@ -82,8 +82,8 @@
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
 //! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent) and
-//! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the README's table of
-//! what each dialect supports.
+//! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
+//! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
 //! Events of those agents that hookchain has no point for, hook types it cannot run (model
 //! prompts, docker-agent built-ins), and any one entry that cannot be honoured are left out
 //! with a warning naming the file and line ([`Config::warnings`], also logged with
@@ -508,8 +508,8 @@ impl Config {
         ))
     }
 
-    /// Reads the `hooks:` block of a Hermes `config.yaml` (see the README's table for how each
-    /// key is read): commands split like a shell would and run without one, a leading `~/`
+    /// Reads the `hooks:` block of a Hermes `config.yaml` (see the table of
+    /// `hookchain::guide::dialects` for how each key is read): commands split like a shell would and run without one, a leading `~/`
     /// expanded, matchers a full match on the tool name, `fail_closed: true` blocking.
     /// `hooks_auto_accept: true` is honoured in the user's own `~/.hermes/config.yaml` only.
     pub fn load_hermes(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
