@@ -230,6 +230,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/guide/11-features.md")]
     pub mod features {}
+
+    #[doc = include_str!("../docs/guide/12-observability.md")]
+    pub mod observability {}
 }
 
 /// The Rust blocks of README.md, compiled and run as doc tests.

@@ -655,6 +655,14 @@ impl Extension {
         was
     }
 
+    /// Moves [`switches`](Extension::switches) on, so that every chain checks again what lets it
+    /// run its hooks with no check of their own: called after something else such a chain
+    /// depends on changed (the runtime's tracing interest), never on a dispatch.
+    #[doc(hidden)]
+    pub fn note_switch() {
+        SWITCHES.fetch_add(1, Ordering::Release);
+    }
+
     /// `true` when any extension of the process is disabled. A chain that has to check its hooks
     /// one by one (see [`switches`](Extension::switches)) reads this one flag before each hook,
     /// and the hook's own extension only when it is set.

@@ -17,7 +17,7 @@
 //! the same span, which the compiler reports once: one error, on the path, worded by
 //! `HookPoint`'s `on_unimplemented`.
 
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote_spanned};
 use syn::LitStr;
 use syn::ext::IdentExt;
@@ -26,6 +26,7 @@ use syn::spanned::Spanned;
 use crate::attr::{HookAttr, OnErrorPolicy, ungroup};
 use crate::point::Point;
 use crate::signature::HookFn;
+use crate::spans::respan;
 
 /// The tokens emitted after the user's fn.
 pub(crate) fn registration(attr: &HookAttr, point: &Point, hook: &HookFn) -> TokenStream {
@@ -284,22 +285,4 @@ impl<'a> Generator<'a> {
 /// The name of the priority's constant, spanned on the priority's expression.
 fn priority_ident(span: Span) -> syn::Ident {
     format_ident!("__HOOKCHAIN_PRIORITY", span = span)
-}
-
-/// `tokens`, every one of them (delimiters too) set to `span`.
-pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|token| match token {
-            TokenTree::Group(group) => {
-                let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
-                respanned.set_span(span);
-                TokenTree::Group(respanned)
-            }
-            mut token => {
-                token.set_span(span);
-                token
-            }
-        })
-        .collect()
 }

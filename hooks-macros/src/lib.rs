@@ -20,6 +20,7 @@ mod errors;
 mod expand;
 mod point;
 mod signature;
+mod spans;
 mod suggest;
 
 use proc_macro::TokenStream;

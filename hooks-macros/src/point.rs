@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{LitStr, Path};
 
 use crate::catalog::{BUILTIN_POINTS, BuiltinPoint, Lookup, lookup};
+use crate::spans::respan;
 use crate::suggest::{closest, quoted_list};
 
 /// The point of a hook, once resolved.
@@ -74,7 +75,7 @@ impl Point {
                 let ident = format_ident!("{}", point.type_name, span = *span);
                 quote_spanned!(*span=> #krate::points::#ident)
             }
-            Point::Path(path) => crate::expand::respan(quote!(#path), self.span()),
+            Point::Path(path) => respan(quote!(#path), self.span()),
             Point::Wildcard { span, .. } => {
                 quote_spanned!(*span=> #krate::__private::Wildcard)
             }

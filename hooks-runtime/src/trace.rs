@@ -4,40 +4,36 @@
 //!
 //! # What it owns
 //!
-//! The span of one dispatch: target `hookchain`, level `INFO`, name `hookchain.dispatch`, with
-//! these fields (empty ones are not recorded):
-//!
-//! | field | value |
-//! |---|---|
-//! | `otel.name` | `execute_tool Bash` on the tool points, `chat` on the model points, else `hookchain POINT` (the span's name in OpenTelemetry) |
-//! | `gen_ai.operation.name` | `execute_tool` on the tool points (`intercept_tool_call`, `permission_request`, `transform_tool_result`, `after_tool_call`), `chat` on `before_llm_call` and `after_llm_call` |
-//! | `gen_ai.tool.name` | the tool's name, on the tool points |
-//! | `gen_ai.conversation.id` | the session id |
-//! | `hookchain.point` | the point's canonical name |
-//! | `hookchain.turn` | the turn's index, in a turn |
-//! | `hookchain.decision` | `pass`, `rewrite`, `inject` or `block` |
-//! | `hookchain.hook` | the hook that blocked; for a rewrite or an injection, the last one that made one |
-//! | `hookchain.reason` | why it blocked |
-//! | `hookchain.failures` | how many hooks failed (panicked or returned `Err`), when some did |
-//! | `error.type` | `hook_failed` when a hook failed, `hook_failed_closed` when the failure blocked |
-//! | `otel.status_code` | `ERROR` when a hook failed |
-//!
-//! The span's duration is the chain's.
+//! The span of one dispatch: target `hookchain`, level `INFO`, name `hookchain.dispatch`, its
+//! fields recorded as the facade's guide lists them (`hookchain::guide::observability`: the
+//! GenAI fields `otel.name`, `gen_ai.operation.name`, `gen_ai.tool.name`,
+//! `gen_ai.conversation.id`, and hookchain's `hookchain.point`, `.turn`, `.decision`, `.hook`,
+//! `.reason`, `.failures`, with `error.type` and `otel.status_code` when a hook failed). The
+//! span's duration is the chain's.
 //!
 //! # The rules it keeps
 //!
-//! - **One check when nobody listens.** Whether a subscriber wants the span is `tracing`'s own
-//!   check of a callsite ([`wanted`]): with no subscriber, or one whose filter leaves
-//!   `hookchain` at `INFO` out, one relaxed load and a compare. The points' fast paths ask it
-//!   next to the one flag that says a wildcard hook watches the point, and only when either is
-//!   set does a dispatch take the full path, which times the chain and builds the span.
+//! - **Nothing on the lean path.** Whether a subscriber may want the span is kept in one flag
+//!   ([`wanted`]) that `tracing` sets through the spans' callsite whenever a subscriber is
+//!   installed or changes its filter, moving the process-wide switch count on as an
+//!   extension's switch does. A chain that may run its hooks with no check of their own (every
+//!   hook a compiled-in fn, every extension enabled) is never so while the flag is set, so the
+//!   turn's point methods read the flag only off that path, and then take the full dispatch,
+//!   which times the chain and builds the span. With no subscriber, or one whose filter leaves
+//!   `hookchain` at `INFO` out, nothing is read that was not read before.
 //! - **Where the agent is.** A span's parent is the span the agent has entered (its turn, its
 //!   request); the dispatch span is entered while the hooks run (or instruments the future of
 //!   an async dispatch), so a hook's own spans and events nest under it.
 //! - **A point nobody hooks is not dispatched**, so it has no span.
 
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use tracing::Span;
-use tracing::field::Empty;
+use tracing::field::{Empty, FieldSet};
+use tracing_core::callsite::Callsite;
+use tracing_core::metadata::{Kind, Metadata};
+use tracing_core::subscriber::Interest;
 
 use hookchain_core::{Blocked, Decision, Flow, HookPoint, PointKind};
 
@@ -46,10 +42,53 @@ use crate::chain::{Outcome, Scope};
 /// The target of the spans: `RUST_LOG=hookchain=info` keeps them.
 pub(crate) const TARGET: &str = "hookchain";
 
-/// `true` when a subscriber wants the dispatch spans: `tracing`'s check of a callsite.
+/// Whether some subscriber may want the dispatch spans: what `tracing` last told [`CALLSITE`].
+static WANTED: AtomicBool = AtomicBool::new(false);
+
+/// The callsite of the dispatch spans as the fast paths see it: `tracing` tells it, whenever a
+/// subscriber is installed or its filter changes, whether any subscriber could want a span of
+/// [`TARGET`] at `INFO`, and it keeps the answer in [`WANTED`].
+struct DispatchCallsite;
+
+static CALLSITE: DispatchCallsite = DispatchCallsite;
+
+static META: Metadata<'static> = Metadata::new(
+    "hookchain.dispatch",
+    TARGET,
+    tracing::Level::INFO,
+    Some(file!()),
+    Some(line!()),
+    Some(module_path!()),
+    FieldSet::new(&[], tracing_core::identify_callsite!(&CALLSITE)),
+    Kind::HINT,
+);
+
+impl Callsite for DispatchCallsite {
+    fn set_interest(&self, interest: Interest) {
+        WANTED.store(!interest.is_never(), Ordering::Relaxed);
+        // After the flag: a chain that sees the new count sees the flag (Release / Acquire),
+        // and checks again whether it may stay lean.
+        hookchain_core::Extension::note_switch();
+    }
+
+    fn metadata(&self) -> &Metadata<'_> {
+        &META
+    }
+}
+
+/// Registers the callsite with `tracing` (once per process; a registry's build calls it), which
+/// asks every subscriber at once and again whenever one is installed.
+pub(crate) fn register() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| tracing_core::callsite::register(&CALLSITE));
+}
+
+/// `true` unless no subscriber can want the dispatch spans: one relaxed load. `true` may still
+/// mean no span (a subscriber that decides span by span): the full dispatch then asks again,
+/// and builds nothing.
 #[inline(always)]
 pub(crate) fn wanted() -> bool {
-    tracing::enabled!(target: TARGET, tracing::Level::INFO)
+    WANTED.load(Ordering::Relaxed)
 }
 
 /// The GenAI operation a dispatch of `point` hooks into, where the conventions name one.
@@ -275,10 +314,5 @@ mod tests {
             own.iter()
                 .all(|s| s.parent.as_deref() == Some("hookchain.dispatch"))
         );
-    }
-
-    #[test]
-    fn no_subscriber_no_span() {
-        assert!(!super::wanted());
     }
 }

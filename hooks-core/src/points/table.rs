@@ -55,11 +55,11 @@ macro_rules! __builtin_points {
             /// agent gets it back from `Session::context()` and adds it to its model calls. Injections
             /// accumulate in chain order.
             ///
-            /// [`SessionStartEvent::source`] says why: a new conversation, a reset, a child agent's
-            /// session (Claude Code's `SubagentStart`: its context goes into the child's session), a
-            /// resumed conversation, or the same one after a compaction. External hooks configured
-            /// as `SubagentStart` fire for child sessions only, and hooks configured as Claude
-            /// Code's `SessionStart` for the others.
+            /// [`SessionStartEvent::source`](crate::SessionStartEvent::source) says why: a new
+            /// conversation, a reset, a child agent's session (Claude Code's `SubagentStart`: its
+            /// context goes into the child's session), a resumed conversation, or the same one
+            /// after a compaction. External hooks configured as `SubagentStart` fire for child
+            /// sessions only, and hooks configured as Claude Code's `SessionStart` for the others.
             SessionStart {
                 name: "session_start",
                 kind: Inject,
@@ -133,10 +133,11 @@ macro_rules! __builtin_points {
             /// `turn_start`: the turn starts, once per run of the agent, after `transform_user_input`
             /// and before the turn's first model call. Inject.
             ///
-            /// Hooks see the user's message as the model will get it ([`TurnStartEvent::prompt`]) and
-            /// return context (`HookResult::Rewrite(text)`) for **this turn only**: the agent adds it to
-            /// every model call of the turn and keeps it out of the conversation, so the next turn
-            /// starts without it (docker-agent's `turn_start`, Pi's `before_agent_start`). Injections
+            /// Hooks see the user's message as the model will get it
+            /// ([`TurnStartEvent::prompt`](crate::TurnStartEvent::prompt)) and return context
+            /// (`HookResult::Rewrite(text)`) for **this turn only**: the agent adds it to every
+            /// model call of the turn and keeps it out of the conversation, so the next turn starts
+            /// without it (docker-agent's `turn_start`, Pi's `before_agent_start`). Injections
             /// accumulate in chain order; a block ends the turn before any model call, its reason
             /// the reply.
             TurnStart {
@@ -154,9 +155,10 @@ macro_rules! __builtin_points {
 
             /// `before_llm_call`: before every model call. Inject.
             ///
-            /// Hooks see the whole [`LlmCall`] and return an [`Injection`] of system text and/or user text,
-            /// or block the call. Injections accumulate in chain order: each later hook sees the call with
-            /// the earlier injections applied.
+            /// Hooks see the whole [`LlmCall`](crate::LlmCall) and return an
+            /// [`Injection`](crate::Injection) of system text and/or user text, or block the call.
+            /// Injections accumulate in chain order: each later hook sees the call with the earlier
+            /// injections applied.
             BeforeLlmCall {
                 name: "before_llm_call",
                 kind: Inject,
@@ -186,8 +188,8 @@ macro_rules! __builtin_points {
 
             /// `intercept_tool_call`: before a tool runs. Transform.
             ///
-            /// Hooks see the [`ToolCall`], rewrite its **args** (the name and id stay), or block it with an
-            /// error the model sees.
+            /// Hooks see the [`ToolCall`](crate::ToolCall), rewrite its **args** (the name and id
+            /// stay), or block it with an error the model sees.
             InterceptToolCall {
                 name: "intercept_tool_call",
                 kind: Transform,
@@ -209,10 +211,11 @@ macro_rules! __builtin_points {
             /// `permission_request`: the agent is about to ask the user to confirm a tool call. Transform.
             ///
             /// The agent fires it where it would prompt for a permission (a call that no rule
-            /// allowed), after `intercept_tool_call`. A rewrite ([`PermissionGrant`]) allows the call
-            /// without asking, with new args when the grant carries them; a block denies it, the
-            /// reason an error for the model; a pass leaves the choice to the user. A later hook's
-            /// block wins over an earlier hook's grant: the chain stops at the block.
+            /// allowed), after `intercept_tool_call`. A rewrite
+            /// ([`PermissionGrant`](crate::PermissionGrant)) allows the call without asking, with
+            /// new args when the grant carries them; a block denies it, the reason an error for the
+            /// model; a pass leaves the choice to the user. A later hook's block wins over an
+            /// earlier hook's grant: the chain stops at the block.
             PermissionRequest {
                 name: "permission_request",
                 kind: Transform,
@@ -252,15 +255,16 @@ macro_rules! __builtin_points {
             /// `after_tool_call`: a tool ran, whether it succeeded or failed, or a hook blocked the
             /// call. Observe.
             ///
-            /// Hooks see every call of `Turn::run_tool`, the refused ones included, so an audit hook
-            /// misses none: for a call `intercept_tool_call` blocked, the tool did not run, the
-            /// [`ToolResult`] carries the call as the model asked for it, the reason as an error
-            /// `tool_response`, and the block in `blocked` (who blocked, why, and whether it was a
-            /// failure under `on_error = "block"`). External hooks configured under another agent's
-            /// event name (Hermes' `post_tool_call`, or in a Claude Code or docker-agent file) are
-            /// not fired for a refused call, as their agents fire no post-tool event for a denied
-            /// call; hookchain's own protocol sends them the `blocked` record. External hooks
-            /// configured as Claude Code's `PermissionDenied` fire for the refused calls only.
+            /// Hooks see every call of `Turn::run_tool`, the refused ones included, so an audit
+            /// hook misses none: for a call `intercept_tool_call` blocked, the tool did not run,
+            /// the [`ToolResult`](crate::ToolResult) carries the call as the model asked for it,
+            /// the reason as an error `tool_response`, and the block in `blocked` (who blocked,
+            /// why, and whether it was a failure under `on_error = "block"`). External hooks
+            /// configured under another agent's event name (Hermes' `post_tool_call`, or in a
+            /// Claude Code or docker-agent file) are not fired for a refused call, as their agents
+            /// fire no post-tool event for a denied call; hookchain's own protocol sends them the
+            /// `blocked` record. External hooks configured as Claude Code's `PermissionDenied` fire
+            /// for the refused calls only.
             AfterToolCall {
                 name: "after_tool_call",
                 kind: Observe,
@@ -281,9 +285,10 @@ macro_rules! __builtin_points {
             /// `after_tool_batch`: every call of a batch the model asked for at once has run (or was
             /// refused), before the next model call. Inject.
             ///
-            /// Hooks see every result of the batch together ([`ToolBatch::results`]) and return
-            /// context (`HookResult::Rewrite(text)`) for the next model call; a block stops the turn
-            /// before that call, its reason the reply (Claude Code's `PostToolBatch`).
+            /// Hooks see every result of the batch together
+            /// ([`ToolBatch::results`](crate::ToolBatch::results)) and return context
+            /// (`HookResult::Rewrite(text)`) for the next model call; a block stops the turn before
+            /// that call, its reason the reply (Claude Code's `PostToolBatch`).
             AfterToolBatch {
                 name: "after_tool_batch",
                 kind: Inject,
@@ -315,9 +320,10 @@ macro_rules! __builtin_points {
 
             /// `on_stop`: the agent is about to end its turn. Transform.
             ///
-            /// A block tells the agent to go on: the reason becomes its next instruction. The number of such
-            /// redos is capped per turn; on a repeat, [`StopEvent::stop_hook_active`] is `true`. A rewrite
-            /// replaces the final reply.
+            /// A block tells the agent to go on: the reason becomes its next instruction. The
+            /// number of such redos is capped per turn; on a repeat,
+            /// [`StopEvent::stop_hook_active`](crate::StopEvent::stop_hook_active) is `true`. A
+            /// rewrite replaces the final reply.
             OnStop {
                 name: "on_stop",
                 kind: Transform,
@@ -414,11 +420,13 @@ macro_rules! __builtin_points {
             /// `notification`: the runtime or the agent reports something (a hook failed, a redo cap
             /// was reached, the agent hit its iteration cap or waits for the user). Observe.
             ///
-            /// [`Notification::kind`] says what. External hooks configured under a name that stands
-            /// for one kind fire for that kind only: `on_error` for notifications of
-            /// [`Level::Error`], `on_max_iterations` for [`NotificationKind::MaxIterations`],
-            /// `on_user_input` for [`NotificationKind::UserInput`]. Hooks registered in Rust under
-            /// any of its names see every notification.
+            /// [`Notification::kind`](crate::Notification::kind) says what. External hooks
+            /// configured under a name that stands for one kind fire for that kind only: `on_error`
+            /// for notifications of [`Level::Error`](crate::Level::Error), `on_max_iterations` for
+            /// [`NotificationKind::MaxIterations`](crate::NotificationKind::MaxIterations),
+            /// `on_user_input` for
+            /// [`NotificationKind::UserInput`](crate::NotificationKind::UserInput). Hooks
+            /// registered in Rust under any of its names see every notification.
             Notify {
                 name: "notification",
                 kind: Observe,

@@ -139,6 +139,8 @@ impl HooksBuilder {
 
 impl Registry {
     pub(super) fn new(builder: HooksBuilder) -> Self {
+        // From here on, `tracing` tells the dispatches whether a subscriber wants their spans.
+        crate::trace::register();
         let mut infos: Vec<HookInfo> = builder
             .registered
             .iter()

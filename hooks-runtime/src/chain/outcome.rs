@@ -1,0 +1,83 @@
+//! What a dispatch gives back: the [`Outcome`] (the flow, who rewrote the value, the context and
+//! warnings hooks added) and each [`HookFailure`].
+
+use std::fmt;
+
+use hookchain_core::{Flow, Metadata, Notification, OnError};
+
+/// A hook that failed during a dispatch and how its failure was handled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookFailure {
+    /// The hook's name.
+    pub hook: String,
+    /// What went wrong: the `Err`'s message, or the panic's.
+    pub error: String,
+    /// `true` when the hook panicked, `false` when it returned `Err`.
+    pub panicked: bool,
+    /// The policy applied.
+    pub on_error: OnError,
+}
+
+impl fmt::Display for HookFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = if self.panicked { "panicked" } else { "failed" };
+        write!(
+            f,
+            "hook `{}` {how}: {} (on_error = {})",
+            self.hook, self.error, self.on_error
+        )
+    }
+}
+
+/// Everything a dispatch produced: the flow, and what the hooks attached on the way.
+///
+/// When every hook passes, the lists are empty and nothing was allocated.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Outcome<T> {
+    /// Go on with the (possibly rewritten) value, or stop.
+    pub flow: Flow<T>,
+    /// The hooks that rewrote (or injected into) the value, in chain order.
+    pub rewritten_by: Vec<String>,
+    /// Metadata attached by the hooks.
+    pub metadata: Metadata,
+    /// Agent-facing context added by the hooks, in chain order.
+    pub context: Vec<String>,
+    /// User-facing warnings added by the hooks, in chain order.
+    pub warnings: Vec<String>,
+    /// Notifications the hooks asked for (`cx.notify`), in chain order: a `Session` or a
+    /// `Turn` fires them through `notification` after the dispatch; `Hooks::dispatch` leaves
+    /// them here.
+    pub notifications: Vec<Notification>,
+    /// Hooks that panicked or returned `Err`, in chain order.
+    pub failures: Vec<HookFailure>,
+}
+
+impl<T> Outcome<T> {
+    /// `value` unchanged, as a chain with no hooks gives it back: nothing to build, nothing
+    /// allocated.
+    #[inline(always)]
+    pub(crate) fn passed(value: T) -> Self {
+        Outcome {
+            flow: Flow::Continue(value),
+            rewritten_by: Vec::new(),
+            metadata: Metadata::new(),
+            context: Vec::new(),
+            warnings: Vec::new(),
+            notifications: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    /// The flow alone.
+    #[inline]
+    pub fn into_flow(self) -> Flow<T> {
+        self.flow
+    }
+
+    /// `true` when a hook blocked.
+    pub fn is_blocked(&self) -> bool {
+        self.flow.is_blocked()
+    }
+}
