@@ -7,13 +7,15 @@
 //! The registries here are built with `HooksBuilder::new().collected()`, never
 //! `Hooks::global()`, so no test reads the real `./hookchain.yaml` or `~/.config`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hookchain::config::Config;
 use hookchain::registry::{BuildError, ConfigOrigin};
 use hookchain::{ConfigError, HooksBuilder};
 use hookchain::{HookContext, prelude::*};
 use serde::Deserialize;
+
+mod support;
 
 /// The workflow guard's settings, as the feature request has them.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -77,9 +79,7 @@ fn audit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/extensions")
-        .join(name)
+    support::fixture(&format!("extensions/{name}"))
 }
 
 fn hooks_with(config: Config) -> Result<Hooks, BuildError> {

@@ -363,7 +363,7 @@ fn hookchain_test_tries_max_iterations_on_a_model_call() {
 
 #[test]
 fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let start = readme
         .find("```yaml\nextensions:\n  destructive-commands:")
         .expect("the README's guard config");
@@ -527,7 +527,7 @@ Ok(())
 /// The README's block of `init()` with a guard is the one compiled above.
 #[test]
 fn the_readmes_init_with_a_guard_is_compiled_here() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let start = readme
         .find("```rust\nuse hookchain::config::Init;")
         .expect("the README's init() with a guard");
@@ -536,6 +536,6 @@ fn the_readmes_init_with_a_guard_is_compiled_here() {
     let this = include_str!("guards.rs");
     assert!(
         this.contains(code),
-        "the README's block is not in tests/guards.rs:\n{code}"
+        "the README's block is not in tests/config/guards.rs:\n{code}"
     );
 }

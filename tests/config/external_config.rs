@@ -3,7 +3,7 @@
 //! every mistake an error naming its file and line.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use hookchain::config::Config;
@@ -13,7 +13,7 @@ use hookchain::external::{
 };
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config")
+    crate::support::fixture("config")
 }
 
 fn fixture(path: &str) -> String {
