@@ -16,6 +16,7 @@ use hookchain::{HookContext, prelude::*};
 use serde::Deserialize;
 
 mod support;
+use support::temp_dir;
 
 /// The workflow guard's settings, as the feature request has them.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -231,7 +232,8 @@ fn enabled_false_in_the_file_disables_the_extension() {
         .unwrap()
         .replace("enabled: true", "enabled: false");
     // The user's own file may switch a guard off (a project's file may not).
-    let home = std::env::temp_dir().join(format!("hookchain-ext-config-{}", std::process::id()));
+    let temp = temp_dir();
+    let home = temp.path().join("ext-config");
     let user_dir = home.join(".config/hookchain");
     std::fs::create_dir_all(&user_dir).unwrap();
     std::fs::write(user_dir.join("hookchain.yaml"), &text).unwrap();
