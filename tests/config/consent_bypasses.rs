@@ -6,7 +6,7 @@
 //!
 //! | bypass | test |
 //! |---|---|
-//! | an approved script edited after the registry is built | `tests/consent.rs`: `a_script_edited_after_the_registry_is_built_does_not_run` |
+//! | an approved script edited after the registry is built | `tests/config/consent.rs`: `a_script_edited_after_the_registry_is_built_does_not_run` |
 //! | `sh -o errexit x.sh` | here: `wrapped_scripts_are_pinned` |
 //! | `python3 -W ignore x.py` | here: `wrapped_scripts_are_pinned` |
 //! | `python3 -X utf8 x.py` | here: `wrapped_scripts_are_pinned` |
@@ -15,13 +15,13 @@
 //! | `timeout 5 sh x.sh` | here: `wrapped_scripts_are_pinned` |
 //! | `sh -c 'cd "$CLAUDE_PROJECT_DIR" && ./x.sh'` | here: `wrapped_scripts_are_pinned` |
 //! | `cat \| ./x.sh` (a shell line) | here: `wrapped_scripts_are_pinned` |
-//! | `env` `BASH_ENV`, `LD_PRELOAD` added to an approved hook; `working_dir` changed | `tests/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
+//! | `env` `BASH_ENV`, `LD_PRELOAD` added to an approved hook; `working_dir` changed | `tests/config/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
 //! | `env` `PATH` added to an approved hook | here: `a_path_added_to_an_approved_hook_does_not_run` |
-//! | HTTP `headers` with `$SECRET` added to an approved hook | `tests/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
-//! | a project's `hooks_auto_accept: true`, through `Config::load` and discovery | `tests/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
-//! | a project's `hooks_auto_accept: true`, through `Config::from_yaml_str` | `tests/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
-//! | approvals written at once by 8 threads (all 8 kept) | `tests/consent.rs`: `concurrent_approvals_are_all_kept` |
-//! | an allowlist that does not parse (`Consent::load`) | `tests/consent.rs`: `an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list` |
+//! | HTTP `headers` with `$SECRET` added to an approved hook | `tests/config/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
+//! | a project's `hooks_auto_accept: true`, through `Config::load` and discovery | `tests/config/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
+//! | a project's `hooks_auto_accept: true`, through `Config::from_yaml_str` | `tests/config/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
+//! | approvals written at once by 8 threads (all 8 kept) | `tests/config/consent.rs`: `concurrent_approvals_are_all_kept` |
+//! | an allowlist that does not parse (`Consent::load`) | `tests/config/consent.rs`: `an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list` |
 //! | a truncated or unreadable allowlist, through `init` (a strict `build` with the default allowlist fails on it: `hooks-config/src/registry.rs`, `apply`) | here: `a_broken_allowlist_is_an_error_of_init` |
 //! | a project's `extensions: {external: {enabled: false}}` over the user's approved hooks | here: `a_project_file_cannot_switch_off_the_users_hooks` |
 //! | a project's `enabled: false` for a compiled-in guard's extension | here: `a_project_file_cannot_switch_off_a_compiled_in_guard` |

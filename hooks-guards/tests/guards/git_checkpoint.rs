@@ -2,7 +2,7 @@
 //! changes, a stash and ignored files, whose own git must come out byte-identical; a directory
 //! that is not a repository; config from `hookchain.yaml`, from Rust and from docker-agent's
 //! agent file; and a machine without git. (`hookchain test` tries it in the root crate's
-//! `tests/guards.rs`, with the other guards.)
+//! `tests/config/guards.rs`, with the other guards.)
 //!
 //! Every test skips, saying why, when `git` is not installed.
 
