@@ -3,7 +3,7 @@
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). The corpus grows in
 # fuzz/work/<target> (not committed), seeded from fuzz/corpus/<target>; a crash is saved under
 # fuzz/artifacts/<target>/: copy it into fuzz/regressions/<target>/, fix the bug, and
-# tests/fuzz_regressions.rs checks it on stable from then on.
+# tests/config/fuzz_regressions.rs checks it on stable from then on.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-120}"

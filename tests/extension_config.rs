@@ -7,13 +7,16 @@
 //! The registries here are built with `HooksBuilder::new().collected()`, never
 //! `Hooks::global()`, so no test reads the real `./hookchain.yaml` or `~/.config`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hookchain::config::Config;
 use hookchain::registry::{BuildError, ConfigOrigin};
 use hookchain::{ConfigError, HooksBuilder};
 use hookchain::{HookContext, prelude::*};
 use serde::Deserialize;
+
+mod support;
+use support::temp_dir;
 
 /// The workflow guard's settings, as the feature request has them.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -77,9 +80,7 @@ fn audit(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/extensions")
-        .join(name)
+    support::fixture(&format!("extensions/{name}"))
 }
 
 fn hooks_with(config: Config) -> Result<Hooks, BuildError> {
@@ -231,7 +232,8 @@ fn enabled_false_in_the_file_disables_the_extension() {
         .unwrap()
         .replace("enabled: true", "enabled: false");
     // The user's own file may switch a guard off (a project's file may not).
-    let home = std::env::temp_dir().join(format!("hookchain-ext-config-{}", std::process::id()));
+    let temp = temp_dir();
+    let home = temp.path().join("ext-config");
     let user_dir = home.join(".config/hookchain");
     std::fs::create_dir_all(&user_dir).unwrap();
     std::fs::write(user_dir.join("hookchain.yaml"), &text).unwrap();

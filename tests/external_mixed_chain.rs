@@ -12,7 +12,6 @@
 //! No network; the temporary directories are removed when each test ends.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use hookchain::config::Config;
@@ -23,6 +22,10 @@ use hookchain::external::{
 use hookchain::points::InterceptToolCall;
 use hookchain::{HookContext, prelude::*};
 use hookchain::{HooksBuilder, Outcome};
+use tempfile::TempDir;
+
+mod support;
+use support::{gone, temp_dir};
 
 /// The tool the mixed-chain hooks act on; the `#[register_hook]` hooks pass on every other tool.
 const TOOL: &str = "mixed_shell";
@@ -55,9 +58,7 @@ fn rust_20(call: &ToolCall, cx: &HookContext) -> HookResult<Value> {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/external")
-        .join(name)
+    support::fixture(&format!("external/{name}"))
 }
 
 /// A command hook on `intercept_tool_call`, added in code.
@@ -158,46 +159,6 @@ fn the_same_chain_from_a_hookchain_yaml() {
 // ---------------------------------------------------------------------------------------------
 // A script that hangs.
 
-/// A directory of its own under the system's temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static COUNT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-mixed-chain-{label}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `true` once `pid` has exited (a zombie waiting to be reaped counts as exited).
-fn gone(pid: u32) -> bool {
-    let alive = std::process::Command::new("sh")
-        .args(["-c", &format!("kill -0 {pid} 2>/dev/null")])
-        .status()
-        .is_ok_and(|status| status.success());
-    if !alive {
-        return true;
-    }
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
-            Some(state == 'Z' || state == 'X')
-        })
-        .unwrap_or(false)
-}
-
 /// Asserts that the script and its grandchild, whose pids it wrote to `pids`, are gone (killing
 /// and reaping take the kernel a moment).
 #[track_caller]
@@ -221,7 +182,7 @@ fn assert_no_process_left(pids: &Path) {
 
 /// A registry with `hang.sh` (1 s time limit) on `intercept_tool_call`, and where its pids go.
 fn hanging(on_error: OnError, dir: &TempDir) -> (Hooks, PathBuf) {
-    let pids = dir.0.join("pids");
+    let pids = dir.path().join("pids");
     let argv = vec![
         fixture("hang.sh").display().to_string(),
         pids.display().to_string(),
@@ -239,7 +200,7 @@ const SLACK: Duration = Duration::from_secs(2);
 
 #[test]
 fn a_hanging_script_under_on_error_block_blocks_within_its_time_limit() {
-    let dir = TempDir::new("block");
+    let dir = temp_dir();
     let (hooks, pids) = hanging(OnError::Block, &dir);
     let turn = hooks.session("hang-block").begin_turn();
     let started = Instant::now();
@@ -264,7 +225,7 @@ fn a_hanging_script_under_on_error_block_blocks_within_its_time_limit() {
 
 #[test]
 fn a_hanging_script_under_on_error_warn_goes_on_with_a_warning_naming_it() {
-    let dir = TempDir::new("warn");
+    let dir = temp_dir();
     let (hooks, pids) = hanging(OnError::Warn, &dir);
     let turn = hooks.session("hang-warn").begin_turn();
     let started = Instant::now();

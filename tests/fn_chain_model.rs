@@ -1,4 +1,4 @@
-//! The model-based test of the chain rules (`hooks-runtime/tests/chain_model.rs`) for chains made
+//! The model-based test of the chain rules (`hooks-runtime/tests/runtime/chain_model.rs`) for chains made
 //! only of `#[register_hook]` fns, which take the pass path that checks nothing per hook: random
 //! chains of 1 to 8 of the 18 fns below (three priorities, three `on_error` policies, two fns
 //! of each), each told per case to pass, rewrite, block, panic or return `Err`, dispatched
@@ -8,7 +8,7 @@
 //! The fns read what to do from a table this file's one test fills before each case, and log
 //! that they ran; a test of its own per binary, so that no other test shares the table.
 
-#[path = "../hooks-runtime/tests/support/chain_rules.rs"]
+#[path = "../hooks-runtime/tests/runtime/support/chain_rules.rs"]
 mod chain_rules;
 
 use std::collections::HashMap;

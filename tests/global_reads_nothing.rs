@@ -5,11 +5,12 @@
 //! One test in its own binary: it changes the process's current directory and builds the
 //! global registry.
 
-use std::path::PathBuf;
-
 use hookchain::config::InitError;
 use hookchain::prelude::*;
 use hookchain::registry::HookSource;
+
+mod support;
+use support::temp_dir;
 
 #[register_hook("intercept_tool_call", extension = "guard")]
 fn guard(_: &ToolCall) -> HookResult<Value> {
@@ -18,14 +19,10 @@ fn guard(_: &ToolCall) -> HookResult<Value> {
 
 #[test]
 fn the_global_registry_ignores_hookchain_yaml_until_init() {
-    let dir = std::env::temp_dir().join(format!("hookchain-global-{}", std::process::id()));
+    let temp = temp_dir();
+    let dir = temp.path().join("global");
     std::fs::create_dir_all(&dir).unwrap();
-    let block: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests/fixtures/external/block.sh",
-    ]
-    .iter()
-    .collect();
+    let block = support::fixture("external/block.sh");
     std::fs::write(
         dir.join("hookchain.yaml"),
         format!(
@@ -61,5 +58,4 @@ fn the_global_registry_ignores_hookchain_yaml_until_init() {
             .contains("before anything calls Hooks::global()")
     );
     std::env::set_current_dir(std::env::temp_dir()).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

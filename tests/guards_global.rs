@@ -5,10 +5,13 @@
 use hookchain::config::Init;
 use hookchain::prelude::*;
 
+mod support;
+use support::temp_dir;
+
 #[test]
 fn init_with_a_hookchain_yaml_that_enables_a_guard_puts_it_in_the_global_registry() {
-    let dir = std::env::temp_dir().join(format!("hookchain-guards-global-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("guards-global");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("hookchain.yaml"),
@@ -23,5 +26,4 @@ fn init_with_a_hookchain_yaml_that_enables_a_guard_puts_it_in_the_global_registr
     let turn = Hooks::global().session("global-guard").begin_turn();
     let call = ToolCall::new("shell", json!({"cmd": "dd if=/dev/zero of=/dev/sda"}));
     assert!(turn.intercept_tool_call(call).is_blocked());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,26 +1,24 @@
 //! `hookchain::init()`: the binary's explicit choice to read the config files, apply consent and
 //! install the global registry; what it reports; what it does with a file that has an error.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hookchain::config::{Init, InitError};
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::prelude::*;
+use tempfile::TempDir;
+
+mod support;
+use support::temp_dir;
 
 fn block_script() -> PathBuf {
-    [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests/fixtures/external/block.sh",
-    ]
-    .iter()
-    .collect()
+    support::fixture("external/block.sh")
 }
 
-/// A fresh directory holding `hookchain.yaml` with `text`.
-fn project(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hookchain-init-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("hookchain.yaml"), text).unwrap();
+/// A fresh directory holding `hookchain.yaml` with `text`, removed when dropped.
+fn project(text: &str) -> TempDir {
+    let dir = temp_dir();
+    std::fs::write(dir.path().join("hookchain.yaml"), text).unwrap();
     dir
 }
 
@@ -42,9 +40,10 @@ fn rm_rf(hooks: &Hooks) -> bool {
 
 #[test]
 fn init_installs_the_discovered_config_and_says_what_it_loaded() {
-    let dir = project("ok", &guard_yaml());
+    let temp = project(&guard_yaml());
+    let dir = temp.path();
     let report = Init::new()
-        .project_dir(&dir)
+        .project_dir(dir)
         .home_dir(None)
         .consent(
             Consent::in_memory(),
@@ -71,16 +70,16 @@ fn init_installs_the_discovered_config_and_says_what_it_loaded() {
         "no-rm"
     );
     // Once is all.
-    let again = Init::new().project_dir(&dir).home_dir(None).install();
+    let again = Init::new().project_dir(dir).home_dir(None).install();
     assert!(matches!(again, Err(InitError::AlreadyInstalled)));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_unapproved_hook_is_skipped_and_reported_never_prompted() {
-    let dir = project("skip", &guard_yaml());
+    let temp = project(&guard_yaml());
+    let dir = temp.path();
     let (hooks, report, errors) = Init::new()
-        .project_dir(&dir)
+        .project_dir(dir)
         .home_dir(None)
         .consent(Consent::in_memory(), ConsentPolicy::new())
         .build();
@@ -89,12 +88,12 @@ fn an_unapproved_hook_is_skipped_and_reported_never_prompted() {
     assert_eq!(report.consent.skipped[0].name, "no-rm");
     assert!(report.to_string().contains("no-rm"), "{report}");
     assert!(!rm_rf(&hooks));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_broken_file_is_an_error_naming_it_and_the_rest_still_loads() {
-    let dir = project("broken", "extensions:\n  guard: [\n");
+    let temp = project("extensions:\n  guard: [\n");
+    let dir = temp.path();
     let extra = dir.join("claude.json");
     std::fs::write(
         &extra,
@@ -121,5 +120,4 @@ fn a_broken_file_is_an_error_naming_it_and_the_rest_still_loads() {
     );
     assert_eq!(report.files, [extra.display().to_string()]);
     assert!(rm_rf(&hooks));
-    let _ = std::fs::remove_dir_all(Path::new(&dir));
 }

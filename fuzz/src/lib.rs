@@ -12,7 +12,7 @@
 //! - [`config_native`], [`config_claude`], [`config_docker_agent`]: a config file of each kind.
 //!   A refusal names the file it refused.
 //!
-//! The same functions run on stable in the facade's `tests/fuzz_regressions.rs`, over every seed
+//! The same functions run on stable in the facade's `tests/config/fuzz_regressions.rs`, over every seed
 //! and every crash ever found (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`).
 
 use hookchain::config::Config;

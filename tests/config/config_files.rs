@@ -4,28 +4,21 @@
 //! to refuse). Each is an error naming the file; each case runs on a thread with a deadline, so a
 //! hang fails the test instead of hanging it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use hookchain::config::Config;
+use tempfile::TempDir;
+
+use crate::support::temp_dir;
 
 /// A directory of its own for one test, removed when the test ends.
-struct Scratch(PathBuf);
+struct Scratch(TempDir);
 
 impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("hookchain-files-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+    fn new() -> Scratch {
+        Scratch(temp_dir())
     }
 }
 
@@ -46,8 +39,8 @@ fn load_error(path: &Path) -> String {
 #[cfg(unix)]
 #[test]
 fn a_fifo_is_refused_not_waited_on() {
-    let dir = Scratch::new("fifo");
-    let fifo = dir.0.join("hookchain.yaml");
+    let dir = Scratch::new();
+    let fifo = dir.0.path().join("hookchain.yaml");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -61,8 +54,8 @@ fn a_fifo_is_refused_not_waited_on() {
 #[cfg(unix)]
 #[test]
 fn a_link_to_a_device_is_refused_not_read() {
-    let dir = Scratch::new("device");
-    let link = dir.0.join("hookchain.yaml");
+    let dir = Scratch::new();
+    let link = dir.0.path().join("hookchain.yaml");
     std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
     let message = load_error(&link);
     assert!(message.contains("not a regular file"), "{message}");
@@ -70,8 +63,8 @@ fn a_link_to_a_device_is_refused_not_read() {
 
 #[test]
 fn a_file_over_the_size_cap_is_refused() {
-    let dir = Scratch::new("size");
-    let big = dir.0.join("hookchain.yaml");
+    let dir = Scratch::new();
+    let big = dir.0.path().join("hookchain.yaml");
     let mut text = String::from("extensions:\n  big:\n");
     while text.len() <= 1024 * 1024 {
         text.push_str("    # padding padding padding padding padding padding padding padding\n");
@@ -83,8 +76,8 @@ fn a_file_over_the_size_cap_is_refused() {
 
 #[test]
 fn deep_nesting_is_refused_before_the_parser_sees_it() {
-    let dir = Scratch::new("nesting");
-    let flow = dir.0.join("flow.yaml");
+    let dir = Scratch::new();
+    let flow = dir.0.path().join("flow.yaml");
     let depth = 20_000;
     std::fs::write(
         &flow,
@@ -102,7 +95,7 @@ fn deep_nesting_is_refused_before_the_parser_sees_it() {
     );
     assert!(message.contains("line 3"), "{message}");
 
-    let block = dir.0.join("block.yaml");
+    let block = dir.0.path().join("block.yaml");
     let mut text = String::from("extensions:\n  x:\n");
     for level in 2..200 {
         text.push_str(&"  ".repeat(level));

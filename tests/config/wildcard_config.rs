@@ -3,28 +3,23 @@
 //! a pattern that can match nothing, or a key a wildcard hook cannot have, is an error naming the
 //! file and line. No network; each test's temporary directory is removed when it ends.
 
-use std::path::Path;
-
 use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::InterceptToolCall;
 use hookchain::{HookContext, HookOptions, HooksBuilder, prelude::*};
 
-#[path = "support/temp_dir.rs"]
-mod temp_dir;
-use temp_dir::TempDir;
+use crate::support::temp_dir;
 
 fn fixture_file() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/external/hookchain.yaml")
+    crate::support::fixture("external/hookchain.yaml")
         .display()
         .to_string()
 }
 
 #[test]
 fn a_star_key_runs_a_command_hook_on_every_dispatch_with_the_event() {
-    let dir = TempDir::new("wildcard-config-star");
-    let out = dir.0.join("events.jsonl");
+    let dir = temp_dir();
+    let out = dir.path().join("events.jsonl");
     let yaml = format!(
         "hooks:\n  \"*\":\n    - name: audit-script\n      command: ./append_event.sh\n      \
          env: {{OUT: \"{}\"}}\n      timeout: 5\n",
@@ -115,11 +110,10 @@ fn a_wildcard_key_that_cannot_match_or_has_a_matcher_is_an_error_with_its_line()
 
 #[test]
 fn hookchain_doctor_fires_a_wildcard_hook_on_a_synthetic_event() {
-    let dir = TempDir::new("wildcard-config-doctor");
-    let out = dir.0.join("events.jsonl");
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/external/append_event.sh");
-    let config = dir.0.join("hookchain.yaml");
+    let dir = temp_dir();
+    let out = dir.path().join("events.jsonl");
+    let script = crate::support::fixture("external/append_event.sh");
+    let config = dir.path().join("hookchain.yaml");
     std::fs::write(
         &config,
         format!(
@@ -130,7 +124,7 @@ fn hookchain_doctor_fires_a_wildcard_hook_on_a_synthetic_event() {
         ),
     )
     .unwrap();
-    let consent = dir.0.join("approved.json");
+    let consent = dir.path().join("approved.json");
     let run = |command: &str, extra: &[&str]| {
         let mut argv = vec![
             "hookchain",

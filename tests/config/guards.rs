@@ -7,6 +7,8 @@ use hookchain::cli::{self, EXIT_BLOCKED, EXIT_OK};
 use hookchain::config::Config;
 use hookchain::prelude::*;
 
+use crate::support::temp_dir;
+
 fn registry(yaml: &str) -> Result<Hooks, String> {
     let config = Config::from_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
     HooksBuilder::new()
@@ -116,8 +118,8 @@ fn a_misspelt_guard_name_is_an_error_with_a_suggestion_file_and_line() {
 
 #[test]
 fn hookchain_test_tries_a_guard_the_config_enables() {
-    let dir = std::env::temp_dir().join(format!("hookchain-guards-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("guards-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("hookchain.yaml");
     std::fs::write(
@@ -134,12 +136,12 @@ fn hookchain_test_tries_a_guard_the_config_enables() {
     assert!(output.contains("destructive-commands"), "{output}");
     let (code, output) = run("rm -rf node_modules target dist");
     assert_eq!(code, EXIT_OK, "{output}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn one_config_entry_enables_a_context_injector() {
-    let dir = std::env::temp_dir().join(format!("hookchain-inject-yaml-{}", std::process::id()));
+    let temp = temp_dir();
+    let dir = temp.path().join("inject-yaml");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("AGENTS.md"), "Run the tests.\n").unwrap();
     let hooks = registry(&format!(
@@ -160,7 +162,6 @@ fn one_config_entry_enables_a_context_injector() {
         start.context
     );
     assert!(start.context[0].contains("NOPE.md: skipped, it does not exist"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -232,8 +233,8 @@ fn the_secrets_guard_is_enabled_and_configured_per_point_from_hookchain_yaml() {
 
 #[test]
 fn hookchain_test_tries_the_secrets_guard_on_user_input() {
-    let dir = std::env::temp_dir().join(format!("hookchain-secrets-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("secrets-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("hookchain.yaml");
     std::fs::write(&config, "extensions:\n  secrets:\n    enabled: true\n").unwrap();
@@ -253,7 +254,6 @@ fn hookchain_test_tries_the_secrets_guard_on_user_input() {
     );
     let (code, output) = run("deploy the app to staging");
     assert_eq!(code, EXIT_OK, "{output}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -268,8 +268,8 @@ fn hookchain_test_takes_a_git_checkpoint_before_a_write() {
         );
         return;
     }
-    let dir = std::env::temp_dir().join(format!("hookchain-checkpoint-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("checkpoint-cli");
     let (project, state) = (dir.join("project"), dir.join("state"));
     std::fs::create_dir_all(&project).unwrap();
     std::fs::write(project.join("a.txt"), "a\n").unwrap();
@@ -294,13 +294,12 @@ fn hookchain_test_takes_a_git_checkpoint_before_a_write() {
     let list = guard.list(&project).unwrap();
     assert_eq!(list.len(), 1, "{output}");
     assert_eq!(list[0].trigger, "tool Write");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn hookchain_test_tries_the_stop_verifier_on_a_stop_payload() {
-    let dir = std::env::temp_dir().join(format!("hookchain-stopv-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("stopv-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("hookchain.yaml");
     std::fs::write(
@@ -327,13 +326,12 @@ fn hookchain_test_tries_the_stop_verifier_on_a_stop_payload() {
     assert!(output.contains("tests pass or were run"), "{output}");
     let (code, output) = run("I have not pushed anything; should I run the tests first?");
     assert_eq!(code, EXIT_OK, "{output}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn hookchain_test_tries_max_iterations_on_a_model_call() {
-    let dir = std::env::temp_dir().join(format!("hookchain-maxit-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("maxit-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("hookchain.yaml");
     std::fs::write(
@@ -358,15 +356,14 @@ fn hookchain_test_tries_max_iterations_on_a_model_call() {
         output.contains("hookchain.yaml line 4: field `max`: `max` is 0"),
         "{output}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
-    let readme = include_str!("../README.md");
+fn the_guides_guard_config_loads_and_enables_every_guard_it_names() {
+    let readme = include_str!("../../docs/guide/08-guards.md");
     let start = readme
         .find("```yaml\nextensions:\n  destructive-commands:")
-        .expect("the README's guard config");
+        .expect("the guide's guard config");
     let block = &readme[start + "```yaml\n".len()..];
     let yaml = &block[..block.find("```").unwrap()];
     let hooks = registry(yaml).unwrap();
@@ -382,8 +379,8 @@ fn the_readmes_guard_config_loads_and_enables_every_guard_it_names() {
 
 #[test]
 fn audit_log_and_metrics_are_enabled_from_hookchain_yaml() {
-    let dir = std::env::temp_dir().join(format!("hookchain-audit-yaml-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("audit-yaml");
     let log = dir.join("audit.jsonl");
     let hooks = registry(&format!(
         "extensions:\n  audit-log:\n    enabled: true\n    path: {}\n    redact_args: true\n  \
@@ -408,13 +405,12 @@ fn audit_log_and_metrics_are_enabled_from_hookchain_yaml() {
             .unwrap_err();
     assert!(error.contains("did you mean `after_*`?"), "{error}");
     assert!(error.contains("hookchain.yaml"), "{error}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn hookchain_test_writes_an_audit_line() {
-    let dir = std::env::temp_dir().join(format!("hookchain-audit-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("audit-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("audit.jsonl");
     let config = dir.join("hookchain.yaml");
@@ -439,7 +435,6 @@ fn hookchain_test_writes_an_audit_line() {
     assert_eq!(line["tool"], "Bash");
     assert_eq!(line["args"], json!({"command": "ls"}));
     assert_eq!(line["decision"], "pass");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A misspelt guard name in `hookchain.yaml`: the guard it meant does not run, and every way of
@@ -447,8 +442,8 @@ fn hookchain_test_writes_an_audit_line() {
 /// the notice every session of a lenient build hears.
 #[test]
 fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_sessions_notices() {
-    let dir = std::env::temp_dir().join(format!("hookchain-misspelt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = temp_dir();
+    let dir = temp.path().join("misspelt");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("hookchain.yaml");
     std::fs::write(
@@ -502,40 +497,5 @@ fn a_misspelt_guard_name_is_in_the_warnings_of_hookchain_test_json_and_every_ses
             .any(|n| n.message.contains("did you mean `destructive-commands`?")),
         "{:?}",
         hooks.notices()
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The README's example of `init()` with a guard enabled in Rust, compiled (a test cannot install
-/// the global registry of the other tests).
-#[rustfmt::skip]
-#[allow(dead_code, unused_imports)]
-mod init_with_a_guard {
-use hookchain::prelude::*;
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-use hookchain::config::Init;
-use hookchain::guards::{DestructiveCommands, BuiltinsExt};
-
-let report = Init::new()
-    .builder(Hooks::builder().collected().builtin(DestructiveCommands::default()))
-    .install()?;
-eprint!("{report}");
-Ok(())
-}
-}
-
-/// The README's block of `init()` with a guard is the one compiled above.
-#[test]
-fn the_readmes_init_with_a_guard_is_compiled_here() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("```rust\nuse hookchain::config::Init;")
-        .expect("the README's init() with a guard");
-    let block = &readme[start + "```rust\n".len()..];
-    let code = &block[..block.find("```").unwrap()];
-    let this = include_str!("guards.rs");
-    assert!(
-        this.contains(code),
-        "the README's block is not in tests/guards.rs:\n{code}"
     );
 }

@@ -7,10 +7,9 @@
 //! in chain order) and an observe point (every hook runs, blocks are ignored, failures are
 //! contained).
 
-#[path = "support/chain_rules.rs"]
-mod chain_rules;
-
-use chain_rules::{Ran, Spec, act, action, model, observed, on_error, quiet_model_panics};
+use crate::support::chain_rules::{
+    Ran, Spec, act, action, model, observed, on_error, quiet_model_panics,
+};
 use hookchain_core::points::{AfterLlmCall, SessionStart, TransformUserInput};
 use hookchain_core::{
     BoxFuture, HookContext, HookPoint, HookResult, LlmReply, Observed, SessionSource,

@@ -2,7 +2,7 @@
 //! approved. Every test keeps its allowlist and scripts in a directory of its own under the
 //! system's temp directory, never in the real home directory.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use hookchain::config::Config;
@@ -11,21 +11,20 @@ use hookchain::consent::{
     TerminalPrompt, admit,
 };
 use hookchain::external::ExternalHook;
+use tempfile::TempDir;
+
+use crate::support::{make_executable, temp_dir};
 
 /// A directory of its own for one test, removed when the test ends.
-struct Scratch(PathBuf);
+struct Scratch(TempDir);
 
 impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("hookchain-consent-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+    fn new() -> Scratch {
+        Scratch(temp_dir())
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
+        self.0.path().join(name)
     }
 
     /// Writes an executable script.
@@ -50,18 +49,6 @@ impl Scratch {
     }
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 const GUARD: &str = "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      matcher: Bash\n";
 
 fn names(hooks: &[ExternalHook]) -> Vec<&str> {
@@ -70,7 +57,7 @@ fn names(hooks: &[ExternalHook]) -> Vec<&str> {
 
 #[test]
 fn a_hook_runs_once_approved_and_stops_when_its_script_changes() {
-    let dir = Scratch::new("lifecycle");
+    let dir = Scratch::new();
     let script = dir.script("guard.sh", "exit 0");
     let hooks = dir.hooks(GUARD);
     let hook = &hooks[0];
@@ -157,7 +144,7 @@ fn a_hook_runs_once_approved_and_stops_when_its_script_changes() {
 
 #[test]
 fn the_environment_approves_and_remembers() {
-    let dir = Scratch::new("env");
+    let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
     let hooks = dir.hooks(GUARD);
     let mut consent = Consent::load(dir.allowlist()).unwrap();
@@ -197,7 +184,7 @@ fn the_environment_approves_and_remembers() {
 
 #[test]
 fn auto_accept_and_the_accept_flag_approve_new_and_changed_hooks() {
-    let dir = Scratch::new("auto");
+    let dir = Scratch::new();
     let script = dir.script("guard.sh", "exit 0");
     let hooks = dir.hooks(GUARD);
     let mut consent = Consent::load(dir.allowlist()).unwrap();
@@ -227,7 +214,7 @@ fn auto_accept_and_the_accept_flag_approve_new_and_changed_hooks() {
 
 #[test]
 fn the_prompt_is_asked_about_unapproved_hooks_only() {
-    let dir = Scratch::new("prompt");
+    let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
     dir.script("audit.sh", "exit 0");
     let hooks =
@@ -268,7 +255,7 @@ fn the_prompt_is_asked_about_unapproved_hooks_only() {
 
 #[test]
 fn the_terminal_prompt_shows_the_hook_and_takes_yes_only() {
-    let dir = Scratch::new("terminal");
+    let dir = Scratch::new();
     let script = dir.script("guard.sh", "exit 0");
     let hooks = dir.hooks(GUARD);
     let hook = &hooks[0];
@@ -316,7 +303,7 @@ fn the_terminal_prompt_shows_the_hook_and_takes_yes_only() {
 
 #[test]
 fn the_allowlist_is_written_whole_and_atomically() {
-    let dir = Scratch::new("atomic");
+    let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
     dir.script("audit.sh", "exit 0");
     let hooks = dir.hooks(
@@ -361,7 +348,7 @@ fn the_allowlist_is_written_whole_and_atomically() {
 
 #[test]
 fn an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list() {
-    let dir = Scratch::new("corrupt");
+    let dir = Scratch::new();
     std::fs::create_dir_all(dir.path("state")).unwrap();
     std::fs::write(dir.allowlist(), "{\"version\": 1, \"hooks\": [").unwrap();
     let error = Consent::load(dir.allowlist()).unwrap_err();
@@ -384,7 +371,7 @@ fn an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list() {
 
 #[test]
 fn an_http_hook_is_approved_by_its_url() {
-    let dir = Scratch::new("http");
+    let dir = Scratch::new();
     let hooks = dir.hooks("hooks:\n  PreToolUse:\n    - url: https://hooks.example.com/a\n");
     let mut consent = Consent::load(dir.allowlist()).unwrap();
     consent.approve(&hooks[0]).unwrap();
@@ -398,7 +385,7 @@ fn an_http_hook_is_approved_by_its_url() {
 
 #[test]
 fn shell_lines_pin_the_script_they_name() {
-    let dir = Scratch::new("shell");
+    let dir = Scratch::new();
     std::fs::create_dir_all(dir.path(".claude/hooks")).unwrap();
     let script = dir.script(".claude/hooks/check.sh", "exit 0");
     let settings = dir.path(".claude/settings.json");
@@ -439,7 +426,7 @@ fn shell_lines_pin_the_script_they_name() {
 
 #[test]
 fn an_in_memory_allowlist_writes_nothing() {
-    let dir = Scratch::new("memory");
+    let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
     let hooks = dir.hooks(GUARD);
     let mut consent = Consent::in_memory();
@@ -458,7 +445,7 @@ fn an_in_memory_allowlist_writes_nothing() {
 /// agent reading `./hookchain.yaml` from its own.
 #[test]
 fn an_approval_holds_whichever_way_the_path_to_the_script_is_written() {
-    let dir = Scratch::new("spelling");
+    let dir = Scratch::new();
     std::fs::create_dir_all(dir.path("agent/hooks")).unwrap();
     std::fs::create_dir_all(dir.path("elsewhere")).unwrap();
     let script = dir.path("agent/hooks/guard.sh");
@@ -487,7 +474,7 @@ fn an_approval_holds_whichever_way_the_path_to_the_script_is_written() {
 /// header (which may carry a secret) to an approved HTTP hook.
 #[test]
 fn env_working_dir_and_headers_are_part_of_the_approval() {
-    let dir = Scratch::new("pinned-settings");
+    let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
     std::fs::create_dir_all(dir.path("sub")).unwrap();
     // The same script, byte for byte, in another directory.
@@ -530,7 +517,7 @@ fn a_script_edited_after_the_registry_is_built_does_not_run() {
     use hookchain::config::ConfigBuilderExt;
     use hookchain::points::{InterceptToolCall, ToolCall};
 
-    let dir = Scratch::new("edited-later");
+    let dir = Scratch::new();
     let marker = dir.path("ran");
     let script = dir.script(
         "guard.sh",
@@ -581,7 +568,7 @@ fn a_script_edited_after_the_registry_is_built_does_not_run() {
 /// writer has a temporary file of its own.
 #[test]
 fn concurrent_approvals_are_all_kept() {
-    let dir = Scratch::new("concurrent");
+    let dir = Scratch::new();
     let writers = 8;
     let mut hooks = Vec::new();
     for n in 0..writers {
@@ -635,7 +622,7 @@ fn a_skipped_hook_is_reported_through_notification_at_every_session_start() {
     use hookchain::points::{Level, Notification, Notify};
     use std::sync::Mutex as StdMutex;
 
-    let dir = Scratch::new("notified");
+    let dir = Scratch::new();
     let config = push_guard(&dir);
     let heard: Arc<StdMutex<Vec<Notification>>> = Arc::default();
     let seen = Arc::clone(&heard);
@@ -676,7 +663,7 @@ fn a_required_configured_hook_that_is_skipped_blocks_its_point() {
     use hookchain::config::ConfigBuilderExt;
     use hookchain::points::{InterceptToolCall, ToolCall};
 
-    let dir = Scratch::new("required");
+    let dir = Scratch::new();
     let config = push_guard(&dir);
     let build = |policy: ConsentPolicy| {
         HooksBuilder::new()
@@ -728,7 +715,7 @@ fn a_required_configured_hook_that_is_not_approved_blocks_naming_it() {
     use hookchain::HooksBuilder;
     use hookchain::config::ConfigBuilderExt;
 
-    let dir = Scratch::new("required-unapproved");
+    let dir = Scratch::new();
     let (config, at) = required_push_guard(&dir);
     assert!(config.external_hooks()[0].required);
     let hooks = HooksBuilder::new()
@@ -772,7 +759,7 @@ fn a_required_configured_hook_that_drifted_blocks_even_with_on_error_pass() {
     use hookchain::HooksBuilder;
     use hookchain::config::ConfigBuilderExt;
 
-    let dir = Scratch::new("required-drifted");
+    let dir = Scratch::new();
     let (config, at) = required_push_guard(&dir);
     let mut optional = config.external_hooks()[0].clone();
     optional.required = false;
@@ -810,7 +797,7 @@ fn a_required_configured_hook_that_is_disabled_blocks_naming_who() {
     use hookchain::HooksBuilder;
     use hookchain::config::ConfigBuilderExt;
 
-    let dir = Scratch::new("required-disabled");
+    let dir = Scratch::new();
     let (config, at) = required_push_guard(&dir);
     let hooks = HooksBuilder::new()
         .config(config)
@@ -856,7 +843,7 @@ fn a_required_hook_of_a_file_that_failed_to_load_blocks_its_point() {
     use hookchain::config::Init;
     use hookchain::points::{InterceptToolCall, TransformUserInput};
 
-    let dir = Scratch::new("required-unloaded");
+    let dir = Scratch::new();
     let project = dir.path("project");
     std::fs::create_dir_all(&project).unwrap();
     let file = project.join("hookchain.yaml");

@@ -9,6 +9,9 @@ use hookchain_core::points::InterceptToolCall;
 use hookchain_guards::{BuiltinsExt, ProtectedPaths};
 use hookchain_runtime::HooksBuilder;
 use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::support::temp_dir;
 
 /// A temporary project: `.git/`, `src/`, `secrets/`, a symlink `link-to-git -> .git`, a
 /// symlink `docs/git -> ../.git`, and a symlink `outside -> <elsewhere>` whose target is
@@ -16,14 +19,14 @@ use serde_json::{Value, json};
 struct Project {
     root: PathBuf,
     elsewhere: PathBuf,
+    _base: TempDir,
 }
 
 impl Project {
-    fn new(name: &str) -> Project {
-        let base = std::env::temp_dir().join(format!("hookchain-pp-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let root = base.join("repo");
-        let elsewhere = base.join("elsewhere");
+    fn new() -> Project {
+        let base = temp_dir();
+        let root = base.path().join("repo");
+        let elsewhere = base.path().join("elsewhere");
         for dir in [".git", "src", "secrets", "docs", ".github/workflows"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
@@ -32,7 +35,11 @@ impl Project {
         std::os::unix::fs::symlink(".git", root.join("link-to-git")).unwrap();
         std::os::unix::fs::symlink("../.git", root.join("docs/git")).unwrap();
         std::os::unix::fs::symlink(&elsewhere, root.join("outside")).unwrap();
-        Project { root, elsewhere }
+        Project {
+            root,
+            elsewhere,
+            _base: base,
+        }
     }
 
     fn guard(&self) -> ProtectedPaths {
@@ -47,14 +54,6 @@ impl Project {
             ],
             project_dir: Some(self.root.display().to_string()),
             ..ProtectedPaths::default()
-        }
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        if let Some(base) = self.root.parent() {
-            let _ = std::fs::remove_dir_all(base);
         }
     }
 }
@@ -158,7 +157,7 @@ fn calls_to_allow(root: &Path) -> Vec<ToolCall> {
 
 #[test]
 fn writes_into_protected_paths_are_blocked_however_they_are_named() {
-    let project = Project::new("corpus");
+    let project = Project::new();
     let guard = project.guard();
     let block = calls_to_block(&project.root, &project.elsewhere);
     let allow = calls_to_allow(&project.root);
@@ -188,7 +187,7 @@ fn writes_into_protected_paths_are_blocked_however_they_are_named() {
 
 #[test]
 fn the_reason_names_the_path_where_it_resolves_and_the_protected_path() {
-    let project = Project::new("reason");
+    let project = Project::new();
     let why = project
         .guard()
         .check_call(&ToolCall::new(
@@ -204,7 +203,7 @@ fn the_reason_names_the_path_where_it_resolves_and_the_protected_path() {
 
 #[test]
 fn a_symlinked_project_dir_is_resolved_like_the_paths_in_it() {
-    let project = Project::new("linked-root");
+    let project = Project::new();
     let alias = project.root.parent().unwrap().join("alias");
     std::os::unix::fs::symlink(&project.root, &alias).unwrap();
     let guard = ProtectedPaths {
@@ -219,7 +218,7 @@ fn a_symlinked_project_dir_is_resolved_like_the_paths_in_it() {
 
 #[test]
 fn enabled_from_rust_it_blocks_through_the_registry() {
-    let project = Project::new("registry");
+    let project = Project::new();
     let hooks = HooksBuilder::new()
         .builtin(project.guard())
         .build()

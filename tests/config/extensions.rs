@@ -15,6 +15,9 @@ use hookchain_runtime::{
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::support::temp_dir;
 
 /// The config of the guard used throughout: the shape of the feature request's example.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -75,15 +78,9 @@ fn yaml(text: &str) -> Config {
 /// `text` as the user's own `~/.config/hookchain/hookchain.yaml` (in a directory of its own),
 /// which may switch extensions off: a project's file may not.
 fn users_file(text: &str) -> Config {
-    let dirs = TempDirs::new(&format!("user-{:x}", fxhash(text)));
+    let dirs = TempDirs::new();
     dirs.write_global(text);
     Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap()
-}
-
-fn fxhash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 fn hooks() -> Hooks {
@@ -384,7 +381,7 @@ fn a_serde_default_config_reads_without_a_section() {
 
 #[test]
 fn the_project_file_is_put_over_the_global_one_key_by_key() {
-    let dirs = TempDirs::new("merge");
+    let dirs = TempDirs::new();
     dirs.write_global(
         "extensions:\n  plan-check:\n    plan_path: global.md\n    blocked_tools: [write_file]\n    enabled: false\n",
     );
@@ -413,7 +410,7 @@ fn the_project_file_is_put_over_the_global_one_key_by_key() {
 
 #[test]
 fn discovery_skips_missing_files_and_names_a_broken_one() {
-    let dirs = TempDirs::new("discover");
+    let dirs = TempDirs::new();
     let config = Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap();
     assert!(config.is_empty() && config.files().is_empty());
     let config = Config::discover_from(&dirs.project, None).unwrap();
@@ -733,7 +730,7 @@ fn malformed_shapes_are_named() {
 
 #[test]
 fn a_file_that_cannot_be_read_is_named() {
-    let dirs = TempDirs::new("read");
+    let dirs = TempDirs::new();
     let missing = dirs.project.join("nope.yaml");
     let error = Config::load(&missing).unwrap_err();
     let expected = format!("cannot read {}: ", missing.display());
@@ -777,24 +774,20 @@ fn a_config_error_in_an_undeclared_type_fails_the_hook_under_its_policy() {
 // ---------------------------------------------------------------------------------------------
 
 struct TempDirs {
-    root: PathBuf,
+    _root: TempDir,
     project: PathBuf,
     home: PathBuf,
 }
 
 impl TempDirs {
-    fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!(
-            "hookchain-extensions-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&root);
-        let project = root.join("project");
-        let home = root.join("home");
+    fn new() -> Self {
+        let root = temp_dir();
+        let project = root.path().join("project");
+        let home = root.path().join("home");
         std::fs::create_dir_all(&project).unwrap();
         std::fs::create_dir_all(home.join(".config").join("hookchain")).unwrap();
         TempDirs {
-            root,
+            _root: root,
             project,
             home,
         }
@@ -817,12 +810,6 @@ impl TempDirs {
 
     fn write_project(&self, text: &str) {
         std::fs::write(self.project_file(), text).unwrap();
-    }
-}
-
-impl Drop for TempDirs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 

@@ -1,11 +1,11 @@
 //! A hook's environment in `hookchain.yaml`: `env_clear` and `env_allow` are read with their
 //! file and line, refused where they mean nothing, and part of the approval.
 
-use std::path::PathBuf;
-
 use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentStatus};
 use hookchain::external::{CommandSpec, ExternalHook, Transport};
+
+use crate::support::temp_dir;
 
 fn error(text: &str) -> String {
     Config::from_yaml_str(text, "./hookchain.yaml")
@@ -92,8 +92,8 @@ fn env_clear_and_env_allow_mistakes_name_their_line() {
 /// agent's environment (API keys, tokens): it needs a new approval.
 #[test]
 fn env_clear_and_env_allow_are_part_of_the_approval() {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("hookchain-hook-env-{}", std::process::id()));
+    let temp = temp_dir();
+    let dir = temp.path().join("hook-env");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("hookchain.yaml").display().to_string();
     let hook = |extra: &str| {
@@ -124,5 +124,4 @@ fn env_clear_and_env_allow_are_part_of_the_approval() {
             "{changed:?}: {status:?}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

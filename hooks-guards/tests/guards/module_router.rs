@@ -11,13 +11,22 @@ use hookchain::prelude::*;
 use hookchain_guards::module_router::Require;
 use hookchain_guards::{BuiltinsExt, ModuleRouter};
 
-mod support;
-use support::{Project, blocked, corpus, from_yaml, hookchain_test};
+use crate::support::{Project, blocked, corpus, from_yaml, hookchain_test};
 
 /// A temporary project with `ARCHITECTURE.md`, `docs/modules.md`, `src/auth`, `src/billing`.
-impl Project {
-    fn new(name: &str) -> Project {
-        let project = Project::empty(&format!("mr-{name}"));
+struct Modules(Project);
+
+impl std::ops::Deref for Modules {
+    type Target = Project;
+
+    fn deref(&self) -> &Project {
+        &self.0
+    }
+}
+
+impl Modules {
+    fn new() -> Modules {
+        let project = Modules(Project::empty());
         let root = &project.root;
         for dir in ["docs", "src/auth", "src/billing", "tests"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
@@ -150,7 +159,7 @@ fn normal_work(root: &std::path::Path) -> Vec<ToolCall> {
 
 #[test]
 fn root_wide_exploration_waits_for_the_routing_files_and_normal_work_goes_on() {
-    let project = Project::new("corpus");
+    let project = Modules::new();
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("mr-corpus").begin_turn();
     let block = explorations(&project.root);
@@ -173,7 +182,7 @@ fn root_wide_exploration_waits_for_the_routing_files_and_normal_work_goes_on() {
 
 #[test]
 fn the_block_names_the_routing_files_to_read() {
-    let project = Project::new("reason");
+    let project = Modules::new();
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("mr-reason").begin_turn();
     let Flow::Blocked(blocked) = turn.intercept_tool_call(bash("sudo rg -n login .")) else {
@@ -199,7 +208,7 @@ fn the_block_names_the_routing_files_to_read() {
 
 #[test]
 fn a_failed_read_counts_for_nothing_and_a_read_tool_opens_the_root() {
-    let project = Project::new("reads");
+    let project = Modules::new();
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("mr-reads").begin_turn();
     let read = || tool("read_file", json!({"path": "ARCHITECTURE.md"}));
@@ -226,7 +235,7 @@ fn a_failed_read_counts_for_nothing_and_a_read_tool_opens_the_root() {
 
 #[test]
 fn a_read_in_one_turn_does_not_open_the_next() {
-    let project = Project::new("turns");
+    let project = Modules::new();
     let hooks = project.hooks(project.guard());
     let session = hooks.session("mr-turns");
     let first = session.begin_turn();
@@ -246,7 +255,7 @@ fn a_read_in_one_turn_does_not_open_the_next() {
 
 #[test]
 fn require_all_waits_for_every_routing_file_that_exists() {
-    let project = Project::new("all");
+    let project = Modules::new();
     let guard = ModuleRouter {
         require: Require::All,
         routing_files: vec![
@@ -280,7 +289,7 @@ fn require_all_waits_for_every_routing_file_that_exists() {
 
 #[test]
 fn a_project_without_routing_files_is_not_routed() {
-    let project = Project::new("none");
+    let project = Modules::new();
     let guard = ModuleRouter {
         routing_files: vec!["MODULES.md".into()],
         ..project.guard()
@@ -294,7 +303,7 @@ fn a_project_without_routing_files_is_not_routed() {
 
 #[test]
 fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
-    let project = Project::new("yaml");
+    let project = Modules::new();
     let hooks = from_yaml(&format!(
         "extensions:\n  module-router:\n    enabled: true\n    project_dir: {}\n    routing_files: [docs/modules.md]\n    require: all\n",
         project.dir()
@@ -328,7 +337,7 @@ fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
 
 #[test]
 fn one_line_of_rust_enables_it_once() {
-    let project = Project::new("rust");
+    let project = Modules::new();
     let hooks = HooksBuilder::new()
         .builtin(project.guard())
         .builtin(project.guard())
@@ -353,7 +362,7 @@ fn one_line_of_rust_enables_it_once() {
 
 #[test]
 fn hookchain_test_tries_it() {
-    let project = Project::new("cli");
+    let project = Modules::new();
     let config = project.root.join("hookchain.yaml");
     std::fs::write(
         &config,

@@ -11,13 +11,22 @@ use hookchain::prelude::*;
 use hookchain::{HookContext, HooksBuilder};
 use hookchain_guards::{BuiltinsExt, WorkflowGuard};
 
-mod support;
-use support::{Project, blocked, corpus, from_yaml, hookchain_test};
+use crate::support::{Project, blocked, corpus, from_yaml, hookchain_test};
 
 /// A temporary project with `src/`, `plans/`, `docs/` and a symlink `plans/escape -> ../src`.
-impl Project {
-    fn new(name: &str) -> Project {
-        let project = Project::empty(&format!("wg-{name}"));
+struct Workspace(Project);
+
+impl std::ops::Deref for Workspace {
+    type Target = Project;
+
+    fn deref(&self) -> &Project {
+        &self.0
+    }
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let project = Workspace(Project::empty());
         let root = &project.root;
         for dir in ["src", "plans/active", "docs", "handoff"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
@@ -164,7 +173,7 @@ fn calls_to_allow_without_plan(root: &std::path::Path) -> Vec<ToolCall> {
 
 #[test]
 fn writes_wait_for_the_plan_and_normal_work_goes_on() {
-    let project = Project::new("corpus");
+    let project = Workspace::new();
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("wg-corpus").begin_turn();
     let hold = writes_to_hold(&project.root);
@@ -190,7 +199,7 @@ fn writes_wait_for_the_plan_and_normal_work_goes_on() {
 
 #[test]
 fn a_block_names_the_guard_the_tool_the_file_and_what_to_do() {
-    let project = Project::new("reason");
+    let project = Workspace::new();
     let guard = WorkflowGuard {
         required_headings: vec!["## Steps".into()],
         ..project.guard()
@@ -233,7 +242,7 @@ fn a_block_names_the_guard_the_tool_the_file_and_what_to_do() {
 
 #[test]
 fn a_plan_is_valid_when_it_has_the_required_headings_and_length() {
-    let project = Project::new("validity");
+    let project = Workspace::new();
     let guard = WorkflowGuard {
         required_headings: vec!["## Steps".into(), "## Risks".into()],
         min_plan_chars: 40,
@@ -273,7 +282,7 @@ fn a_plan_is_valid_when_it_has_the_required_headings_and_length() {
 
 #[test]
 fn shell_writes_are_held_only_when_asked() {
-    let project = Project::new("shell-off");
+    let project = Workspace::new();
     let guard = WorkflowGuard {
         shell_writes: false,
         ..project.guard()
@@ -326,7 +335,7 @@ const NOT_REQUESTS: &[&str] = &[
 
 #[test]
 fn implementation_requests_are_routed_to_planning_until_the_plan_exists() {
-    let project = Project::new("route");
+    let project = Workspace::new();
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("wg-route").begin_turn();
     let rewritten = |text: &str| turn.transform_user_input(text).continued().unwrap();
@@ -360,7 +369,7 @@ fn implementation_requests_are_routed_to_planning_until_the_plan_exists() {
 
 #[test]
 fn the_instruction_the_texts_and_the_off_switch_are_configurable() {
-    let project = Project::new("texts");
+    let project = Workspace::new();
     let guard = WorkflowGuard {
         planning_instruction: "/start-feature {request}".into(),
         no_plan_context: "No plan ({why}): write {plan_path}.".into(),
@@ -408,7 +417,7 @@ fn the_instruction_the_texts_and_the_off_switch_are_configurable() {
 
 #[test]
 fn the_turn_starts_with_the_plan_status() {
-    let project = Project::new("status");
+    let project = Workspace::new();
     let hooks = project.hooks(project.guard());
     let start = hooks
         .session("wg-status")
@@ -441,7 +450,7 @@ fn the_turn_starts_with_the_plan_status() {
 
 #[test]
 fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
-    let project = Project::new("yaml");
+    let project = Workspace::new();
     let yaml = format!(
         "extensions:\n  workflow-guard:\n    enabled: true\n    project_dir: {}\n    blocked_tools: [write_file, edit_file, apply_patch]\n    allowed_paths: [plans/, handoff/]\n",
         project.dir()
@@ -485,7 +494,7 @@ fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
 
 #[test]
 fn one_line_of_rust_enables_it_once() {
-    let project = Project::new("rust");
+    let project = Workspace::new();
     let hooks = HooksBuilder::new()
         .builtin(project.guard())
         .builtin(project.guard())
@@ -532,10 +541,10 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
         .unwrap_or_else(|| panic!("two owners of one extension"))
         .to_string();
     assert!(
-        error.starts_with("extension `workflow-guard` is the built-in guard `workflow-guard`, and the hook `workflow_guard::my_own_plan_check`"),
+        error.starts_with("extension `workflow-guard` is the built-in guard `workflow-guard`, and the hook `guards::workflow_guard::my_own_plan_check`"),
         "{error}"
     );
-    assert!(error.contains("tests/workflow_guard.rs:"), "{error}");
+    assert!(error.contains("tests/guards/workflow_guard.rs:"), "{error}");
     assert!(
         error.contains("give your extension another name"),
         "{error}"
@@ -558,7 +567,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
         .unwrap_or_else(|| panic!("two config types for one extension"))
         .to_string();
     assert!(
-        error.contains("the config type `workflow_guard::MyWorkflowConfig`"),
+        error.contains("the config type `guards::workflow_guard::MyWorkflowConfig`"),
         "{error}"
     );
     // A closure hook in the guard's extension under another name.
@@ -578,7 +587,7 @@ fn a_program_extension_of_the_same_name_is_an_error_naming_both() {
 
 #[test]
 fn hookchain_test_tries_it() {
-    let project = Project::new("cli");
+    let project = Workspace::new();
     let config = project.root.join("hookchain.yaml");
     std::fs::write(
         &config,

@@ -2,10 +2,7 @@
 //! notifications, a corpus of tool calls run through a turn, `hookchain test` through the
 //! CLI's entry point, a project directory of its own, and git run as a user would.
 
-// Each test file uses some of these.
-#![allow(dead_code)]
-
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -14,6 +11,7 @@ use hookchain::config::{Config, ConfigBuilderExt};
 use hookchain::points::{Notification, Notify};
 use hookchain::prelude::*;
 use hookchain::{HookContext, HookOptions, Hooks, HooksBuilder};
+use tempfile::TempDir;
 
 /// A registry built from `yaml`, read as `./hookchain.yaml`.
 pub(crate) fn from_yaml(yaml: &str) -> Result<Hooks, String> {
@@ -113,29 +111,34 @@ pub(crate) fn hookchain_test(
     )
 }
 
+/// A fresh, empty directory under the system's temporary directory, unique to the caller,
+/// removed when dropped.
+pub(crate) fn temp_dir() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("hookchain-")
+        .tempdir()
+        .expect("a temporary directory")
+}
+
 /// A project directory of its own under the temporary directory, removed when dropped.
 pub(crate) struct Project {
-    pub root: std::path::PathBuf,
+    pub root: PathBuf,
+    _dir: TempDir,
 }
 
 impl Project {
-    /// A fresh, empty `hookchain-TAG-PID` under the temporary directory.
-    pub(crate) fn empty(tag: &str) -> Project {
-        let root = std::env::temp_dir().join(format!("hookchain-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Project { root }
+    /// A fresh, empty project directory.
+    pub(crate) fn empty() -> Project {
+        let dir = temp_dir();
+        Project {
+            root: dir.path().to_path_buf(),
+            _dir: dir,
+        }
     }
 
     /// The directory, as a config names it.
     pub(crate) fn dir(&self) -> String {
         self.root.display().to_string()
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 

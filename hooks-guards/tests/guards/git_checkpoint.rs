@@ -2,14 +2,13 @@
 //! changes, a stash and ignored files, whose own git must come out byte-identical; a directory
 //! that is not a repository; config from `hookchain.yaml`, from Rust and from docker-agent's
 //! agent file; and a machine without git. (`hookchain test` tries it in the root crate's
-//! `tests/guards.rs`, with the other guards.)
+//! `tests/config/guards.rs`, with the other guards.)
 //!
 //! Every test skips, saying why, when `git` is not installed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use hookchain::config::ConfigBuilderExt;
@@ -20,35 +19,31 @@ use hookchain_guards::{BuiltinsExt, GitCheckpoint};
 use hookchain_runtime::HooksBuilder;
 use serde_json::json;
 
-mod support;
-use support::git;
+use tempfile::TempDir;
 
-/// A temporary directory, unique to the test, removed when dropped.
-struct Temp(PathBuf);
+use crate::support::{git, temp_dir};
+
+/// A temporary directory, unique to the test, removed when dropped: `project/` and the
+/// checkpoints' `state/`.
+struct Temp(TempDir);
 
 impl Temp {
-    fn new(name: &str) -> Temp {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-checkpoint-{name}-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("project")).unwrap();
+    fn new() -> Temp {
+        let dir = temp_dir();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
         Temp(dir)
     }
 
     /// The project directory.
     fn project(&self) -> PathBuf {
-        self.0.join("project").canonicalize().unwrap()
+        self.0.path().join("project").canonicalize().unwrap()
     }
 
     /// The guard's config: this project, checkpoints kept in this directory.
     fn guard(&self) -> GitCheckpoint {
         GitCheckpoint {
             project_dir: Some(self.project().display().to_string()),
-            dir: Some(self.0.join("state").display().to_string()),
+            dir: Some(self.0.path().join("state").display().to_string()),
             ..GitCheckpoint::default()
         }
     }
@@ -65,7 +60,7 @@ impl Temp {
 
     /// The files checkpoint `id` holds, read from the shadow repository.
     fn files_in(&self, id: &str) -> Vec<String> {
-        let state = self.0.join("state");
+        let state = self.0.path().join("state");
         let shadow = std::fs::read_dir(&state)
             .unwrap()
             .next()
@@ -83,12 +78,6 @@ impl Temp {
             .lines()
             .map(str::to_owned)
             .collect()
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -141,7 +130,7 @@ fn snapshots_and_restores_leave_the_users_git_byte_identical() {
     if !have_git("byte_identical") {
         return;
     }
-    let temp = Temp::new("identical");
+    let temp = Temp::new();
     let project = temp.project();
     git(&project, &["init", "-q"]);
     temp.write(".gitignore", "*.log\n");
@@ -247,7 +236,7 @@ fn ignored_excluded_and_large_files_are_not_snapshotted_nor_touched_by_a_restore
     if !have_git("ignored") {
         return;
     }
-    let temp = Temp::new("ignored");
+    let temp = Temp::new();
     let project = temp.project();
     git(&project, &["init", "-q"]);
     temp.write(".gitignore", "secret.env\nbuild/\n");
@@ -295,7 +284,7 @@ fn a_file_that_grew_past_the_cap_is_left_alone_and_the_total_cap_warns() {
     if !have_git("caps") {
         return;
     }
-    let temp = Temp::new("caps");
+    let temp = Temp::new();
     let project = temp.project();
     temp.write("log.txt", "short\n");
     let guard = GitCheckpoint {
@@ -339,7 +328,7 @@ fn a_directory_that_is_not_a_repository_is_snapshotted_and_restored() {
     if !have_git("plain") {
         return;
     }
-    let temp = Temp::new("plain");
+    let temp = Temp::new();
     let project = temp.project();
     temp.write("notes/todo.md", "- one\n");
     temp.write("keep.txt", "keep\n");
@@ -384,7 +373,7 @@ fn enabled_from_rust_it_snapshots_at_turn_start_and_before_write_tools_only() {
     if !have_git("rust") {
         return;
     }
-    let temp = Temp::new("rust");
+    let temp = Temp::new();
     temp.write("main.rs", "fn main() {}\n");
     let guard = GitCheckpoint {
         turn_end: true,
@@ -424,12 +413,12 @@ fn enabled_from_hookchain_yaml_and_a_misspelt_field_names_file_and_line() {
     if !have_git("yaml") {
         return;
     }
-    let temp = Temp::new("yaml");
+    let temp = Temp::new();
     temp.write("a.txt", "a\n");
     let yaml = format!(
         "extensions:\n  git-checkpoint:\n    enabled: true\n    tools: [apply_patch]\n    project_dir: {}\n    dir: {}\n",
         temp.project().display(),
-        temp.0.join("state").display()
+        temp.0.path().join("state").display()
     );
     let config = hookchain::config::Config::from_yaml_str(&yaml, "./hookchain.yaml").unwrap();
     let hooks = HooksBuilder::new().config(config).build().unwrap();
@@ -467,7 +456,7 @@ fn a_time_limit_cut_warns_and_the_next_snapshot_works() {
     if !have_git("timeout") {
         return;
     }
-    let temp = Temp::new("timeout");
+    let temp = Temp::new();
     temp.write("a.txt", "a\n");
     let hurried = GitCheckpoint {
         timeout_ms: 0,
@@ -505,12 +494,12 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
             return;
         }
         // PATH is the process's: the body runs in a child of its own, with an empty PATH.
-        let empty = Temp::new("no-git-path");
+        let empty = Temp::new();
+        // The test's name as the harness knows it: its module path without the crate's name.
+        let (_, module) = module_path!().split_once("::").unwrap();
+        let name = format!("{module}::without_git_a_snapshot_warns_and_required_blocks");
         let out = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "without_git_a_snapshot_warns_and_required_blocks",
-            ])
+            .args(["--exact", &name])
             .args(["--nocapture", "--test-threads=1"])
             .env(NO_GIT_CHILD, "1")
             .env("PATH", empty.project())
@@ -522,7 +511,7 @@ fn without_git_a_snapshot_warns_and_required_blocks() {
         assert!(text.contains("1 passed"), "{text}");
         return;
     }
-    let temp = Temp::new("no-git");
+    let temp = Temp::new();
     temp.write("a.txt", "a\n");
     let heard = Arc::new(Mutex::new(Vec::new()));
     let hooks = guarded(temp.guard(), &heard);
@@ -616,11 +605,11 @@ fn docker_agents_snapshot_builtin_loads_as_the_guard() {
     assert_eq!(section["project_dir"], fixture_dir.display().to_string());
 
     // Run it on a project of the test's own, keeping the fixture's triggers.
-    let temp = Temp::new("docker-agent");
+    let temp = Temp::new();
     temp.write("a.txt", "a\n");
     let config = config.extension(
         "git-checkpoint",
-        json!({"project_dir": temp.project(), "dir": temp.0.join("state")}),
+        json!({"project_dir": temp.project(), "dir": temp.0.path().join("state")}),
     );
     let hooks = HooksBuilder::new().config(config).build().unwrap();
     let turn = hooks.session("docker-agent").begin_turn();
@@ -648,7 +637,7 @@ fn checkpoints_kept_inside_the_project_are_not_snapshotted() {
     if !have_git("inside") {
         return;
     }
-    let temp = Temp::new("inside");
+    let temp = Temp::new();
     let project = temp.project();
     temp.write("a.txt", "a\n");
     let guard = GitCheckpoint {
@@ -673,7 +662,7 @@ fn a_restore_brings_back_symlinks_and_the_executable_bit() {
     if !have_git("modes") {
         return;
     }
-    let temp = Temp::new("modes");
+    let temp = Temp::new();
     let project = temp.project();
     temp.write("run.sh", "#!/bin/sh\necho hi\n");
     std::fs::set_permissions(
@@ -705,7 +694,7 @@ fn parallel_snapshots_of_one_project_take_turns() {
     if !have_git("parallel") {
         return;
     }
-    let temp = Temp::new("parallel");
+    let temp = Temp::new();
     let project = temp.project();
     temp.write("a.txt", "a\n");
     let guard = temp.guard();

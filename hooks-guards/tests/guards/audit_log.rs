@@ -13,13 +13,13 @@ use hookchain_runtime::{HookOptions, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
-#[path = "../../tests/support/temp_dir.rs"]
-mod temp_dir;
-use temp_dir::TempDir;
+use tempfile::TempDir;
+
+use crate::support::temp_dir;
 
 /// The log's path in `dir`, in a directory the guard creates.
 fn log(dir: &TempDir) -> PathBuf {
-    dir.0.join("logs/audit.jsonl")
+    dir.path().join("logs/audit.jsonl")
 }
 
 fn lines(path: &Path) -> Vec<Value> {
@@ -70,7 +70,7 @@ fn config(path: &Path) -> AuditLog {
 
 #[test]
 fn eight_tool_calls_give_eight_lines_with_their_decisions_blocked_ones_included() {
-    let dir = TempDir::new("audit-log-eight");
+    let dir = temp_dir();
     let hooks = registry(config(&log(&dir)));
     let turn = hooks.session("audit-eight").begin_turn();
     let calls = [
@@ -145,7 +145,7 @@ fn eight_tool_calls_give_eight_lines_with_their_decisions_blocked_ones_included(
 
 #[test]
 fn redact_args_hides_the_args_and_keeps_the_rest() {
-    let dir = TempDir::new("audit-log-redact");
+    let dir = temp_dir();
     let hooks = registry(AuditLog {
         redact_args: true,
         ..config(&log(&dir))
@@ -167,7 +167,7 @@ fn redact_args_hides_the_args_and_keeps_the_rest() {
 
 #[test]
 fn the_log_rotates_at_max_bytes_and_keeps_keep_files_of_whole_lines() {
-    let dir = TempDir::new("audit-log-rotate");
+    let dir = temp_dir();
     let hooks = registry(AuditLog {
         max_bytes: 1000,
         keep: 50,
@@ -190,7 +190,7 @@ fn the_log_rotates_at_max_bytes_and_keeps_keep_files_of_whole_lines() {
     assert_eq!(numbers, (0..30).collect::<Vec<u64>>());
 
     // With keep: 1, only the newest rotated file is kept.
-    let dir = TempDir::new("audit-log-rotate-keep");
+    let dir = temp_dir();
     let hooks = registry(AuditLog {
         max_bytes: 1000,
         keep: 1,
@@ -208,7 +208,7 @@ fn the_log_rotates_at_max_bytes_and_keeps_keep_files_of_whole_lines() {
 
 #[test]
 fn four_threads_of_concurrent_sessions_write_whole_lines() {
-    let dir = TempDir::new("audit-log-threads");
+    let dir = temp_dir();
     let hooks = registry(config(&log(&dir)));
     let long = "x".repeat(5000);
     std::thread::scope(|s| {
@@ -237,9 +237,9 @@ fn four_threads_of_concurrent_sessions_write_whole_lines() {
 
 #[test]
 fn a_log_that_cannot_be_written_is_one_warning_and_the_calls_go_on() {
-    let dir = TempDir::new("audit-log-unwritable");
+    let dir = temp_dir();
     // A file where the log's directory should be.
-    std::fs::write(dir.0.join("logs"), "not a directory").unwrap();
+    std::fs::write(dir.path().join("logs"), "not a directory").unwrap();
     let notes = Arc::new(Mutex::new(Vec::<String>::new()));
     let kept = Arc::clone(&notes);
     let hooks = HooksBuilder::new()
@@ -262,7 +262,7 @@ fn a_log_that_cannot_be_written_is_one_warning_and_the_calls_go_on() {
 
 #[test]
 fn points_star_also_logs_every_dispatch() {
-    let dir = TempDir::new("audit-log-points");
+    let dir = temp_dir();
     let hooks = registry(AuditLog {
         points: vec!["*".into()],
         ..config(&log(&dir))

@@ -3,7 +3,7 @@
 //! every mistake an error naming its file and line.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use hookchain::config::Config;
@@ -12,8 +12,10 @@ use hookchain::external::{
     Transport,
 };
 
+use crate::support::temp_dir;
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config")
+    crate::support::fixture("config")
 }
 
 fn fixture(path: &str) -> String {
@@ -699,7 +701,8 @@ fn docker_agent_mistakes_name_their_line() {
 
 #[test]
 fn a_project_file_cannot_approve_its_own_hooks() {
-    let root = std::env::temp_dir().join(format!("hookchain-auto-accept-{}", std::process::id()));
+    let temp = temp_dir();
+    let root = temp.path().join("auto-accept");
     let (project, home) = (root.join("project"), root.join("home"));
     let global = home.join(".config/hookchain");
     std::fs::create_dir_all(&project).unwrap();
@@ -878,7 +881,8 @@ mod end_to_end {
 
     #[test]
     fn an_approved_script_runs_until_it_is_edited() {
-        let dir = std::env::temp_dir().join(format!("hookchain-e2e-drift-{}", std::process::id()));
+        let temp = temp_dir();
+        let dir = temp.path().join("e2e-drift");
         std::fs::create_dir_all(dir.join("hooks")).unwrap();
         let script = dir.join("hooks/block_rm.sh");
         std::fs::copy(fixtures().join("hooks/block_rm.sh"), &script).unwrap();

@@ -1,7 +1,7 @@
 //! The context injectors against a real temporary project: a git repository made with `git
 //! init`, prompt files, a directory tree; and a directory that is not a repository.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::Command;
 
 use hookchain_guards::inject::{InjectAt, Injector, docker_agent_builtin};
@@ -11,46 +11,41 @@ use hookchain_guards::{
 };
 use hookchain_runtime::HooksBuilder;
 
-mod support;
-use support::git;
+use tempfile::TempDir;
+
+use crate::support::{git, temp_dir};
 
 /// A temporary directory, removed when dropped.
-struct Temp(PathBuf);
+struct Temp(TempDir);
 
 impl Temp {
-    fn new(name: &str) -> Temp {
-        let dir =
-            std::env::temp_dir().join(format!("hookchain-inject-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Temp(dir)
+    fn new() -> Temp {
+        Temp(temp_dir())
+    }
+
+    fn dir(&self) -> &Path {
+        self.0.path()
     }
 
     fn path(&self) -> String {
-        self.0.display().to_string()
+        self.dir().display().to_string()
     }
 
     fn write(&self, name: &str, text: &str) {
-        let path = self.0.join(name);
+        let path = self.dir().join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
 }
 
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A repository on `main` with `n` commits (`commit 1`, ...) of `file.txt`.
-fn repo(name: &str, n: usize) -> Temp {
-    let temp = Temp::new(name);
-    git(&temp.0, &["init", "-q"]);
+fn repo(n: usize) -> Temp {
+    let temp = Temp::new();
+    git(temp.dir(), &["init", "-q"]);
     for i in 1..=n {
         temp.write("file.txt", &format!("line {i}\n"));
-        git(&temp.0, &["add", "file.txt"]);
-        git(&temp.0, &["commit", "-q", "-m", &format!("commit {i}")]);
+        git(temp.dir(), &["add", "file.txt"]);
+        git(temp.dir(), &["commit", "-q", "-m", &format!("commit {i}")]);
     }
     temp
 }
@@ -74,7 +69,7 @@ fn add_date_is_today_in_utc() {
 
 #[test]
 fn add_environment_info_says_whether_the_directory_is_a_repository() {
-    let repo = repo("env", 1);
+    let repo = repo(1);
     let info = AddEnvironmentInfo {
         project_dir: Some(repo.path()),
         ..Default::default()
@@ -87,7 +82,7 @@ fn add_environment_info_says_whether_the_directory_is_a_repository() {
     assert!(text.contains("git repository: yes"), "{text}");
     assert!(text.contains(std::env::consts::OS) && text.contains(std::env::consts::ARCH));
 
-    let plain = Temp::new("env-plain");
+    let plain = Temp::new();
     let text = AddEnvironmentInfo {
         project_dir: Some(plain.path()),
         ..Default::default()
@@ -102,7 +97,7 @@ fn add_environment_info_says_whether_the_directory_is_a_repository() {
 
 #[test]
 fn add_git_status_shows_the_branch_and_changes_or_says_there_is_no_repository() {
-    let repo = repo("status", 1);
+    let repo = repo(1);
     repo.write("file.txt", "changed\n");
     repo.write("new.txt", "new\n");
     let status = AddGitStatus {
@@ -119,7 +114,7 @@ fn add_git_status_shows_the_branch_and_changes_or_says_there_is_no_repository() 
         "{text}"
     );
 
-    let plain = Temp::new("status-plain");
+    let plain = Temp::new();
     let text = AddGitStatus {
         project_dir: Some(plain.path()),
         ..Default::default()
@@ -137,7 +132,7 @@ fn add_git_status_shows_the_branch_and_changes_or_says_there_is_no_repository() 
 
 #[test]
 fn add_git_diff_is_a_stat_by_default_and_the_full_diff_capped_on_request() {
-    let repo = repo("diff", 1);
+    let repo = repo(1);
     let clean = AddGitDiff {
         project_dir: Some(repo.path()),
         ..Default::default()
@@ -166,7 +161,7 @@ fn add_git_diff_is_a_stat_by_default_and_the_full_diff_capped_on_request() {
     assert!(full.len() < 400, "{}", full.len());
 
     // A repository with no commit yet: the staged files, against the empty tree.
-    let fresh = repo_without_commits("diff-fresh");
+    let fresh = repo_without_commits();
     let text = AddGitDiff {
         project_dir: Some(fresh.path()),
         ..Default::default()
@@ -175,7 +170,7 @@ fn add_git_diff_is_a_stat_by_default_and_the_full_diff_capped_on_request() {
     .unwrap();
     assert!(text.contains("staged.txt |"), "{text}");
 
-    let plain = Temp::new("diff-plain");
+    let plain = Temp::new();
     let text = AddGitDiff {
         project_dir: Some(plain.path()),
         ..Default::default()
@@ -188,17 +183,17 @@ fn add_git_diff_is_a_stat_by_default_and_the_full_diff_capped_on_request() {
     );
 }
 
-fn repo_without_commits(name: &str) -> Temp {
-    let temp = Temp::new(name);
-    git(&temp.0, &["init", "-q"]);
+fn repo_without_commits() -> Temp {
+    let temp = Temp::new();
+    git(temp.dir(), &["init", "-q"]);
     temp.write("staged.txt", "x\n");
-    git(&temp.0, &["add", "staged.txt"]);
+    git(temp.dir(), &["add", "staged.txt"]);
     temp
 }
 
 #[test]
 fn add_recent_commits_lists_the_last_n_newest_first() {
-    let repo = repo("log", 12);
+    let repo = repo(12);
     let ten = AddRecentCommits {
         project_dir: Some(repo.path()),
         ..Default::default()
@@ -222,7 +217,7 @@ fn add_recent_commits_lists_the_last_n_newest_first() {
     .unwrap();
     assert_eq!(three.lines().count(), 4, "{three}");
 
-    let fresh = repo_without_commits("log-fresh");
+    let fresh = repo_without_commits();
     let text = AddRecentCommits {
         project_dir: Some(fresh.path()),
         ..Default::default()
@@ -231,7 +226,7 @@ fn add_recent_commits_lists_the_last_n_newest_first() {
     .unwrap();
     assert!(text.starts_with("Recent commits: none, `git log"), "{text}");
 
-    let plain = Temp::new("log-plain");
+    let plain = Temp::new();
     let text = AddRecentCommits {
         project_dir: Some(plain.path()),
         ..Default::default()
@@ -249,7 +244,7 @@ fn add_recent_commits_lists_the_last_n_newest_first() {
 
 #[test]
 fn add_prompt_files_reads_each_file_capped_and_skips_missing_ones_with_a_note() {
-    let dir = Temp::new("prompt");
+    let dir = Temp::new();
     dir.write("AGENTS.md", "Use tabs.\n");
     dir.write("docs/long.md", &"é".repeat(100));
     let files = AddPromptFiles {
@@ -285,7 +280,7 @@ fn add_prompt_files_reads_each_file_capped_and_skips_missing_ones_with_a_note() 
 
 #[test]
 fn add_directory_listing_is_alphabetical_bounded_in_depth_and_count() {
-    let dir = Temp::new("listing");
+    let dir = Temp::new();
     dir.write("b.txt", "");
     dir.write("a/inner.txt", "");
     dir.write("a/deeper/x.txt", "");
@@ -293,7 +288,7 @@ fn add_directory_listing_is_alphabetical_bounded_in_depth_and_count() {
     for i in 0..5 {
         dir.write(&format!("many/f{i}.txt"), "");
     }
-    std::os::unix::fs::symlink(&dir.0, dir.0.join("loop")).unwrap();
+    std::os::unix::fs::symlink(dir.dir(), dir.dir().join("loop")).unwrap();
     let listing = AddDirectoryListing {
         project_dir: Some(dir.path()),
         ..Default::default()
@@ -343,7 +338,7 @@ fn add_user_info_names_the_user_and_the_host() {
 
 #[test]
 fn enabled_from_rust_each_injects_at_its_point() {
-    let repo = repo("rust", 2);
+    let repo = repo(2);
     let dir = Some(repo.path());
     let hooks = HooksBuilder::new()
         .builtin(AddDate::default())

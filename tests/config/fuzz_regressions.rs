@@ -3,7 +3,7 @@
 //! (`fuzz/regressions/<target>/`). A crash found by `cargo fuzz run` is saved into the
 //! regressions folder, fixed, and from then on checked here by every test run.
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod targets;
 
 use std::path::Path;

@@ -6,7 +6,7 @@
 //!
 //! | bypass | test |
 //! |---|---|
-//! | an approved script edited after the registry is built | `tests/consent.rs`: `a_script_edited_after_the_registry_is_built_does_not_run` |
+//! | an approved script edited after the registry is built | `tests/config/consent.rs`: `a_script_edited_after_the_registry_is_built_does_not_run` |
 //! | `sh -o errexit x.sh` | here: `wrapped_scripts_are_pinned` |
 //! | `python3 -W ignore x.py` | here: `wrapped_scripts_are_pinned` |
 //! | `python3 -X utf8 x.py` | here: `wrapped_scripts_are_pinned` |
@@ -15,13 +15,13 @@
 //! | `timeout 5 sh x.sh` | here: `wrapped_scripts_are_pinned` |
 //! | `sh -c 'cd "$CLAUDE_PROJECT_DIR" && ./x.sh'` | here: `wrapped_scripts_are_pinned` |
 //! | `cat \| ./x.sh` (a shell line) | here: `wrapped_scripts_are_pinned` |
-//! | `env` `BASH_ENV`, `LD_PRELOAD` added to an approved hook; `working_dir` changed | `tests/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
+//! | `env` `BASH_ENV`, `LD_PRELOAD` added to an approved hook; `working_dir` changed | `tests/config/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
 //! | `env` `PATH` added to an approved hook | here: `a_path_added_to_an_approved_hook_does_not_run` |
-//! | HTTP `headers` with `$SECRET` added to an approved hook | `tests/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
-//! | a project's `hooks_auto_accept: true`, through `Config::load` and discovery | `tests/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
-//! | a project's `hooks_auto_accept: true`, through `Config::from_yaml_str` | `tests/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
-//! | approvals written at once by 8 threads (all 8 kept) | `tests/consent.rs`: `concurrent_approvals_are_all_kept` |
-//! | an allowlist that does not parse (`Consent::load`) | `tests/consent.rs`: `an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list` |
+//! | HTTP `headers` with `$SECRET` added to an approved hook | `tests/config/consent.rs`: `env_working_dir_and_headers_are_part_of_the_approval` |
+//! | a project's `hooks_auto_accept: true`, through `Config::load` and discovery | `tests/config/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
+//! | a project's `hooks_auto_accept: true`, through `Config::from_yaml_str` | `tests/config/external_config.rs`: `a_project_file_cannot_approve_its_own_hooks`; here, through consent: `a_projects_auto_accept_runs_nothing` |
+//! | approvals written at once by 8 threads (all 8 kept) | `tests/config/consent.rs`: `concurrent_approvals_are_all_kept` |
+//! | an allowlist that does not parse (`Consent::load`) | `tests/config/consent.rs`: `an_allowlist_that_does_not_parse_is_an_error_not_an_empty_list` |
 //! | a truncated or unreadable allowlist, through `init` (a strict `build` with the default allowlist fails on it: `hooks-config/src/registry.rs`, `apply`) | here: `a_broken_allowlist_is_an_error_of_init` |
 //! | a project's `extensions: {external: {enabled: false}}` over the user's approved hooks | here: `a_project_file_cannot_switch_off_the_users_hooks` |
 //! | a project's `enabled: false` for a compiled-in guard's extension | here: `a_project_file_cannot_switch_off_a_compiled_in_guard` |
@@ -39,23 +39,27 @@ use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, Notification, Notify, ToolCall};
 use hookchain::{ConfigError, HookOptions, HooksBuilder};
 use hookchain::{HookContext, prelude::*};
+use tempfile::TempDir;
+
+use crate::support::{make_executable, temp_dir};
 
 /// A user's home and a project, each in a directory of its own, removed when dropped.
 struct Dirs {
+    _dir: TempDir,
     root: PathBuf,
     home: PathBuf,
     project: PathBuf,
 }
 
 impl Dirs {
-    fn new(test: &str) -> Dirs {
-        let root =
-            std::env::temp_dir().join(format!("hookchain-bypass-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+    fn new() -> Dirs {
+        let dir = temp_dir();
+        let root = dir.path().to_path_buf();
         let (home, project) = (root.join("home"), root.join("project"));
         std::fs::create_dir_all(home.join(".config/hookchain")).unwrap();
         std::fs::create_dir_all(&project).unwrap();
         Dirs {
+            _dir: dir,
             root,
             home,
             project,
@@ -98,17 +102,6 @@ impl Dirs {
         assert!(errors.is_empty(), "{errors:?}");
         (hooks, report)
     }
-}
-
-impl Drop for Dirs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 fn rm_rf() -> ToolCall {
@@ -165,7 +158,7 @@ fn assert_refused(message: &str, dirs: &Dirs, line: usize, extension: &str) {
 /// `extensions: {external: {enabled: false}}`, and every session hears what was refused.
 #[test]
 fn a_project_file_cannot_switch_off_the_users_hooks() {
-    let dirs = Dirs::new("external");
+    let dirs = Dirs::new();
     let block = dirs.script("block.sh", "cat >/dev/null\necho 'no rm' >&2\nexit 2");
     dirs.write(
         &format!(
@@ -208,7 +201,7 @@ fn a_project_file_cannot_switch_off_the_users_hooks() {
 /// enabled, and every session hears what was refused.
 #[test]
 fn a_project_file_cannot_switch_off_a_compiled_in_guard() {
-    let dirs = Dirs::new("compiled");
+    let dirs = Dirs::new();
     dirs.write("", "extensions:\n  guard:\n    enabled: false\n");
     let (builder, heard) = heard_at_start(compiled_guard());
     let (hooks, report) = dirs.init(builder);
@@ -257,7 +250,7 @@ fn a_project_file_cannot_switch_off_a_compiled_in_guard() {
 /// the agent's share their extension.
 #[test]
 fn a_project_file_may_switch_off_its_own_hooks() {
-    let dirs = Dirs::new("own");
+    let dirs = Dirs::new();
     let block = dirs.script("block.sh", "cat >/dev/null\nexit 2");
     dirs.write(
         "",
@@ -290,7 +283,7 @@ fn a_project_file_may_switch_off_its_own_hooks() {
 /// says of its extension.
 #[test]
 fn a_project_file_cannot_switch_off_a_required_stand_in() {
-    let dirs = Dirs::new("stand-in");
+    let dirs = Dirs::new();
     dirs.write("", "extensions:\n  required:\n    enabled: false\n");
     let (hooks, _) = dirs.init(HooksBuilder::new().require_hook(InterceptToolCall, "no-rm"));
     let turn = hooks.session("stand-in").begin_turn();
@@ -326,7 +319,7 @@ fn listing_guard() -> HooksBuilder {
 /// refusal names the project's file and line.
 #[test]
 fn a_project_file_cannot_empty_the_users_settings() {
-    let dirs = Dirs::new("emptied");
+    let dirs = Dirs::new();
     dirs.write(
         "extensions:\n  guard:\n    blocked_tools: [Bash]\n",
         "extensions:\n  guard:\n    blocked_tools: []\n",
@@ -360,7 +353,7 @@ fn a_project_file_cannot_empty_the_users_settings() {
 /// settings: in a lenient build (what `init` does) the guard runs with the user's section.
 #[test]
 fn a_project_key_that_does_not_fit_keeps_the_users_settings() {
-    let dirs = Dirs::new("misfit");
+    let dirs = Dirs::new();
     dirs.write(
         "extensions:\n  guard:\n    blocked_tools: [Bash]\n",
         "extensions:\n  guard:\n    blocked_tools: 3\n",
@@ -385,7 +378,7 @@ fn a_project_key_that_does_not_fit_keeps_the_users_settings() {
 /// file has no say in `hooks_auto_accept` at all).
 #[test]
 fn a_project_file_cannot_switch_off_the_users_auto_accept() {
-    let dirs = Dirs::new("auto-accept-off");
+    let dirs = Dirs::new();
     dirs.write("hooks_auto_accept: true\n", "hooks_auto_accept: false\n");
     let config = Config::discover_from(&dirs.project, Some(&dirs.home)).unwrap();
     assert!(config.accepts_hooks());
@@ -396,7 +389,7 @@ fn a_project_file_cannot_switch_off_the_users_auto_accept() {
 /// edited after approval, the hook is drifted and does not run.
 #[test]
 fn wrapped_scripts_are_pinned() {
-    let dirs = Dirs::new("wrapped");
+    let dirs = Dirs::new();
     let marker = dirs.root.join("ran");
     let body = format!("echo edited >> {}\nexit 0", marker.display());
     let python = format!(
@@ -452,7 +445,7 @@ fn wrapped_scripts_are_pinned() {
 /// same name) makes it drifted: it does not run.
 #[test]
 fn a_path_added_to_an_approved_hook_does_not_run() {
-    let dirs = Dirs::new("path");
+    let dirs = Dirs::new();
     let marker = dirs.root.join("ran");
     std::fs::create_dir_all(dirs.root.join("evil")).unwrap();
     dirs.script("evil/helper", &format!("echo evil >> {}", marker.display()));
@@ -483,7 +476,7 @@ fn a_path_added_to_an_approved_hook_does_not_run() {
 /// empty list that quietly leaves the user's approved guards out.
 #[test]
 fn a_broken_allowlist_is_an_error_of_init() {
-    let dirs = Dirs::new("allowlist");
+    let dirs = Dirs::new();
     let block = dirs.script("block.sh", "cat >/dev/null\nexit 2");
     dirs.write(
         &format!(

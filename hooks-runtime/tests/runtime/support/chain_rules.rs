@@ -1,5 +1,5 @@
 //! The chain rules of `hooks-runtime/src/chain.rs` as a small reference model, shared by the
-//! model-based tests of chains of closures (`hooks-runtime/tests/chain_model.rs`) and of chains of
+//! model-based tests of chains of closures (`hooks-runtime/tests/runtime/chain_model.rs`) and of chains of
 //! `#[register_hook]` fns (`tests/fn_chain_model.rs`): what a hook does, what a dispatch of a
 //! chain of them must give, and the runtime's outcome read in the model's terms.
 

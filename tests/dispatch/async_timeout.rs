@@ -17,9 +17,7 @@ use hookchain::registry::{BoxFuture, DEFAULT_ASYNC_TIMEOUT};
 use hookchain::{HookContext, prelude::*};
 use hookchain::{HookOptions, HooksBuilder};
 
-#[path = "support/deadline.rs"]
-mod deadline;
-use deadline::deadline;
+use crate::support::deadline::deadline;
 
 fn hangs<'a>(_: &'a ToolCall, _: &'a HookContext<'a>) -> BoxFuture<'a, HookResult<Value>> {
     Box::pin(async {

@@ -2,15 +2,13 @@
 //! notification of the iteration-cap kind, every turn counts from 0; enabled from Rust, from
 //! `hookchain.yaml` and from docker-agent's `type: builtin` entry `max_iterations`.
 
-mod support;
-
+use crate::support::{from_yaml, listening, temp_dir, yaml_error};
 use hookchain::config::{Config, ConfigBuilderExt};
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{LlmCall, NotificationKind};
 use hookchain::prelude::*;
 use hookchain::{HooksBuilder, TurnEnd};
 use hookchain_guards::{BuiltinsExt, MaxIterations};
-use support::{from_yaml, listening, yaml_error};
 
 /// Fires `before_llm_call` `n` times in `turn`: how many passed before the first block, and
 /// that block's reason.
@@ -138,25 +136,6 @@ fn a_misspelt_field_or_a_cap_of_zero_names_the_file_and_line() {
     );
 }
 
-/// A temporary directory, removed when dropped.
-struct Temp(std::path::PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let dir =
-            std::env::temp_dir().join(format!("hookchain-maxit-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Temp(dir)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// docker-agent's own idiom: the builtin under `before_llm_call` with its limit as a string
 /// arg, next to an `on_max_iterations` command hook that hears the cap.
 const AGENT_YAML: &str = r#"#!/usr/bin/env docker agent run
@@ -187,8 +166,8 @@ agents:
 
 #[test]
 fn docker_agents_max_iterations_builtin_loads_as_the_guard() {
-    let dir = Temp::new("docker-agent");
-    let file = dir.0.join("agent.yaml");
+    let dir = temp_dir();
+    let file = dir.path().join("agent.yaml");
     std::fs::write(&file, AGENT_YAML).unwrap();
     let config = Config::load_docker_agent(&file).unwrap();
     assert!(config.warnings().is_empty(), "{:?}", config.warnings());
@@ -210,7 +189,7 @@ fn docker_agents_max_iterations_builtin_loads_as_the_guard() {
     assert!(reason.unwrap().starts_with("max-iterations: "));
     turn.end(TurnEnd::MaxIterations);
     // The on_max_iterations script heard it, in docker-agent's payload.
-    let log = std::fs::read_to_string(dir.0.join("capped.log")).unwrap();
+    let log = std::fs::read_to_string(dir.path().join("capped.log")).unwrap();
     assert!(log.contains("on_max_iterations"), "{log}");
     assert!(log.contains("limit of 3 model call(s)"), "{log}");
     assert_eq!(log.lines().count(), 1, "{log}");

@@ -5,14 +5,12 @@
 //! recorded on `after_tool_call` (failed and refused calls are none), its own redo cap, per-turn
 //! state, config from `hookchain.yaml` and from Rust.
 
-mod support;
-
+use crate::support::{from_yaml, listening, yaml_error};
 use hookchain::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain::prelude::*;
 use hookchain::{HookContext, Stop, TurnEnd};
 use hookchain_guards::{BuiltinsExt, ClaimRule, StopVerifier};
 use serde_json::Value;
-use support::{from_yaml, listening, yaml_error};
 
 /// A successful call: the tool and its args.
 type Call = (&'static str, Value);

@@ -1,0 +1,3 @@
+//! What the runtime's tests share.
+
+pub(crate) mod chain_rules;
