@@ -74,7 +74,7 @@ pub mod points {
 /// The chain rules, and what a dispatch gives back.
 pub mod chain {
     pub use hookchain_core::{
-        Annotations, AnnotationsInner, Blocked, Flow, HookError, Metadata, Observed, Reason,
+        Annotations, Attached, Blocked, Flow, HookError, Metadata, Observed, Reason,
     };
     #[doc(inline)]
     pub use hookchain_runtime::chain::*;
@@ -166,9 +166,7 @@ pub mod adapters {
 pub mod __private {
     pub use hookchain_core::__private::*;
     pub use hookchain_core::{
-        AsyncHandler, AsyncHookFn, BoxFuture, ConfigDeclaration, ContextArg, HookArg, HookOutput,
-        HookReturn, IntoHookReturn, Registration, SyncHandler, SyncHookFn, SyncReturn, backend,
-        config_declarations, registrations,
+        BoxFuture, ConfigDeclaration, HookReturn, IntoHookReturn, config_declarations,
     };
 }
 

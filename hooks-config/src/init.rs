@@ -44,6 +44,7 @@ pub fn init() -> Result<InitReport, InitError> {
 }
 
 /// How [`init`] reads the config and applies consent, to change before installing.
+#[must_use = "nothing is read or installed until `install` (or `build`) is called"]
 pub struct Init {
     project_dir: PathBuf,
     home_dir: Option<PathBuf>,

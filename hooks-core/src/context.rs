@@ -36,15 +36,16 @@ pub type Metadata = serde_json::Map<String, Value>;
 /// live behind one box made on the first annotation.
 #[derive(Debug, Default)]
 pub struct Annotations {
-    inner: Mutex<Option<Box<AnnotationsInner>>>,
+    inner: Mutex<Option<Box<Attached>>>,
 }
 
 /// The states of a context made by hand that was given none ([`HookContext::with_state`]).
 static DETACHED: LazyLock<(TurnState, SessionState)> = LazyLock::new(Default::default);
 
-/// The plain data of [`Annotations`], taken out when the dispatch ends.
+/// What the hooks of a dispatch attached: the plain data of [`Annotations`], taken out when the
+/// dispatch ends ([`Annotations::take`]), and what a test of a single hook reads.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct AnnotationsInner {
+pub struct Attached {
     /// Metadata, by key; a later hook's value replaces an earlier one's.
     pub metadata: Metadata,
     /// Agent-facing context, in chain order.
@@ -66,19 +67,19 @@ impl Annotations {
     }
 
     /// Takes everything attached so far, leaving the annotations empty.
-    pub fn take(&self) -> AnnotationsInner {
+    pub fn take(&self) -> Attached {
         self.inner.lock().take().map(|b| *b).unwrap_or_default()
     }
 
     /// Everything attached, consuming the annotations.
-    pub fn into_inner(self) -> AnnotationsInner {
+    pub fn into_inner(self) -> Attached {
         self.inner.into_inner().map(|b| *b).unwrap_or_default()
     }
 
     /// Everything attached, consuming the annotations; `None` when no hook ever attached
     /// anything (then nothing was allocated).
     #[inline]
-    pub fn into_attached(self) -> Option<AnnotationsInner> {
+    pub fn into_attached(self) -> Option<Attached> {
         self.inner.into_inner().map(|b| *b)
     }
 
@@ -102,7 +103,7 @@ impl Annotations {
     }
 
     /// Runs `f` on the lists, made on first use.
-    fn with<R>(&self, f: impl FnOnce(&mut AnnotationsInner) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&mut Attached) -> R) -> R {
         let mut inner = self.inner.lock();
         f(inner.get_or_insert_with(Box::default))
     }

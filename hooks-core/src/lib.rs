@@ -23,28 +23,21 @@ mod state;
 pub mod suggest;
 pub mod wildcard;
 
-pub use context::{Annotations, AnnotationsInner, HookContext, Metadata};
+pub use context::{Annotations, Attached, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use dialect::{Dialect, UnknownDialect};
 pub use extension::{
     ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT,
     Extension, PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,
 };
-#[doc(hidden)]
-pub use point::point_kinds;
-pub use point::{
-    ContextArg, HookArg, HookOutput, HookPoint, IntoHookReturn, Observed, OnError, PointKind,
-};
+pub use point::{HookPoint, IntoHookReturn, Observed, OnError, PointKind};
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
     NotificationKind, Outbound, PermissionAsk, PermissionGrant, Role, SessionEndEvent,
     SessionResetEvent, SessionSource, SessionStartEvent, StopEvent, SubagentStopEvent, ToolBatch,
     ToolBlock, ToolCall, ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
-pub use registration::{
-    AsyncHandler, AsyncHookFn, BoxFuture, HookReturn, Registration, SyncHandler, SyncHookFn,
-    SyncReturn, backend, registrations,
-};
+pub use registration::{BoxFuture, HookReturn};
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 pub use state::{SessionState, State, StateError, TurnState};
 pub use wildcard::{Decision, DispatchEvent, Pattern, PatternError};
@@ -57,8 +50,15 @@ pub mod __private {
     /// The hook a dispatch runs, as the runtime's chains keep it; what a turn's dispatches hand
     /// their contexts.
     pub use crate::context::{RunningHook, TurnScope};
+    /// The checks of a hook's signature, and the flat result of a compiled-in sync hook.
+    pub use crate::point::{ContextArg, HookArg, HookOutput, point_kinds};
     /// `hook_point!`'s JSON of a point's value.
     pub use crate::point::{NoPayload, Payload, SerializePayload};
+    /// The link-time record of a `#[register_hook]` fn, its handlers, and how to read them all.
+    pub use crate::registration::{
+        AsyncHandler, AsyncHookFn, Registration, SyncHandler, SyncHookFn, SyncReturn, backend,
+        registrations,
+    };
     /// The point type behind `#[register_hook("*")]`.
     pub use crate::wildcard::Wildcard;
     pub use inventory;

@@ -449,7 +449,7 @@ macro_rules! hook_point {
     };
     // Resolved as a path, so an unknown kind is reported on the user's token, with rustc's
     // suggestion of the closest kind.
-    (@kind $kind:ident) => { $crate::point_kinds::$kind };
+    (@kind $kind:ident) => { $crate::__private::point_kinds::$kind };
     ($($other:tt)*) => {
         ::core::compile_error!(
             "expected `pub struct Name: transform(\"name\") { type Value = T; type Rewrite = R; fn apply(value, rewrite) { ... } }` \

@@ -212,18 +212,18 @@ fn a_failed_read_counts_for_nothing_and_a_read_tool_opens_the_root() {
     let hooks = project.hooks(project.guard());
     let turn = hooks.session("mr-reads").begin_turn();
     let read = || tool("read_file", json!({"path": "ARCHITECTURE.md"}));
-    turn.run_tool(read(), |_| Err("permission denied".into()));
+    let _ = turn.run_tool(read(), |_| Err("permission denied".into()));
     assert!(turn.intercept_tool_call(bash("rg login")).is_blocked());
     // A read of another file, and a search that mentions the routing file, do not count.
-    turn.run_tool(tool("read_file", json!({"path": "README.md"})), |_| {
+    let _ = turn.run_tool(tool("read_file", json!({"path": "README.md"})), |_| {
         Ok(json!("x"))
     });
-    turn.run_tool(bash("grep -n auth ARCHITECTURE.md"), |_| {
+    let _ = turn.run_tool(bash("grep -n auth ARCHITECTURE.md"), |_| {
         Ok(json!("1:auth"))
     });
-    turn.run_tool(bash("rg login ARCHITECTURE.md"), |_| Ok(json!("")));
+    let _ = turn.run_tool(bash("rg login ARCHITECTURE.md"), |_| Ok(json!("")));
     assert!(turn.intercept_tool_call(bash("rg login")).is_blocked());
-    turn.run_tool(read(), |_| Ok(json!("src/auth: logins")));
+    let _ = turn.run_tool(read(), |_| Ok(json!("src/auth: logins")));
     assert!(!turn.intercept_tool_call(bash("rg login")).is_blocked());
     assert_eq!(
         turn.state()
@@ -239,7 +239,7 @@ fn a_read_in_one_turn_does_not_open_the_next() {
     let hooks = project.hooks(project.guard());
     let session = hooks.session("mr-turns");
     let first = session.begin_turn();
-    first.run_tool(
+    let _ = first.run_tool(
         tool("Read", json!({"file_path": "docs/modules.md"})),
         |_| Ok(json!("auth")),
     );
@@ -247,7 +247,7 @@ fn a_read_in_one_turn_does_not_open_the_next() {
     first.end(TurnEnd::Normal);
     let second = session.begin_turn();
     assert!(second.intercept_tool_call(bash("rg login")).is_blocked());
-    second.run_tool(bash("cd docs && head -20 modules.md"), |_| {
+    let _ = second.run_tool(bash("cd docs && head -20 modules.md"), |_| {
         Ok(json!("auth"))
     });
     assert!(!second.intercept_tool_call(bash("rg login")).is_blocked());
@@ -276,14 +276,14 @@ fn require_all_waits_for_every_routing_file_that_exists() {
         reason.contains("read ARCHITECTURE.md and docs/modules.md first"),
         "{reason}"
     );
-    turn.run_tool(bash("cat ARCHITECTURE.md"), |_| Ok(json!("x")));
+    let _ = turn.run_tool(bash("cat ARCHITECTURE.md"), |_| Ok(json!("x")));
     let reason = turn
         .intercept_tool_call(bash("rg x"))
         .blocked()
         .unwrap()
         .reason;
     assert!(reason.contains("read docs/modules.md too"), "{reason}");
-    turn.run_tool(bash("less docs/modules.md"), |_| Ok(json!("x")));
+    let _ = turn.run_tool(bash("less docs/modules.md"), |_| Ok(json!("x")));
     assert!(!turn.intercept_tool_call(bash("rg x")).is_blocked());
 }
 
@@ -316,7 +316,7 @@ fn one_config_entry_enables_it_and_a_misspelt_field_names_the_file_and_line() {
         .unwrap()
         .reason;
     assert!(reason.contains("read docs/modules.md first"), "{reason}");
-    turn.run_tool(bash("cat ARCHITECTURE.md"), |_| Ok(json!("x")));
+    let _ = turn.run_tool(bash("cat ARCHITECTURE.md"), |_| Ok(json!("x")));
     assert!(turn.intercept_tool_call(bash("fd login")).is_blocked());
 
     let error = from_yaml(

@@ -701,7 +701,7 @@ fn evidence_is_a_successful_call_of_this_turn() {
     // (its own cap was used by the test claim: a fresh turn for the push)
     turn.end(TurnEnd::Normal);
     let turn = session.begin_turn();
-    turn.run_tool(
+    let _ = turn.run_tool(
         ToolCall::new("bash", json!({"command": "git push origin main"})),
         |_| Ok(json!("")),
     );
@@ -709,7 +709,7 @@ fn evidence_is_a_successful_call_of_this_turn() {
     turn.end(TurnEnd::Normal);
     // Evidence is per turn: the last turn's test run does not carry over.
     let turn = session.begin_turn();
-    turn.run_tool(
+    let _ = turn.run_tool(
         ToolCall::new("bash", json!({"command": "cargo test"})),
         |_| Ok(json!("ok")),
     );
@@ -759,7 +759,7 @@ fn rules_from_hookchain_yaml_keep_a_built_in_by_its_name_and_add_ones_of_their_o
     let hooks = from_yaml(yaml).unwrap();
     let session = hooks.session("yaml");
     let turn = session.begin_turn();
-    turn.run_tool(
+    let _ = turn.run_tool(
         ToolCall::new("bash", json!({"command": "just test"})),
         |_| Ok(json!("ok")),
     );
@@ -779,7 +779,7 @@ fn rules_from_hookchain_yaml_keep_a_built_in_by_its_name_and_add_ones_of_their_o
     turn.end(TurnEnd::Normal);
     // `cargo test` is not a test run for this config.
     let turn = session.begin_turn();
-    turn.run_tool(
+    let _ = turn.run_tool(
         ToolCall::new("bash", json!({"command": "cargo test"})),
         |_| Ok(json!("ok")),
     );
@@ -830,7 +830,7 @@ fn enabled_from_rust_with_a_rule_of_its_own() {
     ));
     turn.end(TurnEnd::Normal);
     let turn = hooks.session("rust").begin_turn();
-    turn.run_tool(ToolCall::new("backup_postgres", json!({})), |_| {
+    let _ = turn.run_tool(ToolCall::new("backup_postgres", json!({})), |_| {
         Ok(json!("done"))
     });
     assert!(matches!(

@@ -7,10 +7,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use hookchain_core::__private::{HookOutput, SyncReturn};
 use hookchain_core::__private::{RunningHook, Wildcard};
 use hookchain_core::{
-    Annotations, Blocked, Flow, HookContext, HookError, HookOutput, HookPoint, HookResult,
-    HookReturn, OnError, PointKind, SyncReturn,
+    Annotations, Blocked, Flow, HookContext, HookError, HookPoint, HookResult, HookReturn, OnError,
+    PointKind,
 };
 
 use serde_json::Value;

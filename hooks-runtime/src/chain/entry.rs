@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookchain_core::__private::RunningHook;
+use hookchain_core::__private::{AsyncHookFn, HookOutput, SyncHookFn, SyncReturn};
 use hookchain_core::{
-    AsyncHookFn, Blocked, BoxFuture, HookContext, HookError, HookOutput, HookPoint, HookReturn,
-    OnError, PointKind, SyncHookFn, SyncReturn,
+    Blocked, BoxFuture, HookContext, HookError, HookPoint, HookReturn, OnError, PointKind,
 };
 
 use crate::exec::{self, Driven};

@@ -33,6 +33,7 @@ impl fmt::Display for HookFailure {
 /// Everything a dispatch produced: the flow, and what the hooks attached on the way.
 ///
 /// When every hook passes, the lists are empty and nothing was allocated.
+#[must_use = "an outcome may be a block whose reason is meant for the model or the user"]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Outcome<T> {

@@ -10,10 +10,9 @@ use std::panic::Location;
 use std::sync::Arc;
 use std::time::Duration;
 
+use hookchain_core::__private::Registration;
 use hookchain_core::__private::Wildcard;
-use hookchain_core::{
-    BoxFuture, HookContext, HookPoint, HookReturn, IntoHookReturn, OnError, Registration,
-};
+use hookchain_core::{BoxFuture, HookContext, HookPoint, HookReturn, IntoHookReturn, OnError};
 use serde::de::DeserializeOwned;
 
 use super::attachments::Attachments;
@@ -151,6 +150,7 @@ impl HookOptions {
 /// let turn = hooks.session("builder-doc").begin_turn();
 /// assert!(turn.intercept_tool_call(ToolCall::new("rm", json!({}))).is_blocked());
 /// ```
+#[must_use = "a builder does nothing until `build` is called"]
 #[derive(Default)]
 pub struct HooksBuilder {
     pub(super) registered: Vec<&'static Registration>,
@@ -219,7 +219,8 @@ impl HooksBuilder {
     /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
     /// with `extension_config!`.
     pub fn collected(mut self) -> Self {
-        self.registered.extend(hookchain_core::registrations());
+        self.registered
+            .extend(hookchain_core::__private::registrations());
         self.declared
             .extend(hookchain_core::config_declarations().map(Declared::from));
         self
@@ -229,7 +230,7 @@ impl HooksBuilder {
     /// [`HookInfo`]), and the config types declared with `extension_config!` for their
     /// extensions.
     pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
-        let kept: Vec<&'static Registration> = hookchain_core::registrations()
+        let kept: Vec<&'static Registration> = hookchain_core::__private::registrations()
             .filter(|r| keep(&registered_info(r)))
             .collect();
         self.declared.extend(

@@ -16,8 +16,9 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 use std::time::Duration;
 
+use hookchain_core::__private::Registration;
 use hookchain_core::__private::{RunningHook, Wildcard};
-use hookchain_core::{Extension, HookPoint, PointKind, Registration, points};
+use hookchain_core::{Extension, HookPoint, PointKind, points};
 
 use super::info::{HookInfo, is_external, registered_info};
 use crate::chain::{Chain, Entry, Handler};

@@ -30,7 +30,7 @@ impl fmt::Display for Description<'_> {
             "{} hook(s): {} collected by #[register_hook] ({}), {} added by the builder",
             infos.len(),
             count(HookSource::Registered),
-            hookchain_core::backend(),
+            hookchain_core::__private::backend(),
             count(HookSource::Builder)
         )?;
         match external {

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use hookchain_core::{Extension, HookPoint, Registration, points};
+use hookchain_core::__private::Registration;
+use hookchain_core::{Extension, HookPoint, points};
 use parking_lot::{Mutex, RwLock};
 
 use super::attachments::Attachments;

@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-use hookchain_core::{OnError, PointKind, Registration};
+use hookchain_core::__private::Registration;
+use hookchain_core::{OnError, PointKind};
 
 /// Where a hook comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,6 +13,7 @@ use super::firing::Mode;
 use super::turn::{Turn, TurnInner};
 
 /// What `on_stop` decided.
+#[must_use = "a stop hook may ask the agent to redo its turn: act on the answer"]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
     /// End the turn with this reply (possibly rewritten by a hook).

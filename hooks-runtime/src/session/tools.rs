@@ -28,6 +28,7 @@ use crate::chain::take_panic;
 
 /// A tool call run through [`Turn::run_tool`]: the result the model should see, and how it came
 /// about.
+#[must_use = "a tool run holds the result the model must see, or why the call was blocked"]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolRun {
