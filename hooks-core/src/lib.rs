@@ -71,7 +71,7 @@ pub mod __private {
     #[cfg(feature = "linkme")]
     #[linkme::distributed_slice]
     #[linkme(crate = linkme)]
-    pub static REGISTRATIONS: [crate::Registration];
+    pub static REGISTRATIONS: [Registration];
 
     /// The linkme slice that collects `extension_config!` declarations.
     #[cfg(feature = "linkme")]
@@ -97,7 +97,7 @@ pub mod __private {
         ($registration:expr) => {
             #[$crate::__private::linkme::distributed_slice($crate::__private::REGISTRATIONS)]
             #[linkme(crate = $crate::__private::linkme)]
-            static __HOOKCHAIN_REGISTRATION: $crate::Registration = $registration;
+            static __HOOKCHAIN_REGISTRATION: $crate::__private::Registration = $registration;
         };
     }
 
