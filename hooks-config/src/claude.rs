@@ -626,7 +626,7 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "plugin".to_owned());
-    let data = match crate::home_dir() {
+    let data = match crate::file::home_dir() {
         Some(home) => home.join(".claude").join("plugins").join("data").join(name),
         None => root.join(".data"),
     };
@@ -638,7 +638,7 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
 
 /// `true` for the user's own settings, `~/.claude/settings*.json`.
 fn is_user_settings(file: &str) -> bool {
-    let Some(home) = crate::home_dir() else {
+    let Some(home) = crate::file::home_dir() else {
         return false;
     };
     let claude = home.join(".claude");

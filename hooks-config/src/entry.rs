@@ -561,6 +561,15 @@ impl FileContext<'_> {
     }
 }
 
+/// A `required: true` hook of a file that was left out because it failed to load.
+#[derive(Debug, Clone)]
+pub(crate) struct UnloadedRequired {
+    pub(crate) point: &'static str,
+    pub(crate) name: String,
+    /// Why it does not run, naming the hook, its file and line, and the file's error.
+    pub(crate) reason: String,
+}
+
 /// What one file of another agent gave: its hooks, what was left out of it (one sentence each,
 /// naming the file and line), and the fail-closed hooks that could not be loaded, each of which
 /// blocks its point.
@@ -571,7 +580,7 @@ pub(crate) struct Loaded {
     /// What was left out or is not honoured as written, and why.
     pub(crate) warnings: Vec<String>,
     /// Fail-closed hooks that cannot be loaded: their points block.
-    pub(crate) blocked: Vec<crate::UnloadedRequired>,
+    pub(crate) blocked: Vec<UnloadedRequired>,
     /// Extension sections the file sets (docker-agent's builtins that are built-in injectors:
     /// the injector's name and the section that enables it).
     pub(crate) sections: Vec<(String, Value)>,
@@ -610,7 +619,7 @@ impl Loaded {
                 "{error}: this fail-closed hook cannot be loaded, so `{point}` blocks until it is \
                  fixed; the file's other hooks load"
             ));
-            self.blocked.push(crate::UnloadedRequired {
+            self.blocked.push(UnloadedRequired {
                 point,
                 name: format!("{at} ({point})"),
                 reason: format!("fail-closed hook {at} did not run: it cannot be loaded: {error}"),

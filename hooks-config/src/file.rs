@@ -1,4 +1,5 @@
-//! Config files on disk: what a file must be before any parser sees it.
+//! Config files on disk: where the user's files are (the home directory) and what a file must be
+//! before any parser sees it.
 //!
 //! # The rules it keeps
 //!
@@ -13,7 +14,7 @@
 //!   past a dozen.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hookchain_core::ConfigError;
 
@@ -113,6 +114,15 @@ fn too_deep(file: &str, line: usize) -> ConfigError {
              levels (a section, its keys, their values)"
         ),
     }
+}
+
+/// The user's home directory: `$HOME`, else `%USERPROFILE%`, when it is set and not
+/// empty.
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 #[cfg(test)]

@@ -86,9 +86,9 @@ pub(crate) fn read_hermes(
             ),
         ));
     };
-    let accept = match top.get(crate::AUTO_ACCEPT) {
+    let accept = match top.get(crate::config::AUTO_ACCEPT) {
         Some(Yaml::Bool(accept)) => {
-            let path = [PathSegment::Key(crate::AUTO_ACCEPT.to_owned())];
+            let path = [PathSegment::Key(crate::config::AUTO_ACCEPT.to_owned())];
             Some((*accept, cx.place(&path)))
         }
         _ => None,

@@ -23,9 +23,10 @@ use std::path::PathBuf;
 
 use hookchain_runtime::{BuildError, Hooks, HooksBuilder};
 
+use crate::config::Config;
 use crate::consent::{Consent, ConsentPolicy, ConsentReport, TerminalPrompt};
+use crate::file::home_dir;
 use crate::registry::{ConfigBuilderExt, ConfigHooksExt};
-use crate::{Config, home_dir};
 
 /// Reads the discovered config files, applies consent and installs the result as the global
 /// registry ([`Hooks::global`]): `Init::new().install()`.

@@ -35,7 +35,7 @@ use hookchain_external::hook::Unusable;
 use hookchain_runtime::{BuildError, BuildMode, Hooks, HooksBuilder};
 use parking_lot::Mutex;
 
-use crate::Config;
+use crate::config::Config;
 use crate::consent::{self, Consent, ConsentPolicy, ConsentReport};
 
 /// What the builder was given, until it is built.

@@ -22,7 +22,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::extension::{ConfigError, Extension};
+use crate::config::ConfigError;
+use crate::extension::Extension;
 use crate::points::Notification;
 use crate::state::{SessionState, TurnState};
 

@@ -10,6 +10,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod config;
 mod context;
 mod convert;
 mod dialect;
@@ -23,12 +24,14 @@ mod state;
 pub mod suggest;
 pub mod wildcard;
 
+pub use config::{
+    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, PathSegment, ShortOrigin, json_kind,
+};
 pub use context::{Annotations, Attached, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use dialect::{Dialect, UnknownDialect};
 pub use extension::{
-    ConfigDeclaration, ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT,
-    Extension, PathSegment, ShortOrigin, config_declarations, json_kind, validate_config,
+    ConfigDeclaration, DISABLED_BY_DEFAULT, Extension, config_declarations, validate_config,
 };
 pub use point::{HookPoint, IntoHookReturn, Observed, OnError, PointKind};
 pub use points::{

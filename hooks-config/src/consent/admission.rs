@@ -1,0 +1,255 @@
+//! Admission: which configured hooks run when a registry is built — each approved and unchanged,
+//! and each the [`ConsentPolicy`] approves (the flag, the environment, the user's config, or the
+//! user when asked) — and the [`ConsentReport`] of what was let run or skipped, and why.
+//!
+//! # The rules it keeps
+//!
+//! - A hook that nothing approves is skipped, never run: a warning naming it, its file and line
+//!   and why is logged, and the report lists it.
+//! - What the policy approves is recorded in the allowlist, so the next run does not ask again;
+//!   an approval that cannot be saved is an error of the report, and the hook still runs.
+//! - The order of the hooks is kept.
+
+use std::fmt;
+
+use hookchain_core::ConfigOrigin;
+use hookchain_external::ExternalHook;
+
+use super::allowlist::{Consent, ConsentError, ConsentStatus};
+use super::pin::origin_text;
+use super::prompt::{Prompt, TerminalPrompt};
+
+/// The environment variable that approves every hook when it is `1`, `true` or `yes`.
+pub const ACCEPT_HOOKS_ENV: &str = "HOOKCHAIN_ACCEPT_HOOKS";
+
+/// How configured hooks that are not approved get approved (see the [module docs](crate::consent)).
+#[derive(Default)]
+pub struct ConsentPolicy {
+    accept_flag: bool,
+    env: bool,
+    config: bool,
+    prompt: Option<Box<dyn Prompt + Send>>,
+}
+
+impl fmt::Debug for ConsentPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConsentPolicy")
+            .field("accept_hooks", &self.accept_flag)
+            .field("env", &self.env)
+            .field("config", &self.config)
+            .field("prompt", &self.prompt.is_some())
+            .finish()
+    }
+}
+
+impl ConsentPolicy {
+    /// Nothing approved beyond the allowlist, and nobody asked: a non-interactive run.
+    pub fn new() -> Self {
+        ConsentPolicy::default()
+    }
+
+    /// What the process says: `HOOKCHAIN_ACCEPT_HOOKS`, and a [`TerminalPrompt`] when stdin is
+    /// a terminal. A program asks for the prompt; [`init`](crate::init) and a builder without
+    /// [`consent`](crate::ConfigBuilderExt::consent) ask nobody.
+    pub fn from_env() -> Self {
+        let mut policy = ConsentPolicy::from_lookup(|name| std::env::var(name).ok());
+        if let Some(prompt) = TerminalPrompt::stdio() {
+            policy.prompt = Some(Box::new(prompt));
+        }
+        policy
+    }
+
+    /// `HOOKCHAIN_ACCEPT_HOOKS` as `lookup` gives it (`1`, `true` or `yes`, in any case,
+    /// approve every hook), and nobody asked.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let env = lookup(ACCEPT_HOOKS_ENV).is_some_and(|v| {
+            matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes")
+        });
+        ConsentPolicy {
+            env,
+            ..ConsentPolicy::default()
+        }
+    }
+
+    /// Approves every hook, as `--accept-hooks` does.
+    pub fn accept_hooks(mut self, accept: bool) -> Self {
+        self.accept_flag = accept;
+        self
+    }
+
+    /// Approves every hook, as `hooks_auto_accept: true` in the user's config does.
+    pub fn auto_accept(mut self, accept: bool) -> Self {
+        self.config = accept;
+        self
+    }
+
+    /// Asks `prompt` about each hook that is not approved (when nothing approves it first).
+    pub fn prompt(mut self, prompt: impl Prompt + Send + 'static) -> Self {
+        self.prompt = Some(Box::new(prompt));
+        self
+    }
+
+    /// Asks nobody: hooks that are not approved are skipped.
+    pub fn no_prompt(mut self) -> Self {
+        self.prompt = None;
+        self
+    }
+
+    /// What approves every hook without asking, if anything.
+    fn accepted_by(&self) -> Option<AcceptedBy> {
+        if self.accept_flag {
+            Some(AcceptedBy::AcceptFlag)
+        } else if self.env {
+            Some(AcceptedBy::Env)
+        } else if self.config {
+            Some(AcceptedBy::Config)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a hook was let run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AcceptedBy {
+    /// It was in the allowlist, unchanged.
+    Allowlist,
+    /// `--accept-hooks` ([`ConsentPolicy::accept_hooks`]).
+    AcceptFlag,
+    /// `HOOKCHAIN_ACCEPT_HOOKS`.
+    Env,
+    /// `hooks_auto_accept: true`.
+    Config,
+    /// The user said yes.
+    Prompt,
+}
+
+impl fmt::Display for AcceptedBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AcceptedBy::Allowlist => "the allowlist",
+            AcceptedBy::AcceptFlag => "--accept-hooks",
+            AcceptedBy::Env => ACCEPT_HOOKS_ENV,
+            AcceptedBy::Config => "hooks_auto_accept",
+            AcceptedBy::Prompt => "the user",
+        })
+    }
+}
+
+/// A hook let run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdmittedHook {
+    /// The hook's name.
+    pub name: String,
+    /// Its point.
+    pub point: &'static str,
+    /// Why it runs.
+    pub accepted_by: AcceptedBy,
+    /// Its status before it was admitted (`Drifted` for a changed script approved again).
+    pub was: ConsentStatus,
+}
+
+/// A hook that does not run because it is not approved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedHook {
+    /// The hook's name.
+    pub name: String,
+    /// Its point.
+    pub point: &'static str,
+    /// `command`, `process` or `http`.
+    pub kind: &'static str,
+    /// Its command line or URL.
+    pub target: String,
+    /// Where it is configured.
+    pub origin: ConfigOrigin,
+    /// Why it is not approved: new, or changed since it was approved.
+    pub status: ConsentStatus,
+}
+
+impl fmt::Display for SkippedHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hook `{}` ({} `{}` on {}, {}) is skipped: {}; approve it with `hookchain approve`, \
+             --accept-hooks or {ACCEPT_HOOKS_ENV}=1",
+            self.name,
+            self.kind,
+            self.target,
+            self.point,
+            origin_text(&self.origin),
+            self.status
+        )
+    }
+}
+
+/// What consent did with a registry's configured hooks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConsentReport {
+    /// The hooks that run, and why.
+    pub admitted: Vec<AdmittedHook>,
+    /// The hooks that do not run, and why (each was logged with `tracing::warn!`).
+    pub skipped: Vec<SkippedHook>,
+    /// Approvals that could not be saved (the hooks still ran this time), or an allowlist that
+    /// could not be read (its hooks were skipped).
+    pub errors: Vec<ConsentError>,
+}
+
+/// Lets through the hooks that may run: each hook approved and unchanged, and each hook the
+/// policy approves (recorded in `consent`); the others are skipped with a warning. The order of
+/// `hooks` is kept.
+pub fn admit(
+    hooks: Vec<ExternalHook>,
+    consent: &mut Consent,
+    policy: &mut ConsentPolicy,
+) -> (Vec<ExternalHook>, ConsentReport) {
+    let mut report = ConsentReport::default();
+    let mut admitted = Vec::with_capacity(hooks.len());
+    for hook in hooks {
+        let status = consent.status(&hook);
+        let accepted_by = match (&status, policy.accepted_by()) {
+            (ConsentStatus::Approved, _) => Some(AcceptedBy::Allowlist),
+            (_, Some(by)) => Some(by),
+            (_, None) => policy
+                .prompt
+                .as_mut()
+                .is_some_and(|prompt| prompt.ask(&hook, &status))
+                .then_some(AcceptedBy::Prompt),
+        };
+        let Some(accepted_by) = accepted_by else {
+            let skipped = SkippedHook {
+                name: hook.name.clone(),
+                point: hook.point,
+                kind: hook.transport.kind(),
+                target: hook.transport.target().to_owned(),
+                origin: hook.origin.clone(),
+                status,
+            };
+            tracing::warn!(hook = %skipped.name, "{skipped}");
+            report.skipped.push(skipped);
+            continue;
+        };
+        if accepted_by != AcceptedBy::Allowlist {
+            if let ConsentStatus::Drifted { .. } = &status {
+                tracing::warn!(
+                    hook = %hook.name,
+                    "hook `{}` ({}): {status}; approved again by {accepted_by}",
+                    hook.name,
+                    origin_text(&hook.origin)
+                );
+            }
+            if let Err(error) = consent.approve(&hook) {
+                tracing::error!("{error}");
+                report.errors.push(error);
+            }
+        }
+        report.admitted.push(AdmittedHook {
+            name: hook.name.clone(),
+            point: hook.point,
+            accepted_by,
+            was: status,
+        });
+        admitted.push(hook);
+    }
+    (admitted, report)
+}

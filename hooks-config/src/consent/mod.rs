@@ -1,0 +1,103 @@
+//! Consent: an external hook from a config file runs only once it is approved, and only as long
+//! as its script is the one that was approved.
+//!
+//! # What is approved
+//!
+//! An approval is for one hook — its point (the canonical name, so `PreToolUse` and
+//! `intercept_tool_call` share it), its transport (`command`, `process` or `http`), its command
+//! line or URL as configured, and its script — and pins a SHA-256 of the command line followed by
+//! the content of the script. The script is the file the command runs: its program when it is
+//! named by a path (`./hooks/guard.sh`), or the first operand that is a file when the program is
+//! a bare name found on `PATH` (`python3 hooks/guard.py`); for the `sh -c` lines of Claude Code
+//! and docker-agent configs, the same rule applied to the line's words, with variables expanded
+//! as the shell will expand them (`$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` the project,
+//! `${CLAUDE_PLUGIN_ROOT}` a plugin's directory, `$HOME` and `~/` the home directory): the
+//! expanded path is the file hashed. Every other word of the command
+//! that names a file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit
+//! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
+//! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`,
+//! `working_dir`, `env_clear` and `env_allow` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH`
+//! to an approved hook, moving it to another directory, or letting it inherit more of the agent's
+//! environment (`env_clear` switched off, a name added to `env_allow`) makes it drifted. A hook
+//! whose command runs no file is pinned
+//! by its command line, `env` and `working_dir`; an HTTP hook by its URL, and its headers as
+//! written (a header added later, which could carry a secret, makes it drifted).
+//!
+//! Relative paths are taken from the hook's `working_dir`, else from the directory it runs in:
+//! the current directory, or during a firing the session's project directory when the agent
+//! gives one (`hookchain::external::program::firing_dir`). So the check at each firing hashes
+//! the files that firing would run: a line approved as `./guard.sh` where there was none does
+//! not run another directory's `guard.sh`.
+//!
+//! A hook's [`ConsentStatus`] is `Approved`, `New` (never approved), or `Drifted` (approved, but
+//! its script has changed since: edited, replaced, or swapped for another file). Only an
+//! approved hook runs. This is stricter than a check of the script's modification time: a
+//! script edited back and forth, or copied over with its old mtime, is still caught.
+//!
+//! # Where approvals are kept
+//!
+//! In a JSON allowlist, by default `~/.config/hookchain/approved-hooks.json`
+//! ([`Consent::default_path`]), any other file with [`Consent::load`]. It is rewritten whole on
+//! every change, atomically: the new list is written to a temporary file in the same directory,
+//! flushed, then renamed over the old one, so a reader (or a crash) never sees half a file. Each
+//! change reads, edits and writes the list under an exclusive lock on `.NAME.lock` beside it, so
+//! approvals made at the same time by several threads or processes are all kept. An allowlist
+//! that does not parse is an error, never an empty list.
+//!
+//! # How a hook gets approved
+//!
+//! When the registry is built, each configured hook that is not approved is approved and run
+//! when
+//!
+//! - the agent says so: `--accept-hooks` on the CLI, [`ConsentPolicy::accept_hooks`] in code;
+//! - the environment says so: `HOOKCHAIN_ACCEPT_HOOKS=1` (or `true`, `yes`);
+//! - the user's config says so: `hooks_auto_accept: true` in
+//!   `~/.config/hookchain/hookchain.yaml` (a project's file cannot approve its own hooks);
+//! - or the user says yes when asked: on an interactive terminal (stdin is a TTY), each new or
+//!   changed hook is shown with its point, command, file and line, and runs only on `y`.
+//!
+//! Each of these records the approval, so the next run does not ask again. Otherwise — a
+//! non-interactive run with none of them — the hook is **skipped**: it does not run, a warning
+//! naming it, its file and line and why is logged with `tracing::warn!`, and the
+//! [`ConsentReport`] lists it. Hooks added in code ([`HooksBuilder::external`]) are the agent's
+//! own and need no consent.
+//!
+//! ```
+//! use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus, admit};
+//! use hookchain::config::Config;
+//!
+//! let config = Config::from_yaml_str(
+//!     "hooks:\n  intercept_tool_call:\n    - url: https://hooks.example.com/check\n",
+//!     "./hookchain.yaml",
+//! )?;
+//! let mut consent = Consent::in_memory();
+//! let hook = &config.external_hooks()[0];
+//! assert_eq!(consent.status(hook), ConsentStatus::New);
+//!
+//! // Non-interactive and not accepted: skipped, with a warning naming it.
+//! let hooks = config.external_hooks().to_vec();
+//! let (admitted, report) = admit(hooks.clone(), &mut consent, &mut ConsentPolicy::new());
+//! assert!(admitted.is_empty());
+//! assert!(report.skipped[0].to_string().contains("./hookchain.yaml#01"));
+//!
+//! // Approved: it runs.
+//! consent.approve(hook)?;
+//! let (admitted, _) = admit(hooks, &mut consent, &mut ConsentPolicy::new());
+//! assert_eq!(admitted.len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`HooksBuilder::external`]: hookchain_external::ExternalHooksExt::external
+
+mod admission;
+mod allowlist;
+mod pin;
+mod prompt;
+
+pub use crate::script::script_of;
+pub use admission::{
+    ACCEPT_HOOKS_ENV, AcceptedBy, AdmittedHook, ConsentPolicy, ConsentReport, SkippedHook, admit,
+};
+pub use allowlist::{APPROVALS_FILE, Approval, Consent, ConsentError, ConsentStatus};
+pub(crate) use pin::{Verified, pin_hash};
+pub use prompt::{Prompt, TerminalPrompt};

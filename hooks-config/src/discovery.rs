@@ -1,0 +1,198 @@
+//! Discovery: the user's `~/.config/hookchain/hookchain.yaml`, then the project's
+//! `./hookchain.yaml` put over it (see the crate's docs, "Where it comes from").
+//!
+//! # The rules it keeps
+//!
+//! - A file that does not exist is skipped; the project's file is untrusted (it cannot approve
+//!   its own hooks, nor switch off what the user's file turns on).
+//! - [`Config::discover`] fails on a file that does not read or parse; the lenient discovery of
+//!   `init()` leaves such a file out whole, with its error — but each of its `required: true`
+//!   hooks that can be made out still blocks its point, so a guard never vanishes with its file.
+
+use std::path::{Path, PathBuf};
+
+use hookchain_core::{ConfigError, PathSegment};
+use yaml_serde::Value as Yaml;
+
+use crate::config::Config;
+use crate::entry::UnloadedRequired;
+use crate::file::{self, home_dir};
+use crate::hookchain_file::{CONFIG_FILE, untrusted};
+use crate::load::is_docker_agent;
+use crate::position::{locate, yaml_key};
+
+impl Config {
+    /// The config of the current directory's project over the user's: `./hookchain.yaml` over
+    /// `~/.config/hookchain/hookchain.yaml` (`$HOME`). Files that do not exist are skipped; a
+    /// file that does not read or parse is an error.
+    pub fn discover() -> Result<Config, ConfigError> {
+        Config::discover_from(Path::new("."), home_dir().as_deref())
+    }
+
+    /// [`discover`](Config::discover) with the directories given: `project_dir/hookchain.yaml`
+    /// over `home_dir/.config/hookchain/hookchain.yaml` (no global file when `home_dir` is
+    /// `None`).
+    pub fn discover_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let files = discovered_files(project_dir, home_dir);
+        let project = files.len() - 1;
+        for (index, path) in files.iter().enumerate() {
+            if let Some(file) = load_if_present(path)? {
+                config = config.merge(discovered(file, index == project));
+            }
+        }
+        Ok(config)
+    }
+
+    /// [`discover_from`](Config::discover_from), leaving out each file that does not read or
+    /// parse, with the errors.
+    pub(crate) fn discover_lenient(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> (Config, Vec<ConfigError>) {
+        let mut config = Config::new();
+        let mut errors = Vec::new();
+        let files = discovered_files(project_dir, home_dir);
+        let project = files.len() - 1;
+        for (index, path) in files.iter().enumerate() {
+            match load_if_present(path) {
+                Ok(Some(file)) => config = config.merge(discovered(file, index == project)),
+                Ok(None) => {}
+                Err(error) => {
+                    config = config.merge(Config::left_out(path, &error));
+                    errors.push(error);
+                }
+            }
+        }
+        (config, errors)
+    }
+
+    /// What is left of a `hookchain.yaml` that failed to load with `error` and is left out
+    /// whole: nothing but its `required: true` hooks, each of which blocks its point with a
+    /// reason naming the hook, its file and line, and the error — a guard never vanishes with
+    /// its file. Found as well as the file can be read: a file that is not YAML at all, or not
+    /// a `hookchain.yaml`, has none.
+    pub(crate) fn left_out(path: &Path, error: &ConfigError) -> Config {
+        let name = path.display().to_string();
+        let Ok(Some(text)) = file::read_text(path) else {
+            return Config::new();
+        };
+        if path.extension().is_some_and(|e| e == "json") || is_docker_agent(&text) {
+            return Config::new();
+        }
+        let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(&text) else {
+            return Config::new();
+        };
+        let Some(Yaml::Mapping(events)) = top.get("hooks") else {
+            return Config::new();
+        };
+        // Every item of every list is an entry, numbered in file order as `name_entries` does.
+        let items: Vec<(String, usize, &Yaml)> = events
+            .iter()
+            .flat_map(|(event, list)| {
+                let event = yaml_key(event);
+                let items = match list {
+                    Yaml::Sequence(items) => items.iter().collect(),
+                    _ => Vec::new(),
+                };
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(index, item)| (event.clone(), index, item))
+            })
+            .collect();
+        let width = items.len().to_string().len().max(2);
+        let mut config = Config::new();
+        for (number, (event, index, item)) in items.iter().enumerate() {
+            if item.get("required") != Some(&Yaml::Bool(true)) {
+                continue;
+            }
+            let Some(point) = hookchain_core::points::resolve(event) else {
+                continue;
+            };
+            let hook = match item.get("name").and_then(Yaml::as_str) {
+                Some(hook) => hook.to_owned(),
+                None => format!("{name}#{:0width$}", number + 1),
+            };
+            let at = [
+                PathSegment::Key("hooks".to_owned()),
+                PathSegment::Key(event.clone()),
+                PathSegment::Index(*index),
+            ];
+            let at = match locate(&text, &at) {
+                Some(line) => format!("{name}:{line}"),
+                None => name.clone(),
+            };
+            config.unloaded_required.push(UnloadedRequired {
+                point: point.name,
+                reason: format!(
+                    "required hook `{hook}` ({at}) did not run: its file was left out because \
+                     it failed to load: {error}"
+                ),
+                name: hook,
+            });
+        }
+        config
+    }
+}
+
+/// The global file, then the project's.
+fn discovered_files(project_dir: &Path, home_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Some(home) = home_dir {
+        files.push(home.join(".config").join("hookchain").join(CONFIG_FILE));
+    }
+    files.push(project_dir.join(CONFIG_FILE));
+    files
+}
+
+/// A discovered file: a project's file cannot let its own hooks run unapproved.
+fn discovered(file: Config, is_project: bool) -> Config {
+    if is_project {
+        untrusted(file, true)
+    } else {
+        file
+    }
+}
+
+fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
+    match file::read_text(path)? {
+        Some(text) => Config::from_yaml_trusted(&text, &path.display().to_string()).map(Some),
+        None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `init()` discovers: a file that does not parse is left out whole, with its
+    /// error; the other file still applies.
+    #[test]
+    fn lenient_discovery_leaves_out_a_broken_file() {
+        let root = std::env::temp_dir().join(format!("hookchain-lenient-{}", std::process::id()));
+        let (project, home) = (root.join("project"), root.join("home"));
+        let global_dir = home.join(".config").join("hookchain");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&global_dir).unwrap();
+        std::fs::write(
+            global_dir.join(CONFIG_FILE),
+            "extensions:\n  guard:\n    plan_path: global.md\n",
+        )
+        .unwrap();
+        std::fs::write(project.join(CONFIG_FILE), "extensions:\n  guard: [\n").unwrap();
+        let (config, errors) = Config::discover_lenient(&project, Some(&home));
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(config.section("guard").unwrap()["plan_path"], "global.md");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let message = errors[0].to_string();
+        let project_file = project.join(CONFIG_FILE).display().to_string();
+        assert!(
+            message.starts_with(&format!("{project_file} line 3 column 1: invalid YAML: ")),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! A `hookchain.yaml`, hookchain's own file: its top level (`extensions`, `hooks`, read by
+//! [`native`](crate::native), and `hooks_auto_accept`), and which files are trusted to approve
+//! hooks.
+//!
+//! # The rules it keeps
+//!
+//! - Nothing but the top-level keys of the format may stand at the top level: an unknown key is
+//!   an error with a "did you mean".
+//! - `hooks_auto_accept: true` is honoured in the user's own
+//!   `~/.config/hookchain/hookchain.yaml` only; any other file (and text given to
+//!   [`Config::from_yaml_str`]) is untrusted: its `hooks_auto_accept: true` is left out with a
+//!   warning, and its sections are put over other config restricted to what may not switch
+//!   anything off.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hookchain_core::suggest::closest;
+use hookchain_core::{ConfigError, ConfigOrigin, ConfigSource, PathSegment};
+use hookchain_external::Dialect;
+use serde_json::Map;
+use yaml_serde::Value as Yaml;
+
+use crate::config::{AUTO_ACCEPT, Config, TOP_LEVEL_KEYS};
+use crate::entry::{FileContext, name_entries};
+use crate::file::{self, home_dir};
+use crate::native;
+use crate::position::{locate, syntax, yaml_key, yaml_kind};
+
+/// The name of a config file, in the project and in `~/.config/hookchain/`.
+pub const CONFIG_FILE: &str = "hookchain.yaml";
+
+impl Config {
+    /// Parses the text of a config file; `source_name` names the file in errors (e.g.
+    /// `./hookchain.yaml`).
+    ///
+    /// `hooks_auto_accept: true` in such text is left out, with a warning: only the user's own
+    /// `~/.config/hookchain/hookchain.yaml` may approve hooks.
+    pub fn from_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::from_yaml_trusted(text, source_name).map(|config| untrusted(config, false))
+    }
+
+    /// [`from_yaml_str`](Config::from_yaml_str), keeping `hooks_auto_accept`: for the user's
+    /// own file.
+    pub(crate) fn from_yaml_trusted(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        file::check_nesting(text, source_name)?;
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate(&located, path)
+        });
+        let origin = |path: &[&str]| {
+            let path: Vec<PathSegment> = path
+                .iter()
+                .map(|k| PathSegment::Key((*k).to_owned()))
+                .collect();
+            source.origin(&path)
+        };
+        let mut document: Yaml =
+            yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+        document.apply_merge().map_err(|e| ConfigError::Malformed {
+            subject: "a `<<` merge key".to_owned(),
+            origin: origin(&[]),
+            problem: e.to_string(),
+        })?;
+        let mut config = Config {
+            files: vec![source_name.to_owned()],
+            ..Config::default()
+        };
+        let top = match document {
+            Yaml::Null => return Ok(config),
+            Yaml::Mapping(top) => top,
+            other => {
+                return Err(ConfigError::Malformed {
+                    subject: "the config".to_owned(),
+                    origin: origin(&[]),
+                    problem: format!(
+                        "expected a mapping with the key `extensions`, found {}",
+                        yaml_kind(&other)
+                    ),
+                });
+            }
+        };
+        for (key, value) in top {
+            let key = yaml_key(&key);
+            match key.as_str() {
+                "extensions" => {}
+                "hooks" => {
+                    let cx = FileContext {
+                        file: source_name,
+                        source: &source,
+                        dialect: Dialect::Hookchain,
+                    };
+                    let entries = native::read(&cx, value)?;
+                    config.hooks = name_entries(source_name, entries);
+                    continue;
+                }
+                AUTO_ACCEPT => {
+                    match value {
+                        Yaml::Bool(accept) => {
+                            let at = match origin(&[AUTO_ACCEPT]) {
+                                ConfigOrigin::File {
+                                    path,
+                                    line: Some(line),
+                                } => format!("{path} line {line}"),
+                                _ => source_name.to_owned(),
+                            };
+                            config.auto_accept = Some((accept, at));
+                        }
+                        Yaml::Null => {}
+                        other => {
+                            return Err(ConfigError::Malformed {
+                                subject: format!("`{AUTO_ACCEPT}`"),
+                                origin: origin(&[AUTO_ACCEPT]),
+                                problem: format!(
+                                    "expected `true` or `false`, found {}",
+                                    yaml_kind(&other)
+                                ),
+                            });
+                        }
+                    }
+                    continue;
+                }
+                _ => {
+                    return Err(ConfigError::UnknownKey {
+                        suggestion: closest(&key, TOP_LEVEL_KEYS.iter().copied())
+                            .map(str::to_owned),
+                        origin: origin(&[&key]),
+                        key,
+                    });
+                }
+            }
+            let extensions = match value {
+                Yaml::Null => continue,
+                Yaml::Mapping(extensions) => extensions,
+                other => {
+                    return Err(ConfigError::Malformed {
+                        subject: "`extensions`".to_owned(),
+                        origin: origin(&["extensions"]),
+                        problem: format!(
+                            "expected a mapping from extension names to their sections, found {}",
+                            yaml_kind(&other)
+                        ),
+                    });
+                }
+            };
+            for (name, section) in extensions {
+                let name = yaml_key(&name);
+                let values = match section {
+                    Yaml::Null => Map::new(),
+                    Yaml::Mapping(section) => {
+                        let mut values = Map::new();
+                        for (key, value) in section {
+                            let key = yaml_key(&key);
+                            let value = serde_json::to_value(&value).map_err(|e| {
+                                ConfigError::Malformed {
+                                    subject: format!("`{key}` of extension `{name}`"),
+                                    origin: origin(&["extensions", &name, &key]),
+                                    problem: e.to_string(),
+                                }
+                            })?;
+                            values.insert(key, value);
+                        }
+                        values
+                    }
+                    other => {
+                        return Err(ConfigError::Malformed {
+                            subject: format!("extension `{name}`"),
+                            origin: origin(&["extensions", &name]),
+                            problem: format!(
+                                "expected a mapping of its settings, found {}",
+                                yaml_kind(&other)
+                            ),
+                        });
+                    }
+                };
+                config
+                    .sections
+                    .insert(name.clone(), values, &source, &["extensions", &name])?;
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// A file that is not the user's own: its `hooks_auto_accept: true` is left out, with a warning,
+/// and put over other config it may add and configure, never switch off.
+pub(crate) fn untrusted(mut file: Config, is_project: bool) -> Config {
+    file.sections = std::mem::take(&mut file.sections).restricted();
+    if let Some((true, at)) = file.auto_accept.take() {
+        let warning = if is_project {
+            format!(
+                "{at}: `{AUTO_ACCEPT}: true` is left out: a project's hookchain.yaml cannot \
+                 approve its own hooks (set it in ~/.config/hookchain/hookchain.yaml, or pass \
+                 --accept-hooks)"
+            )
+        } else {
+            format!(
+                "{at}: `{AUTO_ACCEPT}: true` is left out: only the user's own \
+                 ~/.config/hookchain/hookchain.yaml may approve hooks (set it there, pass \
+                 --accept-hooks, or call `Config::accept_hooks(true)` in code)"
+            )
+        };
+        tracing::warn!("{warning}");
+        file.warnings.push(warning);
+    }
+    file
+}
+
+/// `true` when `path` is the user's own `~/.config/hookchain/hookchain.yaml`.
+pub(crate) fn is_user_file(path: &Path) -> bool {
+    let Some(home) = home_dir() else {
+        return false;
+    };
+    let user = home.join(".config").join("hookchain").join(CONFIG_FILE);
+    match (std::fs::canonicalize(path), std::fs::canonicalize(user)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_needs_a_close_name() {
+        assert_eq!(
+            closest("extentions", TOP_LEVEL_KEYS.iter().copied()),
+            Some("extensions")
+        );
+        assert_eq!(closest("zzz", TOP_LEVEL_KEYS.iter().copied()), None);
+    }
+}

@@ -1,0 +1,314 @@
+//! Reading one config file of any format hookchain reads: which format a file is in (see the
+//! crate's docs, "Other agents' config files"), and the readers of other agents' files — Claude
+//! Code settings and plugins, docker-agent, Hermes and Starchild — each made a [`Config`].
+//!
+//! # The rules it keeps
+//!
+//! - A file is told apart by its name and top level: `hooks/hooks.json` is a plugin's, any other
+//!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
+//!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
+//!   `config.yaml` with keys of its own is Hermes', and anything else is a `hookchain.yaml`.
+//! - What another agent's file holds that cannot be honoured is left out with a warning that
+//!   every session hears of; a fail-closed entry that cannot be loaded blocks its point.
+//! - Hermes' `hooks_auto_accept: true` is honoured in the user's own `~/.hermes/config.yaml`
+//!   only.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hookchain_core::{ConfigError, ConfigSource, PathSegment};
+use hookchain_external::Dialect;
+use yaml_serde::Value as Yaml;
+
+use crate::config::{AUTO_ACCEPT, Config, TOP_LEVEL_KEYS};
+use crate::entry::{self, FileContext, name_entries};
+use crate::file::{self, home_dir};
+use crate::hookchain_file::{is_user_file, untrusted};
+use crate::position::{locate, locate_json, syntax, yaml_key};
+use crate::{claude, docker_agent, hermes};
+
+impl Config {
+    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
+    /// file is Claude Code settings
+    /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
+    /// top-level `agents:` is a docker-agent agent file
+    /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
+    /// `hookchain.yaml`. A file that does not exist is an error.
+    pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        if is_plugin_hooks(path.as_ref()) {
+            return Config::from_claude_plugin_str(&text, &name);
+        }
+        if path.as_ref().extension().is_some_and(|e| e == "json") {
+            return Config::from_claude_settings_str(&text, &name);
+        }
+        if is_docker_agent(&text) {
+            return Config::from_docker_agent_str(&text, &name);
+        }
+        match agent_yaml(path.as_ref(), &text) {
+            Some(AgentYaml::Starchild) => return Config::load_starchild(path),
+            Some(AgentYaml::Hermes) => return Config::load_hermes(path),
+            None => {}
+        }
+        let config = Config::from_yaml_trusted(&text, &name)?;
+        Ok(if is_user_file(path.as_ref()) {
+            config
+        } else {
+            untrusted(config, false)
+        })
+    }
+
+    /// Reads the hooks of a Claude Code `settings.json` (see
+    /// [`external::claude`](crate::claude) for how each key is read). Commands run with `sh -c` in the project
+    /// directory: the directory holding `.claude/` when the file is `.claude/settings*.json`,
+    /// else the current directory.
+    pub fn load_claude_settings(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_claude_settings_str(&text, &name)
+    }
+
+    /// Parses the text of a Claude Code `settings.json`; `source_name` names the file in
+    /// errors and decides the project directory.
+    pub fn from_claude_settings_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::ClaudeCode,
+        };
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &Default::default())?,
+        ))
+    }
+
+    /// Reads the hooks of a Claude Code plugin's `hooks/hooks.json` (the format of a settings
+    /// file's `hooks`, with an optional `description`), as Claude Code runs them: with
+    /// `CLAUDE_PLUGIN_ROOT` set to the plugin's directory (the one holding `hooks/`) and
+    /// `CLAUDE_PLUGIN_DATA` to its data directory (`~/.claude/plugins/data/<plugin>`), in the
+    /// project directory (the current directory). `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh` names the
+    /// plugin's script, and that is the file consent pins.
+    pub fn load_claude_plugin(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_claude_plugin_str(&text, &name)
+    }
+
+    /// Parses the text of a Claude Code plugin's `hooks/hooks.json`; `source_name` is its path,
+    /// which decides the plugin's directory.
+    pub fn from_claude_plugin_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::ClaudeCode,
+        };
+        let env = claude::plugin_env(source_name);
+        Ok(Config::of_hooks(
+            source_name,
+            claude::read(&cx, &text, &env)?,
+        ))
+    }
+
+    /// Reads the `hooks:` block of a Hermes `config.yaml` (see the table of
+    /// `hookchain::guide::dialects` for how each key is read): commands split like a shell would and run without one, a leading `~/`
+    /// expanded, matchers a full match on the tool name, `fail_closed: true` blocking.
+    /// `hooks_auto_accept: true` is honoured in the user's own `~/.hermes/config.yaml` only.
+    pub fn load_hermes(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        let user = home_dir().is_some_and(|home| {
+            same_file(path.as_ref(), &home.join(".hermes").join("config.yaml"))
+        });
+        Config::hermes(&text, &name, user)
+    }
+
+    /// Parses the text of a Hermes `config.yaml`; `source_name` names the file in errors. Its
+    /// `hooks_auto_accept: true` is left out, with a warning: only the user's own file may
+    /// approve hooks.
+    pub fn from_hermes_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::hermes(text, source_name, false)
+    }
+
+    fn hermes(text: &str, source_name: &str, user: bool) -> Result<Config, ConfigError> {
+        let (loaded, accept) =
+            read_agent_yaml(text, source_name, Dialect::Hermes, hermes::read_hermes)?;
+        let mut config = Config::of_hooks(source_name, loaded);
+        if let Some((accept, at)) = accept {
+            if user || !accept {
+                config.auto_accept = Some((accept, at));
+            } else {
+                let warning = format!(
+                    "{at}: `{AUTO_ACCEPT}: true` is left out: only the user's own \
+                     ~/.hermes/config.yaml (or ~/.config/hookchain/hookchain.yaml) may approve \
+                     hooks (set it there, or pass --accept-hooks)"
+                );
+                tracing::warn!("{warning}");
+                config.warnings.push(warning.clone());
+                config.notices.push(warning);
+            }
+        }
+        Ok(config)
+    }
+
+    /// Reads a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries each naming its
+    /// `event:`): commands split like a shell would and run without one, matchers regular
+    /// expressions searched in the payload's content.
+    pub fn load_starchild(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_starchild_str(&text, &name)
+    }
+
+    /// Parses the text of a Starchild `shell_hooks.yaml`; `source_name` names the file in
+    /// errors.
+    pub fn from_starchild_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let loaded = read_agent_yaml(
+            text,
+            source_name,
+            Dialect::Starchild,
+            hermes::read_starchild,
+        )?;
+        Ok(Config::of_hooks(source_name, loaded))
+    }
+
+    /// Reads the `hooks:` blocks of every agent of a docker-agent agent YAML (see
+    /// [`external::docker_agent`](crate::docker_agent)). Commands run with `sh -c`.
+    pub fn load_docker_agent(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_docker_agent_str(&text, &name)
+    }
+
+    /// Parses the text of a docker-agent agent YAML; `source_name` names the file in errors.
+    pub fn from_docker_agent_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let loaded = read_agent_yaml(text, source_name, Dialect::DockerAgent, docker_agent::read)?;
+        Ok(Config::of_hooks(source_name, loaded))
+    }
+
+    /// A config of the hooks of one file of another agent, with what was left out of it
+    /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
+    fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
+        for warning in &loaded.warnings {
+            tracing::warn!("{warning}");
+        }
+        let conditions: Vec<_> = loaded
+            .entries
+            .iter_mut()
+            .map(|entry| entry.condition.take())
+            .collect();
+        let hooks = name_entries(source_name, loaded.entries);
+        let conditions = hooks
+            .iter()
+            .zip(conditions)
+            .filter_map(|(hook, rule)| rule.map(|rule| (hook.point, hook.name.clone(), rule)))
+            .collect();
+        let config = Config {
+            files: vec![source_name.to_owned()],
+            hooks,
+            conditions,
+            notices: loaded.warnings.clone(),
+            warnings: loaded.warnings,
+            unloaded_required: loaded.blocked,
+            ..Config::default()
+        };
+        loaded
+            .sections
+            .into_iter()
+            .fold(config, |config, (name, section)| {
+                config.extension(name, section)
+            })
+    }
+}
+
+/// Reads another agent's YAML file with `read`, that agent's reader of the parsed document: the
+/// nesting checked before the parser sees the text, syntax errors with their line, and every
+/// value of the document locatable by its path for the reader's messages.
+fn read_agent_yaml<T>(
+    text: &str,
+    source_name: &str,
+    dialect: Dialect,
+    read: impl FnOnce(&FileContext<'_>, Yaml) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    file::check_nesting(text, source_name)?;
+    let text: Arc<str> = text.into();
+    let located = Arc::clone(&text);
+    let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+        locate(&located, path)
+    });
+    let document: Yaml = yaml_serde::from_str(&text).map_err(|e| syntax(source_name, &e))?;
+    let cx = FileContext {
+        file: source_name,
+        source: &source,
+        dialect,
+    };
+    read(&cx, document)
+}
+
+/// Reads a file's text, with the name it has in messages.
+fn read(path: &Path) -> Result<(String, String), ConfigError> {
+    let name = path.display().to_string();
+    let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
+        file: name.clone(),
+        message: "no such file".to_owned(),
+    })?;
+    file::check_nesting(&text, &name)?;
+    Ok((name, text))
+}
+
+/// Another agent's YAML that is not a docker-agent file.
+enum AgentYaml {
+    Hermes,
+    Starchild,
+}
+
+/// Which agent's YAML `text` is: Starchild's when its `hooks:` is a list (`- event: ...`),
+/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and has a top-level key
+/// that is not hookchain's; `None` for a `hookchain.yaml`.
+fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
+    let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(text) else {
+        return None;
+    };
+    if matches!(top.get("hooks"), Some(Yaml::Sequence(_))) {
+        return Some(AgentYaml::Starchild);
+    }
+    let named = path
+        .file_name()
+        .is_some_and(|n| n == "config.yaml" || n == "cli-config.yaml");
+    let foreign = top
+        .keys()
+        .any(|key| !TOP_LEVEL_KEYS.contains(&yaml_key(key).as_str()));
+    (named && foreign).then_some(AgentYaml::Hermes)
+}
+
+/// `true` when `a` and `b` are the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `true` for a Claude Code plugin's `hooks/hooks.json`.
+fn is_plugin_hooks(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "hooks.json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "hooks")
+}
+
+/// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.
+pub(crate) fn is_docker_agent(text: &str) -> bool {
+    match yaml_serde::from_str::<Yaml>(text) {
+        Ok(Yaml::Mapping(top)) => {
+            top.contains_key("agents") && !TOP_LEVEL_KEYS.iter().any(|key| top.contains_key(*key))
+        }
+        _ => false,
+    }
+}
