@@ -1395,16 +1395,13 @@ fn test_in_a_payload_cwd_does_not_run_a_script_consent_did_not_see() {
     let project = sandbox.path("project");
     std::fs::create_dir_all(&project).unwrap();
     let marker = sandbox.path("ran");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let guard = project.join("guard.sh");
-        std::fs::write(
-            &guard,
-            format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
-        )
-        .unwrap();
-        std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let guard = project.join("guard.sh");
+    std::fs::write(
+        &guard,
+        format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
+    )
+    .unwrap();
+    support::make_executable(&guard);
     let stop = sandbox.path("stop.json");
     std::fs::write(
         &stop,
