@@ -207,16 +207,20 @@ pub mod guide {
     #[doc = include_str!("../docs/guide/04-state.md")]
     pub mod state {}
 
+    #[cfg(feature = "config")]
     #[doc = include_str!("../docs/guide/05-config.md")]
     pub mod config {}
 
+    #[cfg(feature = "config")]
     #[doc = include_str!("../docs/guide/06-dialects.md")]
     #[doc = include_str!("../docs/guide/dialects-table.md")]
     pub mod dialects {}
 
+    #[cfg(feature = "cli")]
     #[doc = include_str!("../docs/guide/07-cli.md")]
     pub mod cli {}
 
+    #[cfg(feature = "guards")]
     #[doc = include_str!("../docs/guide/08-guards.md")]
     pub mod guards {}
 
@@ -234,6 +238,6 @@ pub mod guide {
 }
 
 /// The Rust blocks of README.md, compiled and run as doc tests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "config"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -2,7 +2,9 @@
 //! temporary directories, with the fixture scripts of `tests/fixtures/external/`. Every run
 //! names its config and its allowlist: the user's home is never read or written.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::PathBuf;
 
 use hookchain::HooksBuilder;
 use hookchain::cli::{self, EXIT_BLOCKED, EXIT_ERROR, EXIT_OK};
@@ -10,12 +12,11 @@ use hookchain::consent::ACCEPT_HOOKS_ENV;
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{HookContext, HookResult, ToolCall};
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 /// A fixture script of the workspace's `tests/fixtures/external/`.
 fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/external")
-        .join(name);
+    let path = support::fixture("external").join(name);
     std::fs::canonicalize(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .display()
@@ -27,6 +28,7 @@ struct Sandbox {
     dir: PathBuf,
     config: PathBuf,
     consent: PathBuf,
+    _temp: TempDir,
 }
 
 struct Run {
@@ -36,14 +38,14 @@ struct Run {
 }
 
 impl Sandbox {
-    fn new(name: &str, config: &str) -> Sandbox {
-        let dir = std::env::temp_dir().join(format!("hookchain-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+    fn new(config: &str) -> Sandbox {
+        let temp = support::temp_dir();
+        let dir = temp.path().to_owned();
         let sandbox = Sandbox {
             config: dir.join("hookchain.yaml"),
             consent: dir.join("approved-hooks.json"),
             dir,
+            _temp: temp,
         };
         sandbox.write_config(config);
         sandbox
@@ -55,10 +57,9 @@ impl Sandbox {
 
     /// Writes an executable bash script into the sandbox and returns its path.
     fn script(&self, name: &str, body: &str) -> String {
-        use std::os::unix::fs::PermissionsExt;
         let path = self.dir.join(name);
         std::fs::write(&path, format!("#!/usr/bin/env bash\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        support::make_executable(&path);
         path.display().to_string()
     }
 
@@ -86,12 +87,6 @@ impl Sandbox {
             out: String::from_utf8(out).unwrap(),
             err: String::from_utf8(err).unwrap(),
         }
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -157,7 +152,7 @@ fn accept_env_is_set() -> bool {
 
 #[test]
 fn list_shows_each_configured_hook_and_its_consent() {
-    let sandbox = Sandbox::new("list", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let run = sandbox.run(&["list"]);
     assert_eq!(run.code, EXIT_OK, "{}", run.err);
     assert!(run.out.contains("compiled-in hooks: none"), "{}", run.out);
@@ -229,7 +224,7 @@ fn list_shows_each_configured_hook_and_its_consent() {
 /// directories just above it — with its consent, however long the path.
 #[test]
 fn list_shows_a_deep_script_by_the_end_of_its_path() {
-    let sandbox = Sandbox::new("deep", "");
+    let sandbox = Sandbox::new("");
     let dir = (0..8).fold(sandbox.path("project"), |dir, i| {
         dir.join(format!("a-directory-with-a-long-name-{i}"))
     });
@@ -271,7 +266,7 @@ fn list_shows_a_deep_script_by_the_end_of_its_path() {
 
 #[test]
 fn an_empty_list_says_why() {
-    let sandbox = Sandbox::new("empty", "extensions: {}\n");
+    let sandbox = Sandbox::new("extensions: {}\n");
     let run = sandbox.run(&["list"]);
     assert_eq!(run.code, EXIT_OK, "{}", run.err);
     assert!(run.out.contains("compiled-in hooks: none ("), "{}", run.out);
@@ -285,7 +280,7 @@ fn an_empty_list_says_why() {
 
 #[test]
 fn list_shows_the_compiled_in_hooks_of_the_builder_it_is_given() {
-    let sandbox = Sandbox::new("compiled", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let hooks = HooksBuilder::new().hook(InterceptToolCall, 5, |_: &ToolCall, _: &HookContext| {
         HookResult::<Value>::Pass
     });
@@ -304,7 +299,7 @@ fn list_shows_the_compiled_in_hooks_of_the_builder_it_is_given() {
 
 #[test]
 fn test_json_is_blocked_by_an_approved_block_script() {
-    let sandbox = Sandbox::new("blocked", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     let run = sandbox.run(&["test", "PreToolUse", "--json"]);
     assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
@@ -341,7 +336,7 @@ fn test_json_is_blocked_by_an_approved_block_script() {
 
 #[test]
 fn test_json_continues_when_no_hook_blocks() {
-    let sandbox = Sandbox::new("continue", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     // block-rm's matcher is `Bash|shell`: a `Read` call passes it by.
     let run = sandbox.run(&[
@@ -383,7 +378,7 @@ fn test_json_continues_when_no_hook_blocks() {
 
 #[test]
 fn a_payload_file_is_read_in_the_points_form_or_the_wire_form() {
-    let sandbox = Sandbox::new("payload", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     let wire = sandbox.path("wire.json");
     std::fs::write(
@@ -439,7 +434,7 @@ fn hooks_that_are_not_approved_are_skipped_and_never_run() {
         eprintln!("{ACCEPT_HOOKS_ENV} is set: every hook is approved, nothing to test");
         return;
     }
-    let sandbox = Sandbox::new("skipped", "");
+    let sandbox = Sandbox::new("");
     let marker = sandbox.path("marker");
     let script = sandbox.script(
         "touch.sh",
@@ -484,7 +479,7 @@ fn a_named_config_cannot_approve_its_own_hooks() {
     if accept_env_is_set() {
         return;
     }
-    let sandbox = Sandbox::new("auto-accept", "");
+    let sandbox = Sandbox::new("");
     let marker = sandbox.path("marker");
     let script = sandbox.script(
         "touch.sh",
@@ -510,7 +505,7 @@ fn a_named_config_cannot_approve_its_own_hooks() {
 
 #[test]
 fn accept_hooks_approves_runs_and_records() {
-    let sandbox = Sandbox::new("accept", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let run = sandbox.run(&["--accept-hooks", "test", "PreToolUse", "--json"]);
     assert_eq!(run.code, EXIT_BLOCKED, "{}{}", run.out, run.err);
     let run = sandbox.run(&["list"]);
@@ -527,7 +522,7 @@ fn an_edited_script_is_drifted_skipped_and_reported() {
     if accept_env_is_set() {
         return;
     }
-    let sandbox = Sandbox::new("drift", "");
+    let sandbox = Sandbox::new("");
     let script = sandbox.script("guard.sh", "cat >/dev/null\necho 'no' >&2\nexit 2");
     sandbox.write_config(&format!(
         "hooks:\n  PreToolUse:\n    - command: {script}\n      name: guard\n"
@@ -569,7 +564,7 @@ fn an_edited_script_is_drifted_skipped_and_reported() {
 
 #[test]
 fn doctor_passes_a_good_config() {
-    let sandbox = Sandbox::new("doctor-good", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     let run = sandbox.run(&["doctor"]);
     assert_eq!(run.code, EXIT_OK, "{}", run.out);
@@ -608,7 +603,7 @@ fn doctor_passes_a_good_config() {
 
 #[test]
 fn doctor_fires_a_process_worker_once() {
-    let sandbox = Sandbox::new("doctor-process", "");
+    let sandbox = Sandbox::new("");
     sandbox.write_config(&format!(
         "hooks:\n  session_start:\n    - process: [{}]\n      name: worker\n",
         fixture("echo_worker.py")
@@ -626,7 +621,7 @@ fn doctor_fires_a_process_worker_once() {
 
 #[test]
 fn doctor_reports_a_hook_that_answers_junk() {
-    let sandbox = Sandbox::new("doctor-junk", "");
+    let sandbox = Sandbox::new("");
     sandbox.write_config(&format!(
         "hooks:\n  Stop:\n    - command: {}\n      name: junk\n",
         fixture("junk.sh")
@@ -645,7 +640,7 @@ fn doctor_reports_a_hook_that_answers_junk() {
 
 #[test]
 fn doctor_reports_a_missing_program_and_checks_the_other_files() {
-    let sandbox = Sandbox::new("doctor-missing", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let missing = sandbox.path("missing.yaml");
     std::fs::write(
         &missing,
@@ -690,7 +685,7 @@ fn doctor_reports_a_missing_program_and_checks_the_other_files() {
 
 #[test]
 fn revoke_withdraws_an_approval() {
-    let sandbox = Sandbox::new("revoke", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     let run = sandbox.run(&["revoke", "block-rm"]);
     assert_eq!(run.code, EXIT_OK, "{}", run.err);
@@ -714,7 +709,7 @@ fn revoke_withdraws_an_approval() {
 
 #[test]
 fn unknown_names_are_errors_with_a_suggestion_and_change_nothing() {
-    let sandbox = Sandbox::new("names", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let run = sandbox.run(&["approve", "pass", "block-rn"]);
     assert_eq!(run.code, EXIT_ERROR);
     assert_eq!(
@@ -736,7 +731,7 @@ fn unknown_names_are_errors_with_a_suggestion_and_change_nothing() {
 
 #[test]
 fn an_unknown_event_is_an_error_with_a_suggestion() {
-    let sandbox = Sandbox::new("event", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     let run = sandbox.run(&["test", "pre_tool_cal"]);
     assert_eq!(run.code, EXIT_ERROR);
     assert_eq!(
@@ -757,7 +752,7 @@ fn an_unknown_event_is_an_error_with_a_suggestion() {
 
 #[test]
 fn every_point_can_be_tested_on_a_synthetic_payload() {
-    let sandbox = Sandbox::new("points", "");
+    let sandbox = Sandbox::new("");
     for point in hookchain_core::points::catalog() {
         let run = sandbox.run(&["test", point.name, "--json"]);
         assert_eq!(run.code, EXIT_OK, "{}: {}{}", point.name, run.out, run.err);
@@ -767,7 +762,7 @@ fn every_point_can_be_tested_on_a_synthetic_payload() {
 
 #[test]
 fn compiled_in_and_configured_hooks_fire_in_one_chain() {
-    let sandbox = Sandbox::new("mixed", &block_and_pass());
+    let sandbox = Sandbox::new(&block_and_pass());
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     // Priority 5 runs before block-rm (20): it rewrites the args and blocks nothing.
     let hooks =
@@ -789,7 +784,7 @@ fn compiled_in_and_configured_hooks_fire_in_one_chain() {
 
 #[test]
 fn exit_codes_of_usage_help_and_version() {
-    let sandbox = Sandbox::new("usage", "");
+    let sandbox = Sandbox::new("");
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(
         cli::run_with(["hookchain"], HooksBuilder::new(), &mut out, &mut err),
@@ -815,7 +810,7 @@ fn exit_codes_of_usage_help_and_version() {
 
 #[test]
 fn a_missing_config_file_is_an_error_naming_it() {
-    let sandbox = Sandbox::new("no-config", "");
+    let sandbox = Sandbox::new("");
     let missing = sandbox.path("nope.yaml");
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let args = [
@@ -839,7 +834,7 @@ fn a_missing_config_file_is_an_error_naming_it() {
 
 #[test]
 fn claude_code_settings_are_read_as_such() {
-    let sandbox = Sandbox::new("claude", "");
+    let sandbox = Sandbox::new("");
     let settings = sandbox.path("settings.json");
     std::fs::write(
         &settings,
@@ -903,7 +898,7 @@ fn bash_guard() -> HooksBuilder {
 /// shows the guard on and says what was refused, `doctor` calls it a problem.
 #[test]
 fn a_project_file_cannot_switch_off_a_guard_in_the_cli() {
-    let sandbox = Sandbox::new("refused", "extensions:\n  guard:\n    enabled: false\n");
+    let sandbox = Sandbox::new("extensions:\n  guard:\n    enabled: false\n");
     let refused = format!(
         "{}:3: `enabled: false` of extension `guard` is refused (its hooks include `no-bash` (",
         sandbox.config.display()
@@ -937,14 +932,11 @@ fn a_project_file_cannot_switch_off_a_guard_in_the_cli() {
 /// or the file and line that added them and switched them off.
 #[test]
 fn disabled_hooks_are_shown_with_who_disabled_them() {
-    let sandbox = Sandbox::new(
-        "disabled",
-        &format!(
-            "hooks:\n  PreToolUse:\n    - command: {}\n      name: block-rm\nextensions:\n  \
+    let sandbox = Sandbox::new(&format!(
+        "hooks:\n  PreToolUse:\n    - command: {}\n      name: block-rm\nextensions:\n  \
              external:\n    enabled: false\n",
-            fixture("block.sh")
-        ),
-    );
+        fixture("block.sh")
+    ));
     assert_eq!(sandbox.run(&["approve", "--all"]).code, EXIT_OK);
     let off_in_code = || {
         bash_guard().sections(
@@ -1005,7 +997,7 @@ fn required_hooks_are_listed_and_doctor_reports_one_that_does_not_run() {
         "hooks:\n  PreToolUse:\n    - command: {}\n      name: no-force-push\n      required: true\n",
         fixture("pass.sh")
     );
-    let sandbox = Sandbox::new("required", &hook);
+    let sandbox = Sandbox::new(&hook);
     let at = format!("{}:3", sandbox.config.display());
 
     // Not approved: listed as required; a problem, and its point blocks.
@@ -1101,7 +1093,7 @@ fn required_hooks_are_listed_and_doctor_reports_one_that_does_not_run() {
 /// that fails and goes on is said once, not as a failure and again as a warning.
 #[test]
 fn test_takes_another_agents_payload_and_warns_once() {
-    let sandbox = Sandbox::new("agent-payload", "");
+    let sandbox = Sandbox::new("");
     let failing = sandbox.script("fails.sh", "cat > /dev/null; echo oops >&2; exit 1");
     sandbox.write_config(&format!(
         "hooks:\n  Stop:\n    - command: {failing}\n      on_error: warn\n"
@@ -1154,7 +1146,7 @@ const ECHO_TO_STDERR: &str =
 /// its stderr, though it passes.
 #[test]
 fn test_verbose_shows_what_a_claude_code_stop_hook_receives_in_the_payloads_session() {
-    let sandbox = Sandbox::new("verbose-stop", "");
+    let sandbox = Sandbox::new("");
     let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
     sandbox.write_config(&format!(
         "hooks:\n  Stop:\n    - command: {echo}\n      name: echo\n"
@@ -1221,7 +1213,7 @@ fn test_verbose_shows_what_a_claude_code_stop_hook_receives_in_the_payloads_sess
 /// fires in the synthetic session, not an empty one.
 #[test]
 fn test_without_a_session_id_fires_in_the_synthetic_session() {
-    let sandbox = Sandbox::new("synthetic-session", "");
+    let sandbox = Sandbox::new("");
     let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
     sandbox.write_config(&format!(
         "hooks:\n  Stop:\n    - command: {echo}\n      name: echo\n"
@@ -1238,7 +1230,7 @@ fn test_without_a_session_id_fires_in_the_synthetic_session() {
 /// answer, and the failure once.
 #[test]
 fn test_verbose_says_a_failure_once() {
-    let sandbox = Sandbox::new("verbose-fail", "");
+    let sandbox = Sandbox::new("");
     let failing = sandbox.script("fails.sh", "cat > /dev/null; echo oops >&2; exit 1");
     sandbox.write_config(&format!(
         "hooks:\n  Stop:\n    - command: {failing}\n      name: fails\n      on_error: warn\n"
@@ -1259,7 +1251,7 @@ fn test_verbose_says_a_failure_once() {
 /// A `cwd` that is not a directory is an error naming the payload file.
 #[test]
 fn test_refuses_a_payload_cwd_that_is_not_a_directory() {
-    let sandbox = Sandbox::new("bad-cwd", "");
+    let sandbox = Sandbox::new("");
     let stop = sandbox.path("stop.json");
     std::fs::write(
         &stop,
@@ -1277,7 +1269,7 @@ fn test_refuses_a_payload_cwd_that_is_not_a_directory() {
 /// and message are the notification's.
 #[test]
 fn test_takes_docker_agent_payloads_for_non_tool_events() {
-    let sandbox = Sandbox::new("docker-agent-payload", "");
+    let sandbox = Sandbox::new("");
     let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
     sandbox.write_config(&format!(
         "hooks:\n  stop:\n    - command: {echo}\n      name: on-stop\n  \
@@ -1349,7 +1341,7 @@ fn test_takes_docker_agent_payloads_for_non_tool_events() {
 /// `extra` (`assistant_response`), and its `tool_name`/`tool_input` are `null`.
 #[test]
 fn test_takes_a_hermes_payload_for_a_non_tool_event() {
-    let sandbox = Sandbox::new("hermes-payload", "");
+    let sandbox = Sandbox::new("");
     let echo = sandbox.script("echo.sh", ECHO_TO_STDERR);
     sandbox.write_config(&format!(
         "hooks:\n  post_llm_call:\n    - command: {echo}\n      name: after-reply\n"
@@ -1394,7 +1386,7 @@ fn test_takes_a_hermes_payload_for_a_non_tool_event() {
 /// approved, so the hook does not run it (it fails as changed since approved).
 #[test]
 fn test_in_a_payload_cwd_does_not_run_a_script_consent_did_not_see() {
-    let sandbox = Sandbox::new("cwd-consent", "");
+    let sandbox = Sandbox::new("");
     sandbox.write_config(
         "hooks:\n  Stop:\n    - command: \"sh -c ./guard.sh\"\n      name: guard\n      \
          on_error: warn\n",
@@ -1403,16 +1395,13 @@ fn test_in_a_payload_cwd_does_not_run_a_script_consent_did_not_see() {
     let project = sandbox.path("project");
     std::fs::create_dir_all(&project).unwrap();
     let marker = sandbox.path("ran");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let guard = project.join("guard.sh");
-        std::fs::write(
-            &guard,
-            format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
-        )
-        .unwrap();
-        std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let guard = project.join("guard.sh");
+    std::fs::write(
+        &guard,
+        format!("#!/bin/sh\ncat >/dev/null\ntouch {}\n", marker.display()),
+    )
+    .unwrap();
+    support::make_executable(&guard);
     let stop = sandbox.path("stop.json");
     std::fs::write(
         &stop,

@@ -173,8 +173,8 @@ mod tests {
     /// error; the other file still applies.
     #[test]
     fn lenient_discovery_leaves_out_a_broken_file() {
-        let root = std::env::temp_dir().join(format!("hookchain-lenient-{}", std::process::id()));
-        let (project, home) = (root.join("project"), root.join("home"));
+        let root = tempfile::tempdir().unwrap();
+        let (project, home) = (root.path().join("project"), root.path().join("home"));
         let global_dir = home.join(".config").join("hookchain");
         std::fs::create_dir_all(&project).unwrap();
         std::fs::create_dir_all(&global_dir).unwrap();
@@ -185,7 +185,6 @@ mod tests {
         .unwrap();
         std::fs::write(project.join(CONFIG_FILE), "extensions:\n  guard: [\n").unwrap();
         let (config, errors) = Config::discover_lenient(&project, Some(&home));
-        let _ = std::fs::remove_dir_all(&root);
         assert_eq!(config.section("guard").unwrap()["plan_path"], "global.md");
         assert_eq!(errors.len(), 1, "{errors:?}");
         let message = errors[0].to_string();

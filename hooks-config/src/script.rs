@@ -231,7 +231,8 @@ mod tests {
 
     #[test]
     fn the_script_is_the_program_or_the_interpreters_operand() {
-        let dir = std::env::temp_dir().join(format!("hookchain-script-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(dir.join(".claude/hooks")).unwrap();
         std::fs::write(dir.join("guard.py"), "print()").unwrap();
         std::fs::write(dir.join(".claude/hooks/x.sh"), "exit 0").unwrap();
@@ -277,6 +278,5 @@ mod tests {
             expand("$NO_SUCH_VAR_HOOKCHAIN/x $5 ${", Path::new("/p"), &plugin),
             "/x $5 ${"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

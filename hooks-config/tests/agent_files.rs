@@ -3,29 +3,28 @@
 //! as each agent expands them. Each test keeps its files in a directory of its own under the
 //! system's temp directory.
 
+mod support;
+
 use std::path::PathBuf;
 
 use hookchain::HooksBuilder;
 use hookchain::config::{Config, ConfigBuilderExt};
 use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, ToolCall};
+use tempfile::TempDir;
+
+use support::{make_executable, temp_dir};
 
 /// A directory of its own for one test, removed when the test ends.
-struct Scratch(PathBuf);
+struct Scratch(TempDir);
 
 impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-agent-files-{}-{test}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(std::fs::canonicalize(&dir).unwrap())
+    fn new() -> Scratch {
+        Scratch(temp_dir())
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
+        self.0.path().join(name)
     }
 
     /// Writes a file, making its directory.
@@ -41,18 +40,6 @@ impl Scratch {
         let path = self.write(name, &format!("#!/bin/sh\n{body}\n"));
         make_executable(&path);
         path
-    }
-}
-
-#[cfg(unix)]
-fn make_executable(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -90,7 +77,7 @@ fn notices(hooks: &hookchain::Hooks) -> Vec<String> {
 /// and every session hears of what was left out.
 #[test]
 fn claude_code_current_events_and_a_bad_entry_cost_only_themselves() {
-    let dir = Scratch::new("claude-events");
+    let dir = Scratch::new();
     let file = dir.write(
         "settings.json",
         r#"{
@@ -151,7 +138,7 @@ fn claude_code_current_events_and_a_bad_entry_cost_only_themselves() {
 /// blocks, naming where it is and why, and the file's other hooks load.
 #[test]
 fn docker_agent_pre_tool_use_that_cannot_load_blocks_its_point() {
-    let dir = Scratch::new("docker-closed");
+    let dir = Scratch::new();
     let file = dir.write(
         "agent.yaml",
         "agents:\n  root:\n    model: openai/gpt-4o\n    hooks:\n      pre_tool_use:\n        \
@@ -186,7 +173,7 @@ fn docker_agent_pre_tool_use_that_cannot_load_blocks_its_point() {
 /// warns and the call goes on.
 #[test]
 fn a_missing_script_is_a_runtime_error_of_that_hook() {
-    let dir = Scratch::new("missing-script");
+    let dir = Scratch::new();
     let agent = dir.write(
         "agent.yaml",
         "agents:\n  root:\n    hooks:\n      pre_tool_use:\n        - matcher: shell\n          \
@@ -233,7 +220,7 @@ fn a_missing_script_is_a_runtime_error_of_that_hook() {
 /// noticed.
 #[test]
 fn a_plugin_hooks_json_runs_its_scripts_from_the_plugin_root() {
-    let dir = Scratch::new("plugin");
+    let dir = Scratch::new();
     let guard = dir.script(
         "my-plugin/hooks/guard.sh",
         "input=$(cat)\ncase \"$input\" in *rm\\ -rf*) echo \"denied by $(basename \"$CLAUDE_PLUGIN_ROOT\")\" >&2; exit 2;; esac\nexit 0",
@@ -295,7 +282,7 @@ fn a_plugin_hooks_json_runs_its_scripts_from_the_plugin_root() {
 /// with `$SHELL -c`.
 #[test]
 fn docker_agent_tool_phases_run_in_docker_agents_order() {
-    let dir = Scratch::new("docker-phases");
+    let dir = Scratch::new();
     dir.script(
         "scripts/redact.sh",
         r#"printf '%s' '{"hook_specific_output": {"updated_input": {"cmd": "rm -rf build/", "note": "redacted"}}}'"#,
@@ -408,7 +395,7 @@ fn docker_agent_tool_phases_run_in_docker_agents_order() {
 /// passes without it. The exec form (`args`) and `shell` load and run.
 #[test]
 fn claude_code_if_args_and_shell_are_honoured() {
-    let dir = Scratch::new("claude-if");
+    let dir = Scratch::new();
     let log = dir.path("started.log");
     dir.script(
         ".claude/hooks/block-rm.sh",
@@ -501,7 +488,7 @@ fn claude_code_if_args_and_shell_are_honoured() {
 /// file that is not the user's own is left out.
 #[test]
 fn a_hermes_config_yaml_loads_as_it_is() {
-    let dir = Scratch::new("hermes");
+    let dir = Scratch::new();
     let guard = dir.script(
         "agent-hooks/block-rm.sh",
         "input=$(cat)\ncase \"$input\" in *rm\\ -rf*) printf '%s' '{\"action\": \"block\", \"message\": \"rm -rf is not allowed\"}';; esac",
@@ -569,7 +556,7 @@ fn a_hermes_config_yaml_loads_as_it_is() {
 /// written (`rm -rf|dd if=|mkfs`).
 #[test]
 fn a_starchild_shell_hooks_yaml_loads_as_it_is() {
-    let dir = Scratch::new("starchild");
+    let dir = Scratch::new();
     let guard = dir.script(
         "hooks/destructive_guard.sh",
         "cat > /dev/null\nprintf '%s' '{\"decision\": \"block\", \"reason\": \"destructive command\"}'",

@@ -1,30 +1,25 @@
 //! `~`, `$HOME` and the user's own files, read as each agent reads them. The tests of this
 //! binary point `HOME` at a directory of their own under the system's temp directory, one test
-//! at a time (they hold `HOME_LOCK`).
+//! at a time (they hold `HOME_LOCK`). Setting `HOME` while another thread reads the environment
+//! is undefined behaviour: this program holds no other tests.
 
-use std::path::PathBuf;
+mod support;
 
 use hookchain::config::Config;
 use hookchain::external::Transport;
+use tempfile::TempDir;
+
+use support::{make_executable, temp_dir};
 
 /// Held by each test while it reads or sets `HOME`.
 static HOME_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Points `HOME` at a directory of its own for this binary, and returns it.
-fn scratch_home() -> PathBuf {
-    let home: PathBuf =
-        std::env::temp_dir().join(format!("hookchain-home-expansion-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
-    let home = std::fs::canonicalize(&home).unwrap();
+/// Points `HOME` at a fresh directory, removed when the returned guard drops.
+fn scratch_home() -> TempDir {
+    let home = temp_dir();
     // SAFETY: every test of this binary holds HOME_LOCK while it reads or sets the environment.
-    unsafe { std::env::set_var("HOME", &home) };
+    unsafe { std::env::set_var("HOME", home.path()) };
     home
-}
-
-#[cfg(unix)]
-fn make_executable(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// A `hookchain.yaml` command written as Hermes' docs write them (`~/.hermes/agent-hooks/x.py`)
@@ -34,7 +29,8 @@ fn make_executable(path: &std::path::Path) {
 #[test]
 fn tilde_and_home_name_the_script_under_the_home_directory() {
     let _lock = HOME_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let home = scratch_home();
+    let scratch = scratch_home();
+    let home = scratch.path();
     std::fs::create_dir_all(home.join(".hermes/agent-hooks")).unwrap();
     let script = home.join(".hermes/agent-hooks/guard.sh");
     std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
@@ -69,7 +65,6 @@ fn tilde_and_home_name_the_script_under_the_home_directory() {
         panic!("a command hook")
     };
     assert_eq!(hookchain::consent::script_of(spec), Some(script.clone()));
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 /// The user's own `~/.claude/settings.json` belongs to no project: its hooks run in the
@@ -78,7 +73,8 @@ fn tilde_and_home_name_the_script_under_the_home_directory() {
 #[test]
 fn user_level_claude_settings_run_in_the_sessions_project() {
     let _lock = HOME_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let home = scratch_home();
+    let scratch = scratch_home();
+    let home = scratch.path();
     std::fs::create_dir_all(home.join(".claude")).unwrap();
     let file = home.join(".claude/settings.json");
     let config = Config::from_claude_settings_str(
@@ -103,5 +99,4 @@ fn user_level_claude_settings_run_in_the_sessions_project() {
         spec.working_dir.as_deref(),
         Some(std::path::Path::new("/some/project"))
     );
-    let _ = std::fs::remove_dir_all(&home);
 }

@@ -305,8 +305,15 @@ pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration>
 /// [`extension_config!`]: crate::extension_config!
 #[cfg(feature = "linkme")]
 pub fn config_declarations() -> impl Iterator<Item = &'static ConfigDeclaration> {
-    crate::__private::CONFIG_DECLARATIONS.iter()
+    CONFIG_DECLARATIONS.iter()
 }
+
+/// The linkme slice that collects `extension_config!` declarations
+/// (`__private::CONFIG_DECLARATIONS` to the macros).
+#[cfg(feature = "linkme")]
+#[linkme::distributed_slice]
+#[linkme(crate = linkme)]
+pub static CONFIG_DECLARATIONS: [ConfigDeclaration];
 
 /// Declares the type an extension's config section deserializes into.
 ///

@@ -70,17 +70,11 @@ pub mod __private {
     /// For the types the table of built-in points names.
     pub use serde_json;
 
-    /// The linkme slice that collects registrations.
+    /// The linkme slices that collect registrations and `extension_config!` declarations.
     #[cfg(feature = "linkme")]
-    #[linkme::distributed_slice]
-    #[linkme(crate = linkme)]
-    pub static REGISTRATIONS: [Registration];
-
-    /// The linkme slice that collects `extension_config!` declarations.
+    pub use crate::extension::CONFIG_DECLARATIONS;
     #[cfg(feature = "linkme")]
-    #[linkme::distributed_slice]
-    #[linkme(crate = linkme)]
-    pub static CONFIG_DECLARATIONS: [crate::ConfigDeclaration];
+    pub use crate::registration::REGISTRATIONS;
 
     /// Submits a registration to the compiled-in backend.
     #[cfg(not(feature = "linkme"))]

@@ -104,8 +104,14 @@ pub fn registrations() -> impl Iterator<Item = &'static Registration> {
 /// Every registration linked into the program, in no particular order.
 #[cfg(feature = "linkme")]
 pub fn registrations() -> impl Iterator<Item = &'static Registration> {
-    crate::__private::REGISTRATIONS.iter()
+    REGISTRATIONS.iter()
 }
+
+/// The linkme slice that collects registrations (`__private::REGISTRATIONS` to the macros).
+#[cfg(feature = "linkme")]
+#[linkme::distributed_slice]
+#[linkme(crate = linkme)]
+pub static REGISTRATIONS: [Registration];
 
 /// The name of the collection backend compiled in: `"inventory"` or `"linkme"`.
 pub const fn backend() -> &'static str {

@@ -9,17 +9,20 @@
 
 #![cfg(target_os = "linux")]
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{Flow, ToolCall};
-use hookchain_external::command::shell_argv;
 use hookchain_external::{
-    CommandSpec, ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError, Transport,
+    ConfigOrigin, Dialect, ExternalHook, ExternalHooksExt, Matcher, OnError, Transport,
 };
 use hookchain_runtime::HooksBuilder;
 use serde_json::json;
+
+use support::{shell, threads_and_fds};
 
 /// The variable every hook of the suite (and whatever it starts) carries.
 const MARKER: &str = "HOOKCHAIN_FAULT_SUITE";
@@ -144,14 +147,8 @@ fn process_faults() -> Vec<Fault> {
 }
 
 fn hook(kind: Kind, fault: &Fault, on_error: OnError) -> ExternalHook {
-    let spec = CommandSpec {
-        argv: shell_argv(&fault.line),
-        display: fault.line.clone(),
-        env: BTreeMap::from([(MARKER.to_owned(), std::process::id().to_string())]),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    };
+    let mut spec = shell(&fault.line);
+    spec.env = BTreeMap::from([(MARKER.to_owned(), std::process::id().to_string())]);
     ExternalHook {
         point: "intercept_tool_call",
         event: "PreToolUse".to_owned(),
@@ -215,15 +212,6 @@ fn fire(kind: Kind, fault: &Fault, on_error: OnError) -> String {
     failure.error.clone()
 }
 
-fn entries(dir: &str) -> usize {
-    std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
-}
-
-/// Threads and descriptors of this process.
-fn counts() -> (usize, usize) {
-    (entries("/proc/self/task"), entries("/proc/self/fd"))
-}
-
 /// The live processes (not zombies) whose environment holds the suite's marker.
 fn marked_processes() -> Vec<(u32, String)> {
     let marker = format!("{MARKER}={}", std::process::id());
@@ -266,11 +254,11 @@ fn marked_processes() -> Vec<(u32, String)> {
 
 /// The counts, once they have not changed for 200 ms (waiting at most about 3 s).
 fn stable_counts() -> (usize, usize) {
-    let mut last = counts();
+    let mut last = threads_and_fds();
     let mut same = 0;
     for _ in 0..150 {
         std::thread::sleep(Duration::from_millis(20));
-        let now = counts();
+        let now = threads_and_fds();
         same = if now == last { same + 1 } else { 0 };
         last = now;
         if same == 10 {
@@ -341,9 +329,9 @@ fn faulty_hooks_honour_their_policy_and_leave_nothing_behind() {
         left.is_empty(),
         "processes of the suite left running: {left:?}"
     );
-    let mut after = counts();
+    let mut after = threads_and_fds();
     settles(|| {
-        after = counts();
+        after = threads_and_fds();
         after == before
     });
     assert_eq!(

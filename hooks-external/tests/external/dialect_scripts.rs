@@ -3,7 +3,6 @@
 //! rewrite, context and warnings its dialect expresses.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use hookchain_core::points::{
@@ -20,19 +19,7 @@ use hookchain_external::{
 use hookchain_runtime::{Hooks, HooksBuilder, Outcome};
 use serde_json::{Value, json};
 
-fn script(name: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "external",
-        name,
-    ]
-    .iter()
-    .collect();
-    path.display().to_string()
-}
+use crate::support::{fixture_str, temp_dir};
 
 /// A hook on `point` running the fixture `script_name`, configured as `event` in a file of
 /// `dialect`, with `matcher` read by that dialect's rule.
@@ -59,7 +46,7 @@ fn hooks_of(hooks: impl IntoIterator<Item = ExternalHook>) -> Hooks {
 }
 
 fn hook(script_name: &str, event: &str) -> ExternalHook {
-    let path = script(script_name);
+    let path = fixture_str(script_name);
     ExternalHook {
         point: "intercept_tool_call",
         event: event.to_owned(),
@@ -274,10 +261,8 @@ fn exit_2_with_a_json_reason_on_stdout_uses_it() {
 /// spawns nothing for any other. Read as a tool-name regex, it never fired.
 #[test]
 fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
-    let dir = std::env::temp_dir().join(format!("hookchain-starchild-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("spawns.log");
-    let _ = std::fs::remove_file(&log);
+    let dir = temp_dir();
+    let log = dir.path().join("spawns.log");
     let mut guard = dialect_hook(
         "dialects/starchild_destructive_guard.sh",
         "intercept_tool_call",
@@ -305,7 +290,6 @@ fn a_starchild_content_matcher_gates_the_guard_on_the_command() {
         "refusing destructive command: rm -rf /srv"
     );
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Starchild's `{"notification": …}` rewrites an outbound message: a masking hook's rewrite was
@@ -426,10 +410,8 @@ fn a_stop_hook_reads_the_transcript_hookchain_keeps() {
 /// The agent's own transcript reaches the payload, in place of the one hookchain keeps.
 #[test]
 fn the_agents_transcript_path_is_sent() {
-    let dir =
-        std::env::temp_dir().join(format!("hookchain-agent-transcript-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("agent.jsonl");
+    let dir = temp_dir();
+    let file = dir.path().join("agent.jsonl");
     std::fs::write(
         &file,
         "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"still working\"}]}}\n",
@@ -452,7 +434,6 @@ fn the_agents_transcript_path_is_sent() {
         redos: 0,
     });
     assert!(outcome.is_blocked(), "the hook read the agent's transcript");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn write_result(content: &str) -> ToolResult {
@@ -509,10 +490,8 @@ fn a_post_tool_use_block_keeps_the_output_and_adds_the_reason() {
 /// hook fired at every start-up.
 #[test]
 fn a_session_start_matcher_compact_fires_only_after_compaction() {
-    let dir = std::env::temp_dir().join(format!("hookchain-compact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("spawns.log");
-    let _ = std::fs::remove_file(&log);
+    let dir = temp_dir();
+    let log = dir.path().join("spawns.log");
     let mut hook = dialect_hook(
         "dialects/reinject_after_compact.sh",
         "session_start",
@@ -546,7 +525,6 @@ fn a_session_start_matcher_compact_fires_only_after_compaction() {
     }
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "spawned\n");
     session.end("exit");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Plain stdout is model context only where the hook's agent uses it: a Claude Code PreToolUse

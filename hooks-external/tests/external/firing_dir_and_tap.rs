@@ -4,7 +4,6 @@
 #![cfg(all(unix, feature = "command"))]
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,23 +16,7 @@ use hookchain_external::{
 use hookchain_runtime::HooksBuilder;
 use serde_json::Value;
 
-/// A directory of its own under the temp directory, removed when dropped.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("hookchain-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(std::fs::canonicalize(&dir).unwrap())
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::support::{make_executable, temp_dir};
 
 /// A hook on `on_stop` running `script`, in hookchain's own protocol.
 fn stop_hook(script: &str) -> ExternalHook {
@@ -69,16 +52,15 @@ fn stop() -> StopEvent {
 
 #[test]
 fn a_hook_runs_in_the_sessions_project_dir_and_the_tap_sees_payload_and_stderr() {
-    use std::os::unix::fs::PermissionsExt;
-    let scripts = Dir::new("tap-scripts");
-    let project = Dir::new("tap-project");
-    let script = scripts.0.join("where.sh");
+    let scripts = temp_dir();
+    let project = temp_dir();
+    let script = scripts.path().join("where.sh");
     std::fs::write(
         &script,
         "#!/bin/sh\ncat >/dev/null\necho \"pwd=$(pwd) project=$CLAUDE_PROJECT_DIR\" >&2\nexit 0\n",
     )
     .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    make_executable(&script);
     let hooks = HooksBuilder::new()
         .external(stop_hook(&script.display().to_string()))
         .build()
@@ -86,7 +68,7 @@ fn a_hook_runs_in_the_sessions_project_dir_and_the_tap_sees_payload_and_stderr()
 
     let seen: Arc<Mutex<Vec<(String, Value, String)>>> = Arc::default();
     let state = SessionState::default();
-    state.set_project_dir(&project.0);
+    state.set_project_dir(project.path());
     let log = seen.clone();
     tap(&state, move |exchange| {
         let payload: Value = serde_json::from_slice(exchange.payload).unwrap();
@@ -106,7 +88,7 @@ fn a_hook_runs_in_the_sessions_project_dir_and_the_tap_sees_payload_and_stderr()
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1, "one exchange: {seen:?}");
     let (hook, payload, stderr) = &seen[0];
-    let dir = project.0.display().to_string();
+    let dir = project.path().display().to_string();
     assert_eq!(hook, "where");
     assert_eq!(payload["session_id"], "s-where");
     assert_eq!(payload["cwd"], dir.as_str(), "{payload}");
@@ -115,11 +97,10 @@ fn a_hook_runs_in_the_sessions_project_dir_and_the_tap_sees_payload_and_stderr()
 
 #[test]
 fn without_a_project_dir_a_hook_runs_in_the_current_directory() {
-    use std::os::unix::fs::PermissionsExt;
-    let scripts = Dir::new("tap-scripts-cwd");
-    let script = scripts.0.join("where.sh");
+    let scripts = temp_dir();
+    let script = scripts.path().join("where.sh");
     std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\npwd >&2\n").unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    make_executable(&script);
     let hooks = HooksBuilder::new()
         .external(stop_hook(&script.display().to_string()))
         .build()

@@ -25,6 +25,8 @@ use hookchain_runtime::{HookOptions, HookSource, Hooks, HooksBuilder, Outcome, S
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
+use crate::support;
+
 /// How a [`Fake`] answers a payload.
 type Answer = Box<dyn Fn(&Value) -> Result<RawOutput, TransportError> + Send + Sync>;
 
@@ -1014,7 +1016,7 @@ fn a_matcher_miss_never_invokes_the_hook() {
         )
         .build()
         .unwrap();
-    let turn = crate::turn(&hooks, "matcher-results");
+    let turn = self::turn(&hooks, "matcher-results");
     let result = |name: &str| ToolResult::new(&ToolCall::new(name, json!({})), Ok(json!(1)));
     let _ = turn.fire::<AfterToolCall>(result("Bash"));
     let _ = turn.fire::<TransformToolResult>(result("Bash"));
@@ -1240,14 +1242,7 @@ fn session_start_context_persists_for_the_session() {
 /// A `command` hook running `sh -c script`.
 fn shell_hook(script: &str, on_error: OnError) -> ExternalHook {
     ExternalHook {
-        transport: Transport::Command(CommandSpec {
-            argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()],
-            display: script.to_owned(),
-            env: BTreeMap::new(),
-            working_dir: None,
-            env_clear: false,
-            env_allow: Vec::new(),
-        }),
+        transport: Transport::Command(support::shell(script)),
         on_error,
         ..hook("intercept_tool_call", "intercept_tool_call")
     }

@@ -2,9 +2,6 @@
 //! back for every way a hook can end, that every failure ends within its time limit, and that no
 //! process of the hook is left behind.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use hookchain_external::command::{
@@ -12,99 +9,19 @@ use hookchain_external::command::{
 };
 use hookchain_external::{CommandSpec, Invoke, OUTPUT_CAP, TransportError};
 
+use crate::support::{
+    self, assert_gone, fixture_str, make_executable, read_pid, shell, spec, temp_dir,
+};
+
 /// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.
 const HANG_BOUND: Duration = Duration::from_secs(5);
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/external")
-        .join(name)
-        .canonicalize()
-        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
-
-fn spec(argv: &[&str]) -> CommandSpec {
-    CommandSpec {
-        argv: argv.iter().map(|s| s.to_string()).collect(),
-        display: argv.join(" "),
-        env: BTreeMap::new(),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    }
-}
-
 /// A hook running the fixture `name` with `args`.
 fn hook(name: &str, args: &[&str]) -> CommandHook {
-    let program = fixture(name);
-    let mut argv = vec![program.to_str().unwrap()];
+    let program = fixture_str(name);
+    let mut argv = vec![program.as_str()];
     argv.extend_from_slice(args);
     CommandHook::new(spec(&argv)).unwrap()
-}
-
-/// A fresh directory under the system's temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "hookchain-test-{tag}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir.canonicalize().unwrap())
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The pid a fixture wrote to `file` (it may still be writing it: bounded retries).
-fn read_pid(file: &Path) -> i32 {
-    for _ in 0..100 {
-        if let Ok(text) = std::fs::read_to_string(file)
-            && let Ok(pid) = text.trim().parse()
-        {
-            return pid;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("no pid in {}", file.display());
-}
-
-/// Whether `pid` is gone: no such process, or a zombie waiting for a parent that is not us.
-fn gone(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks that the process exists.
-    if unsafe { libc::kill(pid, 0) } != 0 {
-        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-    }
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
-            Some(state == 'Z' || state == 'X')
-        })
-        .unwrap_or(false)
-}
-
-/// Asserts that `pid` is gone, giving the kernel a moment (killing and reaping are asynchronous).
-fn assert_gone(pid: i32) {
-    for _ in 0..100 {
-        if gone(pid) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("process {pid} is still running");
 }
 
 fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
@@ -126,16 +43,16 @@ fn a_passing_hook_exits_0_with_empty_output() {
 
 #[test]
 fn payload_args_env_and_working_dir_reach_the_hook() {
-    let dir = TempDir::new("workdir");
-    let mut spec = spec(&[fixture("echo_env.sh").to_str().unwrap(), "one", "two words"]);
+    let dir = temp_dir();
+    let mut spec = spec(&[&fixture_str("echo_env.sh"), "one", "two words"]);
     spec.env.insert("HOOK_GREETING".into(), "hello".into());
-    spec.working_dir = Some(dir.0.clone());
+    spec.working_dir = Some(dir.path().to_owned());
     let out = CommandHook::new(spec)
         .unwrap()
         .invoke(PAYLOAD, Duration::from_secs(10))
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let d = dir.0.display();
+    let d = dir.path().display();
     let expected = format!(
         "payload={}\nargs=one two words\ncwd={d}\nHOOKCHAIN_PROJECT_DIR={d}\nCLAUDE_PROJECT_DIR={d}\nHOOK_GREETING=hello\n",
         std::str::from_utf8(PAYLOAD).unwrap()
@@ -162,7 +79,7 @@ fn without_working_dir_the_project_dir_is_the_current_dir() {
 
 #[test]
 fn the_hooks_env_may_override_the_project_dir() {
-    let mut spec = spec(&[fixture("echo_env.sh").to_str().unwrap()]);
+    let mut spec = spec(&[&fixture_str("echo_env.sh")]);
     spec.env
         .insert("CLAUDE_PROJECT_DIR".into(), "/somewhere/else".into());
     let out = CommandHook::new(spec)
@@ -242,15 +159,7 @@ fn output_past_the_cap_fails_the_hook() {
 fn exit_2_with_stderr_past_the_cap_still_blocks_with_the_reason_cut() {
     // Claude Code's block: exit code 2, the reason on stderr — here 2 MiB of it, twice the cap.
     let line = "cat >/dev/null; head -c 2097152 /dev/zero | tr '\\0' r >&2; exit 2";
-    let hook = CommandHook::new(CommandSpec {
-        argv: shell_argv(line),
-        display: line.into(),
-        env: BTreeMap::new(),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    })
-    .unwrap();
+    let hook = CommandHook::new(shell(line)).unwrap();
     let (result, elapsed) = timed(|| hook.invoke(PAYLOAD, Duration::from_secs(30)));
     let out = result.unwrap();
     assert!(elapsed < HANG_BOUND, "took {elapsed:?}");
@@ -280,8 +189,8 @@ fn exit_2_with_stderr_past_the_cap_still_blocks_with_the_reason_cut() {
 
 #[test]
 fn a_timeout_kills_the_whole_process_group() {
-    let dir = TempDir::new("timeout");
-    let pid_file = dir.path("grandchild.pid");
+    let dir = temp_dir();
+    let pid_file = dir.path().join("grandchild.pid");
     let timeout = Duration::from_millis(500);
     let (result, elapsed) =
         timed(|| hook("sleep.sh", &[pid_file.to_str().unwrap()]).invoke(PAYLOAD, timeout));
@@ -293,8 +202,8 @@ fn a_timeout_kills_the_whole_process_group() {
 
 #[test]
 fn a_grandchild_holding_stdout_open_does_not_hold_the_firing() {
-    let dir = TempDir::new("grandchild");
-    let pid_file = dir.path("grandchild.pid");
+    let dir = temp_dir();
+    let pid_file = dir.path().join("grandchild.pid");
     // A long time limit: the firing must end because the hook exited, not because time ran out.
     let (result, elapsed) = timed(|| {
         hook("grandchild_holds_stdout.sh", &[pid_file.to_str().unwrap()])
@@ -309,8 +218,8 @@ fn a_grandchild_holding_stdout_open_does_not_hold_the_firing() {
 
 #[test]
 fn a_background_process_is_killed_when_the_hook_succeeds() {
-    let dir = TempDir::new("background");
-    let pid_file = dir.path("background.pid");
+    let dir = temp_dir();
+    let pid_file = dir.path().join("background.pid");
     let out = hook("background.sh", &[pid_file.to_str().unwrap()])
         .invoke(PAYLOAD, Duration::from_secs(10))
         .unwrap();
@@ -341,15 +250,7 @@ fn a_hook_killed_by_a_signal_fails_naming_it() {
 #[test]
 fn shell_strings_run_with_sh() {
     let line = "read -r payload; echo \"got $payload\"; exit 3";
-    let hook = CommandHook::new(CommandSpec {
-        argv: shell_argv(line),
-        display: line.into(),
-        env: BTreeMap::new(),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    })
-    .unwrap();
+    let hook = CommandHook::new(shell(line)).unwrap();
     assert!(hook.program().ends_with("sh"));
     let out = hook.invoke(b"{}\n", Duration::from_secs(10)).unwrap();
     assert_eq!(out.exit_code, Some(3));
@@ -412,8 +313,8 @@ fn a_missing_program_is_an_error_at_load_time() {
 fn a_non_executable_program_is_an_error_at_load_time() {
     use std::os::unix::fs::PermissionsExt;
 
-    let dir = TempDir::new("noexec");
-    let script = dir.path("guard.sh");
+    let dir = temp_dir();
+    let script = dir.path().join("guard.sh");
     std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
     let reason = spawn_error(spec(&[script.to_str().unwrap()]));
@@ -422,39 +323,38 @@ fn a_non_executable_program_is_an_error_at_load_time() {
         format!("`{}` is not executable (mode 644)", script.display())
     );
 
-    let reason = spawn_error(spec(&[dir.0.to_str().unwrap()]));
+    let reason = spawn_error(spec(&[dir.path().to_str().unwrap()]));
     assert!(reason.ends_with("is a directory"), "{reason}");
 
     // Found in PATH, but not executable: said so, rather than "not found".
     let mut on_path = spec(&["guard.sh"]);
     on_path
         .env
-        .insert("PATH".into(), dir.0.to_str().unwrap().into());
+        .insert("PATH".into(), dir.path().to_str().unwrap().into());
     let reason = spawn_error(on_path);
     assert!(reason.contains("is not executable"), "{reason}");
 }
 
 #[test]
 fn programs_are_found_in_the_hooks_own_path_and_relative_to_working_dir() {
-    use std::os::unix::fs::PermissionsExt;
-
-    let dir = TempDir::new("resolve");
-    std::fs::create_dir(dir.path("bin")).unwrap();
-    let script = dir.path("bin/guard.sh");
+    let dir = temp_dir();
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    let script = dir.path().join("bin/guard.sh");
     std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    make_executable(&script);
 
     let mut on_path = spec(&["guard.sh"]);
-    on_path
-        .env
-        .insert("PATH".into(), dir.path("bin").to_str().unwrap().into());
+    on_path.env.insert(
+        "PATH".into(),
+        dir.path().join("bin").to_str().unwrap().into(),
+    );
     assert_eq!(resolve_program(&on_path).unwrap(), script);
 
     let mut relative = spec(&["./bin/guard.sh"]);
-    relative.working_dir = Some(dir.0.clone());
+    relative.working_dir = Some(dir.path().to_owned());
     assert_eq!(
         resolve_program(&relative).unwrap(),
-        dir.0.join("./bin/guard.sh")
+        dir.path().join("./bin/guard.sh")
     );
 }
 
@@ -482,17 +382,18 @@ fn command_lines_split_like_a_shell_without_one() {
 /// Set in the child process of [`in_child_with_secrets`]: the test runs there.
 const ENV_CHILD: &str = "HOOKCHAIN_TEST_ENV_CHILD";
 
-/// Runs `test` (a test of this file) again in a child process whose environment holds
-/// `HOOKCHAIN_TEST_SECRET` and `HOOKCHAIN_TEST_ALLOWED`, without touching this process's own
-/// environment; asserts that it passes.
+/// Runs `test` (the path of a test of this file) again, alone, in a child process whose
+/// environment holds `HOOKCHAIN_TEST_SECRET` and `HOOKCHAIN_TEST_ALLOWED`, without touching this
+/// process's own environment; asserts that it passes.
 fn in_child_with_secrets(test: &str) {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(ENV_CHILD, "1")
-        .env("HOOKCHAIN_TEST_SECRET", "s3cret")
-        .env("HOOKCHAIN_TEST_ALLOWED", "fine")
-        .output()
-        .unwrap();
+    let out = support::run_alone(
+        test,
+        &[
+            (ENV_CHILD, "1"),
+            ("HOOKCHAIN_TEST_SECRET", "s3cret"),
+            ("HOOKCHAIN_TEST_ALLOWED", "fine"),
+        ],
+    );
     assert!(
         out.status.success(),
         "{}{}",
@@ -518,7 +419,10 @@ fn hook_env(env_clear: bool, env_allow: &[&str]) -> String {
 #[test]
 fn env_clear_keeps_only_the_allowed_variables_of_the_agent() {
     if std::env::var_os(ENV_CHILD).is_none() {
-        return in_child_with_secrets("env_clear_keeps_only_the_allowed_variables_of_the_agent");
+        return in_child_with_secrets(concat!(
+            module_path!(),
+            "::env_clear_keeps_only_the_allowed_variables_of_the_agent"
+        ));
     }
     let lines = |text: &str| -> Vec<String> { text.lines().map(str::to_owned).collect() };
     // Without env_clear, the hook inherits the agent's secret.

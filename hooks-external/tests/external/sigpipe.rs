@@ -1,42 +1,27 @@
 //! Writing a payload to a hook that does not read it never raises `SIGPIPE` in the agent.
 //!
 //! Rust programs ignore `SIGPIPE`; C and C++ hosts (and programs embedding hookchain through FFI)
-//! keep its default action, which kills the process. The test re-runs itself in a child process
-//! that puts the default action back, so that the test harness is never at risk: the child is
-//! killed by `SIGPIPE` when a write raises it.
+//! keep its default action, which kills the process. Each test re-runs itself alone in a child
+//! process that puts the default action back, so that neither the test harness nor the tests
+//! beside it are ever at risk: the child is killed by `SIGPIPE` when a write raises it.
 
 #![cfg(unix)]
 
-use std::collections::BTreeMap;
-use std::process::Command;
 use std::time::Duration;
 
-use hookchain_external::command::{CommandHook, shell_argv};
+use hookchain_external::command::CommandHook;
 use hookchain_external::process::ProcessHook;
-use hookchain_external::{CommandSpec, Invoke, TransportError};
+use hookchain_external::{Invoke, TransportError};
+
+use crate::support::{self, shell};
 
 /// Set in the child process: it runs the firings instead of spawning a child.
 const CHILD: &str = "HOOKCHAIN_TEST_SIGPIPE_CHILD";
 
-fn shell(line: &str) -> CommandSpec {
-    CommandSpec {
-        argv: shell_argv(line),
-        display: line.to_owned(),
-        env: BTreeMap::new(),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    }
-}
-
-/// Runs `test` (a test of this file) in a child process with `SIGPIPE`'s default action and
-/// asserts that it exits well.
+/// Runs `test` (the path of a test of this file) alone in a child process with `SIGPIPE`'s
+/// default action and asserts that it exits well.
 fn in_child_with_default_sigpipe(test: &str) {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .output()
-        .unwrap();
+    let out = support::run_alone(test, &[(CHILD, "1")]);
     use std::os::unix::process::ExitStatusExt;
     assert!(
         out.status.success(),
@@ -68,9 +53,10 @@ fn big_payload() -> Vec<u8> {
 #[test]
 fn a_command_hook_that_exits_without_reading_raises_no_sigpipe() {
     if std::env::var_os(CHILD).is_none() {
-        return in_child_with_default_sigpipe(
-            "a_command_hook_that_exits_without_reading_raises_no_sigpipe",
-        );
+        return in_child_with_default_sigpipe(concat!(
+            module_path!(),
+            "::a_command_hook_that_exits_without_reading_raises_no_sigpipe"
+        ));
     }
     default_sigpipe();
     let hook = CommandHook::new(shell("exit 0")).unwrap();
@@ -86,7 +72,10 @@ fn a_command_hook_that_exits_without_reading_raises_no_sigpipe() {
 #[test]
 fn a_worker_that_closed_its_stdin_raises_no_sigpipe() {
     if std::env::var_os(CHILD).is_none() {
-        return in_child_with_default_sigpipe("a_worker_that_closed_its_stdin_raises_no_sigpipe");
+        return in_child_with_default_sigpipe(concat!(
+            module_path!(),
+            "::a_worker_that_closed_its_stdin_raises_no_sigpipe"
+        ));
     }
     default_sigpipe();
     // The worker closes its stdin at once and stays up.

@@ -3,13 +3,14 @@
 //! hung or deaf worker replaced, a worker crashing mid-request and its restart with backoff, and
 //! no worker left behind.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hookchain_external::process::{Backoff, ProcessHook};
 use hookchain_external::{CommandSpec, Invoke, TransportError};
 use serde_json::{Value, json};
+
+use crate::support::{self, assert_gone, fixture_str, gone};
 
 /// A bound on hanging, not a benchmark: generous for a loaded 2-core CI machine.
 const HANG_BOUND: Duration = Duration::from_secs(5);
@@ -17,24 +18,8 @@ const HANG_BOUND: Duration = Duration::from_secs(5);
 /// Long enough for a Python worker to start on a loaded machine.
 const LONG: Duration = Duration::from_secs(30);
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/external")
-        .join(name)
-        .canonicalize()
-        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
-
 fn spec(name: &str) -> CommandSpec {
-    let program = fixture(name).to_str().unwrap().to_owned();
-    CommandSpec {
-        display: program.clone(),
-        argv: vec![program],
-        env: BTreeMap::new(),
-        working_dir: None,
-        env_clear: false,
-        env_allow: Vec::new(),
-    }
+    support::spec(&[&fixture_str(name)])
 }
 
 fn worker(name: &str) -> ProcessHook {
@@ -50,31 +35,6 @@ fn call(hook: &ProcessHook, payload: Value, timeout: Duration) -> Result<Value, 
     } else {
         serde_json::from_slice(&out.stdout).unwrap()
     })
-}
-
-/// Whether `pid` is gone: no such process, or a zombie waiting for a parent that is not us.
-fn gone(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks that the process exists.
-    if unsafe { libc::kill(pid, 0) } != 0 {
-        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-    }
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
-            Some(state == 'Z' || state == 'X')
-        })
-        .unwrap_or(false)
-}
-
-fn assert_gone(pid: u32) {
-    for _ in 0..100 {
-        if gone(pid as i32) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("worker {pid} is still running");
 }
 
 fn died_reason(result: Result<Value, TransportError>) -> String {
@@ -343,7 +303,7 @@ fn the_worker_starts_lazily_and_dies_with_the_hook() {
     assert_eq!(hook.pid(), None);
     hook.start().unwrap();
     let pid = hook.pid().unwrap();
-    assert!(!gone(pid as i32));
+    assert!(!gone(pid));
     drop(hook);
     assert_gone(pid);
 }
@@ -385,12 +345,12 @@ fn a_worker_that_exits_while_idle_is_replaced_by_the_next_firing_which_it_serves
     );
     // Wait (bounded) until it has exited, answered and idle; then past the backoff's wait.
     for _ in 0..250 {
-        if gone(first as i32) {
+        if gone(first) {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(gone(first as i32), "the worker did not exit");
+    assert!(gone(first), "the worker did not exit");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(
         hook.pid(),
