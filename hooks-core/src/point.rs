@@ -298,7 +298,7 @@ impl<E: fmt::Display> IntoHookReturn<Observed> for Result<(), E> {
 pub enum HookOutput<R> {
     Pass,
     Rewrite(R),
-    Block(crate::Reason),
+    Block(crate::result::Reason),
     Failed(HookError),
 }
 

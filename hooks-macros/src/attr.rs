@@ -426,7 +426,7 @@ mod tests {
     fn priority_expressions() {
         for tokens in [
             quote!("turn_end", priority = GUARD),
-            quote!("turn_end", priority = crate::prio::GUARD + 1),
+            quote!("turn_end", priority = consts::prio::GUARD + 1),
             quote!("turn_end", priority = -(A * 2)),
             quote!("turn_end", priority = 1u64),
             quote!("turn_end", priority = "high"),

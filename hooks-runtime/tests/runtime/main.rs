@@ -18,4 +18,5 @@ mod panicking_apply;
 mod required_hooks;
 mod state_reentry;
 mod tool_audit;
+mod trace;
 mod turn_state;
