@@ -1,6 +1,7 @@
 //! The runtime's integration tests, one module per behaviour, in one test program. What touches
 //! process-wide state stays in a program of its own: `tests/eviction.rs` (idle eviction and the
-//! count of live sessions in every registry).
+//! count of live sessions in every registry) and `tests/trace.rs` (a scoped `tracing`
+//! subscriber, whose callsites' interest is process-wide).
 //!
 //! The modules share the process: a session id looked up with `get_turn_state` from outside a
 //! hook is unique across all of them.
@@ -18,5 +19,4 @@ mod panicking_apply;
 mod required_hooks;
 mod state_reentry;
 mod tool_audit;
-mod trace;
 mod turn_state;

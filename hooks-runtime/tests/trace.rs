@@ -1,6 +1,10 @@
 //! Every dispatch of a hooked point is a `tracing` span named after OpenTelemetry's GenAI
 //! conventions, nested under the agent's span, with the hooks' own spans under it: the span
 //! tree of one turn, as a subscriber sees it.
+//!
+//! A program of its own: the subscriber is the test thread's scoped default, and `tracing`
+//! caches a callsite's interest from whichever thread first reaches it, so a span first built
+//! by another test's thread would be cached as unwanted for this one.
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
