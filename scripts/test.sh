@@ -54,8 +54,12 @@ cargo run -q --example rig_agent --features rig >/dev/null
 
 step "cargo package: every published crate, as the registry would build it"
 # The packages that are not published (test fixtures) stay out; `cargo package` builds each
-# packaged crate from its .crate file against the others', in dependency order.
-cargo package --workspace --exclude second-crate --exclude hookchain-compile-fail
+# packaged crate from its .crate file against the others', in dependency order. In a target dir
+# of its own, made anew: cargo takes a registry crate's build as final, so a packaged crate built
+# by an earlier run (same name, same version, older code) would otherwise be used again.
+rm -rf target/package target/package-verify
+cargo package --workspace --exclude second-crate --exclude hookchain-compile-fail \
+    --target-dir target/package-verify
 
 step "callgrind gate: instructions per dispatch (a release build of one bench)"
 ./scripts/callgrind_dispatch.sh --check
