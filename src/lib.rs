@@ -84,6 +84,7 @@ pub mod chain {
 pub mod registry {
     pub use hookchain_core::Extension;
     pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
+    pub use hookchain_core::{DeclaredRules, ProjectRule, ProjectRules};
     pub use hookchain_runtime::sections::Sections;
     pub use hookchain_runtime::{
         BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,

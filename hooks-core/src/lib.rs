@@ -18,6 +18,7 @@ mod extension;
 mod point;
 pub mod points;
 pub mod project;
+mod project_rule;
 mod registration;
 mod result;
 mod state;
@@ -40,6 +41,7 @@ pub use points::{
     SessionResetEvent, SessionSource, SessionStartEvent, StopEvent, SubagentStopEvent, ToolBatch,
     ToolBlock, ToolCall, ToolResult, TurnEnd, TurnEndEvent, TurnStartEvent,
 };
+pub use project_rule::{DeclaredRules, ProjectRule, ProjectRules};
 pub use registration::{BoxFuture, HookReturn};
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 pub use state::{SessionState, State, StateError, TurnState};

@@ -82,6 +82,7 @@ pub mod inject;
 pub mod max_iterations;
 pub mod metrics;
 pub mod module_router;
+mod project_rules;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
@@ -104,9 +105,11 @@ pub use stop_verifier::{ClaimRule, StopVerifier};
 pub use workflow_guard::WorkflowGuard;
 
 use hookchain_core::OnError;
+use hookchain_core::ProjectRules;
 use hookchain_runtime::sections::Sections;
 use hookchain_runtime::{HookOptions, HooksBuilder};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// Every built-in guard, once: its name and what adds its hooks are read from this one list.
 macro_rules! guards {
@@ -114,11 +117,15 @@ macro_rules! guards {
         /// The names of the built-in guards, as `extensions:` keys name them.
         pub const NAMES: &[&str] = &[$(<$guard as BuiltinExtension>::NAME),*];
 
-        /// The function that adds the hooks of the guard `name`, off by default.
+        /// The function that adds the hooks of the guard `name`, off by default, and declares
+        /// its config type with the project rule of each field.
         fn hooks_of(name: &str) -> Option<fn(HooksBuilder) -> HooksBuilder> {
             $(
                 if name == <$guard as BuiltinExtension>::NAME {
-                    return Some(<$guard as BuiltinExtension>::add_hooks);
+                    return Some(|builder| {
+                        <$guard as BuiltinExtension>::add_hooks(builder)
+                            .config_type_with_rules::<$guard>(<$guard as BuiltinExtension>::NAME)
+                    });
                 }
             )*
             None
@@ -154,8 +161,12 @@ pub const PRIORITY: i32 = -1000;
 /// own, with a typed config, off until enabled.
 ///
 /// The value is its config: [`install`](BuiltinExtension::install) adds its hooks to a builder
-/// and enables it with this config, as `extensions: {NAME: {enabled: true, ...}}` would.
-pub trait BuiltinExtension: Serialize + Sized {
+/// and enables it with this config, as `extensions: {NAME: {enabled: true, ...}}` would. Its
+/// config type says what a project's file may do to each of its fields ([`ProjectRules`]):
+/// a project's file may add to a guard and tighten it, never loosen it.
+pub trait BuiltinExtension:
+    Serialize + DeserializeOwned + ProjectRules + Send + Sync + Sized + 'static
+{
     /// The extension's name, as `hookchain.yaml` names it (`destructive-commands`).
     const NAME: &'static str;
 

@@ -50,8 +50,8 @@ use std::sync::Arc;
 use hookchain_core::json_kind;
 use hookchain_core::suggest::closest;
 use hookchain_core::{
-    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT, Extension,
-    PathSegment,
+    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT, DeclaredRules,
+    Extension, PathSegment, ProjectRule,
 };
 
 use crate::registry::{HookInfo, HookSource};
@@ -152,6 +152,77 @@ impl Section {
         )
     }
 
+    /// The section as the registry's extension gets it, with the [`ProjectRule`] of each field
+    /// applied to what a restricted layer wrote: a union joins the other layers' list (or the
+    /// default), a refused key gives way to the other layers' value (or the default), and each
+    /// refusal is said in `refusals`.
+    fn ruled_section(
+        &self,
+        name: &str,
+        rules: &DeclaredRules,
+        refusals: &mut Vec<String>,
+    ) -> ConfigSection {
+        let mut values = self.values.clone();
+        let mut sources: BTreeMap<String, ConfigSource> = self
+            .keys
+            .iter()
+            .map(|(k, w)| (k.clone(), w.source.clone()))
+            .collect();
+        let mut defaults: Option<Map<String, Value>> = None;
+        for (key, written) in self.keys.iter().filter(|(_, w)| w.restricted) {
+            let Some(rule) = rules.rule(key) else {
+                continue;
+            };
+            let value = &self.values[key];
+            let defaults = defaults.get_or_insert_with(rules.defaults);
+            let base = match self.trusted.get(key) {
+                Some((v, by)) => Some((v, by_whom(&by.origin))),
+                None => defaults
+                    .get(key)
+                    .map(|v| (v, format!("the default of `{name}`"))),
+            };
+            let refuse = |what: String, because: &str, refusals: &mut Vec<String>| {
+                let refused = setting_refusal(&written.origin, &what, because);
+                tracing::warn!("{refused}");
+                refusals.push(refused);
+            };
+            match apply_rule(rule, value, base.as_ref().map(|(v, by)| (*v, by.as_str()))) {
+                Ruled::Holds => {}
+                Ruled::Becomes(joined) => {
+                    values.insert(key.clone(), joined);
+                }
+                Ruled::Refused(because) => {
+                    refuse(
+                        format!("`{key}: {value}` of extension `{name}`"),
+                        &because,
+                        refusals,
+                    );
+                    match self.trusted.get(key) {
+                        Some((v, by)) => {
+                            values.insert(key.clone(), v.clone());
+                            sources.insert(key.clone(), by.source.clone());
+                        }
+                        None => {
+                            values.remove(key);
+                            sources.remove(key);
+                        }
+                    }
+                }
+                Ruled::Entries { kept, refused } => {
+                    for (entry, because) in refused {
+                        refuse(
+                            format!("`{key}` entry {entry} of extension `{name}`"),
+                            &because,
+                            refusals,
+                        );
+                    }
+                    values.insert(key.clone(), kept);
+                }
+            }
+        }
+        ConfigSection::new(values, self.header.clone(), sources.into_iter().collect())
+    }
+
     /// The section of the unrestricted layers alone, when a restricted layer wrote any key.
     fn trusted_section(&self) -> Option<ConfigSection> {
         if !self.keys.values().any(|w| w.restricted) {
@@ -199,6 +270,133 @@ fn is_empty(value: &Value) -> bool {
         Value::Object(o) => o.is_empty(),
         Value::Bool(true) => false,
     }
+}
+
+/// What a field's [`ProjectRule`] makes of a restricted layer's value.
+enum Ruled {
+    /// It holds as written.
+    Holds,
+    /// It is joined to the other layers' list (or the default): the joined list.
+    Becomes(Value),
+    /// It is refused, for the reason given.
+    Refused(String),
+    /// Some entries of the list hold (joined to the other layers' list), the others are
+    /// refused, each for its reason.
+    Entries {
+        kept: Value,
+        refused: Vec<(Value, String)>,
+    },
+}
+
+/// Applies `rule` to `value`, a restricted layer's, over `base`: the value of the other layers
+/// (or the default) and who set it. A value of the wrong kind holds here: the extension's type
+/// refuses it when the section is checked.
+fn apply_rule(rule: ProjectRule, value: &Value, base: Option<(&Value, &str)>) -> Ruled {
+    let base = base.filter(|(v, _)| !v.is_null());
+    match rule {
+        ProjectRule::Free => Ruled::Holds,
+        ProjectRule::UserOnly => Ruled::Refused(
+            "it decides what the guard watches, what it exempts, where it reads or writes, \
+             which only the user's own file or the agent's code may set"
+                .to_owned(),
+        ),
+        ProjectRule::Union => {
+            let (Value::Array(added), Some((Value::Array(list), by))) = (value, base) else {
+                return Ruled::Holds;
+            };
+            if added.is_empty() {
+                return Ruled::Refused(format!(
+                    "a project's entries are added to the list of {by}, never replace it, and \
+                     an empty list adds nothing"
+                ));
+            }
+            Ruled::Becomes(Value::Array(union(list, added)))
+        }
+        ProjectRule::Lower | ProjectRule::Raise => {
+            let Some((old, by)) = base else {
+                return Ruled::Holds;
+            };
+            let (Some(new_rank), Some(old_rank)) = (rank(value), rank(old)) else {
+                return Ruled::Holds;
+            };
+            match rule {
+                ProjectRule::Lower if new_rank > old_rank => Ruled::Refused(format!(
+                    "it is more than {old}, set by {by}: a project's file may only lower it"
+                )),
+                ProjectRule::Raise if new_rank < old_rank => Ruled::Refused(match value {
+                    Value::Bool(_) => {
+                        format!("it is {old}, set by {by}: a project's file may only turn it on")
+                    }
+                    _ => format!(
+                        "it is less than {old}, set by {by}: a project's file may only raise it"
+                    ),
+                }),
+                _ => Ruled::Holds,
+            }
+        }
+        ProjectRule::InsideProject => {
+            let Value::Array(entries) = value else {
+                return Ruled::Holds;
+            };
+            let mut inside = Vec::new();
+            let mut refused = Vec::new();
+            for entry in entries {
+                let outside = match entry {
+                    Value::String(path) => ProjectRule::outside_project(path),
+                    _ => None,
+                };
+                match outside {
+                    Some(why) => refused.push((
+                        entry.clone(),
+                        format!(
+                            "{why}: a project's file may name files inside the project only, \
+                             as relative paths"
+                        ),
+                    )),
+                    None => inside.push(entry.clone()),
+                }
+            }
+            let kept = match base {
+                Some((Value::Array(list), _)) => union(list, &inside),
+                _ => inside,
+            };
+            Ruled::Entries {
+                kept: Value::Array(kept),
+                refused,
+            }
+        }
+    }
+}
+
+/// `list`, then each entry of `added` it does not hold.
+fn union(list: &[Value], added: &[Value]) -> Vec<Value> {
+    let mut joined = list.to_vec();
+    for entry in added {
+        if !joined.contains(entry) {
+            joined.push(entry.clone());
+        }
+    }
+    joined
+}
+
+/// Where a limit or a switch stands, to compare a restricted layer's value with another's:
+/// numbers by value, `false` below `true`.
+fn rank(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        _ => None,
+    }
+}
+
+/// The sentence that says which setting of a restricted file is refused, why, and where to
+/// write it instead.
+fn setting_refusal(at: &ConfigOrigin, what: &str, because: &str) -> String {
+    format!(
+        "{}: {what} is refused ({because}): a project's file may add to a guard and tighten it, \
+         never loosen it; to set it, write it in ~/.config/hookchain/hookchain.yaml",
+        by_whom(at)
+    )
 }
 
 /// "`./hookchain.yaml:7`" or "the agent's code": who wrote a value, as listings show it.
@@ -406,6 +604,8 @@ pub(crate) struct Declared {
     pub(crate) type_name: &'static str,
     pub(crate) validate: fn(&str, &ConfigSection) -> Result<(), ConfigError>,
     pub(crate) enabled_by_default: bool,
+    /// What a project's file may do to each field, when the type says.
+    pub(crate) rules: Option<DeclaredRules>,
 }
 
 impl From<&'static hookchain_core::ConfigDeclaration> for Declared {
@@ -415,6 +615,7 @@ impl From<&'static hookchain_core::ConfigDeclaration> for Declared {
             type_name: d.type_name,
             validate: d.validate,
             enabled_by_default: d.enabled_by_default,
+            rules: None,
         }
     }
 }
@@ -555,8 +756,16 @@ pub(crate) fn plan(
         .map(|extension| match sections.map.get(extension.name()) {
             Some(section) => {
                 let (enabled, disabled_by) = decide_flag(extension, section, infos, &mut refusals);
+                let rules = declared
+                    .iter()
+                    .filter(|d| d.extension == extension.name())
+                    .find_map(|d| d.rules);
+                let section = match rules {
+                    Some(rules) => section.ruled_section(extension.name(), &rules, &mut refusals),
+                    None => section.config_section(),
+                };
                 Update {
-                    section: Arc::new(section.config_section()),
+                    section: Arc::new(section),
                     enabled,
                     disabled_by,
                 }

@@ -21,5 +21,7 @@ mod fuzz_regressions;
 mod guards;
 #[cfg(all(feature = "command", feature = "http"))]
 mod hook_environment;
+#[cfg(feature = "guards")]
+mod project_rule;
 #[cfg(all(feature = "command", feature = "cli"))]
 mod wildcard_config;

@@ -13,6 +13,7 @@ use std::time::Duration;
 use hookchain_core::__private::Registration;
 use hookchain_core::__private::Wildcard;
 use hookchain_core::{BoxFuture, HookContext, HookPoint, HookReturn, IntoHookReturn, OnError};
+use hookchain_core::{DeclaredRules, ProjectRules};
 use serde::de::DeserializeOwned;
 
 use super::attachments::Attachments;
@@ -351,6 +352,27 @@ impl HooksBuilder {
             type_name: std::any::type_name::<T>(),
             validate: hookchain_core::validate_config::<T>,
             enabled_by_default: true,
+            rules: None,
+        });
+        self
+    }
+
+    /// [`config_type`](HooksBuilder::config_type), with the [`ProjectRule`] of each field of `T`
+    /// ([`ProjectRules`]): what a project's file may do to each setting — add to a list,
+    /// only lower a limit, nothing at all — applied whenever a config is loaded. See
+    /// [`sections`](crate::sections) for how.
+    ///
+    /// [`ProjectRule`]: hookchain_core::ProjectRule
+    pub fn config_type_with_rules<T>(mut self, extension: impl Into<String>) -> Self
+    where
+        T: DeserializeOwned + ProjectRules + Send + Sync + 'static,
+    {
+        self.declared.push(Declared {
+            extension: extension.into(),
+            type_name: std::any::type_name::<T>(),
+            validate: hookchain_core::validate_config::<T>,
+            enabled_by_default: true,
+            rules: Some(DeclaredRules::of::<T>()),
         });
         self
     }

@@ -1,0 +1,184 @@
+//! The project rule of every field of every built-in: what a project's file may do to it.
+//!
+//! # What it owns
+//!
+//! One [`ProjectRules`] implementation per built-in's config type, all in this one table, so
+//! that the rule of each field is read in one place (the guide's chapter on config files shows
+//! the same table to users). A registry applies them to every key a project's file writes
+//! (see [`hookchain_core::ProjectRule`] for what each rule does).
+//!
+//! # The rules it keeps
+//!
+//! - A list of protected or blocked things is a **union**: a project adds to the user's list,
+//!   or to the guard's default, never replaces it.
+//! - What scopes a guard (the tools and args it watches, its exemptions, its project
+//!   directory), where it logs or keeps its data, and what a project could loosen it with
+//!   in either direction (a checkpoint's size limits and time limit) is **user only**.
+//! - A limit may only be lowered, a minimum or a switch that tightens only raised.
+//! - Files an injector reads are **inside the project** when a project's file names them.
+//! - What cannot weaken (a message, where an injector's context goes) is **free**.
+//! - Every field of every built-in has a rule: a test reads each built-in's default config and
+//!   fails on a field with none, so a new field cannot be forgotten.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use hookchain_core::ProjectRule::{Free, InsideProject, Lower, Raise, Union, UserOnly};
+use hookchain_core::ProjectRules;
+
+use crate::{
+    AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
+    AddRecentCommits, AddUserInfo, AuditLog, DestructiveCommands, GitCheckpoint, MaxIterations,
+    Metrics, ModuleRouter, ProtectedPaths, Secrets, StopVerifier, WorkflowGuard,
+};
+
+/// The fields of `T::default()`, as a section writes them: what a union adds to and a limit is
+/// compared with.
+fn defaults_of<T: Default + Serialize>() -> Map<String, Value> {
+    match serde_json::to_value(T::default()) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// `impl ProjectRules for TYPE` with these fields' rules, and the type's `Default` as the
+/// defaults.
+macro_rules! project_rules {
+    ($($ty:ty { $($field:literal: $rule:ident),* $(,)? })*) => {
+        $(
+            impl ProjectRules for $ty {
+                const PROJECT_RULES: &'static [(&'static str, hookchain_core::ProjectRule)] =
+                    &[$(($field, $rule)),*];
+
+                fn project_defaults() -> Map<String, Value> {
+                    defaults_of::<Self>()
+                }
+            }
+        )*
+    };
+}
+
+project_rules! {
+    DestructiveCommands {
+        "shell_tools": UserOnly,
+        "command_keys": UserOnly,
+        "protected_branches": Union,
+        "block_pipe_to_shell": Raise,
+    }
+    ProtectedPaths {
+        "paths": Union,
+        "project_dir": UserOnly,
+        "write_tools": UserOnly,
+        "path_keys": UserOnly,
+        "patch_keys": UserOnly,
+    }
+    Secrets {
+        "transform_user_input": UserOnly,
+        "outbound_message": UserOnly,
+        "transform_tool_result": UserOnly,
+        "transform_response": UserOnly,
+        "allow": UserOnly,
+    }
+    WorkflowGuard {
+        "plan_path": UserOnly,
+        "project_dir": UserOnly,
+        "required_headings": Union,
+        "min_plan_chars": Raise,
+        "blocked_tools": UserOnly,
+        "allowed_paths": UserOnly,
+        "path_keys": UserOnly,
+        "patch_keys": UserOnly,
+        "shell_writes": Raise,
+        "shell_tools": UserOnly,
+        "command_keys": UserOnly,
+        "route_requests": Raise,
+        "request_patterns": Union,
+        "planning_instruction": Free,
+        "no_plan_context": Free,
+        "plan_context": Free,
+    }
+    ModuleRouter {
+        "routing_files": UserOnly,
+        "require": UserOnly,
+        "project_dir": UserOnly,
+        "read_tools": UserOnly,
+        "path_keys": UserOnly,
+        "read_commands": UserOnly,
+        "search_tools": UserOnly,
+        "search_path_keys": UserOnly,
+        "shell_tools": UserOnly,
+        "command_keys": UserOnly,
+        "workdir_keys": UserOnly,
+    }
+    MaxIterations {
+        "max": Lower,
+    }
+    StopVerifier {
+        "max_redos": Raise,
+        "shell_tools": UserOnly,
+        "command_keys": UserOnly,
+        "rules": UserOnly,
+    }
+    GitCheckpoint {
+        "turn_start": Raise,
+        "tools": UserOnly,
+        "turn_end": Raise,
+        "project_dir": UserOnly,
+        "dir": UserOnly,
+        "max_file_bytes": UserOnly,
+        "max_total_bytes": UserOnly,
+        "timeout_ms": UserOnly,
+        "required": Raise,
+    }
+    AuditLog {
+        "path": UserOnly,
+        "max_bytes": UserOnly,
+        "keep": UserOnly,
+        "redact_args": UserOnly,
+        "points": Union,
+    }
+    Metrics {}
+    AddDate {
+        "point": Free,
+    }
+    AddEnvironmentInfo {
+        "point": Free,
+        "project_dir": UserOnly,
+        "timeout_ms": Lower,
+    }
+    AddPromptFiles {
+        "files": InsideProject,
+        "max_bytes": Lower,
+        "point": Free,
+        "project_dir": UserOnly,
+    }
+    AddGitStatus {
+        "point": Free,
+        "project_dir": UserOnly,
+        "max_bytes": Lower,
+        "timeout_ms": Lower,
+    }
+    AddGitDiff {
+        "point": Free,
+        "full": Free,
+        "max_bytes": Lower,
+        "project_dir": UserOnly,
+        "timeout_ms": Lower,
+    }
+    AddDirectoryListing {
+        "depth": Lower,
+        "max_entries": Lower,
+        "hidden": Free,
+        "point": Free,
+        "project_dir": UserOnly,
+    }
+    AddUserInfo {
+        "point": Free,
+    }
+    AddRecentCommits {
+        "count": Lower,
+        "point": Free,
+        "project_dir": UserOnly,
+        "timeout_ms": Lower,
+    }
+}
