@@ -130,6 +130,21 @@ macro_rules! guards {
             )*
             None
         }
+
+        /// Each guard's name, the project rule of each field of its config, and its config by
+        /// default: what the test that every field has a rule reads.
+        #[cfg(test)]
+        fn every_project_rule() -> Vec<(
+            &'static str,
+            &'static [(&'static str, hookchain_core::ProjectRule)],
+            serde_json::Map<String, serde_json::Value>,
+        )> {
+            vec![$((
+                <$guard as BuiltinExtension>::NAME,
+                <$guard as ProjectRules>::PROJECT_RULES,
+                <$guard as ProjectRules>::project_defaults(),
+            )),*]
+        }
     };
 }
 

@@ -182,3 +182,41 @@ project_rules! {
         "timeout_ms": Lower,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every field of every built-in's config (as its default writes it) has a project rule, and
+    /// every rule names a field: a field added to a guard without one fails here.
+    #[test]
+    fn every_field_of_every_builtin_has_a_project_rule() {
+        let mut missing = Vec::new();
+        let mut unknown = Vec::new();
+        let every = crate::every_project_rule();
+        assert_eq!(every.len(), crate::NAMES.len());
+        for (guard, rules, defaults) in every {
+            for field in defaults.keys() {
+                if !rules.iter().any(|(name, _)| name == field) {
+                    missing.push(format!("{guard}.{field}"));
+                }
+            }
+            for (name, _) in rules {
+                if !defaults.contains_key(*name) {
+                    unknown.push(format!("{guard}.{name}"));
+                }
+            }
+            let mut names: Vec<&str> = rules.iter().map(|(name, _)| *name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                rules.len(),
+                "a field of `{guard}` has two rules"
+            );
+        }
+        assert!(
+            missing.is_empty(),
+            "fields with no project rule: {missing:?}"
+        );
+        assert!(unknown.is_empty(), "rules for no field: {unknown:?}");
+    }
+}
