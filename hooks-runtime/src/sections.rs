@@ -25,6 +25,17 @@
 //!   and line and how to do it instead: [`Sections::refusals`] for the merge's, and, once loaded
 //!   into a registry, [`Hooks::refusals`](crate::Hooks::refusals) and a notice every session
 //!   hears when it starts.
+//! - Loaded into a registry, what a restricted layer wrote is held to the [`ProjectRule`] of
+//!   each field, when the extension's config type declares them
+//!   ([`HooksBuilder::config_type_with_rules`](crate::HooksBuilder::config_type_with_rules);
+//!   every built-in guard does): a list of protected things is joined to the other layers'
+//!   (or the type's default), never replaced; a setting only the user may make is refused; a
+//!   limit may only go down and a minimum or a switch that tightens only up; a file to read
+//!   must be inside the project. A refused key gives way to the other layers' value, or to the
+//!   default. The rules are applied here, not when the layers are merged, because only the
+//!   registry knows the extension's type; every refusal joins the others (a sentence naming the
+//!   file and line, why, and to write it in the user's own file). A field with no rule keeps
+//!   the rule above (no emptying what the other layers set).
 //! - An extension switched off says who did it ([`Extension::disabled_by`]): the file and line of
 //!   its `enabled: false`, or "the agent's code".
 //! - Loaded into a registry, every section must belong to an extension the registry knows (one

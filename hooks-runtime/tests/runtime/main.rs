@@ -16,6 +16,7 @@ mod lifecycle;
 mod off_by_default;
 mod panic_payloads;
 mod panicking_apply;
+mod project_rules;
 mod required_hooks;
 mod state_reentry;
 mod tool_audit;
