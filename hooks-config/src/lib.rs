@@ -108,13 +108,14 @@
 //!
 //! A project's file — any `hookchain.yaml` but the user's own
 //! `~/.config/hookchain/hookchain.yaml`, and text given to [`Config::from_yaml_str`] — may add
-//! hooks and configure extensions, never switch off what the user's file or the agent's code
-//! turns on. What it is refused is not applied; a warning names its file and line, what it tried
-//! to switch off and how to do it instead (in the user's own file): in [`Config::warnings`] for
-//! what the merge refuses, in [`Hooks::refusals`](hookchain_runtime::Hooks::refusals) for what the
-//! registry refuses, and, once loaded into a registry, in a `notification` every session hears
-//! when it starts (and [`init`]'s report). Every way a file put over another could switch
-//! something off, and what happens to it:
+//! hooks and guards and tighten their settings, never switch off or loosen what the user's file,
+//! the agent's code or a guard's defaults set. What it is refused is not applied; a warning
+//! names its file and line, what it tried and how to do it instead (in the user's own file): in
+//! [`Config::warnings`] for what the merge refuses, in
+//! [`Hooks::refusals`](hookchain_runtime::Hooks::refusals) for what the registry refuses, and,
+//! once loaded into a registry, in a `notification` every session hears when it starts (and
+//! [`init`]'s report). Every way a file put over another could switch something off, and what
+//! happens to it:
 //!
 //! - `enabled: false` for an extension (`extensions: {guard: {enabled: false}}`, including
 //!   `external`, the extension of every configured hook, and `required`, that of
@@ -122,10 +123,25 @@
 //!   unless every hook of the extension was configured by that same file (what it added, it may
 //!   switch off) or the user's file or code already switched it off. Decided when the config is
 //!   loaded into a registry, which knows whose hooks an extension has.
-//! - a key of a section set to nothing, `false`, `0`, `""`, `[]` or `{}` where the user's file or
-//!   code set a value (`blocked_tools: []`): **refused**, the user's value stays. A key set to
-//!   another value is configuring, and applies (`plan_path: other.md`): an extension whose
-//!   settings can weaken it should read them from the user's file.
+//! - a setting of a built-in guard or injector, or of an extension that declares the
+//!   [project rule](hookchain_core::ProjectRule) of its fields
+//!   ([`ProjectRules`](hookchain_core::ProjectRules)): held to its field's rule — a list of
+//!   protected things is **joined** to the user's (or the guard's default), never replaced
+//!   (`paths: [secrets]` adds `secrets`; `paths: []` is refused); what scopes a guard, where it
+//!   logs or keeps data and what could loosen it is **refused** (`write_tools`, `path_keys`,
+//!   `shell_tools`, audit-log's `path`, git-checkpoint's `dir`, every `project_dir`); a limit
+//!   may only go **down** (`max-iterations`' `max`), a minimum or a switch that tightens only
+//!   **up** (git-checkpoint's `turn_start: false` is refused); a file an injector reads must be
+//!   **inside the project** (`add-prompt-files`' `files: ["~/.aws/credentials"]`, `["../x"]`
+//!   and `["/etc/passwd"]` are refused, and not read). Decided when the config is loaded into a
+//!   registry, which knows the extension's type. The rule, and the table of every built-in's
+//!   fields, are written once, in the guide of the `hookchain` crate (`hookchain::guide::config`,
+//!   "The project rule").
+//! - a key of a section with no rule (an extension that declares none), set to nothing,
+//!   `false`, `0`, `""`, `[]` or `{}` where the user's file or code set a value
+//!   (`blocked_tools: []`): **refused**, the user's value stays. A key set to another value is
+//!   configuring, and applies (`plan_path: other.md`): an extension whose settings can weaken it
+//!   should declare the rule of its fields.
 //! - a key that does not fit the extension's declared type (`blocked_tools: 3`): in a lenient
 //!   build the extension runs with the section of the user's file and code, not with no section
 //!   at all; a strict build fails, as for any section that does not fit.

@@ -33,8 +33,23 @@
 
 use serde_json::{Map, Value};
 
-/// What a project's file may do to one field of an extension's config (see the
-/// [module docs](self)).
+/// What a project's file may do to one field of an extension's config.
+///
+/// A project's file (`./hookchain.yaml`, any file but the user's own
+/// `~/.config/hookchain/hookchain.yaml`) may add to an extension and tighten it, never weaken
+/// what the user's file, the agent's code or the extension's defaults set. The rules bind
+/// project files only; every refusal is a warning naming the file and line, the key, why, and
+/// to write it in the user's own file instead. A field with no rule keeps the rule of every
+/// setting: a project's file may set it, but not empty what the user's file or code set.
+///
+/// | rule | for | a project's value |
+/// |---|---|---|
+/// | [`Union`](ProjectRule::Union) | lists of protected or blocked things | is added to the other layers' list (or the default) |
+/// | [`UserOnly`](ProjectRule::UserOnly) | what scopes a guard, where it logs or keeps data | is refused |
+/// | [`Lower`](ProjectRule::Lower) | limits | holds when no more than the other layers' (or the default) |
+/// | [`Raise`](ProjectRule::Raise) | minimums, switches that tighten | holds when no less (a switch: only `true`) |
+/// | [`InsideProject`](ProjectRule::InsideProject) | files an extension reads | each entry holds when inside the project, and is added |
+/// | [`Free`](ProjectRule::Free) | what cannot weaken | holds |
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProjectRule {
     /// Plain configuration that cannot weaken the extension (a message text, a format): a

@@ -445,3 +445,66 @@ fn a_config_from_text_is_held_to_the_project_rule() {
     let turn = hooks.session("text").begin_turn();
     assert!(turn.intercept_tool_call(write(".git/config")).is_blocked());
 }
+
+/// The guide's table of the project rule says what each built-in declares, field by field.
+#[test]
+fn the_guides_table_of_the_project_rule_is_what_every_builtin_declares() {
+    use hookchain::guards::*;
+    use hookchain::registry::ProjectRules;
+    use std::collections::BTreeSet;
+
+    fn declared<G: BuiltinExtension>(into: &mut BTreeSet<(String, String, String)>) {
+        for (field, rule) in G::PROJECT_RULES {
+            into.insert((G::NAME.into(), (*field).into(), rule.name().into()));
+        }
+    }
+    let mut code = BTreeSet::new();
+    declared::<DestructiveCommands>(&mut code);
+    declared::<ProtectedPaths>(&mut code);
+    declared::<Secrets>(&mut code);
+    declared::<WorkflowGuard>(&mut code);
+    declared::<ModuleRouter>(&mut code);
+    declared::<MaxIterations>(&mut code);
+    declared::<StopVerifier>(&mut code);
+    declared::<GitCheckpoint>(&mut code);
+    declared::<AuditLog>(&mut code);
+    declared::<Metrics>(&mut code);
+    declared::<AddDate>(&mut code);
+    declared::<AddEnvironmentInfo>(&mut code);
+    declared::<AddPromptFiles>(&mut code);
+    declared::<AddGitStatus>(&mut code);
+    declared::<AddGitDiff>(&mut code);
+    declared::<AddDirectoryListing>(&mut code);
+    declared::<AddUserInfo>(&mut code);
+    declared::<AddRecentCommits>(&mut code);
+
+    let guide = include_str!("../../docs/guide/05-config.md");
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect()
+    };
+    let mut lines = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("| guard | union |"));
+    let header = cells(lines.next().expect("the guide's table of fields"));
+    let mut written = BTreeSet::new();
+    for line in lines.skip(1).take_while(|l| l.starts_with('|')) {
+        let row = cells(line);
+        let guard = row[0].trim_matches('`');
+        for (rule, fields) in header.iter().zip(&row).skip(1) {
+            for field in fields.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                written.insert((guard.into(), field.trim_matches('`').into(), rule.clone()));
+            }
+        }
+    }
+    let missing: Vec<_> = code.difference(&written).collect();
+    let extra: Vec<_> = written.difference(&code).collect();
+    assert!(
+        missing.is_empty(),
+        "declared, not in the guide: {missing:?}"
+    );
+    assert!(extra.is_empty(), "in the guide, not declared: {extra:?}");
+}
