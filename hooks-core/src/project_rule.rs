@@ -17,6 +17,7 @@
 //! | [`UserOnly`](ProjectRule::UserOnly) | what scopes a guard (the tools and args it watches, its exemptions, its project directory), where it logs or keeps data, what it runs with | is refused |
 //! | [`Lower`](ProjectRule::Lower) | limits (`max_iterations`' `max`, an injector's `timeout_ms`) | holds when it is no more than the other layers' (or the default); a larger one is refused |
 //! | [`Raise`](ProjectRule::Raise) | minimums and switches that tighten (`min_plan_chars`, `block_pipe_to_shell`) | holds when it is no less (for a switch: only `true`); a smaller one is refused |
+//! | [`Stronger`](ProjectRule::Stronger) | a choice among levels, weakest first (secrets' `off`, `mask`, `block`) | holds when it is no weaker; a weaker one is refused |
 //! | [`InsideProject`](ProjectRule::InsideProject) | lists of files an extension reads (`add-prompt-files`' `files`) | each entry holds when it is a relative path inside the project (no `..`, `~`, `$` or absolute path), and is added to the other layers' list; any other entry is refused |
 //! | [`Free`](ProjectRule::Free) | what cannot weaken (a message text, where an injector's context goes) | holds |
 //!
@@ -48,6 +49,7 @@ use serde_json::{Map, Value};
 /// | [`UserOnly`](ProjectRule::UserOnly) | what scopes a guard, where it logs or keeps data | is refused |
 /// | [`Lower`](ProjectRule::Lower) | limits | holds when no more than the other layers' (or the default) |
 /// | [`Raise`](ProjectRule::Raise) | minimums, switches that tighten | holds when no less (a switch: only `true`) |
+/// | [`Stronger`](ProjectRule::Stronger) | a choice among levels (`off`, `mask`, `block`) | holds when no weaker |
 /// | [`InsideProject`](ProjectRule::InsideProject) | files an extension reads | each entry holds when inside the project, and is added |
 /// | [`Free`](ProjectRule::Free) | what cannot weaken | holds |
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +72,10 @@ pub enum ProjectRule {
     /// less than the value of the user's file and code (or the default), and is refused when
     /// it is less (`false` over `true`).
     Raise,
+    /// A choice among named levels, weakest first (`["off", "mask", "block"]`): a project's
+    /// value holds when it is no weaker than the value of the user's file and code (or the
+    /// default), and is refused when it is weaker.
+    Stronger(&'static [&'static str]),
     /// A list of files the extension reads: a project's entry holds when it is a relative path
     /// inside the project (no `..` component, no absolute path, no `~`, no `$`), and is added to
     /// the list of the user's file and code (or the default); any other entry is refused.
@@ -85,6 +91,7 @@ impl ProjectRule {
             ProjectRule::UserOnly => "user only",
             ProjectRule::Lower => "lower only",
             ProjectRule::Raise => "raise only",
+            ProjectRule::Stronger(_) => "stronger only",
             ProjectRule::InsideProject => "inside the project",
         }
     }

@@ -14,7 +14,8 @@
 //! - What scopes a guard (the tools and args it watches, its exemptions, its project
 //!   directory), where it logs or keeps its data, and what a project could loosen it with
 //!   in either direction (a checkpoint's size limits and time limit) is **user only**.
-//! - A limit may only be lowered, a minimum or a switch that tightens only raised.
+//! - A limit may only be lowered, a minimum or a switch that tightens only raised, a choice
+//!   among levels (secrets' `off`, `mask`, `block`) only made stronger.
 //! - Files an injector reads are **inside the project** when a project's file names them.
 //! - What cannot weaken (a message, where an injector's context goes) is **free**.
 //! - Every field of every built-in has a rule: a test reads each built-in's default config and
@@ -23,7 +24,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use hookchain_core::ProjectRule::{Free, InsideProject, Lower, Raise, Union, UserOnly};
+use hookchain_core::ProjectRule::{Free, InsideProject, Lower, Raise, Stronger, Union, UserOnly};
 use hookchain_core::ProjectRules;
 
 use crate::{
@@ -31,6 +32,9 @@ use crate::{
     AddRecentCommits, AddUserInfo, AuditLog, DestructiveCommands, GitCheckpoint, MaxIterations,
     Metrics, ModuleRouter, ProtectedPaths, Secrets, StopVerifier, WorkflowGuard,
 };
+
+/// What the `secrets` guard does with a secret at a point, weakest first.
+const SECRET_ACTIONS: &[&str] = &["off", "mask", "block"];
 
 /// The fields of `T::default()`, as a section writes them: what a union adds to and a limit is
 /// compared with.
@@ -44,7 +48,7 @@ fn defaults_of<T: Default + Serialize>() -> Map<String, Value> {
 /// `impl ProjectRules for TYPE` with these fields' rules, and the type's `Default` as the
 /// defaults.
 macro_rules! project_rules {
-    ($($ty:ty { $($field:literal: $rule:ident),* $(,)? })*) => {
+    ($($ty:ty { $($field:literal: $rule:expr),* $(,)? })*) => {
         $(
             impl ProjectRules for $ty {
                 const PROJECT_RULES: &'static [(&'static str, hookchain_core::ProjectRule)] =
@@ -73,10 +77,10 @@ project_rules! {
         "patch_keys": UserOnly,
     }
     Secrets {
-        "transform_user_input": UserOnly,
-        "outbound_message": UserOnly,
-        "transform_tool_result": UserOnly,
-        "transform_response": UserOnly,
+        "transform_user_input": Stronger(SECRET_ACTIONS),
+        "outbound_message": Stronger(SECRET_ACTIONS),
+        "transform_tool_result": Stronger(SECRET_ACTIONS),
+        "transform_response": Stronger(SECRET_ACTIONS),
         "allow": UserOnly,
     }
     WorkflowGuard {
@@ -99,7 +103,7 @@ project_rules! {
     }
     ModuleRouter {
         "routing_files": UserOnly,
-        "require": UserOnly,
+        "require": Stronger(&["any", "all"]),
         "project_dir": UserOnly,
         "read_tools": UserOnly,
         "path_keys": UserOnly,

@@ -345,6 +345,22 @@ fn apply_rule(rule: ProjectRule, value: &Value, base: Option<(&Value, &str)>) ->
                 _ => Ruled::Holds,
             }
         }
+        ProjectRule::Stronger(levels) => {
+            let level = |v: &Value| v.as_str().and_then(|s| levels.iter().position(|l| *l == s));
+            let Some((old, by)) = base else {
+                return Ruled::Holds;
+            };
+            match (level(value), level(old)) {
+                (Some(new_level), Some(old_level)) if new_level < old_level => {
+                    Ruled::Refused(format!(
+                        "it is weaker than {old}, set by {by}: a project's file may only choose \
+                         {}",
+                        levels[old_level..].join(" or ")
+                    ))
+                }
+                _ => Ruled::Holds,
+            }
+        }
         ProjectRule::InsideProject => {
             let Value::Array(entries) = value else {
                 return Ruled::Holds;

@@ -17,12 +17,42 @@ fn registry(yaml: &str) -> Result<Hooks, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The registry `init` builds with `yaml` as the user's own
+/// `~/.config/hookchain/hookchain.yaml` (in a temporary home) and no project file: every
+/// setting is the user's to make, where a project's file is held to the project rule.
+fn user_registry(yaml: &str) -> Hooks {
+    let temp = temp_dir();
+    let (home, project) = (temp.path().join("home"), temp.path().join("project"));
+    std::fs::create_dir_all(home.join(".config/hookchain")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(home.join(".config/hookchain/hookchain.yaml"), yaml).unwrap();
+    let (hooks, _, errors) = hookchain::config::Init::new()
+        .project_dir(&project)
+        .home_dir(Some(home))
+        .builder(HooksBuilder::new())
+        .build();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(hooks.refusals().is_empty(), "{:?}", hooks.refusals());
+    hooks
+}
+
 /// Runs `hookchain --config CONFIG --consent-file DIR/approved.json ARGS...` through the CLI's
 /// entry point: its exit code, stdout and stderr.
 fn hookchain(
     dir: &std::path::Path,
     config: &std::path::Path,
     args: &[&str],
+) -> (i32, String, String) {
+    hookchain_with(dir, config, args, HooksBuilder::new())
+}
+
+/// [`hookchain`] with the agent's own `builder`: what its code sets, a file named with
+/// `--config` (held to the project rule) may not loosen.
+fn hookchain_with(
+    dir: &std::path::Path,
+    config: &std::path::Path,
+    args: &[&str],
+    builder: HooksBuilder,
 ) -> (i32, String, String) {
     let consent = dir.join("approved.json");
     let mut argv = vec![
@@ -34,7 +64,7 @@ fn hookchain(
     ];
     argv.extend_from_slice(args);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = cli::run_with(argv, HooksBuilder::new(), &mut out, &mut err);
+    let code = cli::run_with(argv, builder, &mut out, &mut err);
     (
         code,
         String::from_utf8(out).unwrap(),
@@ -50,6 +80,17 @@ fn hookchain_test(
     event: &str,
     payload: serde_json::Value,
 ) -> (i32, String) {
+    hookchain_test_with(dir, config, event, payload, HooksBuilder::new())
+}
+
+/// [`hookchain_test`] with the agent's own `builder`.
+fn hookchain_test_with(
+    dir: &std::path::Path,
+    config: &std::path::Path,
+    event: &str,
+    payload: serde_json::Value,
+    builder: HooksBuilder,
+) -> (i32, String) {
     let payload_file = dir.join("payload.json");
     std::fs::write(&payload_file, payload.to_string()).unwrap();
     let args = [
@@ -58,7 +99,7 @@ fn hookchain_test(
         "--payload-file",
         payload_file.to_str().unwrap(),
     ];
-    let (code, out, err) = hookchain(dir, config, &args);
+    let (code, out, err) = hookchain_with(dir, config, &args, builder);
     (code, out + &err)
 }
 
@@ -144,11 +185,10 @@ fn one_config_entry_enables_a_context_injector() {
     let dir = temp.path().join("inject-yaml");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("AGENTS.md"), "Run the tests.\n").unwrap();
-    let hooks = registry(&format!(
+    let hooks = user_registry(&format!(
         "extensions:\n  add-prompt-files:\n    enabled: true\n    files: [AGENTS.md, NOPE.md]\n    project_dir: {}\n  add-user-info:\n    enabled: true\n",
         dir.display()
-    ))
-    .unwrap();
+    ));
     let session = hooks.session("inject-yaml");
     assert!(
         session.context()[0].starts_with("User: "),
@@ -276,21 +316,20 @@ fn hookchain_test_takes_a_git_checkpoint_before_a_write() {
     let config = dir.join("hookchain.yaml");
     std::fs::write(
         &config,
-        format!(
-            "extensions:\n  git-checkpoint:\n    enabled: true\n    project_dir: {}\n    dir: {}\n",
-            project.display(),
-            state.display()
-        ),
+        "extensions:\n  git-checkpoint:\n    enabled: true\n",
     )
     .unwrap();
     let body = json!({"tool_name": "Write", "tool_input": {"file_path": "a.txt", "content": "b"}});
-    let (code, output) = hookchain_test(&dir, &config, "PreToolUse", body);
-    assert_eq!(code, EXIT_OK, "{output}");
+    // Where the shadow repository lives is the agent's code's to say (or the user's own file's),
+    // never a file named with `--config`, held to the project rule.
     let guard = hookchain::guards::GitCheckpoint {
         project_dir: Some(project.display().to_string()),
         dir: Some(state.display().to_string()),
         ..Default::default()
     };
+    let builder = HooksBuilder::new().builtin(guard.clone());
+    let (code, output) = hookchain_test_with(&dir, &config, "PreToolUse", body, builder);
+    assert_eq!(code, EXIT_OK, "{output}");
     let list = guard.list(&project).unwrap();
     assert_eq!(list.len(), 1, "{output}");
     assert_eq!(list[0].trigger, "tool Write");
@@ -382,12 +421,11 @@ fn audit_log_and_metrics_are_enabled_from_hookchain_yaml() {
     let temp = temp_dir();
     let dir = temp.path().join("audit-yaml");
     let log = dir.join("audit.jsonl");
-    let hooks = registry(&format!(
+    let hooks = user_registry(&format!(
         "extensions:\n  audit-log:\n    enabled: true\n    path: {}\n    redact_args: true\n  \
          metrics:\n    enabled: true\n",
         log.display()
-    ))
-    .unwrap();
+    ));
     let turn = hooks.session("audit-yaml").begin_turn();
     let run = turn.run_tool(shell("ls"), |_| Ok(json!("a b")));
     assert!(run.ran);
@@ -414,20 +452,20 @@ fn hookchain_test_writes_an_audit_line() {
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("audit.jsonl");
     let config = dir.join("hookchain.yaml");
-    std::fs::write(
-        &config,
-        format!(
-            "extensions:\n  audit-log:\n    enabled: true\n    path: {}\n",
-            log.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&config, "extensions:\n  audit-log:\n    enabled: true\n").unwrap();
     let body = json!({
         "tool_name": "Bash",
         "tool_input": {"command": "ls"},
         "tool_response": "a b",
     });
-    let (code, output) = hookchain_test(&dir, &config, "after_tool_call", body);
+    // Where the log goes is the agent's code's to say (or the user's own file's), never a file
+    // named with `--config`, held to the project rule.
+    let audit = hookchain::guards::AuditLog {
+        path: log.display().to_string(),
+        ..Default::default()
+    };
+    let builder = HooksBuilder::new().builtin(audit);
+    let (code, output) = hookchain_test_with(&dir, &config, "after_tool_call", body, builder);
     assert_eq!(code, EXIT_OK, "{output}");
     let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}: {output}"));
     let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

@@ -508,3 +508,23 @@ fn the_guides_table_of_the_project_rule_is_what_every_builtin_declares() {
     );
     assert!(extra.is_empty(), "in the guide, not declared: {extra:?}");
 }
+
+#[test]
+fn a_projects_weaker_secrets_action_is_refused_and_a_stronger_one_holds() {
+    let dirs = Dirs::new();
+    let (hooks, report) = dirs.init(
+        "extensions:\n  secrets:\n    enabled: true\n",
+        "extensions:\n  secrets:\n    transform_user_input: \"off\"\n    transform_response: block\n",
+    );
+    let warning = dirs.assert_one_refusal(
+        &hooks,
+        &report,
+        3,
+        "`transform_user_input: \"off\"` of extension `secrets`",
+    );
+    assert!(warning.contains("may only choose block"), "{warning}");
+    let turn = dirs.turn(&hooks);
+    let text = "the key is sk-ant-api03-Xk3v9QpL2mZr8TnW4yHc7JdF1sGb6VaE0uKiOoPq";
+    assert!(turn.transform_user_input(text).is_blocked());
+    assert!(turn.transform_response(text.to_owned()).is_blocked());
+}
