@@ -34,10 +34,32 @@ impl Config {
     /// Parses the text of a config file; `source_name` names the file in errors (e.g.
     /// `./hookchain.yaml`).
     ///
-    /// `hooks_auto_accept: true` in such text is left out, with a warning: only the user's own
-    /// `~/.config/hookchain/hookchain.yaml` may approve hooks.
+    /// The text is a project's file: `hooks_auto_accept: true` in it is left out, with a
+    /// warning (only the user's own `~/.config/hookchain/hookchain.yaml` may approve hooks), and
+    /// put over other config it may add and tighten, never switch off or loosen (see
+    /// [What a project file cannot switch off](crate#what-a-project-file-cannot-switch-off)).
     pub fn from_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
         Config::from_yaml_trusted(text, source_name).map(|config| untrusted(config, false))
+    }
+
+    /// Parses the text of the user's own `~/.config/hookchain/hookchain.yaml`, read by the
+    /// agent's code from wherever it keeps it: nothing in it is restricted (it may set every
+    /// setting, and approve hooks with `hooks_auto_accept: true`). Text from anywhere else — a
+    /// repository, a download — is a project's: read it with
+    /// [`from_yaml_str`](Config::from_yaml_str).
+    ///
+    /// ```
+    /// use hookchain::config::Config;
+    ///
+    /// let user = Config::from_user_yaml_str(
+    ///     "extensions:\n  audit-log:\n    enabled: true\n    path: /var/log/agent/audit.jsonl\n",
+    ///     "~/.config/hookchain/hookchain.yaml",
+    /// )
+    /// .unwrap();
+    /// assert_eq!(user.section("audit-log").unwrap()["path"], "/var/log/agent/audit.jsonl");
+    /// ```
+    pub fn from_user_yaml_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::from_yaml_trusted(text, source_name)
     }
 
     /// [`from_yaml_str`](Config::from_yaml_str), keeping `hooks_auto_accept`: for the user's

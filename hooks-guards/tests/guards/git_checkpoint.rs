@@ -420,7 +420,7 @@ fn enabled_from_hookchain_yaml_and_a_misspelt_field_names_file_and_line() {
         temp.project().display(),
         temp.0.path().join("state").display()
     );
-    let config = hookchain::config::Config::from_yaml_str(&yaml, "./hookchain.yaml").unwrap();
+    let config = hookchain::config::Config::from_user_yaml_str(&yaml, "./hookchain.yaml").unwrap();
     let hooks = HooksBuilder::new().config(config).build().unwrap();
     let turn = hooks.session("yaml").begin_turn();
     turn.turn_start("hi").continued().unwrap();

@@ -364,15 +364,17 @@ fn one_line_of_rust_enables_it_once() {
 fn hookchain_test_tries_it() {
     let project = Modules::new();
     let config = project.root.join("hookchain.yaml");
+    // The project is the payload's `cwd`, as Claude Code sends it (a `project_dir` in a file
+    // named with `--config` is refused: only the user's own file or code may set it).
     std::fs::write(
         &config,
-        format!(
-            "extensions:\n  module-router:\n    enabled: true\n    project_dir: {}\n",
-            project.dir()
-        ),
+        "extensions:\n  module-router:\n    enabled: true\n",
     )
     .unwrap();
-    let run = |payload| hookchain_test(&project.root, &config, "PreToolUse", payload);
+    let run = |mut payload: Value| {
+        payload["cwd"] = json!(project.dir());
+        hookchain_test(&project.root, &config, "PreToolUse", payload)
+    };
     let bash = |command: &str| json!({"tool_name": "Bash", "tool_input": {"command": command}});
     let (code, output) = run(bash("grep -rn login ."));
     assert_eq!(code, EXIT_BLOCKED, "{output}");

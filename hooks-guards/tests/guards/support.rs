@@ -13,9 +13,10 @@ use hookchain::prelude::*;
 use hookchain::{HookContext, HookOptions, Hooks, HooksBuilder};
 use tempfile::TempDir;
 
-/// A registry built from `yaml`, read as `./hookchain.yaml`.
+/// A registry built from `yaml`, read as the user's own file named `./hookchain.yaml` (every
+/// setting the user's to make; a project's file is held to the project rule).
 pub(crate) fn from_yaml(yaml: &str) -> Result<Hooks, String> {
-    let config = Config::from_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
+    let config = Config::from_user_yaml_str(yaml, "./hookchain.yaml").map_err(|e| e.to_string())?;
     Hooks::builder()
         .config(config)
         .build()
