@@ -87,7 +87,7 @@ impl Dirs {
             ),
             "{warning}"
         );
-        assert_eq!(hooks.refusals(), [warning.clone()]);
+        assert_eq!(hooks.refusals(), std::slice::from_ref(&warning));
         assert!(
             hooks.notices().iter().any(|n| n.message.contains(&warning)),
             "{:?}",
@@ -450,7 +450,6 @@ fn a_config_from_text_is_held_to_the_project_rule() {
 #[test]
 fn the_guides_table_of_the_project_rule_is_what_every_builtin_declares() {
     use hookchain::guards::*;
-    use hookchain::registry::ProjectRules;
     use std::collections::BTreeSet;
 
     fn declared<G: BuiltinExtension>(into: &mut BTreeSet<(String, String, String)>) {
