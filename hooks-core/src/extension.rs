@@ -39,6 +39,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::config::{ConfigError, ConfigSection, ConfigSource};
+use crate::project_rule::DeclaredRules;
 
 /// How many extensions of the process are disabled (see [`Extension::any_disabled`]).
 static DISABLED: AtomicUsize = AtomicUsize::new(0);
@@ -273,6 +274,10 @@ pub struct ConfigDeclaration {
     /// `false` for an extension off by default (`enabled = false` in the declaration): its hooks
     /// run only once a section says `enabled: true` or the agent's code enables it.
     pub enabled_by_default: bool,
+    /// The project rule of each field of the type (`project_rules` in the declaration): what a
+    /// project's file may do to each setting. `None`: every field keeps the rule of every
+    /// setting.
+    pub rules: Option<DeclaredRules>,
     /// The source file of the declaration.
     pub file: &'static str,
     /// Its line.
@@ -349,9 +354,29 @@ pub static CONFIG_DECLARATIONS: [ConfigDeclaration];
 /// // Not `workflow-guard`: a built-in guard's name is the guard's alone.
 /// hookchain::extension_config!("plan-check", PlanCheckConfig);
 /// ```
+///
+/// With `project_rules`, the type's [`ProjectRules`](crate::ProjectRules) say what a project's
+/// file may do to each of its fields (add to a list, only lower a limit, nothing at all);
+/// without, a project's file may set any field but not empty what the user's file or code set.
+///
+/// ```
+/// use hookchain::registry::{ProjectRule, ProjectRules};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Default)]
+/// #[serde(default)]
+/// struct NoForcePush { branches: Vec<String> }
+///
+/// impl ProjectRules for NoForcePush {
+///     const PROJECT_RULES: &'static [(&'static str, ProjectRule)] =
+///         &[("branches", ProjectRule::Union)];
+/// }
+///
+/// hookchain::extension_config!("no-force-push", NoForcePush, enabled = false, project_rules);
+/// ```
 #[macro_export]
 macro_rules! extension_config {
-    ($extension:literal, $ty:ty, enabled = $enabled:literal $(,)?) => {
+    (@declare $extension:literal, $ty:ty, $enabled:literal, $rules:expr) => {
         const _: () = {
             $crate::__private::submit_config! {
                 $crate::ConfigDeclaration {
@@ -359,14 +384,32 @@ macro_rules! extension_config {
                     type_name: ::core::stringify!($ty),
                     validate: $crate::validate_config::<$ty>,
                     enabled_by_default: $enabled,
+                    rules: $rules,
                     file: ::core::file!(),
                     line: ::core::line!(),
                 }
             }
         };
     };
+    (@rules $ty:ty) => {
+        ::core::option::Option::Some($crate::DeclaredRules {
+            fields: <$ty as $crate::ProjectRules>::PROJECT_RULES,
+            defaults: <$ty as $crate::ProjectRules>::project_defaults,
+        })
+    };
+    ($extension:literal, $ty:ty, enabled = $enabled:literal, project_rules $(,)?) => {
+        $crate::extension_config!(@declare $extension, $ty, $enabled,
+            $crate::extension_config!(@rules $ty));
+    };
+    ($extension:literal, $ty:ty, project_rules $(,)?) => {
+        $crate::extension_config!(@declare $extension, $ty, true,
+            $crate::extension_config!(@rules $ty));
+    };
+    ($extension:literal, $ty:ty, enabled = $enabled:literal $(,)?) => {
+        $crate::extension_config!(@declare $extension, $ty, $enabled, ::core::option::Option::None);
+    };
     ($extension:literal, $ty:ty $(,)?) => {
-        $crate::extension_config!($extension, $ty, enabled = true);
+        $crate::extension_config!(@declare $extension, $ty, true, ::core::option::Option::None);
     };
 }
 

@@ -642,7 +642,7 @@ impl From<&'static hookchain_core::ConfigDeclaration> for Declared {
             type_name: d.type_name,
             validate: d.validate,
             enabled_by_default: d.enabled_by_default,
-            rules: None,
+            rules: d.rules,
         }
     }
 }

@@ -527,3 +527,45 @@ fn a_projects_weaker_secrets_action_is_refused_and_a_stronger_one_holds() {
     assert!(turn.transform_user_input(text).is_blocked());
     assert!(turn.transform_response(text.to_owned()).is_blocked());
 }
+
+/// An extension of the program's own, whose declaration carries the project rule of each field.
+#[derive(Debug, serde::Deserialize, Default)]
+#[serde(default)]
+struct NoForcePush {
+    branches: Vec<String>,
+    message: String,
+}
+
+impl hookchain::registry::ProjectRules for NoForcePush {
+    const PROJECT_RULES: &'static [(&'static str, hookchain::registry::ProjectRule)] = &[
+        ("branches", hookchain::registry::ProjectRule::Union),
+        ("message", hookchain::registry::ProjectRule::Free),
+    ];
+}
+
+hookchain::extension_config!("no-force-push", NoForcePush, project_rules);
+
+/// `extension_config!(.., project_rules)`: a project's file is held to the type's rules — its
+/// branches are added to the user's, never replace them, and an empty list is refused.
+#[test]
+fn a_declaration_with_project_rules_holds_a_project_file_to_them() {
+    use hookchain::config::Config;
+    let build = |config: Config| {
+        HooksBuilder::new()
+            .collected()
+            .config(config)
+            .build()
+            .unwrap()
+    };
+    let user = Config::new().extension("no-force-push", json!({"branches": ["main"]}));
+    let project = |yaml: &str| Config::from_yaml_str(yaml, "./hookchain.yaml").unwrap();
+    let hooks = build(user.clone().merge(project(
+        "extensions:\n  no-force-push:\n    branches: [release]\n    message: no\n",
+    )));
+    let section = hooks.extension("no-force-push").unwrap().section();
+    assert_eq!(section.values()["branches"], json!(["main", "release"]));
+    assert_eq!(section.values()["message"], json!("no"));
+    assert!(hooks.refusals().is_empty(), "{:?}", hooks.refusals());
+    let hooks = build(user.merge(project("extensions:\n  no-force-push:\n    branches: []\n")));
+    assert_eq!(hooks.refusals().len(), 1, "{:?}", hooks.refusals());
+}
