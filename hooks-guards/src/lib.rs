@@ -64,6 +64,10 @@
 //! - A guard's extension name is the guard's alone: a hook or config type of the program's own
 //!   under it is an error naming both when the registry is built
 //!   (`HooksBuilder::claim_extension`), never a section and an `enabled` flag shared by both.
+//! - A project's file may enable a guard and tighten it, never loosen it: each field of each
+//!   built-in's config has a project rule (`project_rules.rs`: lists of protected things are
+//!   joined, what scopes a guard or where it writes is the user's only, limits only go down),
+//!   and a test fails on a field without one.
 //! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
 //!   injector reads its files or runs git, with a time limit), never
 //!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
