@@ -100,4 +100,5 @@ pub use admission::{
 };
 pub use allowlist::{APPROVALS_FILE, Approval, Consent, ConsentError, ConsentStatus};
 pub(crate) use pin::{Verified, pin_hash};
+pub use pin::not_pinnable;
 pub use prompt::{Prompt, TerminalPrompt};
