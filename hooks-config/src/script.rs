@@ -72,9 +72,8 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
         return Ok(argv_files(spec, &base));
     };
     let project = project_dir_variable(spec, &base);
-    let shell = hookchain_shell::Shell::of_program(&spec.argv[0]).ok_or_else(|| {
-        format!("`{}` is not a shell hookchain reads", spec.argv[0])
-    })?;
+    let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
+        .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
     let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base, &project));
     let files = model.files_run().map_err(|dynamic| {
         let parts: Vec<String> = dynamic

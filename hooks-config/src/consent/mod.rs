@@ -99,6 +99,6 @@ pub use admission::{
     ACCEPT_HOOKS_ENV, AcceptedBy, AdmittedHook, ConsentPolicy, ConsentReport, SkippedHook, admit,
 };
 pub use allowlist::{APPROVALS_FILE, Approval, Consent, ConsentError, ConsentStatus};
-pub(crate) use pin::{Verified, pin_hash};
 pub use pin::not_pinnable;
+pub(crate) use pin::{Verified, pin_hash};
 pub use prompt::{Prompt, TerminalPrompt};
