@@ -9,15 +9,15 @@
 //!   a file is pinned with it ([`files_of`]): an option's value cannot hide the script
 //!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
 //!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
-//! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), the same rule
-//!   applied to the line's words, after variables and a leading `~/` are expanded as the shell
-//!   will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` (with or without
-//!   braces) are the project directory, every other `$VAR`/`${VAR}` is the hook's own `env`
-//!   (`CLAUDE_PLUGIN_ROOT` for a plugin's `hooks.json`) or else the agent's environment
-//!   (`$HOME`): `"${CLAUDE_PLUGIN_ROOT}"/hooks/x.sh` names the file `<plugin>/hooks/x.sh`, and
-//!   that expanded file is the one consent hashes. `cd DIR` in the line moves where later words
-//!   are looked for (`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`); every command of a pipe or a list
-//!   counts (`cat | ./x.sh`).
+//! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), what the shell
+//!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
+//!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
+//!   groups, subshells, pipelines, `cd`, `-c` strings, here-documents), after variables are
+//!   expanded as the shell will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR`
+//!   are the project directory, every other variable is the hook's own `env` (`CLAUDE_PLUGIN_ROOT`
+//!   for a plugin's `hooks.json`) or else the agent's environment (`$HOME`, `~`), and a variable
+//!   in neither is unset. Files the line reads or writes are not scripts. A line that computes
+//!   what it runs is not pinnable ([`files_of`] errs with why).
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
 //! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or

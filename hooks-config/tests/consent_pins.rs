@@ -100,13 +100,15 @@ fn a_script_edited_after_approval_does_not_run() {
         .consent(consent, ConsentPolicy::new())
         .build()
         .unwrap();
-    hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+    let first = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+    assert!(first.flow.blocked().is_none());
     std::fs::write(
         &path,
         format!("#!/bin/sh\necho edited >> '{}'\n", ran.display()),
     )
     .unwrap();
-    hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+    // The firing fails before anything runs; the hook's `on_error` (pass) applies.
+    let _edited = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
     assert_eq!(std::fs::read_to_string(&ran).unwrap(), "approved\n");
 }
 
@@ -132,7 +134,8 @@ fn a_logging_hook_runs_at_every_firing() {
             .build()
             .unwrap();
         for _ in 0..2 {
-            hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+            let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+            assert!(outcome.flow.blocked().is_none());
         }
         let log = std::fs::read_to_string(dir.join("hook.log")).unwrap();
         assert_eq!(
