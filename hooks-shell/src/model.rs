@@ -246,32 +246,7 @@ impl Walker<'_> {
                 self.sequence(node, &mut copy);
             }
             "list" => self.list(node, scope, stdin, Vec::new()),
-            "pipeline" => {
-                let mut cursor = node.walk();
-                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-                // The grammar reads `a && b > f | c` as `(a && b > f) | c`; the shell reads
-                // `a && (b > f | c)`. A list is never a bare part of a pipeline in the shell's
-                // grammar, so its presence here is that misreading.
-                let misread = parts.iter().any(|p| {
-                    p.kind() == "list"
-                        || (p.kind() == "redirected_statement"
-                            && p.child_by_field_name("body")
-                                .is_some_and(|b| b.kind() == "list"))
-                });
-                if misread {
-                    let span = self.span(node);
-                    self.dynamic(
-                        span,
-                        "a pipeline after `&&` or `||` with a redirection inside, which the \
-                         grammar groups differently from the shell",
-                    );
-                }
-                for (i, part) in parts.iter().enumerate() {
-                    let mut copy = scope.clone();
-                    let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
-                    self.statement(*part, &mut copy, &input);
-                }
-            }
+            "pipeline" => self.pipeline(node, scope, stdin, Vec::new()),
             "negated_command" => {
                 let mut cursor = node.walk();
                 let parts: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -496,6 +471,10 @@ impl Walker<'_> {
             &mut copy
         };
         match body {
+            Some(b) if b.kind() == "pipeline" && !redirects.is_empty() => {
+                // `a | b > f`: the redirection is `b`'s, wherever the grammar hangs it.
+                self.pipeline(b, scope_for_body, stdin, redirects);
+            }
             Some(b) if b.kind() == "list" => {
                 // The grammar hangs `a && b > f`'s redirection on the list; the shell on `b`.
                 self.list(b, scope_for_body, stdin, redirects);
@@ -523,6 +502,55 @@ impl Walker<'_> {
                 let mut branch = scope.branch();
                 self.statement(part, &mut branch, &Stdin::Inherited);
                 scope.merge(branch);
+            }
+        }
+    }
+
+    /// `a | b | c`: each part in a copy of the scope, each after the first reading a pipe;
+    /// `tail` are redirections of the last part.
+    fn pipeline<'t>(
+        &mut self,
+        node: Node<'t>,
+        scope: &mut Scope,
+        stdin: &Stdin,
+        tail: Vec<Node<'t>>,
+    ) {
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        // The grammar reads `a && b > f | c` as `(a && b > f) | c`; the shell reads
+        // `a && (b > f | c)`. A list is never a bare part of a pipeline in the shell's grammar,
+        // so its presence here is that misreading.
+        let misread = parts.iter().any(|p| {
+            p.kind() == "list"
+                || (p.kind() == "redirected_statement"
+                    && p.child_by_field_name("body")
+                        .is_some_and(|b| b.kind() == "list"))
+        });
+        if misread {
+            let span = self.span(node);
+            self.dynamic(
+                span,
+                "a pipeline after `&&` or `||` with a redirection inside, which the grammar \
+                 groups differently from the shell",
+            );
+        }
+        let last = parts.len().saturating_sub(1);
+        let mut tail = Some(tail);
+        for (i, part) in parts.iter().enumerate() {
+            let mut copy = scope.clone();
+            let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
+            let redirects = if i == last {
+                tail.take().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            match part.kind() {
+                _ if redirects.is_empty() => self.statement(*part, &mut copy, &input),
+                "command" => self.command(*part, &mut copy, &input, redirects),
+                _ => {
+                    let input = self.redirections(&redirects, &mut copy, &input);
+                    self.statement(*part, &mut copy, &input);
+                }
             }
         }
     }
@@ -1139,6 +1167,8 @@ impl Walker<'_> {
                     let s = s.clone();
                     // `$0`, `$1`, … of the nested line are the operands after it.
                     let mut inner = child.clone();
+                    // Where the shell starts: after the wrappers' `cd` (`env -C DIR`).
+                    inner.dir = scope.dir.clone();
                     self.nested(&text, shell, &mut inner, s);
                 }
                 Some((Word::Dynamic(d), _, _)) => {
