@@ -562,6 +562,56 @@ fn an_edited_script_is_drifted_skipped_and_reported() {
     assert_eq!(sandbox.run(&["doctor"]).code, EXIT_OK);
 }
 
+/// A line that computes what it runs is not pinnable: `--accept-hooks` does not approve it, and
+/// `list` and `doctor` say why; `hookchain approve NAME` does.
+#[test]
+fn a_line_that_computes_what_it_runs_is_not_pinnable_and_list_and_doctor_say_so() {
+    if accept_env_is_set() {
+        return;
+    }
+    let sandbox = Sandbox::new("");
+    sandbox.script("x.sh", "cat >/dev/null\nexit 0");
+    sandbox.write_config(&format!(
+        "hooks:\n  PreToolUse:\n    - command: [sh, -c, \"X=./x.sh; $X\"]\n      name: computed\n      \
+         working_dir: {}\n",
+        sandbox.dir.display()
+    ));
+    let run = sandbox.run(&["--accept-hooks", "test", "PreToolUse", "--json"]);
+    assert!(
+        json_of(&run)["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("not pinnable: runs what the line computes"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["list"]);
+    assert!(
+        run.out.contains(
+            "`computed`: not pinnable: runs what the line computes (`$X`: the program is named \
+             by a variable the line sets)"
+        ),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, EXIT_ERROR, "{}", run.out);
+    assert!(
+        run.out
+            .contains("not pinnable: runs what the line computes"),
+        "{}",
+        run.out
+    );
+    assert_eq!(sandbox.run(&["approve", "computed"]).code, EXIT_OK);
+    let run = sandbox.run(&["doctor"]);
+    assert!(
+        run.out
+            .contains("ok      approved as written; not pinnable: runs what the line computes"),
+        "{}",
+        run.out
+    );
+}
+
 #[test]
 fn doctor_passes_a_good_config() {
     let sandbox = Sandbox::new(&block_and_pass());

@@ -271,10 +271,34 @@ impl HookCheck<'_> {
 
     /// Whether `hook` is approved and unchanged since; a problem when it is new or drifted.
     fn consent(&mut self, hook: &ExternalHook, consent: Option<&Consent>) -> bool {
+        let not_pinnable = hookchain_config::consent::not_pinnable(hook);
         match consent.map(|c| c.status(hook)) {
+            Some(ConsentStatus::Approved) if not_pinnable.is_some() => {
+                let why = not_pinnable.unwrap_or_default();
+                self.line(
+                    true,
+                    &format!(
+                        "approved as written; not pinnable: runs what the line computes ({why})"
+                    ),
+                );
+                true
+            }
             Some(ConsentStatus::Approved) => {
                 self.line(true, "approved, unchanged since");
                 true
+            }
+            Some(ConsentStatus::New) if not_pinnable.is_some() => {
+                let why = not_pinnable.unwrap_or_default();
+                self.line(
+                    false,
+                    &format!(
+                        "not approved, so it does not run; not pinnable: runs what the line \
+                         computes ({why}); only `hookchain approve {}` or a yes when asked \
+                         approves it",
+                        hook.name
+                    ),
+                );
+                false
             }
             Some(ConsentStatus::New) => {
                 self.line(

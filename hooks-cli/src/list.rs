@@ -93,6 +93,13 @@ fn configured_section(cli: &Cli, config: &Config, consent: &Consent, registry: &
             if let ConsentStatus::Drifted { .. } = status {
                 notes.push(format!("`{}`: {status}", h.name));
             }
+            if let Some(why) = hookchain_config::consent::not_pinnable(h) {
+                notes.push(format!(
+                    "`{}`: not pinnable: runs what the line computes ({why}); only `hookchain \
+                     approve {}` or a yes when asked approves it",
+                    h.name, h.name
+                ));
+            }
             vec![
                 h.point.to_owned(),
                 h.priority.to_string(),

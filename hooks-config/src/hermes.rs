@@ -22,7 +22,10 @@
 //!   and any name it does not know, is left out with a warning naming it and its line.
 //! - `command` is split like a shell would split it (`shlex.split`) and run without a shell,
 //!   after a leading `~/` is expanded (`os.path.expanduser`), as both agents run it. A relative
-//!   program is taken from the agent's current directory, as theirs is. A program that does not
+//!   program is taken from the agent's current directory, as theirs is: it is made absolute
+//!   when the file is loaded, so the file that runs and the file consent hashes at every firing
+//!   are one, whatever project directory a session gives (its relative operands, such as
+//!   `python3 hooks/guard.py`'s script, are taken from the firing's directory by both). A program that does not
 //!   exist (yet) or cannot run is a runtime error of that one hook: it is kept, a warning names
 //!   the file and line, and it fails at each firing under its policy.
 //! - `matcher`: Hermes' is a regular expression that must match the whole tool name
@@ -373,7 +376,17 @@ impl Read<'_> {
         let line = cx.string(&self.key_subject("command"), line, &command_path)?;
         let argv = argv_from_line(line.trim())
             .map_err(|e| cx.error(self.key_subject("command"), &command_path, e.to_string()))?;
-        let argv: Vec<String> = argv.into_iter().map(crate::script::expand_home).collect();
+        let mut argv: Vec<String> = argv.into_iter().map(crate::script::expand_home).collect();
+        // A relative program is the agent's, taken from its current directory when the file is
+        // loaded — by the transport, which resolves it once, and by consent, which hashes it at
+        // every firing: both the same file, whatever project directory a later session gives.
+        if let Some(program) = argv.first_mut()
+            && crate::script::is_path(program)
+            && !std::path::Path::new(program.as_str()).is_absolute()
+            && let Ok(dir) = hookchain_external::program::firing_dir()
+        {
+            *program = dir.join(&*program).display().to_string();
+        }
         let spec = CommandSpec {
             argv,
             display: line.to_owned(),

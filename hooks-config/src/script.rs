@@ -9,15 +9,15 @@
 //!   a file is pinned with it ([`files_of`]): an option's value cannot hide the script
 //!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
 //!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
-//! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), the same rule
-//!   applied to the line's words, after variables and a leading `~/` are expanded as the shell
-//!   will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` (with or without
-//!   braces) are the project directory, every other `$VAR`/`${VAR}` is the hook's own `env`
-//!   (`CLAUDE_PLUGIN_ROOT` for a plugin's `hooks.json`) or else the agent's environment
-//!   (`$HOME`): `"${CLAUDE_PLUGIN_ROOT}"/hooks/x.sh` names the file `<plugin>/hooks/x.sh`, and
-//!   that expanded file is the one consent hashes. `cd DIR` in the line moves where later words
-//!   are looked for (`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`); every command of a pipe or a list
-//!   counts (`cat | ./x.sh`).
+//! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), what the shell
+//!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
+//!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
+//!   groups, subshells, pipelines, `cd`, `-c` strings, here-documents), after variables are
+//!   expanded as the shell will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR`
+//!   are the project directory, every other variable is the hook's own `env` (`CLAUDE_PLUGIN_ROOT`
+//!   for a plugin's `hooks.json`) or else the agent's environment (`$HOME`, `~`), and a variable
+//!   in neither is unset. Files the line reads or writes are not scripts. A line that computes
+//!   what it runs is not pinnable ([`files_of`] errs with why).
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
 //! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
@@ -52,44 +52,73 @@ fn is_shell(program: &str) -> bool {
 /// The file `spec` runs, when it can be told (see the [`consent`](crate::consent) module docs):
 /// the first of the files its command names.
 pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
-    files_of(spec).into_iter().next()
+    files_of(spec).ok()?.into_iter().next()
 }
 
-/// Every file `spec`'s command names that could decide what it runs, in the order named: the
-/// program when it is named by a path, then every other word that names an existing file. So a
-/// wrapper — an interpreter's options (`python3 -W ignore x.py`, `sh -o errexit x.sh`), `env`,
-/// `nice -n 5`, `timeout 5` — cannot hide its script behind an option's value; and in a shell
-/// line, `cd DIR` moves where the later words are looked for (`cd "$CLAUDE_PROJECT_DIR" &&
-/// ./x.sh`), and every command of a pipe or list counts (`cat | ./x.sh`).
-pub(crate) fn files_of(spec: &CommandSpec) -> Vec<PathBuf> {
-    let mut base = base_dir(spec);
-    let shell = shell_line(spec).is_some();
-    let words: Vec<String> = match shell_line(spec) {
-        Some(line) => {
-            let project = project_dir_variable(spec, &base);
-            match shell_words::split(line) {
-                Ok(words) => words
-                    .iter()
-                    .map(|word| expand(word, &project, &spec.env))
-                    .collect(),
-                Err(_) => return Vec::new(),
-            }
-        }
-        None => spec.argv.clone(),
+/// Every file `spec`'s command runs, in the order named, as far as it can be told before it
+/// runs: for a command split from the config, the program when it is named by a path, then every
+/// other word that names an existing file (an option's value cannot hide the script: `python3 -W
+/// ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`); for a shell line, what
+/// [`hookchain_shell`] says the line runs — the programs named by a path and the scripts a shell
+/// or an interpreter runs or sources, after `cd`, in lists, groups, subshells, pipelines, `-c`
+/// strings and here-documents — and never a file the line only reads or writes (`>> x.log`, `tee
+/// x.log`). Only files that exist are listed.
+///
+/// Errs with why, when the line computes what it runs (a glob or a substitution naming the
+/// program, `X=./x.sh; $X`, `eval`, a variable not known): such a hook is not pinnable.
+pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
+    let base = base_dir(spec);
+    let Some(line) = shell_line(spec) else {
+        return Ok(argv_files(spec, &base));
     };
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut words = words.iter().peekable();
-    let mut first = true;
-    while let Some(word) = words.next() {
-        if shell && word == "cd" {
-            if let Some(dir) = words.next() {
-                base = base.join(dir);
-            }
-            continue;
+    let project = project_dir_variable(spec, &base);
+    let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
+        .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
+    let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base, &project));
+    let files = model.files_run().map_err(|dynamic| {
+        let parts: Vec<String> = dynamic
+            .iter()
+            .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(line), d.why))
+            .collect();
+        parts.join("; ")
+    })?;
+    let mut out: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let file = base.join(file);
+        if file.is_file() && !out.contains(&file) {
+            out.push(file);
         }
+    }
+    Ok(out)
+}
+
+/// What the shell line knows before it runs: the directory it starts in, the agent's
+/// environment with the hook's `env` over it, and the project directory as
+/// `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR`.
+fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_shell::Context {
+    let inherited: Vec<(String, String)> = if spec.env_clear {
+        spec.env_allow
+            .iter()
+            .filter_map(|name| std::env::var(name).ok().map(|v| (name.clone(), v)))
+            .collect()
+    } else {
+        std::env::vars().collect()
+    };
+    let project = project.display().to_string();
+    hookchain_shell::Context::new(base)
+        .vars(inherited)
+        .vars(spec.env.clone())
+        .var("CLAUDE_PROJECT_DIR", project.clone())
+        .var("HOOKCHAIN_PROJECT_DIR", project)
+        .complete(true)
+}
+
+/// The files of a command split from the config (see [`files_of`]).
+fn argv_files(spec: &CommandSpec, base: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for (i, word) in spec.argv.iter().enumerate() {
         // A bare program name is looked up on `PATH`: the system's, not the hook's to pin.
-        let program = std::mem::take(&mut first);
-        if (program && !is_path(word)) || word.starts_with('-') {
+        if (i == 0 && !is_path(word)) || word.starts_with('-') {
             continue;
         }
         let path = base.join(word);

@@ -165,10 +165,30 @@ pub struct SkippedHook {
     pub origin: ConfigOrigin,
     /// Why it is not approved: new, or changed since it was approved.
     pub status: ConsentStatus,
+    /// Why its command line cannot be pinned to the files it runs, when it cannot
+    /// ([`not_pinnable`](super::not_pinnable)): only the user approves it, at the prompt or
+    /// with `hookchain approve NAME`.
+    pub not_pinnable: Option<String>,
 }
 
 impl fmt::Display for SkippedHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(why) = &self.not_pinnable {
+            return write!(
+                f,
+                "hook `{}` ({} `{}` on {}, {}) is skipped: {}; not pinnable: runs what the line \
+                 computes ({why}); only the user approves such a line: `hookchain approve {}`, \
+                 or yes when asked (--accept-hooks, {ACCEPT_HOOKS_ENV} and hooks_auto_accept \
+                 do not)",
+                self.name,
+                self.kind,
+                self.target,
+                self.point,
+                origin_text(&self.origin),
+                self.status,
+                self.name
+            );
+        }
         write!(
             f,
             "hook `{}` ({} `{}` on {}, {}) is skipped: {}; approve it with `hookchain approve`, \
@@ -207,7 +227,10 @@ pub fn admit(
     let mut admitted = Vec::with_capacity(hooks.len());
     for hook in hooks {
         let status = consent.status(&hook);
-        let accepted_by = match (&status, policy.accepted_by()) {
+        // A line that computes what it runs is approved by the user alone, line by line.
+        let not_pinnable = super::not_pinnable(&hook);
+        let blanket = policy.accepted_by().filter(|_| not_pinnable.is_none());
+        let accepted_by = match (&status, blanket) {
             (ConsentStatus::Approved, _) => Some(AcceptedBy::Allowlist),
             (_, Some(by)) => Some(by),
             (_, None) => policy
@@ -224,6 +247,7 @@ pub fn admit(
                 target: hook.transport.target().to_owned(),
                 origin: hook.origin.clone(),
                 status,
+                not_pinnable,
             };
             tracing::warn!(hook = %skipped.name, "{skipped}");
             report.skipped.push(skipped);

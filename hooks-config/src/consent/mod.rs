@@ -8,15 +8,29 @@
 //! line or URL as configured, and its script — and pins a SHA-256 of the command line followed by
 //! the content of the script. The script is the file the command runs: its program when it is
 //! named by a path (`./hooks/guard.sh`), or the first operand that is a file when the program is
-//! a bare name found on `PATH` (`python3 hooks/guard.py`); for the `sh -c` lines of Claude Code
-//! and docker-agent configs, the same rule applied to the line's words, with variables expanded
-//! as the shell will expand them (`$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` the project,
-//! `${CLAUDE_PLUGIN_ROOT}` a plugin's directory, `$HOME` and `~/` the home directory): the
-//! expanded path is the file hashed. Every other word of the command
-//! that names a file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit
-//! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
-//! `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, `cat | ./x.sh`). The hash covers the hook's `env`,
-//! `working_dir`, `env_clear` and `env_allow` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH`
+//! a bare name found on `PATH` (`python3 hooks/guard.py`). For the `sh -c` lines of Claude Code
+//! and docker-agent configs, the files are what the shell model ([`hookchain_shell`]) says the
+//! line runs, with variables expanded as the shell will expand them (`$CLAUDE_PROJECT_DIR` and
+//! `$HOOKCHAIN_PROJECT_DIR` the project, `${CLAUDE_PLUGIN_ROOT}` a plugin's directory, `$HOME`
+//! and `~/` the home directory): each program named by a path and each script a shell or an
+//! interpreter runs or sources, after `cd`, in lists, groups, subshells, pipelines, `-c` strings
+//! (`sh -c "true;./x.sh"`, `bash -euo pipefail -c '…'`) and here-documents. A file the line only
+//! reads or writes (`>> /tmp/hook.log`, `tee -a x.log`) is never pinned, so a logging hook does
+//! not change by running. The shell a line runs under is pinned when it is not `sh` (Claude
+//! Code's `"shell": "bash"`). For a command split from the config, every other word that names a
+//! file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit x.sh`,
+//! `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
+//!
+//! A line that computes what it runs — a glob or a substitution naming the program
+//! (`./x.s?`, `$(echo ./x.sh)`), a program named by a variable the line sets (`X=./x.sh; $X`),
+//! `eval`, a variable not known — is *not pinnable* ([`not_pinnable`]): its approval pins the
+//! exact line and settings, and only the user gives it (yes at the prompt, or `hookchain approve
+//! NAME`): `--accept-hooks`, `HOOKCHAIN_ACCEPT_HOOKS` and `hooks_auto_accept` approve every
+//! other hook but not such a line: what it runs is decided when it runs, so only a person who
+//! read the line may accept it. `hookchain doctor` and
+//! `list` say `not pinnable: runs what the line computes`.
+//!
+//! The hash covers the hook's `env`, `working_dir`, `env_clear` and `env_allow` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH`
 //! to an approved hook, moving it to another directory, or letting it inherit more of the agent's
 //! environment (`env_clear` switched off, a name added to `env_allow`) makes it drifted. A hook
 //! whose command runs no file is pinned
@@ -99,5 +113,6 @@ pub use admission::{
     ACCEPT_HOOKS_ENV, AcceptedBy, AdmittedHook, ConsentPolicy, ConsentReport, SkippedHook, admit,
 };
 pub use allowlist::{APPROVALS_FILE, Approval, Consent, ConsentError, ConsentStatus};
+pub use pin::not_pinnable;
 pub(crate) use pin::{Verified, pin_hash};
 pub use prompt::{Prompt, TerminalPrompt};

@@ -27,10 +27,14 @@ pub(super) struct Pin {
     pub(super) command: String,
     pub(super) script: Option<PathBuf>,
     pub(super) sha256: Option<String>,
+    /// Why the line cannot be pinned to the files it runs, when it cannot: it computes them
+    /// when it runs. The hash then pins the exact line and settings alone.
+    pub(super) not_pinnable: Option<String>,
 }
 
 impl Pin {
     pub(super) fn of(hook: &ExternalHook) -> Pin {
+        let mut not_pinnable = None;
         let (script, sha256) = match &hook.transport {
             Transport::Http(spec) => {
                 // The URL is the key; the headers (names and values as written, `$VAR`s
@@ -53,10 +57,27 @@ impl Pin {
                         .or_else(|_| std::path::absolute(&p))
                         .unwrap_or(p)
                 };
-                let mut files = script::files_of(spec).into_iter().map(canonical);
+                let files = script::files_of(spec).unwrap_or_else(|why| {
+                    not_pinnable = Some(why);
+                    Vec::new()
+                });
+                let mut files = files.into_iter().map(canonical);
                 let script = files.next();
                 let mut hasher = Sha256::new();
                 hasher.update(shell_line(spec).unwrap_or(&spec.display).as_bytes());
+                // The shell that reads the line: `sh` (what Claude Code runs by default) adds
+                // nothing, so approvals of `sh` lines keep their hash; a line approved under
+                // `sh` and switched to `bash` is drifted.
+                if let Some(shell) = shell_line(spec).and(spec.argv.first())
+                    && shell != "sh"
+                {
+                    hasher.update(b"\0shell=");
+                    hasher.update(shell.as_bytes());
+                }
+                // A line that computes what it runs: approved as written, and only as written.
+                if not_pinnable.is_some() {
+                    hasher.update(b"\0not pinnable");
+                }
                 hasher.update([0]);
                 // What else decides what runs: the environment it is given (`BASH_ENV`,
                 // `LD_PRELOAD`, `PATH`) and the directory it runs in.
@@ -104,8 +125,18 @@ impl Pin {
             command: hook.transport.target().to_owned(),
             script,
             sha256,
+            not_pinnable,
         }
     }
+}
+
+/// Why `hook` cannot be pinned to the files it runs, when it cannot: its command line computes
+/// what it runs (a glob or a substitution naming the program, `X=./x.sh; $X`, `eval`). Such a
+/// hook runs only once the user approves that exact line — at the prompt or with `hookchain
+/// approve NAME`; `--accept-hooks`, `HOOKCHAIN_ACCEPT_HOOKS` and `hooks_auto_accept` do not
+/// approve it.
+pub fn not_pinnable(hook: &ExternalHook) -> Option<String> {
+    Pin::of(hook).not_pinnable
 }
 
 /// The hash an approval of `hook` pins now (`None` for a hook pinned by its key alone).

@@ -1,0 +1,213 @@
+//! Consent pins what a shell line runs — under every form the shell reads — and never a file it
+//! only writes; a line that computes what it runs is approved by the user alone.
+#![cfg(unix)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use hookchain::HooksBuilder;
+use hookchain::config::{Config, ConfigBuilderExt};
+use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus, admit, not_pinnable};
+use hookchain::external::ExternalHook;
+use hookchain::points::{InterceptToolCall, ToolCall};
+use serde_json::json;
+use support::{make_executable, temp_dir};
+
+/// A hook of `hookchain.yaml` in `dir` running `shell -c line` from `dir`.
+fn hook(dir: &Path, shell: &str, line: &str) -> ExternalHook {
+    let yaml = format!(
+        "hooks:\n  intercept_tool_call:\n    - command: [{shell}, -c, {}]\n      name: h\n      \
+         working_dir: .\n",
+        serde_json::to_string(line).unwrap()
+    );
+    let config = dir.join("hookchain.yaml");
+    Config::from_yaml_str(&yaml, &config.display().to_string())
+        .unwrap()
+        .external_hooks()[0]
+        .clone()
+}
+
+/// A config holding `hook` alone, as loaded: consent applies to it.
+fn config_of(hook: ExternalHook) -> Config {
+    Config::new().external_hook(hook)
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    make_executable(&path);
+    path
+}
+
+fn drifted(status: ConsentStatus) -> bool {
+    matches!(status, ConsentStatus::Drifted { .. })
+}
+
+#[test]
+fn the_script_is_pinned_under_every_form_of_a_shell_line() {
+    let forms: &[(&str, &str, &str)] = &[
+        ("sh", r#"(cd "$CLAUDE_PROJECT_DIR" && ./x.sh)"#, "x.sh"),
+        ("sh", "./x.sh;", "x.sh"),
+        ("sh", "{ ./x.sh; }", "x.sh"),
+        ("sh", "./x.sh||true", "x.sh"),
+        ("sh", "./x.sh</dev/null", "x.sh"),
+        ("sh", r#"sh -c "true;./x.sh""#, "x.sh"),
+        ("sh", "bash -euo pipefail -c './x.sh --fast'", "x.sh"),
+        ("bash", "$'./x.sh'", "x.sh"),
+        ("sh", "${HOOKCHAIN_TEST_NEVER_SET:-./x.sh}", "x.sh"),
+        ("sh", "python3 -u x.py", "x.py"),
+        ("bash", "source x.sh", "x.sh"),
+        ("sh", ". ./x.sh", "x.sh"),
+        ("sh", "jq -c . | ./x.sh 2>&1 >> hook.log", "x.sh"),
+    ];
+    for (shell, line, file) in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        let path = script(dir, file, "exit 0");
+        let hook = hook(dir, shell, line);
+        assert_eq!(not_pinnable(&hook), None, "`{line}` is pinnable");
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        assert_eq!(
+            consent.approvals()[0].script.as_deref(),
+            Some(path.as_path()),
+            "`{line}` pins {file}"
+        );
+        std::fs::write(&path, "#!/bin/sh\necho edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "`{line}`: {file} edited after approval is drifted"
+        );
+    }
+}
+
+#[test]
+fn a_script_edited_after_approval_does_not_run() {
+    let temp = temp_dir();
+    let dir = temp.path();
+    let ran = dir.join("ran");
+    let path = script(
+        dir,
+        "x.sh",
+        &format!("echo approved >> '{}'", ran.display()),
+    );
+    let hook = hook(dir, "sh", "{ ./x.sh; } </dev/null");
+    let mut consent = Consent::in_memory();
+    consent.approve(&hook).unwrap();
+    let hooks = HooksBuilder::new()
+        .config(config_of(hook))
+        .consent(consent, ConsentPolicy::new())
+        .build()
+        .unwrap();
+    let first = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+    assert!(first.flow.blocked().is_none());
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\necho edited >> '{}'\n", ran.display()),
+    )
+    .unwrap();
+    // The firing fails before anything runs; the hook's `on_error` (pass) applies.
+    let _edited = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "approved\n");
+}
+
+/// docker-agent's and Claude Code's logging hooks write the file their line names: it is never
+/// pinned, so the hook keeps running once the log has grown.
+#[test]
+fn a_logging_hook_runs_at_every_firing() {
+    for line in [
+        "cat >/dev/null; echo fired >> hook.log",
+        r#"echo "$(date) start" >> "$CLAUDE_PROJECT_DIR"/hook.log"#,
+        "printf 'fired\\n' | tee -a hook.log >/dev/null",
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::write(dir.join("hook.log"), "").unwrap();
+        let hook = hook(dir, "sh", line);
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        assert_eq!(consent.approvals()[0].script, None, "`{line}` pins no file");
+        let hooks = HooksBuilder::new()
+            .config(config_of(hook))
+            .consent(consent, ConsentPolicy::new())
+            .build()
+            .unwrap();
+        for _ in 0..2 {
+            let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+            assert!(outcome.flow.blocked().is_none());
+        }
+        let log = std::fs::read_to_string(dir.join("hook.log")).unwrap();
+        assert_eq!(
+            log.lines().count(),
+            2,
+            "`{line}` ran at both firings: {log:?}"
+        );
+    }
+}
+
+#[test]
+fn a_line_that_computes_what_it_runs_is_approved_by_the_user_alone() {
+    let forms: &[(&str, &str)] = &[
+        ("sh", "./x.s?"),
+        ("sh", "X=./x.sh; $X"),
+        ("sh", "$(echo ./x.sh)"),
+        ("sh", "eval ./x.sh"),
+        ("sh", "$'./x.sh'"),
+        ("sh", r#"./x.sh $(cat args) && "$1"/y.sh"#),
+        ("sh", "cat | sh"),
+    ];
+    for (shell, line) in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "x.sh", "exit 0");
+        let hook = hook(dir, shell, line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+
+        // Blanket approvals do not approve it.
+        let mut consent = Consent::in_memory();
+        let policy = ConsentPolicy::new().accept_hooks(true).auto_accept(true);
+        let (admitted, report) = admit(vec![hook.clone()], &mut consent, &mut { policy });
+        assert!(
+            admitted.is_empty(),
+            "`{line}` is not admitted by --accept-hooks"
+        );
+        let said = report.skipped[0].to_string();
+        assert!(
+            said.contains("not pinnable: runs what the line computes")
+                && said.contains("hookchain approve h"),
+            "{said}"
+        );
+
+        // The user's approval of the exact line does.
+        consent.approve(&hook).unwrap();
+        let (admitted, _) = admit(vec![hook.clone()], &mut consent, &mut ConsentPolicy::new());
+        assert_eq!(admitted.len(), 1, "`{line}` approved by the user runs");
+        let edited = self::hook(dir, shell, &format!("{line} "));
+        assert_ne!(consent.status(&edited), ConsentStatus::Approved);
+    }
+}
+
+#[test]
+fn claude_codes_shell_key_is_pinned() {
+    let temp = temp_dir();
+    let dir = temp.path();
+    script(dir, "x.sh", "exit 0");
+    let settings = dir.join(".claude/settings.json");
+    let load = |shell: Option<&str>| {
+        let shell = shell.map_or(String::new(), |s| format!(", \"shell\": \"{s}\""));
+        let json = format!(
+            "{{\"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \
+             \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/x.sh\"{shell}}}]}}]}}}}"
+        );
+        Config::from_claude_settings_str(&json, &settings.display().to_string())
+            .unwrap()
+            .external_hooks()[0]
+            .clone()
+    };
+    let under_sh = load(None);
+    let mut consent = Consent::in_memory();
+    consent.approve(&under_sh).unwrap();
+    assert_eq!(consent.status(&load(Some("sh"))), ConsentStatus::Approved);
+    assert!(drifted(consent.status(&load(Some("bash")))));
+}

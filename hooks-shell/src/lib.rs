@@ -1,0 +1,374 @@
+//! What a shell command line would run, read without running it.
+//!
+//! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
+//! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `xargs`), the directory each is looked up from
+//! (`cd` moves it for the commands after it), the scripts a shell or an interpreter runs or
+//! sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the lines a shell runs
+//! from `-c STRING`, a here-document or a here-string (read again with the same rules), and the
+//! files the line reads and writes through redirections. Redirection targets are files
+//! *written* or *read*, never scripts.
+//!
+//! What the line computes when it runs — a glob, a brace expansion, a command substitution, a
+//! variable the caller does not know, a variable the line itself sets naming a program, `eval`
+//! — is never guessed: it is a [`Dynamic`] with the byte span in the line and the reason.
+//! Consent pins the files a hook runs with it, and refuses to pin a line whose program or
+//! script is dynamic; the guards read tool calls' shell commands with it.
+//!
+//! ```
+//! use hookchain_shell::{Context, Line, Shell, Word};
+//!
+//! let cx = Context::new("/work").var("CLAUDE_PROJECT_DIR", "/proj");
+//! let line = Line::parse(
+//!     r#"(cd "$CLAUDE_PROJECT_DIR" && ./hooks/check.sh --fast) >> /tmp/hook.log 2>&1"#,
+//!     Shell::Posix,
+//!     &cx,
+//! );
+//! let check = &line.commands[1];
+//! assert_eq!(check.program, Word::Static("./hooks/check.sh".into()));
+//! assert_eq!(check.dir.as_deref(), Some(std::path::Path::new("/proj")));
+//! // The log is written, never run.
+//! assert_eq!(line.files_run().unwrap(), vec![std::path::PathBuf::from("/proj/hooks/check.sh")]);
+//! assert_eq!(line.redirects[0].target, Word::Static("/tmp/hook.log".into()));
+//!
+//! // A program the line computes cannot be known before it runs.
+//! let line = Line::parse("X=./x.sh; $X", Shell::Posix, &cx);
+//! assert!(line.files_run().is_err());
+//! ```
+//!
+//! # The grammar, and why this one
+//!
+//! The line is parsed with [tree-sitter-bash], the bash grammar of the tree-sitter project (as
+//! Codex does to judge commands): it is maintained, it reads bash's whole syntax, and it is
+//! error-tolerant — a part it cannot read is an `ERROR` or `MISSING` node, which is reported as
+//! dynamic rather than failing the whole line. Its parser is C compiled with `cc` (five small
+//! crates). brush-parser (pure Rust) pulls some 76 crates, test snapshot crates among its normal
+//! dependencies; yash-syntax's current release needs a newer Rust than this workspace's. The
+//! meaning given to the tree — which words are programs, what `cd`, wrappers and shells'
+//! options do, which expansions are known — is this crate's, and is held to bash's and dash's
+//! own behaviour by a differential test (`tests/differential.rs`): lines of a corpus and lines
+//! generated from a small grammar are run under `bash` and `dash` in a sandbox whose `PATH` is
+//! stub programs that log their argv, and what ran is compared with what the model predicted.
+//!
+//! # The rules it keeps
+//!
+//! - Static means the same on every run given the caller's [`Context`]: the variables it knows
+//!   (the project directory, the hook's `env`), and whether every other variable is unset
+//!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context.
+//! - An unquoted expansion whose value holds a blank or a glob character is dynamic (the shell
+//!   splits and globs it); an unquoted expansion that is empty disappears, as in the shell.
+//! - A variable the line assigns is known to the words after it (arguments, redirection
+//!   targets), but a program or a script named through it is dynamic: an assignment the line
+//!   makes can depend on what ran before it, and a program that is not written in the line
+//!   itself is not what a reader approves. An assignment or a `cd` made under a condition
+//!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
+//! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
+//!   subshell, a pipeline or `&`). A `cd` that would fail at run time is not foreseen: the
+//!   commands after `cd missing;` are looked up from `missing`.
+//! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
+//!   a program named by a path (holding a `/`) is, and so is every script operand.
+//! - A command under a condition is still reported, with [`Command::conditional`] set: the
+//!   model says what *may* run.
+//!
+//! [tree-sitter-bash]: https://github.com/tree-sitter/tree-sitter-bash
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+mod model;
+mod table;
+mod word;
+
+pub use table::is_builtin;
+
+/// Which shell reads the line: what `$'…'` and brace expansion mean, and which names are
+/// builtins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shell {
+    /// `bash` (and `sh` where it is bash): `$'…'` ANSI-C quoting, `{a,b}` brace expansion,
+    /// `source`.
+    Bash,
+    /// A POSIX `sh` such as `dash`: `$'…'` is not a quote it is sure to read, braces are
+    /// literal.
+    Posix,
+}
+
+impl Shell {
+    /// The shell a program name runs, when it is a shell this model reads: `bash` is
+    /// [`Shell::Bash`]; `sh`, `dash`, `ash`, `ksh`, `mksh` and `zsh` are read as [`Shell::Posix`]
+    /// (what they share; where they differ the model reports the part as dynamic).
+    ///
+    /// ```
+    /// use hookchain_shell::Shell;
+    /// assert_eq!(Shell::of_program("/usr/bin/bash"), Some(Shell::Bash));
+    /// assert_eq!(Shell::of_program("sh"), Some(Shell::Posix));
+    /// assert_eq!(Shell::of_program("python3"), None);
+    /// ```
+    pub fn of_program(program: &str) -> Option<Shell> {
+        match base_name(program) {
+            "bash" => Some(Shell::Bash),
+            "sh" | "dash" | "ash" | "ksh" | "mksh" | "zsh" => Some(Shell::Posix),
+            _ => None,
+        }
+    }
+}
+
+/// What the caller knows of the line's surroundings: the directory it starts in and the values
+/// of variables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    dir: PathBuf,
+    vars: BTreeMap<String, String>,
+    complete: bool,
+}
+
+impl Context {
+    /// A context starting in `dir`, knowing no variable: every expansion of a variable is
+    /// dynamic until [`var`](Self::var) gives it or [`complete`](Self::complete) says the
+    /// others are unset.
+    pub fn new(dir: impl Into<PathBuf>) -> Context {
+        Context {
+            dir: dir.into(),
+            vars: BTreeMap::new(),
+            complete: false,
+        }
+    }
+
+    /// Sets a variable's value (`HOME` is also what `~` means).
+    pub fn var(mut self, name: impl Into<String>, value: impl Into<String>) -> Context {
+        self.vars.insert(name.into(), value.into());
+        self
+    }
+
+    /// Sets several variables' values.
+    pub fn vars<K: Into<String>, V: Into<String>>(
+        mut self,
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Context {
+        for (k, v) in vars {
+            self.vars.insert(k.into(), v.into());
+        }
+        self
+    }
+
+    /// Says whether the variables given are the whole environment (`true`: any other is unset,
+    /// as under `env -i`) or only part of it (`false`, the default: any other is dynamic).
+    pub fn complete(mut self, complete: bool) -> Context {
+        self.complete = complete;
+        self
+    }
+
+    /// The directory the line starts in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// A word of the line after expansion and quote removal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Word {
+    /// The same text on every run.
+    Static(String),
+    /// Computed when the line runs.
+    Dynamic(Dynamic),
+}
+
+impl Word {
+    /// The text, when it is static.
+    pub fn as_static(&self) -> Option<&str> {
+        match self {
+            Word::Static(s) => Some(s),
+            Word::Dynamic(_) => None,
+        }
+    }
+}
+
+/// A part of the line whose meaning is only known when it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dynamic {
+    /// Its byte span in the line given to [`Line::parse`] (for a part of a nested line — a `-c`
+    /// string, a here-document — the span of the word that holds it).
+    pub span: Range<usize>,
+    /// Why it cannot be known, as a sentence fragment ("a glob, matched against files when the
+    /// line runs").
+    pub why: String,
+}
+
+impl std::fmt::Display for Dynamic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bytes {}..{}: {}",
+            self.span.start, self.span.end, self.why
+        )
+    }
+}
+
+/// A simple command the line may run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    /// The program: a builtin, a name looked up on `PATH`, or a path.
+    pub program: Word,
+    /// Its arguments after expansion; an argument that expands to nothing is left out, as the
+    /// shell leaves it out.
+    pub args: Vec<Word>,
+    /// The directory it runs in and relative paths are looked up from (`None` when an earlier
+    /// `cd` went somewhere unknown).
+    pub dir: Option<PathBuf>,
+    /// The shell that runs it (which names are builtins).
+    pub shell: Shell,
+    /// The wrappers it runs through, outermost first (`env`, `nice`, `timeout`, `exec`, …);
+    /// each wrapper is also a command of its own in [`Line::commands`].
+    pub wrappers: Vec<String>,
+    /// The scripts this command runs or sources: a shell's or an interpreter's script operand
+    /// (`bash x.sh`, `python3 -u x.py`), `source x.sh`.
+    pub scripts: Vec<Script>,
+    /// `true` when it runs only if something before it succeeds or fails, or in a branch, loop
+    /// or function body.
+    pub conditional: bool,
+    /// Its byte span in the line (see [`Dynamic::span`] for nested lines).
+    pub span: Range<usize>,
+}
+
+impl Command {
+    /// The program's path when it is named by one (holds a `/`), from the command's directory.
+    pub fn program_path(&self) -> Option<PathBuf> {
+        let program = self.program.as_static()?;
+        if !program.contains('/') {
+            return None;
+        }
+        Some(self.dir.as_deref().unwrap_or(Path::new("")).join(program))
+    }
+
+    /// `true` when the program is a builtin of the shell that runs it (`cd`, `echo`, `source`):
+    /// it runs inside the shell, no program file is executed.
+    pub fn is_builtin(&self) -> bool {
+        self.program
+            .as_static()
+            .is_some_and(|p| is_builtin(self.shell, p))
+    }
+}
+
+/// A script a command runs or sources.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The script operand as the line names it.
+    pub path: Word,
+    /// Its arguments (for a shell script: `$1`, `$2`, …).
+    pub args: Vec<Word>,
+    /// `true` for `source`/`.`: it runs inside the current shell.
+    pub sourced: bool,
+}
+
+/// What a redirection does with its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RedirectKind {
+    /// `<`: the target is read.
+    Read,
+    /// `>`, `>|`, `&>`, `>& FILE`: the target is written (truncated).
+    Write,
+    /// `>>`, `&>>`: the target is appended to.
+    Append,
+    /// `<>`: the target is opened to read and write.
+    ReadWrite,
+    /// `2>&1`, `<&0`, `>&-`: a descriptor is copied or closed; the target is a descriptor.
+    Duplicate,
+    /// `<<`, `<<-`: a here-document; the target is its body.
+    HereDocument,
+    /// `<<<`: a here-string; the target is the string.
+    HereString,
+}
+
+/// A redirection and its target: a file read or written, never a file run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// What it does.
+    pub kind: RedirectKind,
+    /// The file (for [`RedirectKind::Read`], [`Write`](RedirectKind::Write),
+    /// [`Append`](RedirectKind::Append), [`ReadWrite`](RedirectKind::ReadWrite)), the descriptor
+    /// or the body.
+    pub target: Word,
+    /// The directory a relative target is taken from (`None` when unknown).
+    pub dir: Option<PathBuf>,
+    /// Its byte span in the line.
+    pub span: Range<usize>,
+}
+
+impl Redirect {
+    /// `true` when the target is a file written ([`Write`](RedirectKind::Write),
+    /// [`Append`](RedirectKind::Append), [`ReadWrite`](RedirectKind::ReadWrite)).
+    pub fn writes(&self) -> bool {
+        matches!(
+            self.kind,
+            RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
+        )
+    }
+}
+
+/// What a command line would run: its commands in the order they would start, its
+/// redirections, and what of it cannot be known before it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// Every simple command, nested ones included (a `-c` string's, a substitution's, a
+    /// wrapped program), in the order the shell would start them.
+    pub commands: Vec<Command>,
+    /// Every redirection, nested ones included.
+    pub redirects: Vec<Redirect>,
+    /// What decides *what runs* and cannot be known before the line runs: a program, a script
+    /// operand, a directory of `cd`, a line given to a shell, `eval`. (A dynamic argument of a
+    /// command that runs no script of its own, such as `echo "$(date)"`, is a
+    /// [`Word::Dynamic`] in its command and is not listed here; the commands of its
+    /// substitution are.)
+    pub dynamic: Vec<Dynamic>,
+}
+
+impl Line {
+    /// Reads `line` as `shell` would run it with `-c`, in the surroundings `cx` gives.
+    pub fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
+        model::parse(line, shell, cx)
+    }
+
+    /// The files the line runs, in the order named: each program named by a path, each script
+    /// a shell or an interpreter runs or sources, each from the directory of its command.
+    /// Errs with what is dynamic when the line's programs or scripts cannot all be known.
+    pub fn files_run(&self) -> Result<Vec<PathBuf>, Vec<Dynamic>> {
+        if !self.dynamic.is_empty() {
+            return Err(self.dynamic.clone());
+        }
+        let mut files = Vec::new();
+        for command in &self.commands {
+            let paths = command.program_path().into_iter().chain(
+                command
+                    .scripts
+                    .iter()
+                    .filter_map(|s| s.path.as_static())
+                    .map(|p| command.dir.as_deref().unwrap_or(Path::new("")).join(p)),
+            );
+            for path in paths {
+                if !files.contains(&path) {
+                    files.push(path);
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// The files the line's redirections write (`>`, `>>`, `&>`, `<>`), static ones from the
+    /// directory they are opened in.
+    pub fn files_written(&self) -> Vec<PathBuf> {
+        self.redirects
+            .iter()
+            .filter(|r| r.writes())
+            .filter_map(|r| {
+                let target = r.target.as_static()?;
+                Some(r.dir.as_deref().unwrap_or(Path::new("")).join(target))
+            })
+            .collect()
+    }
+}
+
+/// The last component of a program's path (`/usr/bin/bash` → `bash`).
+pub(crate) fn base_name(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}

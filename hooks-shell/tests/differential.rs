@@ -1,0 +1,414 @@
+//! The model against the shells themselves: each line of a corpus, and lines generated from a
+//! small grammar, is run under `bash -c` and `dash -c` in a sandbox, and what ran is compared
+//! with what the model said would run.
+//!
+//! The sandbox: a temporary directory as the working directory and `HOME`, an environment of
+//! `PATH` and `HOME` alone (`env -i`), `PATH` a directory of stub programs that append their
+//! name and arguments to a log (`env`, `nice` and `timeout` log, then do their job), scripts in
+//! the directory and in `sub/` that append their own path and arguments, standard input
+//! `/dev/null`, and a time limit per line. Nothing reaches the network.
+//!
+//! The rules checked, per line and shell:
+//! - a line the model reads as static: every program or script that ran was predicted, with its
+//!   arguments (a predicted argument that is dynamic matches any), and every prediction not
+//!   under a condition ran;
+//! - a line with a dynamic part: counted as such (it is never pinned), not compared.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use hookchain_shell::{Context, Line, Shell, Word};
+
+/// Stub programs on `PATH`: they log and do nothing else.
+const STUBS: &[&str] = &[
+    "jq", "cat", "date", "ls", "grep", "tee", "git", "python3", "node",
+];
+/// Stubs that log, then run the real program (which finds the other stubs on `PATH`).
+const PASSING: &[(&str, &str)] = &[
+    ("env", "/usr/bin/env"),
+    ("nice", "/usr/bin/nice"),
+    ("timeout", "/usr/bin/timeout"),
+    ("nohup", "/usr/bin/nohup"),
+];
+/// Scripts that exist in the sandbox's directory and in its `sub/`.
+const SCRIPTS: &[&str] = &["x.sh", "y.sh", "z.sh", "a.sh"];
+
+const CORPUS: &[&str] = &[
+    // The forms consent must see through.
+    r#"(cd "$HOME" && ./x.sh)"#,
+    "./x.sh;",
+    "{ ./x.sh; }",
+    "./x.sh||true",
+    "./x.sh</dev/null",
+    "./x.s?",
+    "${X:-./x.sh}",
+    "X=./x.sh; $X",
+    "$(echo ./x.sh)",
+    "$'./x.sh' q",
+    r#"sh -c "true;./x.sh""#,
+    "bash -euo pipefail -c './y.sh a b'",
+    "bash -o pipefail -O extglob -c './z.sh'",
+    "sh -e -c './x.sh \"two words\"'",
+    "python3 -u x.py arg",
+    "source ./y.sh s1",
+    ". ./y.sh s2",
+    "bash ./z.sh one two",
+    "sh x.sh three",
+    "cd sub && ./a.sh in-sub",
+    "cd sub; cd ..; ./a.sh top",
+    "(cd sub; ./a.sh) ; ./a.sh",
+    "cd sub | ./a.sh",
+    "env A=1 nice -n 5 timeout 5 python3 -W ignore x.py",
+    "env ./x.sh e",
+    "env -C sub bash -c './a.sh from-env-c'",
+    "cat f | sh < ./y.sh",
+    "cat f | ./x.sh > out.txt",
+    "nohup ./y.sh 2>/dev/null",
+    "command ./x.sh c",
+    "exec ./z.sh ex",
+    "command -v ./x.sh",
+    "bash <<< './x.sh here'",
+    "bash <<'EOF'\n./y.sh doc\nEOF",
+    "cat <<EOF\n./x.sh\nEOF",
+    "echo ./x.sh | bash",
+    "./x.sh \"a b\" 'c d' e\\ f",
+    r#"./x.sh "$HOME/q" ~/r"#,
+    "./x.sh {a,b}",
+    "./x.sh $(date)",
+    "./x.sh `date`",
+    "cat <(./y.sh p)",
+    "D=sub; cd $D; ./a.sh",
+    "U=; ${U:-./x.sh} u",
+    "${NOPE-./y.sh} n",
+    "${HOME:+./z.sh} h",
+    "if ./x.sh; then ./y.sh; else ./z.sh; fi",
+    "for f in 1 2; do ./x.sh $f; done",
+    "f() { ./y.sh fn; }; f",
+    "eval ./x.sh",
+    "! ./x.sh neg",
+    "true && ./x.sh t || ./y.sh u",
+    "trap './z.sh trap' EXIT; ./x.sh",
+    // docker-agent and Claude Code logging hooks.
+    "jq -c . >> /tmp/hookchain-never-written.log 2>&1 </dev/null; echo ok >> log.txt",
+    r#"echo "$(date) start" >> "$HOME"/x.log"#,
+    "cat | tee -a hook.log | jq -r .tool_name > last.txt",
+    "git status --porcelain &> status.txt",
+];
+
+/// Atoms the generated lines are built of.
+const ATOMS: &[&str] = &[
+    "./x.sh g",
+    "./y.sh",
+    "jq -c .",
+    "cat f",
+    "cd sub",
+    "cd ..",
+    "true",
+    "false",
+    "date",
+    "echo hi >> out.log",
+    "\"$HOME\"/z.sh h",
+    "${U:-./a.sh} q",
+    "sh -c './x.sh s'",
+    "bash -c 'cd sub && ./a.sh b'",
+    "python3 -u x.py",
+    ". ./y.sh dot",
+    "(cd sub; ./a.sh p)",
+    "{ ./y.sh br; }",
+    "env nice ./x.sh w",
+    "./a.sh < /dev/null",
+];
+const JOINS: &[&str] = &["; ", " && ", " || ", " | "];
+
+/// The lines of the small grammar: one to four atoms joined, chosen by a fixed generator.
+fn generated(count: usize) -> Vec<String> {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    (0..count)
+        .map(|_| {
+            let atoms = 1 + next(4);
+            let mut line = ATOMS[next(ATOMS.len())].to_owned();
+            for _ in 1..atoms {
+                line.push_str(JOINS[next(JOINS.len())]);
+                line.push_str(ATOMS[next(ATOMS.len())]);
+            }
+            line
+        })
+        .collect()
+}
+
+struct Sandbox {
+    _temp: tempfile::TempDir,
+    dir: PathBuf,
+    bin: PathBuf,
+    log: PathBuf,
+}
+
+fn logger(name: &str, log: &Path, then: Option<&str>) -> String {
+    let log = log.display();
+    // One write per line, so that the stubs of a pipeline do not interleave.
+    let mut s = format!(
+        "#!/bin/sh\nl='{name}'\nfor a in \"$@\"; do l=\"$l$(printf '\\037')$a\"; done\n\
+         printf '%s\\n' \"$l\" >> '{log}'\n"
+    );
+    if let Some(real) = then {
+        s.push_str(&format!("exec {real} \"$@\"\n"));
+    }
+    s
+}
+
+fn write_exec(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().canonicalize().unwrap();
+        let dir = root.join("work");
+        let bin = root.join("bin");
+        let log = root.join("ran.log");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        for name in STUBS {
+            write_exec(&bin.join(name), &logger(name, &log, None));
+        }
+        for (name, real) in PASSING {
+            write_exec(&bin.join(name), &logger(name, &log, Some(real)));
+        }
+        for (name, real) in [
+            ("bash", "/usr/bin/bash"),
+            ("sh", "/usr/bin/dash"),
+            ("dash", "/usr/bin/dash"),
+        ] {
+            std::os::unix::fs::symlink(real, bin.join(name)).unwrap();
+        }
+        for d in [root.clone(), dir.clone(), dir.join("sub")] {
+            for name in SCRIPTS {
+                let path = d.join(name);
+                write_exec(&path, &logger(&path.display().to_string(), &log, None));
+            }
+        }
+        std::fs::write(dir.join("x.py"), "print()\n").unwrap();
+        Sandbox {
+            _temp: temp,
+            dir,
+            bin,
+            log,
+        }
+    }
+
+    fn context(&self) -> Context {
+        Context::new(&self.dir)
+            .var("PATH", self.bin.display().to_string())
+            .var("HOME", self.dir.display().to_string())
+            .complete(true)
+    }
+
+    /// Runs `line` under `shell`, and returns what ran: name (or script path) and arguments.
+    fn run(&self, shell: Shell, line: &str) -> Vec<Vec<String>> {
+        let _ = std::fs::remove_file(&self.log);
+        let program = match shell {
+            Shell::Bash => "/usr/bin/bash",
+            Shell::Posix => "/usr/bin/dash",
+        };
+        let mut child = Process::new(program)
+            .arg("-c")
+            .arg(line)
+            .env_clear()
+            .env("PATH", &self.bin)
+            .env("HOME", &self.dir)
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            if start.elapsed() > Duration::from_secs(5) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("`{line}` under {shell:?} ran past 5 s");
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        // What runs in the background or in a process substitution may log after the shell
+        // exits: wait until the log has not grown for 60 ms (2 s at most).
+        let background = line.contains('&') || line.contains("<(") || line.contains(">(");
+        let (mut size, mut still, quiet) = (u64::MAX, 0, Instant::now());
+        while background && still < 3 && quiet.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(20));
+            let now = std::fs::metadata(&self.log).map_or(0, |m| m.len());
+            still = if now == size { still + 1 } else { 0 };
+            size = now;
+        }
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.lines()
+            .map(|l| l.split('\x1f').map(str::to_owned).collect())
+            .collect()
+    }
+}
+
+/// What the model says would be logged: (name or script path, arguments or `None` where
+/// dynamic), and whether it is certain to run.
+fn predicted(sandbox: &Sandbox, line: &Line) -> Vec<(Vec<Option<String>>, bool)> {
+    let mut out = Vec::new();
+    let logged = |program: &str| -> bool {
+        STUBS.contains(&program) || PASSING.iter().any(|(n, _)| *n == program)
+    };
+    for command in &line.commands {
+        let args = |words: &[Word]| -> Vec<Option<String>> {
+            words
+                .iter()
+                .map(|w| w.as_static().map(str::to_owned))
+                .collect()
+        };
+        let certain = !command.conditional;
+        let Some(program) = command.program.as_static() else {
+            continue;
+        };
+        if command.is_builtin() {
+            // Sourced scripts log from inside the shell.
+        } else if program.contains('/') {
+            let path = normal(&command.program_path().unwrap());
+            let mut entry = vec![Some(path.display().to_string())];
+            entry.extend(args(&command.args));
+            out.push((entry, certain));
+        } else if logged(program) {
+            let mut entry = vec![Some(program.to_owned())];
+            entry.extend(args(&command.args));
+            out.push((entry, certain));
+        }
+        let runs_scripts =
+            Shell::of_program(program).is_some() || matches!(program, "source" | ".");
+        if runs_scripts {
+            for script in &command.scripts {
+                let Some(path) = script.path.as_static() else {
+                    continue;
+                };
+                let dir = command.dir.clone().unwrap_or_else(|| sandbox.dir.clone());
+                let path = normal(&dir.join(path));
+                let mut entry = vec![Some(path.display().to_string())];
+                entry.extend(args(&script.args));
+                out.push((entry, certain));
+            }
+        }
+    }
+    out
+}
+
+/// `a/./b/../c` as `a/c`, without reading the file system.
+fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            p => out.push(p),
+        }
+    }
+    out
+}
+
+/// `true` when `ran` is what `predicted` says; a dynamic argument (`None`) stands for any
+/// number of words (a substitution may expand to none, a brace expansion to several).
+fn matches(predicted: &[Option<String>], ran: &[String]) -> bool {
+    match predicted.split_first() {
+        None => ran.is_empty(),
+        Some((None, rest)) => (0..=ran.len()).any(|n| matches(rest, &ran[n..])),
+        Some((Some(p), rest)) => ran.first() == Some(p) && matches(rest, &ran[1..]),
+    }
+}
+
+#[derive(Default)]
+struct Figures {
+    run: usize,
+    agreed: usize,
+    dynamic: usize,
+    failures: Vec<String>,
+}
+
+fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
+    let model = Line::parse(line, shell, &sandbox.context());
+    let ran = sandbox.run(shell, line);
+    figures.run += 1;
+    if !model.dynamic.is_empty() {
+        figures.dynamic += 1;
+        return;
+    }
+    let mut expected = predicted(sandbox, &model);
+    let mut problems = Vec::new();
+    for entry in &ran {
+        // A certain prediction is used up by what ran; a conditional one may repeat (a loop).
+        let certain = expected.iter().position(|(p, c)| *c && matches(p, entry));
+        let conditional = expected.iter().any(|(p, c)| !*c && matches(p, entry));
+        match (certain, conditional) {
+            (Some(i), _) => {
+                expected.remove(i);
+            }
+            (None, true) => {}
+            (None, false) => problems.push(format!("ran {entry:?}, not predicted")),
+        }
+    }
+    for (entry, certain) in expected {
+        if certain {
+            problems.push(format!("predicted {entry:?}, did not run"));
+        }
+    }
+    if problems.is_empty() {
+        figures.agreed += 1;
+    } else {
+        figures
+            .failures
+            .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
+    }
+}
+
+#[test]
+fn the_model_predicts_what_bash_and_dash_run() {
+    if !Path::new("/usr/bin/bash").exists() || !Path::new("/usr/bin/dash").exists() {
+        eprintln!("bash or dash is not installed at /usr/bin: the differential test is skipped");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let mut figures = Figures::default();
+    let lines: Vec<String> = CORPUS
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(generated(150))
+        .collect();
+    for line in &lines {
+        for shell in [Shell::Bash, Shell::Posix] {
+            check(&sandbox, shell, line, &mut figures);
+        }
+    }
+    eprintln!(
+        "differential: {} runs ({} lines x bash, dash), {} agreed, {} dynamic (not compared), {} disagreed",
+        figures.run,
+        lines.len(),
+        figures.agreed,
+        figures.dynamic,
+        figures.failures.len()
+    );
+    assert!(
+        figures.failures.is_empty(),
+        "the model and the shell disagree:\n{}",
+        figures.failures.join("\n")
+    );
+    // The comparison must compare: most lines are static.
+    assert!(figures.agreed * 2 > figures.run, "too few lines compared");
+}
