@@ -25,12 +25,32 @@ const STUBS: &[&str] = &[
     "jq", "cat", "date", "ls", "grep", "tee", "git", "python3", "node",
 ];
 /// Stubs that log, then run the real program (which finds the other stubs on `PATH`).
-const PASSING: &[(&str, &str)] = &[
-    ("env", "/usr/bin/env"),
-    ("nice", "/usr/bin/nice"),
-    ("timeout", "/usr/bin/timeout"),
-    ("nohup", "/usr/bin/nohup"),
-];
+const PASSING: &[&str] = &["env", "nice", "timeout", "nohup"];
+
+/// Set (as `scripts/test.sh` does) to make a missing `bash` or `dash` a failure, not a skip.
+const REQUIRED: &str = "HOOKCHAIN_DIFFERENTIAL_REQUIRED";
+
+/// `name` on the test's own `PATH`, as the shell would find it.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+/// The real shells the lines are run under.
+struct Shells {
+    bash: PathBuf,
+    dash: PathBuf,
+}
+
+impl Shells {
+    fn find() -> Option<Shells> {
+        Some(Shells {
+            bash: on_path("bash")?,
+            dash: on_path("dash")?,
+        })
+    }
+}
 /// Scripts that exist in the sandbox's directory and in its `sub/`.
 const SCRIPTS: &[&str] = &["x.sh", "y.sh", "z.sh", "a.sh"];
 
@@ -145,6 +165,7 @@ fn generated(count: usize) -> Vec<String> {
 
 struct Sandbox {
     _temp: tempfile::TempDir,
+    shells: Shells,
     dir: PathBuf,
     bin: PathBuf,
     log: PathBuf,
@@ -170,7 +191,7 @@ fn write_exec(path: &Path, text: &str) {
 }
 
 impl Sandbox {
-    fn new() -> Sandbox {
+    fn new(shells: Shells) -> Sandbox {
         let temp = tempfile::tempdir().unwrap();
         let root = temp.path().canonicalize().unwrap();
         let dir = root.join("work");
@@ -181,13 +202,17 @@ impl Sandbox {
         for name in STUBS {
             write_exec(&bin.join(name), &logger(name, &log, None));
         }
-        for (name, real) in PASSING {
-            write_exec(&bin.join(name), &logger(name, &log, Some(real)));
+        for name in PASSING {
+            let real = on_path(name).unwrap_or_else(|| panic!("`{name}` is not on PATH"));
+            write_exec(
+                &bin.join(name),
+                &logger(name, &log, Some(&real.display().to_string())),
+            );
         }
         for (name, real) in [
-            ("bash", "/usr/bin/bash"),
-            ("sh", "/usr/bin/dash"),
-            ("dash", "/usr/bin/dash"),
+            ("bash", &shells.bash),
+            ("sh", &shells.dash),
+            ("dash", &shells.dash),
         ] {
             std::os::unix::fs::symlink(real, bin.join(name)).unwrap();
         }
@@ -200,6 +225,7 @@ impl Sandbox {
         std::fs::write(dir.join("x.py"), "print()\n").unwrap();
         Sandbox {
             _temp: temp,
+            shells,
             dir,
             bin,
             log,
@@ -217,8 +243,8 @@ impl Sandbox {
     fn run(&self, shell: Shell, line: &str) -> Vec<Vec<String>> {
         let _ = std::fs::remove_file(&self.log);
         let program = match shell {
-            Shell::Bash => "/usr/bin/bash",
-            Shell::Posix => "/usr/bin/dash",
+            Shell::Bash => &self.shells.bash,
+            Shell::Posix => &self.shells.dash,
         };
         let mut child = Process::new(program)
             .arg("-c")
@@ -265,9 +291,7 @@ impl Sandbox {
 /// dynamic), and whether it is certain to run.
 fn predicted(sandbox: &Sandbox, line: &Line) -> Vec<(Vec<Option<String>>, bool)> {
     let mut out = Vec::new();
-    let logged = |program: &str| -> bool {
-        STUBS.contains(&program) || PASSING.iter().any(|(n, _)| *n == program)
-    };
+    let logged = |program: &str| -> bool { STUBS.contains(&program) || PASSING.contains(&program) };
     for command in &line.commands {
         let args = |words: &[Word]| -> Vec<Option<String>> {
             words
@@ -380,11 +404,19 @@ fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
 
 #[test]
 fn the_model_predicts_what_bash_and_dash_run() {
-    if !Path::new("/usr/bin/bash").exists() || !Path::new("/usr/bin/dash").exists() {
-        eprintln!("bash or dash is not installed at /usr/bin: the differential test is skipped");
+    let Some(shells) = Shells::find() else {
+        assert!(
+            std::env::var_os(REQUIRED).is_none(),
+            "bash and dash must both be on PATH for the differential test ({REQUIRED} is set): \
+             install them (Debian: apt-get install bash dash)"
+        );
+        eprintln!(
+            "bash or dash is not on PATH: the differential test is skipped (set {REQUIRED}=1 to \
+             make that a failure, as scripts/test.sh does)"
+        );
         return;
-    }
-    let sandbox = Sandbox::new();
+    };
+    let sandbox = Sandbox::new(shells);
     let mut figures = Figures::default();
     let lines: Vec<String> = CORPUS
         .iter()
