@@ -3,7 +3,10 @@
 //! # What it owns
 //!
 //! The mapping of a rig run onto one hookchain [`Turn`], and the run's adapter state: the turn,
-//! why the adapter ended it, the calls it refused, and the context hooks added for the model.
+//! why the adapter ended it, the calls it refused, the context hooks added for the model (the
+//! run's, and `turn_start`'s), and the results of the tool calls since the last model call (the
+//! batch `after_tool_batch` gets). It also says which hooks never run under rig (the points of
+//! [`NOT_FIRED`]).
 //! That state lives in the run's own scratchpad, so two runs of one agent never share it, and a
 //! run whose future is dropped drops its turn with it.
 //!
