@@ -102,7 +102,7 @@ impl Report {
         };
         let mut config = Config::new();
         for file in &files {
-            match Config::load(file) {
+            match Config::load_lenient(file) {
                 Ok(loaded) => config = config.merge(loaded),
                 Err(error) => {
                     self.load_errors += 1;
@@ -137,7 +137,9 @@ impl Report {
         }
         let refused = registry.refusals();
         for warning in config.warnings() {
-            if !refused.contains(warning) {
+            if config.left_out().contains(warning) {
+                self.problem(warning);
+            } else if !refused.contains(warning) {
                 let _ = writeln!(self.text, "note: {warning}");
             }
         }

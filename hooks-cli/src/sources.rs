@@ -9,7 +9,10 @@ use hookchain_config::{CONFIG_FILE, Config};
 use crate::args::Cli;
 use crate::outcome::Failure;
 
-/// The config of `--config` (in order, later over earlier) or of discovery.
+/// The config of `--config` (in order, later over earlier) or of discovery, read as `init()`
+/// reads it: a part of a `hookchain.yaml` that cannot be loaded is left out with a warning,
+/// which the commands print as a note, and the rest is listed; a file that does not parse is an
+/// error.
 ///
 /// `hooks_auto_accept: true` is honoured only in the user's own file
 /// (`~/.config/hookchain/hookchain.yaml`), whether it is discovered or named with `--config`:
@@ -18,11 +21,11 @@ use crate::outcome::Failure;
 /// config's warnings, which the commands print as notes.
 pub(crate) fn load_config(cli: &Cli) -> Result<(Config, Vec<String>), Failure> {
     if cli.config.is_empty() {
-        return Ok((Config::discover()?, Vec::new()));
+        return Ok((Config::discover_lenient()?, Vec::new()));
     }
     let mut config = Config::new();
     for path in &cli.config {
-        config = config.merge(Config::load(path)?);
+        config = config.merge(Config::load_lenient(path)?);
     }
     Ok((config, Vec::new()))
 }

@@ -55,9 +55,14 @@ pub struct Config {
     /// What was left out of other agents' files, or is not honoured as written: every session
     /// hears of each through `notification` once the config is loaded into a registry.
     pub(crate) notices: Vec<String>,
-    /// The `required: true` hooks of files left out because they failed to load: each blocks
-    /// its point.
+    /// The `required: true` hooks of files left out because they failed to load, and of
+    /// entries that cannot be loaded: each blocks its point.
     pub(crate) unloaded_required: Vec<UnloadedRequired>,
+    /// The files left out whole because they do not read or parse.
+    pub(crate) left_out_files: Vec<String>,
+    /// The parts of `hookchain.yaml` files a lenient read left out because they cannot be
+    /// loaded (also among the warnings).
+    pub(crate) left_out: Vec<String>,
     /// Claude Code's `if` rules, by the point and name of their hooks: such a hook runs only
     /// for the tool calls its rule matches.
     pub(crate) conditions: Vec<(&'static str, String, permission_rule::PermissionRule)>,
@@ -94,6 +99,8 @@ impl Config {
         self.notices.extend(over.notices);
         self.conditions.extend(over.conditions);
         self.unloaded_required.extend(over.unloaded_required);
+        self.left_out_files.extend(over.left_out_files);
+        self.left_out.extend(over.left_out);
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());
         if over.auto_accept.is_some() {
@@ -164,6 +171,15 @@ impl Config {
     /// with `tracing::warn!`.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// The parts of `hookchain.yaml` files that [`load_lenient`](Config::load_lenient) and
+    /// [`discover_lenient`](Config::discover_lenient) left out because they cannot be loaded
+    /// (a hook entry, the hooks of a point, a section, a top-level key), each naming its file
+    /// and line and what is wrong. They are among the [`warnings`](Config::warnings) too;
+    /// `hookchain doctor` counts each as a problem.
+    pub fn left_out(&self) -> &[String] {
+        &self.left_out
     }
 }
 

@@ -5,8 +5,11 @@
 //!
 //! - A file that does not exist is skipped; the project's file is untrusted (it cannot approve
 //!   its own hooks, nor switch off what the user's file turns on).
-//! - [`Config::discover`] fails on a file that does not read or parse; the lenient discovery of
-//!   `init()` leaves such a file out whole, with its error — but each of its `required: true`
+//! - [`Config::discover`] fails on a file that does not read or parse, and on any part of a file
+//!   that cannot be loaded. [`Config::discover_lenient`] leaves out such a part only, with a
+//!   warning (see the crate's docs, "When it is checked, and what is an error"), and still fails
+//!   on a file that does not read or parse; the discovery of `init()` leaves such a file out
+//!   whole, with its error and a warning every session hears — and each of its `required: true`
 //!   hooks that can be made out still blocks its point, so a guard never vanishes with its file.
 
 use std::path::{Path, PathBuf};
@@ -47,9 +50,38 @@ impl Config {
         Ok(config)
     }
 
-    /// [`discover_from`](Config::discover_from), leaving out each file that does not read or
-    /// parse, with the errors.
-    pub(crate) fn discover_lenient(
+    /// [`discover`](Config::discover), lenient as [`init`](crate::init) is: a part of a file
+    /// that cannot be loaded — a hook entry with an unknown point or key, a program that does
+    /// not exist, a bad matcher or time limit; a section that is not a mapping; an unknown
+    /// top-level key — costs that part only: it is left out with a warning
+    /// ([`warnings`](Config::warnings)) naming the file, the line and the fix, which every
+    /// session hears through `notification` once the config is loaded into a registry, and a
+    /// `required: true` hook left out blocks its point. A file that does not read or parse as
+    /// YAML is an error.
+    pub fn discover_lenient() -> Result<Config, ConfigError> {
+        Config::discover_lenient_from(Path::new("."), home_dir().as_deref())
+    }
+
+    /// [`discover_lenient`](Config::discover_lenient) with the directories given, as
+    /// [`discover_from`](Config::discover_from) takes them.
+    pub fn discover_lenient_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let files = discovered_files(project_dir, home_dir);
+        let project = files.len() - 1;
+        for (index, path) in files.iter().enumerate() {
+            if let Some(file) = load_lenient_if_present(path)? {
+                config = config.merge(discovered(file, index == project));
+            }
+        }
+        Ok(config)
+    }
+
+    /// [`discover_lenient_from`](Config::discover_lenient_from), leaving out each file that
+    /// does not read or parse, with the errors: what `init()` installs.
+    pub(crate) fn discover_leaving_out(
         project_dir: &Path,
         home_dir: Option<&Path>,
     ) -> (Config, Vec<ConfigError>) {
@@ -58,11 +90,11 @@ impl Config {
         let files = discovered_files(project_dir, home_dir);
         let project = files.len() - 1;
         for (index, path) in files.iter().enumerate() {
-            match load_if_present(path) {
+            match load_lenient_if_present(path) {
                 Ok(Some(file)) => config = config.merge(discovered(file, index == project)),
                 Ok(None) => {}
                 Err(error) => {
-                    config = config.merge(Config::left_out(path, &error));
+                    config = config.merge(Config::left_out_whole(path, &error));
                     errors.push(error);
                 }
             }
@@ -70,24 +102,36 @@ impl Config {
         (config, errors)
     }
 
-    /// What is left of a `hookchain.yaml` that failed to load with `error` and is left out
-    /// whole: nothing but its `required: true` hooks, each of which blocks its point with a
-    /// reason naming the hook, its file and line, and the error — a guard never vanishes with
-    /// its file. Found as well as the file can be read: a file that is not YAML at all, or not
-    /// a `hookchain.yaml`, has none.
-    pub(crate) fn left_out(path: &Path, error: &ConfigError) -> Config {
+    /// What is left of a config file that failed to load with `error` and is left out whole:
+    /// a warning saying so, which every session hears (never a silent "no config file"), and
+    /// the file's `required: true` hooks, each of which blocks its point with a reason naming
+    /// the hook, its file and line, and the error — a guard never vanishes with its file. Those
+    /// are found as well as the file can be read: a file that is not YAML at all, or not a
+    /// `hookchain.yaml`, has none.
+    pub(crate) fn left_out_whole(path: &Path, error: &ConfigError) -> Config {
         let name = path.display().to_string();
+        let warning = format!(
+            "{error}: the whole file is left out — none of its hooks or sections apply, and \
+             each of its `required: true` hooks blocks its point — until it is fixed"
+        );
+        tracing::warn!("{warning}");
+        let mut config = Config {
+            left_out_files: vec![name.clone()],
+            warnings: vec![warning.clone()],
+            notices: vec![warning],
+            ..Config::default()
+        };
         let Ok(Some(text)) = file::read_text(path) else {
-            return Config::new();
+            return config;
         };
         if path.extension().is_some_and(|e| e == "json") || is_docker_agent(&text) {
-            return Config::new();
+            return config;
         }
         let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(&text) else {
-            return Config::new();
+            return config;
         };
         let Some(Yaml::Mapping(events)) = top.get("hooks") else {
-            return Config::new();
+            return config;
         };
         // Every item of every list is an entry, numbered in file order as `name_entries` does.
         let items: Vec<(String, usize, &Yaml)> = events
@@ -105,7 +149,6 @@ impl Config {
             })
             .collect();
         let width = items.len().to_string().len().max(2);
-        let mut config = Config::new();
         for (number, (event, index, item)) in items.iter().enumerate() {
             if item.get("required") != Some(&Yaml::Bool(true)) {
                 continue;
@@ -165,6 +208,13 @@ fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
     }
 }
 
+fn load_lenient_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {
+    match file::read_text(path)? {
+        Some(text) => Config::from_yaml_lenient(&text, &path.display().to_string()).map(Some),
+        None => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,7 +234,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(project.join(CONFIG_FILE), "extensions:\n  guard: [\n").unwrap();
-        let (config, errors) = Config::discover_lenient(&project, Some(&home));
+        let (config, errors) = Config::discover_leaving_out(&project, Some(&home));
         assert_eq!(config.section("guard").unwrap()["plan_path"], "global.md");
         assert_eq!(errors.len(), 1, "{errors:?}");
         let message = errors[0].to_string();

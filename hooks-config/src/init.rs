@@ -11,8 +11,10 @@
 //! - The configured external hooks run once consent lets them (see [`consent`](crate::consent)):
 //!   the allowlist `~/.config/hookchain/approved-hooks.json` and `HOOKCHAIN_ACCEPT_HOOKS`, by
 //!   default. Nobody is asked on a terminal unless the program says so ([`Init::prompt`]).
-//! - One bad file or section does not cost the others: what can be loaded is installed, and
-//!   every error is returned ([`InitError::Config`]) — never only logged. A binary that would
+//! - One bad entry, section or file does not cost the others: a part of a file that cannot be
+//!   loaded is left out with a warning (in the report, and in a `notification` every session
+//!   hears); a file that does not parse is left out whole, and its error is returned
+//!   ([`InitError::Config`]) — never only logged, and the report names the file as left out. A binary that would
 //!   rather stop returns the error (`hookchain::init()?`); one that goes on has the rest of its
 //!   hooks installed, and prints the error.
 //! - What was loaded, admitted and skipped comes back in an [`InitReport`], which prints as a
@@ -135,16 +137,16 @@ impl Init {
         let mut errors: Vec<BuildError> = Vec::new();
         let config = if self.files.is_empty() {
             let (config, discovery) =
-                Config::discover_lenient(&self.project_dir, self.home_dir.as_deref());
+                Config::discover_leaving_out(&self.project_dir, self.home_dir.as_deref());
             errors.extend(discovery.into_iter().map(BuildError::from));
             config
         } else {
             let mut config = Config::new();
             for file in &self.files {
-                match Config::load(file) {
+                match Config::load_lenient(file) {
                     Ok(file) => config = config.merge(file),
                     Err(error) => {
-                        config = config.merge(Config::left_out(file, &error));
+                        config = config.merge(Config::left_out_whole(file, &error));
                         errors.push(error.into());
                     }
                 }
@@ -155,6 +157,7 @@ impl Init {
             tracing::error!("{error}");
         }
         let files = config.files().to_vec();
+        let left_out = config.left_out_files.clone();
         let mut warnings = config.warnings().to_vec();
         let mut builder = self
             .builder
@@ -195,6 +198,7 @@ impl Init {
         }
         let report = InitReport {
             files,
+            left_out,
             hooks: hooks.len(),
             consent: hooks.consent_report().clone(),
             warnings,
@@ -225,21 +229,32 @@ impl Init {
 pub struct InitReport {
     /// The config files read, in the order they were put over each other.
     pub files: Vec<String>,
+    /// The config files left out whole because they do not read or parse as YAML (the error
+    /// of each is among [`init`]'s errors, and in [`warnings`](InitReport::warnings)).
+    pub left_out: Vec<String>,
     /// How many hooks the registry has: collected, configured and added in code.
     pub hooks: usize,
     /// Which configured hooks run, which were skipped and why.
     pub consent: ConsentReport,
-    /// What the files have that hookchain left out (events it has no point for, a project's
-    /// `hooks_auto_accept`, what a project's file tried to switch off), each naming its file and
-    /// line.
+    /// What the files have that hookchain left out (a hook entry or section that cannot be
+    /// loaded, events it has no point for, a project's `hooks_auto_accept`, what a project's
+    /// file tried to switch off, a file that does not parse), each naming its file and line.
     pub warnings: Vec<String>,
 }
 
 impl fmt::Display for InitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.files.len() {
-            0 => writeln!(f, "hookchain: no config file")?,
+        match (self.files.len(), self.left_out.len()) {
+            (0, 0) => writeln!(f, "hookchain: no config file")?,
+            (0, _) => writeln!(f, "hookchain: no config file loaded")?,
             _ => writeln!(f, "hookchain: config from {}", self.files.join(", "))?,
+        }
+        if !self.left_out.is_empty() {
+            writeln!(
+                f,
+                "hookchain: left out whole (it does not parse): {}",
+                self.left_out.join(", ")
+            )?;
         }
         writeln!(
             f,

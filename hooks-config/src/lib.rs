@@ -35,11 +35,13 @@
 //! agent's name for it (`PreToolUse`); an unknown point or key is an error with file, line and
 //! a "did you mean". A `command` or `process` whose program does not exist or is not
 //! executable is an error when the file is loaded, never a hook that silently does nothing.
+//! Such an error costs its own entry only when the file is read as [`init`] reads it (see
+//! "When it is checked, and what is an error" below).
 //!
 //! `required: true` marks a guard that must not vanish (hookchain's own format only): when it
 //! cannot run — not approved, changed since approved, unusable, switched off (its extension
-//! `external` disabled by the user's file or the agent's code), or its file left out because it
-//! failed to load — its point blocks with a reason naming the hook, its file and line, why, and
+//! `external` disabled by the user's file or the agent's code), its entry left out because it
+//! cannot be loaded, or its file left out because it does not parse — its point blocks with a reason naming the hook, its file and line, why, and
 //! what to do ("required hook `no-force-push` (./hookchain.yaml:12) did not run: not approved —
 //! run `hookchain approve no-force-push`"), and every session hears of it.
 //!
@@ -168,11 +170,30 @@
 //! for an extension no hook belongs to is an error with a "did you mean", and every type
 //! declared with `extension_config!` must deserialize from its section.
 //!
-//! `build` and `set_config` refuse a config with any of these errors and change nothing.
-//! [`init`] installs what can be loaded and returns every error: a file that does not parse
-//! (or names a hook that cannot run) is left out whole — but each of its `required: true` hooks
-//! that can be made out blocks its point, naming the hook, its file and line, and the error — a
-//! section for an unknown extension is
+//! What an error costs depends on who reads the file:
+//!
+//! - **Strict** — [`Config::load`], [`Config::from_yaml_str`], [`Config::discover`]: any part
+//!   of a `hookchain.yaml` that cannot be loaded is an error (the first one met, in file order),
+//!   and nothing of the file is returned. `build` and `set_config` refuse a config with a
+//!   section error and change nothing.
+//! - **Lenient** — [`init`], [`Config::load_lenient`], [`Config::discover_lenient`], and the
+//!   `hookchain` commands: one part of a `hookchain.yaml` that cannot be loaded costs that part
+//!   only, exactly as a bad entry of another agent's file does. A hook entry (an unknown key, a
+//!   program that does not exist, a bad matcher, time limit or `on_error`…), the hooks of a point
+//!   whose name is unknown, a section that is not a mapping, an unknown top-level key: each is
+//!   left out with a warning naming the file, the line and the fix —
+//!   in [`Config::warnings`] and [`Config::left_out`], logged, in [`init`]'s report, in a
+//!   `notification` every session hears when it starts, and in `hookchain list` (a note) and
+//!   `hookchain doctor` (a problem). The file's other hooks and sections load. A
+//!   `required: true` entry that cannot be loaded blocks its point, naming the hook, its file
+//!   and line, and the error. A hook left out keeps its place in the file's numbering, so the
+//!   default names (`<file>#<n>`), and the approvals, of the others do not move.
+//! - A file that does not read, or does not parse as YAML at all, is an error in both: [`init`]
+//!   leaves it out whole and returns the error — the report names it as left out (never "no
+//!   config file"), every session hears of it, and each of its `required: true` hooks that can
+//!   be made out blocks its point.
+//!
+//! Against the registry, [`init`] is lenient too: a section for an unknown extension is
 //! ignored, and an extension whose section does not fit its declared type runs enabled with no
 //! section. [`Hooks::global`](hookchain_runtime::Hooks::global) never reads a file.
 //!

@@ -35,24 +35,46 @@ impl Config {
     /// top-level `agents:` is a docker-agent agent file
     /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
     /// `hookchain.yaml`. A file that does not exist is an error.
+    ///
+    /// A `hookchain.yaml` is read strictly: any part of it that cannot be loaded is an error
+    /// (see [`load_lenient`](Config::load_lenient)). Other agents' files are read as their
+    /// agents read them: a bad entry is left out with a warning.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
-        let (name, text) = read(path.as_ref())?;
-        if is_plugin_hooks(path.as_ref()) {
+        Config::load_as(path.as_ref(), Config::from_yaml_trusted)
+    }
+
+    /// [`load`](Config::load), lenient as [`init`](crate::init) is: a part of a
+    /// `hookchain.yaml` that cannot be loaded costs that part only, as a bad entry of another
+    /// agent's file does — left out with a warning naming the file, the line and the fix
+    /// ([`warnings`](Config::warnings), heard by every session through `notification`), a
+    /// `required: true` hook left out blocking its point. A file that does not read, or does
+    /// not parse as YAML, is an error.
+    pub fn load_lenient(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        Config::load_as(path.as_ref(), Config::from_yaml_lenient)
+    }
+
+    /// Reads one file, a `hookchain.yaml` with `native`.
+    fn load_as(
+        path: &Path,
+        native: fn(&str, &str) -> Result<Config, ConfigError>,
+    ) -> Result<Config, ConfigError> {
+        let (name, text) = read(path)?;
+        if is_plugin_hooks(path) {
             return Config::from_claude_plugin_str(&text, &name);
         }
-        if path.as_ref().extension().is_some_and(|e| e == "json") {
+        if path.extension().is_some_and(|e| e == "json") {
             return Config::from_claude_settings_str(&text, &name);
         }
         if is_docker_agent(&text) {
             return Config::from_docker_agent_str(&text, &name);
         }
-        match agent_yaml(path.as_ref(), &text) {
+        match agent_yaml(path, &text) {
             Some(AgentYaml::Starchild) => return Config::load_starchild(path),
             Some(AgentYaml::Hermes) => return Config::load_hermes(path),
             None => {}
         }
-        let config = Config::from_yaml_trusted(&text, &name)?;
-        Ok(if is_user_file(path.as_ref()) {
+        let config = native(&text, &name)?;
+        Ok(if is_user_file(path) {
             config
         } else {
             untrusted(config, false)

@@ -51,8 +51,14 @@
 //! `required: true` marks a guard that must not vanish (this file's format only: Claude Code and
 //! docker-agent files have no such key). When it cannot run — not approved, its script changed
 //! since it was approved, its transport unusable, its program gone, its extension (`external`)
-//! disabled, or its file left out because an entry of it failed to load — its point blocks with
-//! a reason naming the hook, where it is configured and why, instead of going on without it.
+//! disabled, its entry left out because it cannot be loaded, or its file left out because it does
+//! not parse — its point blocks with a reason naming the hook, where it is configured and why,
+//! instead of going on without it.
+//!
+//! Each entry is read on its own (reading `hooks:` never fails): what cannot be loaded is set
+//! aside with its error, and the reader of the file decides what it costs — the first is the error of a strict read;
+//! a lenient read (`init()`) leaves out that entry only, with a warning every session hears. An
+//! entry keeps its number among the file's entries whether or not the others load.
 
 use std::path::Path;
 
@@ -60,7 +66,9 @@ use hookchain_core::{ConfigError, PathSegment};
 use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
-use crate::entry::{Entry, Event, FileContext, at, command_transport, describe_below, json_kind};
+use crate::entry::{
+    Entry, Event, FileContext, UnloadedRequired, at, command_transport, describe_below, json_kind,
+};
 use crate::position::{yaml_key, yaml_kind};
 use hookchain_external::program::argv_from_line;
 use hookchain_external::{
@@ -93,80 +101,248 @@ const ON_ERROR: &[(&str, OnError)] = &[
     ("warn", OnError::Warn),
 ];
 
-/// Reads the value of `hooks:`.
-pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> Result<Vec<Entry>, ConfigError> {
+/// What the `hooks:` section of one `hookchain.yaml` gave: its hooks, each with its number among
+/// the file's entries, and every entry that cannot be loaded.
+#[derive(Default)]
+pub(crate) struct FileHooks {
+    /// The hooks that load, in file order, each with its place among all the file's entries
+    /// (from 0, the entries that cannot be loaded counted too).
+    pub(crate) entries: Vec<(usize, Entry)>,
+    /// How many entries the file has, loaded or not.
+    pub(crate) count: usize,
+    /// What cannot be loaded, in file order.
+    pub(crate) left_out: Vec<LeftOut>,
+}
+
+/// A part of a `hookchain.yaml` that cannot be loaded — one hook entry, the hooks of one point,
+/// a section, a top-level key: its error, and, for a `required: true` hook, what stands in for
+/// it (its point blocks).
+pub(crate) struct LeftOut {
+    /// What is wrong, naming the file and line.
+    pub(crate) error: ConfigError,
+    /// The stand-in of a `required: true` hook that cannot be loaded.
+    pub(crate) required: Option<UnloadedRequired>,
+}
+
+impl From<ConfigError> for LeftOut {
+    fn from(error: ConfigError) -> Self {
+        LeftOut {
+            error,
+            required: None,
+        }
+    }
+}
+
+impl FileHooks {
+    /// The hooks, each named: by the name the file gives it, or `<file>#<n>`, `n` its place
+    /// among all the file's entries — an entry left out keeps its number, so the names of the
+    /// others (and their approvals) do not move when one entry breaks.
+    pub(crate) fn named(self, file: &str) -> Vec<ExternalHook> {
+        let width = self.count.to_string().len().max(2);
+        self.entries
+            .into_iter()
+            .map(|(number, entry)| {
+                let mut hook = entry.hook;
+                hook.name = entry
+                    .name
+                    .unwrap_or_else(|| default_name(file, number, width));
+                hook
+            })
+            .collect()
+    }
+}
+
+/// The name of the entry at place `number` (from 0) of a file, for a file whose entries need
+/// `width` digits.
+fn default_name(file: &str, number: usize, width: usize) -> String {
+    format!("{file}#{:0width$}", number + 1)
+}
+
+/// Reads the value of `hooks:`. Each entry is read on its own: one that cannot be loaded (an
+/// unknown point or key, a program that does not exist, a bad matcher or time limit…) is in
+/// [`FileHooks::left_out`], and the others load. The caller decides what that costs: a strict
+/// read fails on the first, a lenient one leaves out that entry only.
+pub(crate) fn read(cx: &FileContext<'_>, hooks: Yaml) -> FileHooks {
+    let mut read = FileHooks::default();
     let root = vec![PathSegment::Key("hooks".to_owned())];
     let events = match hooks {
-        Yaml::Null => return Ok(Vec::new()),
+        Yaml::Null => return read,
         Yaml::Mapping(events) => events,
         other => {
+            read.left_out.push(
+                cx.error(
+                    "`hooks`",
+                    &root,
+                    format!(
+                        "expected a mapping from hook points (or other agents' names for them) \
+                         to lists of hooks, found {}",
+                        yaml_kind(&other)
+                    ),
+                )
+                .into(),
+            );
+            return read;
+        }
+    };
+    // Every item of every list is an entry, numbered in file order, whether it loads or not.
+    let lists: Vec<(String, Yaml)> = events
+        .into_iter()
+        .map(|(event, list)| (yaml_key(&event), list))
+        .collect();
+    read.count = lists
+        .iter()
+        .map(|(_, list)| match list {
+            Yaml::Sequence(items) => items.len(),
+            _ => 0,
+        })
+        .sum();
+    let width = read.count.to_string().len().max(2);
+    let mut number = 0;
+    for (event, list) in lists {
+        let path = at(&root, event.as_str());
+        let first = number;
+        if let Yaml::Sequence(items) = &list {
+            number += items.len();
+        }
+        let point = if hookchain_core::Pattern::is_wildcard(&event) {
+            wildcard(cx, &event, &path)
+        } else {
+            cx.event(&event, &path, &[], &[]).map(|event| match event {
+                Event::Point(point) => point.name,
+                Event::Unsupported => unreachable!("hookchain.yaml names no unsupported events"),
+            })
+        };
+        let point = match point {
+            Ok(point) => point,
+            Err(error) => {
+                // The point's hooks cannot run; a required one among them is named, so that
+                // the warning says which guard is missing (it has no point to block).
+                let required: Vec<String> = match &list {
+                    Yaml::Sequence(items) => items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, item)| item.get("required") == Some(&Yaml::Bool(true)))
+                        .map(
+                            |(index, item)| match item.get("name").and_then(Yaml::as_str) {
+                                Some(name) => format!("`{name}`"),
+                                None => {
+                                    format!("`{}`", default_name(cx.file, first + index, width))
+                                }
+                            },
+                        )
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let error = if required.is_empty() {
+                    error
+                } else {
+                    with_problem(
+                        error,
+                        &format!("; its required hook(s) {} cannot run", required.join(", ")),
+                    )
+                };
+                read.left_out.push(error.into());
+                continue;
+            }
+        };
+        let items = match list {
+            Yaml::Sequence(items) => items,
+            Yaml::Null => continue,
+            other => {
+                read.left_out.push(
+                    cx.error(
+                        format!("`{event}`"),
+                        &path,
+                        format!(
+                            "expected a list of hooks (`- command: ...`), found {}",
+                            yaml_kind(&other)
+                        ),
+                    )
+                    .into(),
+                );
+                continue;
+            }
+        };
+        for (index, item) in items.into_iter().enumerate() {
+            let path = at(&path, index);
+            let number = first + index;
+            let subject = format!("hook #{} of `{event}`", index + 1);
+            let required = item.get("required") == Some(&Yaml::Bool(true));
+            let given_name = item.get("name").and_then(Yaml::as_str).map(str::to_owned);
+            match one(cx, point, &event, &subject, item, &path) {
+                Ok(entry) => read.entries.push((number, entry)),
+                Err(error) => {
+                    let required =
+                        (required && !hookchain_core::Pattern::is_wildcard(point)).then(|| {
+                            let name =
+                                given_name.unwrap_or_else(|| default_name(cx.file, number, width));
+                            UnloadedRequired {
+                                point,
+                                reason: format!(
+                                    "required hook `{name}` ({}) did not run: it cannot be \
+                                     loaded: {error}",
+                                    cx.hook_origin(&path).short()
+                                ),
+                                name,
+                            }
+                        });
+                    read.left_out.push(LeftOut { error, required });
+                }
+            }
+        }
+    }
+    read
+}
+
+/// One item of a point's list.
+fn one(
+    cx: &FileContext<'_>,
+    point: &'static str,
+    event: &str,
+    subject: &str,
+    item: Yaml,
+    path: &[PathSegment],
+) -> Result<Entry, ConfigError> {
+    let fields = match item {
+        Yaml::Mapping(fields) => {
+            let mut map = Map::new();
+            for (key, value) in fields {
+                let key = yaml_key(&key);
+                let value = cx.yaml_json(&value, &at(path, key.as_str()), |below| {
+                    describe_below(below, &format!("`{key}` of {subject}"))
+                })?;
+                map.insert(key, value);
+            }
+            map
+        }
+        other => {
             return Err(cx.error(
-                "`hooks`",
-                &root,
+                subject,
+                path,
                 format!(
-                    "expected a mapping from hook points (or other agents' names for them) to \
-                     lists of hooks, found {}",
+                    "expected a mapping with `command`, `process` or `url`, found {}",
                     yaml_kind(&other)
                 ),
             ));
         }
     };
-    let mut entries = Vec::new();
-    for (event, list) in events {
-        let event = yaml_key(&event);
-        let path = at(&root, event.as_str());
-        let point = if hookchain_core::Pattern::is_wildcard(&event) {
-            wildcard(cx, &event, &path)?
-        } else {
-            let Event::Point(point) = cx.event(&event, &path, &[], &[])? else {
-                unreachable!("hookchain.yaml names no unsupported events")
-            };
-            point.name
-        };
-        let list = match list {
-            Yaml::Null => continue,
-            Yaml::Sequence(list) => list,
-            other => {
-                return Err(cx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of hooks (`- command: ...`), found {}",
-                        yaml_kind(&other)
-                    ),
-                ));
-            }
-        };
-        for (index, item) in list.into_iter().enumerate() {
-            let path = at(&path, index);
-            let subject = format!("hook #{} of `{event}`", index + 1);
-            let fields = match item {
-                Yaml::Mapping(fields) => {
-                    let mut map = Map::new();
-                    for (key, value) in fields {
-                        let key = yaml_key(&key);
-                        let value = cx.yaml_json(&value, &at(&path, key.as_str()), |below| {
-                            describe_below(below, &format!("`{key}` of {subject}"))
-                        })?;
-                        map.insert(key, value);
-                    }
-                    map
-                }
-                other => {
-                    return Err(cx.error(
-                        subject,
-                        &path,
-                        format!(
-                            "expected a mapping with `command`, `process` or `url`, found {}",
-                            yaml_kind(&other)
-                        ),
-                    ));
-                }
-            };
-            entries.push(entry(cx, point, &event, &subject, &fields, &path)?);
-        }
+    entry(cx, point, event, subject, &fields, path)
+}
+
+/// `error` with `more` added to its problem.
+fn with_problem(error: ConfigError, more: &str) -> ConfigError {
+    match error {
+        ConfigError::Malformed {
+            subject,
+            origin,
+            problem,
+        } => ConfigError::Malformed {
+            subject,
+            origin,
+            problem: format!("{problem}{more}"),
+        },
+        other => other,
     }
-    Ok(entries)
 }
 
 /// A wildcard key (`"*"`, `"after_*"`): its pattern, checked as `#[register_hook]` checks it.

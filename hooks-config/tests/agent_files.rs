@@ -602,3 +602,122 @@ fn a_starchild_shell_hooks_yaml_loads_as_it_is() {
         None
     );
 }
+
+/// Starchild's `on_user_message` gives the script `message` and `channel` (its agent-hooks
+/// skill: "stdin gives the script `message`, `channel`"; its security guard reads
+/// `ev.get("message")`), so a guard that blocks a pasted key reads the message, not an empty
+/// string. The guard here is written in the shape of that skill's guard, in sh: it takes the
+/// value of `message` out of the payload and blocks when it holds something key-like.
+#[test]
+fn a_starchild_on_user_message_guard_reads_the_message_and_blocks_a_pasted_key() {
+    use hookchain::points::TransformUserInput;
+
+    let dir = Scratch::new();
+    let guard = dir.script(
+        "hooks/paste_guard.sh",
+        "payload=$(cat)\n\
+         message=$(printf '%s' \"$payload\" | sed -n 's/.*[{,]\"message\":\"\\([^\"]*\\)\".*/\\1/p')\n\
+         case \"$message\" in\n\
+         \x20 *sk-live-*) printf '%s' '{\"decision\": \"block\", \"reason\": \"that message holds a key\"}' ;;\n\
+         \x20 *) printf '{}' ;;\n\
+         esac",
+    );
+    let file = dir.write(
+        "workspace/config/shell_hooks.yaml",
+        &format!(
+            "hooks:\n  - event: on_user_message\n    command: {}\n",
+            guard.display()
+        ),
+    );
+    let hooks = registry(Config::load(&file).unwrap());
+    let session = hooks.session("starchild-paste");
+    let turn = session.begin_turn();
+    let pasted = turn.transform_user_input("here it is: sk-live-0123456789abcdef".to_owned());
+    assert_eq!(
+        pasted.blocked().map(|b| b.reason).as_deref(),
+        Some("that message holds a key")
+    );
+    let plain = turn.transform_user_input("write me a function".to_owned());
+    assert!(!plain.is_blocked());
+    turn.end(hookchain::TurnEnd::Normal);
+    session.end("exit");
+    let _ = TransformUserInput;
+}
+
+/// What a Starchild script answers comes back the way Starchild reads it: `{"message": ...}`
+/// on `on_user_message` is the new message, `{"response": ...}` on `on_response_end` the new
+/// reply (the skill's security guard masks a leaked key that way); the payload has `channel`.
+#[test]
+fn starchild_rewrites_of_the_message_and_the_reply_apply() {
+    let dir = Scratch::new();
+    let seen = dir.path("payload.json");
+    let rewrite = dir.script(
+        "hooks/rewrite.sh",
+        &format!(
+            "payload=$(cat)\n\
+             case \"$payload\" in\n\
+             \x20 *'\"event\":\"on_user_message\"'*) printf '%s' \"$payload\" > {seen}; \
+             printf '%s' '{{\"message\": \"[masked]\"}}' ;;\n\
+             \x20 *) printf '%s' '{{\"response\": \"[masked reply]\"}}' ;;\n\
+             esac",
+            seen = seen.display()
+        ),
+    );
+    let file = dir.write(
+        "shell_hooks.yaml",
+        &format!(
+            "hooks:\n  - event: on_user_message\n    command: {rewrite}\n\
+             \x20 - event: on_response_end\n    command: {rewrite}\n",
+            rewrite = rewrite.display()
+        ),
+    );
+    let hooks = registry(Config::load(&file).unwrap());
+    let session = hooks.session("starchild-rewrite");
+    let turn = session.begin_turn();
+    let message = turn.transform_user_input("sk-live-secret".to_owned());
+    assert_eq!(message.continued().as_deref(), Some("[masked]"));
+    let reply = turn.transform_response("the key is sk-live-secret".to_owned());
+    assert_eq!(reply.continued().as_deref(), Some("[masked reply]"));
+    turn.end(hookchain::TurnEnd::Normal);
+    session.end("exit");
+    let payload: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(payload["message"], "sk-live-secret");
+    assert_eq!(payload["channel"], "");
+    assert_eq!(payload["event"], "on_user_message");
+}
+
+/// Hermes' `subagent_stop` fires in the parent's session: its docs' `log-orchestration.sh`
+/// logs `.session_id` as the parent; the child's fields are under `extra` with Hermes' names
+/// (`parent_session_id`, `child_status`, `child_role`, `child_summary`), and the child's own
+/// session is `extra.child_session_id`.
+#[test]
+fn hermes_subagent_stop_names_the_parent_session_and_the_childs_fields() {
+    let dir = Scratch::new();
+    let log = dir.path("orchestration.json");
+    let logger = dir.script(
+        "agent-hooks/log-orchestration.sh",
+        &format!("cat > {}\nprintf '{{}}'", log.display()),
+    );
+    let file = dir.write(
+        "config.yaml",
+        &format!(
+            "model: some-model\nhooks:\n  subagent_stop:\n    - command: {}\n",
+            logger.display()
+        ),
+    );
+    let hooks = registry(Config::load(&file).unwrap());
+    let parent = hooks.session("parent-1");
+    let child = parent.child("child-7");
+    child.end("completed");
+    parent.end("exit");
+    let payload: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert_eq!(payload["hook_event_name"], "subagent_stop");
+    assert_eq!(payload["session_id"], "parent-1");
+    let extra = &payload["extra"];
+    assert_eq!(extra["parent_session_id"], "parent-1");
+    assert_eq!(extra["child_session_id"], "child-7");
+    assert_eq!(extra["child_status"], "completed");
+    assert!(extra["child_role"].is_null() && extra["child_summary"].is_null());
+}

@@ -78,6 +78,13 @@ pub struct Answer {
     /// A new outbound message (Starchild's `notification`, on `on_outbound_message`); used by
     /// `outbound_message` only.
     pub notification: Option<String>,
+    /// A top-level `message` that no block or ask took as its reason (Hermes' `action: block`
+    /// does): Starchild's new user message on `on_user_message`, read as such in Starchild's
+    /// dialect only ([`WirePoint::in_dialect`](super::wire::WirePoint::in_dialect)).
+    pub message: Option<String>,
+    /// A top-level `response`: Starchild's new reply on `on_response_end`, read as such in
+    /// Starchild's dialect only.
+    pub response: Option<String>,
     /// Context for the model, in order.
     pub context: Vec<String>,
     /// `true` when the answer was plain text on stdout, not JSON: its one [`context`](Self::context)

@@ -145,6 +145,27 @@ pub(crate) fn llm_reply(content: &[AssistantContent]) -> LlmReply {
     }
 }
 
+/// An assistant turn's blocks with its text replaced by `text`: one text block where the first
+/// was (at the end when there was none); reasoning, images and provider items are kept.
+pub(crate) fn with_text(content: &[AssistantContent], text: String) -> Vec<AssistantContent> {
+    let mut out = Vec::with_capacity(content.len() + 1);
+    let mut text = Some(text);
+    for block in content {
+        match block {
+            AssistantContent::Text(_) => {
+                if let Some(text) = text.take() {
+                    out.push(AssistantContent::text(text));
+                }
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    if let Some(text) = text {
+        out.push(AssistantContent::text(text));
+    }
+    out
+}
+
 /// The text blocks of an assistant turn, joined by a blank line.
 fn assistant_text(content: &[AssistantContent]) -> String {
     join(content.iter().filter_map(|block| match block {

@@ -12,7 +12,8 @@
 //!
 //! - [`HookchainHook`] (in `hook.rs`): the rig `AgentHook` that maps a rig run onto one
 //!   hookchain turn and fires each point at the rig event that matches it. Its docs hold the
-//!   table of events and points and everything the mapping cannot carry.
+//!   table of events and points, the points no rig run fires and why ([`FIRED`],
+//!   [`NOT_FIRED`]), and everything the mapping cannot carry.
 //! - The conversions between rig's messages, tool calls and tool results and hookchain's
 //!   payloads (in `convert.rs`): hooks see text; media are kept, never shown to them.
 //!
@@ -22,8 +23,12 @@
 //!   runs of one agent at once have two turns, each with its own state.
 //! - Every point fires through its `_async` method inside rig's task: `async fn` hooks that
 //!   await tokio work, and nothing blocks an executor thread.
-//! - A hook that blocks stops what it guards: the run (`transform_user_input`,
-//!   `before_llm_call`), or the tool call, which then never runs (`intercept_tool_call`).
+//! - A hook that blocks stops what it guards: the run (`transform_user_input`, `turn_start`,
+//!   `after_tool_batch`, `before_llm_call`, `transform_response`), or the tool call, which then
+//!   never runs (`intercept_tool_call`).
+//! - No hook is silently absent: every point rig has a moment for fires, and a hook on a point
+//!   it has none for is reported (logged when the adapter is made, told to the hooks of
+//!   `notification` at its first run, listed by [`HookchainHook::describe`]).
 //!
 //! # Versions
 //!
@@ -37,5 +42,5 @@
 mod convert;
 mod hook;
 
-pub use hook::{HookchainHook, turn_end};
+pub use hook::{FIRED, HookchainHook, NOT_FIRED, turn_end};
 pub use rig_agent;

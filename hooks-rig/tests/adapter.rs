@@ -572,3 +572,177 @@ async fn rigs_max_turns_error_ends_the_turn_as_max_iterations() {
     assert!(matches!(error, PromptError::MaxTurns { .. }), "{error}");
     assert_eq!(*log.lock(), ["turn_end 0 max_iterations"]);
 }
+
+#[tokio::test]
+async fn turn_start_fires_once_per_run_and_its_context_reaches_every_model_call() {
+    use hookchain::points::{TurnStart, TurnStartEvent};
+    let log = log();
+    let l = log.clone();
+    let hooks = HooksBuilder::new()
+        .hook(TransformUserInput, 0, |_: &str, _: &HookContext| {
+            HookResult::Rewrite("do it, carefully".to_owned())
+        })
+        .hook(TurnStart, 0, move |e: &TurnStartEvent, _: &HookContext| {
+            l.lock().push(format!("turn_start {}", e.prompt));
+            HookResult::Rewrite("Snapshot taken at turn start.".to_owned())
+        })
+        .build()
+        .unwrap();
+    let model = Responder::script(vec![
+        Reply::Tools(vec![call("c1", "read_file", json!({"path": "plan.md"}))]),
+        Reply::Text("done".into()),
+    ]);
+    let (agent, _, _) = agent(&model, &hooks, "turn-start");
+
+    bounded(agent.prompt("do it")).await.unwrap();
+
+    assert_eq!(*log.lock(), ["turn_start do it, carefully"]);
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert!(
+            documents(request).contains(
+                &"<file id: hookchain-turn-0>\nSnapshot taken at turn start.\n</file>\n".into()
+            ),
+            "{:?}",
+            documents(request)
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_blocked_turn_start_stops_the_run_before_any_model_call() {
+    use hookchain::points::{TurnStart, TurnStartEvent};
+    let log = log();
+    let hooks = turn_ends(HooksBuilder::new(), &log)
+        .hook(TurnStart, 0, |_: &TurnStartEvent, _: &HookContext| {
+            HookResult::<String>::block("the working tree is dirty")
+        })
+        .build()
+        .unwrap();
+    let model = Responder::script(vec![Reply::Text("never".into())]);
+    let (agent, _, _) = agent(&model, &hooks, "turn-start-block");
+
+    let error = bounded(agent.prompt("go")).await.unwrap_err();
+
+    assert!(
+        error.to_string().contains("the working tree is dirty"),
+        "{error}"
+    );
+    assert!(model.requests().is_empty());
+    assert_eq!(*log.lock(), ["turn_end 0 blocked"]);
+}
+
+#[tokio::test]
+async fn after_tool_batch_gets_every_result_of_a_tool_turn_and_injects_into_the_next_call() {
+    use hookchain::points::{AfterToolBatch, ToolBatch};
+    let log = log();
+    let l = log.clone();
+    let hooks = HooksBuilder::new()
+        .hook(InterceptToolCall, 0, |call: &ToolCall, _: &HookContext| {
+            if call.name == "write_file" {
+                HookResult::block("no writes")
+            } else {
+                HookResult::Pass
+            }
+        })
+        .hook(
+            AfterToolBatch,
+            0,
+            move |batch: &ToolBatch, _: &HookContext| {
+                let seen: Vec<String> = batch
+                    .results
+                    .iter()
+                    .map(|r| format!("{}:{}", r.tool_name, r.is_error))
+                    .collect();
+                l.lock().push(seen.join(" "));
+                HookResult::Rewrite("Two tools ran; check the refusal.".to_owned())
+            },
+        )
+        .build()
+        .unwrap();
+    let model = Responder::script(vec![
+        Reply::Tools(vec![
+            call("c1", "read_file", json!({"path": "a.md"})),
+            call("c2", "write_file", json!({"path": "b.md"})),
+        ]),
+        Reply::Text("done".into()),
+    ]);
+    let (agent, _, _) = agent(&model, &hooks, "batch");
+
+    bounded(agent.prompt("go")).await.unwrap();
+
+    assert_eq!(*log.lock(), ["read_file:false write_file:true"]);
+    let requests = model.requests();
+    let batch = "<file id: hookchain-batch-0>\nTwo tools ran; check the refusal.\n</file>\n";
+    assert!(!documents(&requests[0]).contains(&batch.into()));
+    assert!(
+        documents(&requests[1]).contains(&batch.into()),
+        "{:?}",
+        documents(&requests[1])
+    );
+}
+
+#[tokio::test]
+async fn transform_response_rewrites_the_reply_the_caller_gets() {
+    use hookchain::points::TransformResponse;
+    let hooks = HooksBuilder::new()
+        .hook(TransformResponse, 0, |reply: &str, _: &HookContext| {
+            HookResult::Rewrite(reply.replace("sk-123", "sk-***"))
+        })
+        .build()
+        .unwrap();
+    let model = Responder::script(vec![
+        Reply::Tools(vec![call("c1", "read_file", json!({"path": "a.md"}))]),
+        Reply::Text("the key is sk-123".into()),
+    ]);
+    let (agent, _, _) = agent(&model, &hooks, "mask");
+
+    let reply = bounded(agent.prompt("show the key")).await.unwrap();
+
+    assert_eq!(reply.to_string(), "the key is sk-***");
+}
+
+#[tokio::test]
+async fn a_hook_on_a_point_rig_never_fires_is_reported_never_silent() {
+    use hookchain::points::{
+        Notification, Notify, PermissionAsk, PermissionGrant, PermissionRequest,
+    };
+    let log = log();
+    let l = log.clone();
+    let hooks = HooksBuilder::new()
+        .hook_with(
+            PermissionRequest,
+            HookOptions::new("approve-reads"),
+            |_: &PermissionAsk, _: &HookContext| HookResult::<PermissionGrant>::Pass,
+        )
+        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
+            l.lock().push(n.message.clone());
+        })
+        .build()
+        .unwrap();
+    let model = Responder::script(vec![Reply::Text("one".into()), Reply::Text("two".into())]);
+    let (agent, _, _) = agent(&model, &hooks, "never");
+    let adapter = HookchainHook::new(hooks.session("describe"));
+    let described = adapter.describe();
+    assert!(
+        described.contains(
+            "hook `approve-reads` on `permission_request` never runs under rig: rig asks nobody \
+             before a tool runs"
+        ),
+        "{described}"
+    );
+    assert!(described.contains("turn_start"), "{described}");
+
+    bounded(agent.prompt("first")).await.unwrap();
+    bounded(agent.prompt("second")).await.unwrap();
+
+    // Told once, at the first run.
+    let told: Vec<String> = log
+        .lock()
+        .iter()
+        .filter(|m| m.contains("approve-reads"))
+        .cloned()
+        .collect();
+    assert_eq!(told.len(), 1, "{:?}", *log.lock());
+}

@@ -289,8 +289,14 @@ pub(super) fn from_object(object: &Map<String, Value>) -> Result<Answer, Protoco
     if !modify {
         decision.rewrite_keys = top.object("tool_input")?.cloned();
     }
-    // Starchild: `{"notification": "..."}` rewrites an outbound message.
+    // Starchild: `{"notification": "..."}` rewrites an outbound message; `{"message": "..."}`
+    // a user's message and `{"response": "..."}` the reply, which only Starchild's dialect reads
+    // so (a `message` is a block's reason in Hermes').
     decision.notification = top.string("notification")?.map(str::to_owned);
+    if matches!(decision.verdict, Verdict::Pass | Verdict::Allow) {
+        decision.message = message.map(str::to_owned);
+    }
+    decision.response = top.string("response")?.map(str::to_owned);
     decision.updated_input = replacements
         .into_iter()
         .flatten()

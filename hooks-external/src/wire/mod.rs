@@ -133,6 +133,14 @@ pub trait WirePoint: HookPoint {
         let _ = (input, dialect, map);
     }
 
+    /// The session `dialect` names in the payload's `session_id`, when it is not the firing's
+    /// own: Claude Code's SubagentStop and Hermes' `subagent_stop` fire in the parent's session
+    /// (see "Payload fields per dialect" in the [`tables`]). `None` by default.
+    fn session_id_in(input: &Self::Input, dialect: Dialect) -> Option<&str> {
+        let _ = (input, dialect);
+        None
+    }
+
     /// What a matcher of a hook in `dialect` filters on, on this point when it is
     /// not about a tool (see "Matchers on other events" in the [`tables`]).
     /// [`Subject::Unfiltered`] by default: the matcher is not consulted.
@@ -289,8 +297,16 @@ pub fn payload_in<P: WirePoint>(
         payload.insert("transcript_path".to_owned(), Value::from(path));
     }
     payload.insert("permission_mode".to_owned(), Value::from(permission_mode));
+    if let Some(session) = P::session_id_in(input, dialect) {
+        payload.insert("session_id".to_owned(), Value::from(session));
+    }
     for (key, value) in transcript::agent_fields(cx) {
         payload.entry(key).or_insert(value);
+    }
+    for (key, value) in tables::default_fields(P::NAME, dialect) {
+        payload
+            .entry((*key).to_owned())
+            .or_insert_with(|| Value::from(*value));
     }
     payload
 }

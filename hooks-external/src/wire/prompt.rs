@@ -22,6 +22,24 @@ impl WirePoint for TransformUserInput {
         fields([("prompt", Value::from(input))])
     }
 
+    fn dialect_fields(input: &str, dialect: Dialect, map: &mut Map<String, Value>) {
+        if dialect == Dialect::Starchild {
+            // Starchild's `on_user_message` gives the script `message` (and `channel`, which
+            // `payload_in` adds after the session's own fields).
+            map.insert("message".to_owned(), Value::from(input));
+        }
+    }
+
+    fn in_dialect(_: &str, answer: &mut Answer, dialect: Dialect, _: &HookContext<'_>) {
+        // Starchild: `{"message": "..."}` is the new user message.
+        if dialect == Dialect::Starchild
+            && answer.updated_text.is_none()
+            && let Some(message) = answer.message.take()
+        {
+            answer.updated_text = Some(message);
+        }
+    }
+
     fn transcript_entry(input: &str) -> Option<Value> {
         Some(transcript::user(Value::from(input)))
     }
@@ -131,6 +149,16 @@ impl WirePoint for AfterLlmCall {
 impl WirePoint for TransformResponse {
     fn fields(input: &str) -> Map<String, Value> {
         fields([("response", Value::from(input))])
+    }
+
+    fn in_dialect(_: &str, answer: &mut Answer, dialect: Dialect, _: &HookContext<'_>) {
+        // Starchild: `{"response": "..."}` on `on_response_end` is the new reply.
+        if dialect == Dialect::Starchild
+            && answer.updated_text.is_none()
+            && let Some(response) = answer.response.take()
+        {
+            answer.updated_text = Some(response);
+        }
     }
 
     fn transcript_entry(input: &str) -> Option<Value> {

@@ -9,6 +9,7 @@ use hookchain_core::{
 use serde_json::{Map, Value};
 
 use super::apply::{Context, apply, observe, report};
+use super::tables::{child_status, hermes_extra};
 use super::{Subject, WirePoint, assistant_text, fields, json, put_opt};
 use crate::answer::{Answer, Verdict};
 
@@ -152,13 +153,35 @@ impl WirePoint for SubagentStop {
     }
 
     fn dialect_fields(input: &SubagentStopEvent, dialect: Dialect, map: &mut Map<String, Value>) {
-        if dialect == Dialect::ClaudeCode {
-            map.insert(
-                "agent_id".to_owned(),
-                Value::from(input.session_id.as_str()),
-            );
-            map.insert("stop_hook_active".to_owned(), Value::from(false));
+        match dialect {
+            Dialect::ClaudeCode => {
+                map.insert(
+                    "agent_id".to_owned(),
+                    Value::from(input.session_id.as_str()),
+                );
+                map.insert("stop_hook_active".to_owned(), Value::from(false));
+            }
+            // Hermes' `subagent_stop` kwargs, under `extra`: `parent_session_id`,
+            // `child_status`, `child_role` and `child_summary` (`None` where Hermes has none),
+            // and the child's session as `child_session_id` (the name of its `subagent_start`).
+            Dialect::Hermes => hermes_extra(
+                map,
+                [
+                    ("child_session_id", Value::from(input.session_id.as_str())),
+                    ("child_status", Value::from(child_status(&input.reason))),
+                    ("child_role", Value::Null),
+                    ("child_summary", Value::Null),
+                ],
+            ),
+            _ => {}
         }
+    }
+
+    fn session_id_in(input: &SubagentStopEvent, dialect: Dialect) -> Option<&str> {
+        // Claude Code's SubagentStop and Hermes' subagent_stop fire in the parent's session:
+        // `session_id` is the parent's, the child is `agent_id` / `extra.child_session_id`.
+        matches!(dialect, Dialect::ClaudeCode | Dialect::Hermes)
+            .then_some(input.parent_session_id.as_str())
     }
 
     fn apply_answer(
@@ -195,6 +218,39 @@ mod tests {
             OnStop::apply_answer(&event, block("run the tests"), cx)
         });
         assert_eq!(r, HookResult::block("run the tests"));
+    }
+
+    /// Claude Code's SubagentStop and Hermes' subagent_stop name the parent's session in
+    /// `session_id` (the child is `agent_id`, `extra.child_session_id`); hookchain's own
+    /// protocol and docker-agent keep the firing's session, with `parent_session_id`.
+    #[test]
+    fn subagent_stop_names_the_parent_session_where_its_agent_does() {
+        let event = SubagentStopEvent {
+            session_id: "wire-test".into(),
+            parent_session_id: "parent".into(),
+            reason: "normal".into(),
+        };
+        let (payloads, _, _) = with_cx("subagent_stop", |cx| {
+            [
+                Dialect::ClaudeCode,
+                Dialect::Hermes,
+                Dialect::Hookchain,
+                Dialect::DockerAgent,
+            ]
+            .map(|dialect| crate::wire::payload_in::<SubagentStop>("e", dialect, &event, cx))
+        });
+        let [claude, hermes, native, docker] = payloads;
+        assert_eq!(
+            (&claude["session_id"], &claude["agent_id"]),
+            (&"parent".into(), &"wire-test".into())
+        );
+        assert_eq!(hermes["session_id"], "parent");
+        assert_eq!(hermes["extra"]["child_session_id"], "wire-test");
+        assert_eq!(hermes["extra"]["child_status"], "completed");
+        for payload in [native, docker] {
+            assert_eq!(payload["session_id"], "wire-test");
+            assert_eq!(payload["parent_session_id"], "parent");
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@
 //! | `UserPromptSubmit` | `prompt` | the user's message |
 //! | `PreToolUse`, `PostToolUse` | `tool_name`, `tool_input`, `tool_use_id`, `tool_response` | the call and its result |
 //! | `Stop` | `stop_hook_active`, `last_assistant_message` | the stop event |
+//! | `SubagentStop` | `session_id` | the parent's session: Claude Code fires it in the session that started the subagent |
 //! | `SubagentStop` | `agent_id`, `stop_hook_active` | the child's session id; `false` |
 //! | `SubagentStop` | `agent_type`, `agent_transcript_path`, `last_assistant_message` | no source: left out |
 //! | `PreCompact` | `trigger`, `custom_instructions` | `auto` or `manual`; `""` (hookchain has no `/compact` instructions) |
@@ -56,7 +57,8 @@
 //! | `turn_end` | `reason` | as hookchain's, `blocked` spelled `hook_blocked` |
 //!
 //! **Hermes** (every event: `hook_event_name`, `tool_name`, `tool_input` — `null` where there
-//! is no tool — `session_id`, `cwd`, `profile`, `extra`):
+//! is no tool — `session_id`, `cwd`, `profile`, `extra`; each event's arguments as Hermes'
+//! Event Hooks docs list them):
 //!
 //! | event | field | from |
 //! |---|---|---|
@@ -67,12 +69,21 @@
 //! | `pre_llm_call` | `extra.user_message`, `extra.conversation_history` | the last user message; the messages |
 //! | `pre_llm_call`, `post_llm_call`, `on_session_start` | `extra.model`, `extra.platform`, `extra.is_first_turn` | no source: left out |
 //! | `post_llm_call` | `extra.assistant_response` | the reply |
+//! | `subagent_stop` | `session_id` | the parent's session (Hermes fires it on the parent's thread; its docs' `log-orchestration.sh` logs `.session_id` as the parent) |
+//! | `subagent_stop` | `extra.parent_session_id`, `extra.child_session_id` | the parent's session; the child's (the name of Hermes' `subagent_start` argument) |
+//! | `subagent_stop` | `extra.child_status` | `completed`, `failed`, `interrupted` or `error`: the child's end reason when it is one of those, `completed` for `normal`, `exit`, `done` or none, `interrupted` for `canceled`, else `error` |
+//! | `subagent_stop` | `extra.child_role`, `extra.child_summary` | no source: `null` (Hermes sends `None` when it has none) |
+//! | `subagent_stop` | `extra.duration_ms` | no source: left out |
 //!
-//! **Starchild** (every event: `event`, `session_id`, `cwd`):
+//! **Starchild** (every event: `event`, `session_id`, `cwd`; the events and their fields as
+//! Starchild's agent-hooks skill lists them — `Starchild-ai-agent/official-skills`,
+//! `agent-hooks/SKILL.md`, "Events and what each can do" — and as its templates read them):
 //!
 //! | event | field | from |
 //! |---|---|---|
 //! | every event | `agent_id` | no source: left out |
+//! | `on_user_message` | `message` | the user's message (`prompt` too) |
+//! | `on_user_message` | `channel` | the session's `channel` field when the agent gives one ([`set_payload_field`](crate::transcript::set_payload_field)), else `""` (hookchain does not know the chat surface) |
 //! | `pre_tool_call` | `tool_name`, `tool_input` | the call |
 //! | `post_tool_call`, `transform_tool_result` | `tool_name`, `tool_result` | the result |
 //! | `pre_llm_call` | `system`, `last_user_message` | the system prompt; the last user message |
@@ -129,6 +140,11 @@
 //! - **docker-agent, `before_compaction`**: the first non-empty summary in config order wins
 //!   (`aggregate`: "First non-empty summary in CONFIG ORDER wins"); a later hook's summary is
 //!   ignored. In hookchain's own protocol the last one wins, as every rewrite of a chain does.
+//!
+//! - **Starchild, `on_user_message`** (`transform_user_input`): `{"message": "..."}` is the new
+//!   message; **`on_response_end`** (`transform_response`): `{"response": "..."}` is the new
+//!   reply (the agent-hooks skill's security guard masks a leaked key so). Other dialects do
+//!   not read these keys so (a top-level `message` is Hermes' block reason).
 //!
 //! - **Claude Code, `PermissionDenied`** (`after_tool_call` for a refused call):
 //!   `hookSpecificOutput.retry: true` tells the model it may retry the call, as context beside
@@ -254,6 +270,32 @@ pub(super) fn notification_type(kind: NotificationKind) -> Option<&'static str> 
         NotificationKind::UserInput => Some("idle_prompt"),
         NotificationKind::PermissionPrompt => Some("permission_prompt"),
         NotificationKind::General | NotificationKind::MaxIterations => None,
+    }
+}
+
+/// Hermes' `child_status` of a child session that ended with `reason`: the reason when it is one
+/// of Hermes' (`completed`, `failed`, `interrupted`, `error`), `completed` for the ends
+/// hookchain calls normal, else `error`.
+pub(super) fn child_status(reason: &str) -> &str {
+    match reason {
+        "completed" | "failed" | "interrupted" | "error" => reason,
+        "normal" | "exit" | "done" | "" => "completed",
+        "canceled" | "cancelled" => "interrupted",
+        _ => "error",
+    }
+}
+
+/// The fields `dialect` sends on `point` that the agent may give itself for its sessions
+/// ([`set_payload_field`](crate::transcript::set_payload_field)), with the value sent when it
+/// gives none: Starchild's `on_user_message` `channel` (the chat surface the message came
+/// from, which hookchain does not know: `""`).
+pub(super) fn default_fields(
+    point: &str,
+    dialect: Dialect,
+) -> &'static [(&'static str, &'static str)] {
+    match (dialect, point) {
+        (Dialect::Starchild, "transform_user_input") => &[("channel", "")],
+        _ => &[],
     }
 }
 
