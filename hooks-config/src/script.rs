@@ -3,12 +3,12 @@
 //!
 //! # Which file is the script
 //!
-//! - For a hook whose argv is split from the config (`./hooks/guard.sh --strict`), the program
-//!   when it is named by a path; when it is a bare name found on `PATH` (an interpreter:
-//!   `python3 -u hooks/guard.py`), its first operand that is a file. Every other word that names
-//!   a file is pinned with it ([`files_of`]): an option's value cannot hide the script
-//!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
-//!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
+//! - For a hook whose argv is split from the config (`./hooks/guard.sh --strict`, `python3 -u
+//!   hooks/guard.py`), the same model as for a shell line, reading the words as one simple
+//!   command (nothing expanded): the program when it is named by a path, the script of a shell
+//!   or an interpreter behind its options and wrappers (`sh -o errexit x.sh`, `python3 -W ignore
+//!   x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`), and the operands of a
+//!   program it does not read (`uv run x.py`).
 //! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), what the shell
 //!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
 //!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
@@ -18,6 +18,13 @@
 //!   for a plugin's `hooks.json`) or else the agent's environment (`$HOME`, `~`), and a variable
 //!   in neither is unset. Files the line reads or writes are not scripts. A line that computes
 //!   what it runs is not pinnable ([`files_of`] errs with why).
+//! - With the scripts, the operands that may be code whose use the model cannot know: every
+//!   operand of a program it does not read (a runner: `uv run x.py`, `npx tsx x.ts`, `deno run
+//!   x.ts`) and an interpreter's operands before its script (`node -r ./pre.js x.js`). The
+//!   arguments of a program named by a path or of a script are its data and are not pinned
+//!   (`./log.sh /tmp/x.log`, `python3 hook.py --log x.log`), nor are `tee`'s operands, a
+//!   wrapper's or a builtin's, nor any file the line's redirections write: a hook that writes a
+//!   file keeps running after it wrote it.
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
 //! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
@@ -56,40 +63,120 @@ pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
 }
 
 /// Every file `spec`'s command runs, in the order named, as far as it can be told before it
-/// runs: for a command split from the config, the program when it is named by a path, then every
-/// other word that names an existing file (an option's value cannot hide the script: `python3 -W
-/// ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`); for a shell line, what
-/// [`hookchain_shell`] says the line runs — the programs named by a path and the scripts a shell
-/// or an interpreter runs or sources, after `cd`, in lists, groups, subshells, pipelines, `-c`
-/// strings and here-documents — and never a file the line only reads or writes (`>> x.log`, `tee
-/// x.log`). Only files that exist are listed.
+/// runs: what [`hookchain_shell`] says the line runs — the programs named by a path and the
+/// scripts a shell or an interpreter runs or sources, after `cd`, in lists, groups, subshells,
+/// pipelines, wrappers, `-c` strings and here-documents — then the operands that may be code the
+/// model does not know a program's use of ([`operand_files`]: `uv run x.py`, `node -r ./pre.js
+/// x.js`); never a file the line only writes (`>> x.log`, `tee x.log`) nor the arguments a
+/// script is given (`./log.sh /tmp/x.log`). A command split from the config (no shell) is read
+/// by the same rules, as one simple command. Only files that exist are listed.
 ///
 /// Errs with why, when the line computes what it runs (a glob or a substitution naming the
 /// program, `X=./x.sh; $X`, `eval`, a variable not known): such a hook is not pinnable.
 pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     let base = base_dir(spec);
-    let Some(line) = shell_line(spec) else {
-        return Ok(argv_files(spec, &base));
+    let (line, shell, cx) = match shell_line(spec) {
+        Some(line) => {
+            let project = project_dir_variable(spec, &base);
+            let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
+                .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
+            (line.to_owned(), shell, line_context(spec, &base, &project))
+        }
+        // A command split from the config runs without a shell: its words, each quoted, are
+        // one simple command, read by the same model (no word of it is expanded).
+        None => (
+            shell_words::join(&spec.argv),
+            hookchain_shell::Shell::Posix,
+            hookchain_shell::Context::new(&base).complete(true),
+        ),
     };
-    let project = project_dir_variable(spec, &base);
-    let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
-        .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
-    let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base, &project));
+    let model = hookchain_shell::Line::parse(&line, shell, &cx);
     let files = model.files_run().map_err(|dynamic| {
         let parts: Vec<String> = dynamic
             .iter()
-            .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(line), d.why))
+            .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(&line), d.why))
             .collect();
         parts.join("; ")
     })?;
     let mut out: Vec<PathBuf> = Vec::new();
-    for file in files {
+    for file in files.into_iter().chain(operand_files(&model, &base)) {
         let file = base.join(file);
         if file.is_file() && !out.contains(&file) {
             out.push(file);
         }
     }
     Ok(out)
+}
+
+/// The operands of the line's commands that may be code the model does not know how a program
+/// runs: for a program the model does not read (a runner such as `uv run x.py`, `npx tsx x.ts`,
+/// `deno run x.ts`, `make -f x.mk`), each operand; for an interpreter, the operands before its
+/// script (`node -r ./pre.js x.js`, `--require=./pre.js`), or all of them when what it took for
+/// its script is no file. Not: a builtin's operands (`echo`,
+/// `printf`), the operands of a program named by a path or of a script (its own data:
+/// `./log.sh /tmp/x.log`, `python3 hook.py --log x.log`), `tee`'s (written), a wrapper's (the
+/// program it wraps is a command of its own), and no file the line's redirections write.
+fn operand_files(line: &hookchain_shell::Line, base: &Path) -> Vec<PathBuf> {
+    let written = line.files_written();
+    let mut out = Vec::new();
+    for command in &line.commands {
+        let Some(program) = command.program.as_static() else {
+            continue;
+        };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        if command.is_builtin() || is_path(program) || name == "tee" || wraps(line, command) {
+            continue;
+        }
+        // After an interpreter's script come the script's own arguments: its data. A script
+        // operand that is no file is a subcommand the model took for one (`deno run x.ts`):
+        // every operand may be code then.
+        let dir = command.dir.as_deref().unwrap_or(Path::new(""));
+        let end = command
+            .scripts
+            .iter()
+            .filter(|script| {
+                script
+                    .path
+                    .as_static()
+                    .is_some_and(|path| base.join(dir).join(path).is_file())
+            })
+            .filter_map(|script| command.args.iter().position(|arg| *arg == script.path))
+            .min()
+            .unwrap_or(command.args.len());
+        for arg in &command.args[..end] {
+            let Some(word) = arg.as_static() else {
+                continue;
+            };
+            // `--require=./pre.js`: the option's value.
+            let word = match word.split_once('=') {
+                Some((option, value)) if option.starts_with('-') => value,
+                _ => word,
+            };
+            let path = dir.join(word);
+            if !word.is_empty() && !written.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// `true` when `command` is a wrapper (`env`, `timeout`, `find -exec`, …) of another command of
+/// the line, which the model reports as a command of its own.
+fn wraps(line: &hookchain_shell::Line, command: &hookchain_shell::Command) -> bool {
+    let Some(program) = command.program.as_static() else {
+        return false;
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    line.commands.iter().any(|inner| {
+        !std::ptr::eq(inner, command)
+            && inner.span.start >= command.span.start
+            && inner.span.end <= command.span.end
+            && inner
+                .wrappers
+                .iter()
+                .any(|w| w.rsplit('/').next().unwrap_or(w) == name)
+    })
 }
 
 /// What the shell line knows before it runs: the directory it starts in, the agent's
@@ -111,22 +198,6 @@ fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_sh
         .var("CLAUDE_PROJECT_DIR", project.clone())
         .var("HOOKCHAIN_PROJECT_DIR", project)
         .complete(true)
-}
-
-/// The files of a command split from the config (see [`files_of`]).
-fn argv_files(spec: &CommandSpec, base: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = Vec::new();
-    for (i, word) in spec.argv.iter().enumerate() {
-        // A bare program name is looked up on `PATH`: the system's, not the hook's to pin.
-        if (i == 0 && !is_path(word)) || word.starts_with('-') {
-            continue;
-        }
-        let path = base.join(word);
-        if path.is_file() && !files.contains(&path) {
-            files.push(path);
-        }
-    }
-    files
 }
 
 /// The program a shell line starts with, when it is named by a path (after the project

@@ -211,3 +211,91 @@ fn claude_codes_shell_key_is_pinned() {
     assert_eq!(consent.status(&load(Some("sh"))), ConsentStatus::Approved);
     assert!(drifted(consent.status(&load(Some("bash")))));
 }
+
+/// A hook of `hookchain.yaml` in `dir` running `argv` (no shell) from `dir`.
+fn argv_hook(dir: &Path, argv: &[&str]) -> ExternalHook {
+    let yaml = format!(
+        "hooks:\n  intercept_tool_call:\n    - command: {}\n      name: h\n      working_dir: .\n",
+        serde_json::to_string(argv).unwrap()
+    );
+    let config = dir.join("hookchain.yaml");
+    Config::from_yaml_str(&yaml, &config.display().to_string())
+        .unwrap()
+        .external_hooks()[0]
+        .clone()
+}
+
+/// A runner the shell model does not read (`uv run`, `npx`, `deno run`) runs its operand, and
+/// an interpreter's options may name code (`node -r`): each such file is pinned, in a shell line
+/// and in a command split from the config alike.
+#[test]
+fn the_operands_a_runner_or_an_interpreters_options_name_are_pinned() {
+    let forms: &[(Option<&str>, &str, &str)] = &[
+        (Some("sh"), "uv run x.py", "x.py"),
+        (Some("sh"), "npx tsx x.ts", "x.ts"),
+        (Some("sh"), "deno run --allow-read x.ts", "x.ts"),
+        (Some("sh"), "node -r ./pre.js x.js", "pre.js"),
+        (Some("sh"), "node --require=./pre.js x.js", "pre.js"),
+        // Split from the config (the loader checks `env` is on `PATH`, not the runner).
+        (None, "env uv run x.py", "x.py"),
+        (None, "env node -r ./pre.js x.js", "pre.js"),
+        (None, "env python3 -W ignore x.py", "x.py"),
+    ];
+    for (shell, line, file) in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        for name in ["x.py", "x.ts", "x.js", "pre.js"] {
+            std::fs::write(dir.join(name), "// approved\n").unwrap();
+        }
+        let hook = match shell {
+            Some(shell) => hook(dir, shell, line),
+            None => argv_hook(dir, &line.split(' ').collect::<Vec<_>>()),
+        };
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        std::fs::write(dir.join(file), "// edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "`{line}` ({shell:?}): {file} edited after approval is drifted"
+        );
+    }
+}
+
+/// The arguments a script is given are its data: a hook that is told where to write its log
+/// keeps running once the log has grown, whether its line goes through a shell or not.
+#[test]
+fn the_file_a_script_is_told_to_write_is_not_pinned() {
+    let cases: &[(Option<&str>, &str)] = &[
+        (None, "./log.sh hook.log"),
+        (Some("sh"), "./log.sh hook.log"),
+        (Some("sh"), "sh ./log.sh hook.log"),
+        (Some("sh"), "timeout 5 ./log.sh hook.log"),
+    ];
+    for (shell, line) in cases {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "log.sh", "cat >/dev/null; echo fired >> \"$1\"");
+        std::fs::write(dir.join("hook.log"), "").unwrap();
+        let hook = match shell {
+            Some(shell) => hook(dir, shell, line),
+            None => argv_hook(dir, &line.split(' ').collect::<Vec<_>>()),
+        };
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        let hooks = HooksBuilder::new()
+            .config(config_of(hook))
+            .consent(consent, ConsentPolicy::new())
+            .build()
+            .unwrap();
+        for _ in 0..2 {
+            let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+            assert!(outcome.flow.blocked().is_none());
+        }
+        let log = std::fs::read_to_string(dir.join("hook.log")).unwrap();
+        assert_eq!(
+            log.lines().count(),
+            2,
+            "`{line}` ({shell:?}) ran at both firings: {log:?}"
+        );
+    }
+}

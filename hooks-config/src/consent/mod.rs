@@ -17,9 +17,13 @@
 //! (`sh -c "true;./x.sh"`, `bash -euo pipefail -c '…'`) and here-documents. A file the line only
 //! reads or writes (`>> /tmp/hook.log`, `tee -a x.log`) is never pinned, so a logging hook does
 //! not change by running. The shell a line runs under is pinned when it is not `sh` (Claude
-//! Code's `"shell": "bash"`). For a command split from the config, every other word that names a
-//! file is hashed too, so a wrapper cannot hide the script it runs (`sh -o errexit x.sh`,
-//! `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
+//! Code's `"shell": "bash"`). A command split from the config is read by the same model as one
+//! simple command, so a wrapper or an option cannot hide the script it runs (`sh -o errexit
+//! x.sh`, `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh
+//! x.sh`). With the scripts, the operands that may be code whose use the model cannot know are
+//! pinned: every operand of a program it does not read (`uv run x.py`, `npx tsx x.ts`) and an
+//! interpreter's operands before its script (`node -r ./pre.js x.js`). The arguments a script is
+//! given are its data and are not (`./log.sh /tmp/hook.log`).
 //!
 //! A line that computes what it runs — a glob or a substitution naming the program
 //! (`./x.s?`, `$(echo ./x.sh)`), a program named by a variable the line sets (`X=./x.sh; $X`),
