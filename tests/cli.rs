@@ -602,6 +602,18 @@ fn a_line_that_computes_what_it_runs_is_not_pinnable_and_list_and_doctor_say_so(
         "{}",
         run.out
     );
+    let run = sandbox.run(&["approve", "--all"]);
+    assert!(
+        run.out.contains(
+            "`computed` is left out: not pinnable: runs what the line computes (`$X`: the \
+             program is named by a variable the line sets); read its line, then approve it by \
+             name: hookchain approve computed"
+        ),
+        "{}",
+        run.out
+    );
+    assert!(sandbox.run(&["list"]).out.contains("not pinnable"));
+    assert!(!sandbox.run(&["doctor"]).out.contains("approved as written"));
     assert_eq!(sandbox.run(&["approve", "computed"]).code, EXIT_OK);
     let run = sandbox.run(&["doctor"]);
     assert!(

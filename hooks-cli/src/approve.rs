@@ -1,7 +1,11 @@
 //! `hookchain approve`: adds the chosen configured hooks to the allowlist, each pinned to its
 //! script's current content; a drifted hook is approved again in its new version.
+//!
+//! `--all` leaves out a hook whose line computes what it runs (not pinnable): its approval is of
+//! that exact line, which the user gives by naming the hook after reading it, as the consent
+//! prompt asks one by one — a blanket approval is not that.
 
-use hookchain_config::consent::{Consent, ConsentStatus};
+use hookchain_config::consent::{Consent, ConsentStatus, not_pinnable};
 use hookchain_external::ExternalHook;
 
 use crate::args::{Cli, Names};
@@ -14,6 +18,18 @@ pub(crate) fn approve(cli: &Cli, names: &Names, io: &mut Io<'_>) -> Result<i32, 
     let (config, _) = load_config(cli)?;
     let mut consent = load_consent(cli)?;
     for hook in chosen(&config, names, "approve")? {
+        if names.all
+            && consent.status(hook) != ConsentStatus::Approved
+            && let Some(why) = not_pinnable(hook)
+        {
+            writeln!(
+                io.out,
+                "`{}` is left out: not pinnable: runs what the line computes ({why}); read its \
+                 line, then approve it by name: hookchain approve {}",
+                hook.name, hook.name
+            )?;
+            continue;
+        }
         let line = approve_one(&mut consent, hook)?;
         writeln!(io.out, "{line}")?;
     }

@@ -75,7 +75,8 @@
 //!   changed since approved) or switched off, naming who switched it off.
 //! - `approve` and `revoke` change the allowlist for the hooks named as `list` names them, or
 //!   for every configured hook with `--all`. An unknown name is an error with a "did you mean",
-//!   and nothing is changed.
+//!   and nothing is changed. `approve --all` leaves out a hook that is not pinnable (its line
+//!   computes what it runs), saying so: it is approved by name, once its line is read.
 //!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
