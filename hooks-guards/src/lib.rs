@@ -77,6 +77,7 @@
 
 pub mod audit_log;
 pub mod destructive_commands;
+mod git;
 pub mod git_checkpoint;
 pub mod inject;
 pub mod max_iterations;

@@ -5,8 +5,10 @@
 //! # The rules it keeps
 //!
 //! - The user's git is never touched: every command runs with `GIT_DIR`, `GIT_WORK_TREE` and
-//!   `GIT_INDEX_FILE` set to the shadow's, and with git hooks, fsmonitor, end-of-line
-//!   conversion, signing and automatic maintenance off (set through `GIT_CONFIG_COUNT`).
+//!   `GIT_INDEX_FILE` set to the shadow's (so the project's `.git/config` is never read), with
+//!   every program-running setting off ([`crate::git`]), end-of-line conversion off, and the
+//!   shadow's `info/attributes` unsetting every filter, text conversion and encoding of the
+//!   project's `.gitattributes`.
 //! - The git commands of one snapshot share its time limit; a git stopped for it leaves no
 //!   `index.lock` behind.
 //! - A snapshot takes every file git would not ignore, within the size caps, and makes no new
@@ -21,7 +23,6 @@ use std::time::Instant;
 
 use super::checkpoint::{CheckpointError, Label, Snapshot, io, message};
 use super::config::GitCheckpoint;
-use crate::inject::run_git;
 
 /// The branch of the shadow repository whose commits are the checkpoints.
 pub(super) const BRANCH: &str = "refs/heads/checkpoints";
@@ -137,29 +138,16 @@ impl Shadow {
             .saturating_duration_since(Instant::now())
             .as_millis() as u64;
         let no_hooks = self.git_dir.join("no-hooks");
-        // Settings through the environment (`GIT_CONFIG_COUNT`), so that a message naming a
-        // command names the command.
-        let settings: [(&str, &OsStr); 9] = [
-            ("core.fsmonitor", OsStr::new("false")),
-            ("core.autocrlf", OsStr::new("false")),
-            ("core.safecrlf", OsStr::new("false")),
-            ("core.logAllRefUpdates", OsStr::new("false")),
-            ("core.sparseCheckout", OsStr::new("false")),
-            ("commit.gpgSign", OsStr::new("false")),
-            ("gc.auto", OsStr::new("0")),
-            ("maintenance.auto", OsStr::new("false")),
-            ("core.hooksPath", no_hooks.as_os_str()),
+        let no_hooks = no_hooks.to_string_lossy();
+        // After `crate::git::NEUTRAL`, which switches off every program-running setting.
+        let settings: [(&str, &str); 5] = [
+            ("core.autocrlf", "false"),
+            ("core.safecrlf", "false"),
+            ("core.logAllRefUpdates", "false"),
+            ("core.sparseCheckout", "false"),
+            ("core.hooksPath", &no_hooks),
         ];
-        let names: Vec<(String, String)> = (0..settings.len())
-            .map(|i| {
-                (
-                    format!("GIT_CONFIG_KEY_{i}"),
-                    format!("GIT_CONFIG_VALUE_{i}"),
-                )
-            })
-            .collect();
-        let count = settings.len().to_string();
-        let mut env: Vec<(&str, &OsStr)> = vec![
+        let env = crate::git::vars(&[
             ("GIT_DIR", self.git_dir.as_os_str()),
             ("GIT_WORK_TREE", self.project.as_os_str()),
             ("GIT_INDEX_FILE", index.as_os_str()),
@@ -167,13 +155,15 @@ impl Shadow {
             ("GIT_AUTHOR_EMAIL", OsStr::new("hookchain@localhost")),
             ("GIT_COMMITTER_NAME", OsStr::new("hookchain")),
             ("GIT_COMMITTER_EMAIL", OsStr::new("hookchain@localhost")),
-            ("GIT_CONFIG_COUNT", OsStr::new(&count)),
-        ];
-        for ((key, value), (key_var, value_var)) in settings.iter().zip(&names) {
-            env.push((key_var, OsStr::new(key)));
-            env.push((value_var, value));
-        }
-        let result = run_git(&self.project, args, &env, stdin, left.min(self.timeout_ms));
+        ]);
+        let result = crate::git::run(
+            &self.project,
+            args,
+            &env,
+            &settings,
+            stdin,
+            left.min(self.timeout_ms),
+        );
         if let Err(why) = &result
             && why.contains("did not finish within")
         {

@@ -93,9 +93,15 @@ impl Injector for AddGitDiff {
             }
             Err(_) => EMPTY_TREE,
         };
-        let mut args = vec!["diff", "--no-ext-diff", base];
+        let mut args = vec![
+            "diff",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=all",
+            base,
+        ];
         if !self.full {
-            args.insert(2, "--stat");
+            args.insert(4, "--stat");
         }
         let shown = if self.full {
             "git diff HEAD"

@@ -73,7 +73,7 @@ impl Injector for AddGitStatus {
 
     fn context_in(&self, project: &Path) -> Option<String> {
         let dir = project_dir(&self.project_dir, project);
-        let args = ["status", "--short", "--branch"];
+        let args = ["status", "--short", "--branch", "--ignore-submodules=all"];
         Some(match git(&dir, &args, self.timeout_ms) {
             Ok(out) => format!(
                 "Git status (git status --short --branch):\n{}",

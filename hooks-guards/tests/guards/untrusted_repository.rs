@@ -1,0 +1,228 @@
+//! A repository is untrusted input: its `.git/config`, `.gitattributes`, files and symlinks
+//! are written by whoever wrote it. These tests plant what such a repository could — settings
+//! that name a program, symlinks out of the project, FIFOs — and check that the injectors and
+//! guards that read the project run none of those programs, read nothing outside it, and never
+//! hang on a FIFO.
+//!
+//! A planted program writes a marker file named after the setting that ran it; each test
+//! asserts that no marker appears.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use hookchain_guards::git_checkpoint::{Label, Trigger};
+use hookchain_guards::inject::Injector;
+use hookchain_guards::{
+    AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddRecentCommits, GitCheckpoint,
+};
+
+use crate::support::{git, temp_dir};
+
+/// A project repository whose `.git/config`, `.git/info/attributes` and `.gitattributes` set
+/// every program-running setting to a program that writes a marker into `markers/`; one
+/// commit, then a tracked file changed (so status and diff must read it) and a file added.
+struct Planted {
+    _root: tempfile::TempDir,
+    project: PathBuf,
+    markers: PathBuf,
+}
+
+/// The settings planted, each run with the marker named after it.
+const PLANTED: &[&str] = &[
+    "core.fsmonitor",
+    "core.pager",
+    "core.editor",
+    "core.sshCommand",
+    "core.askPass",
+    "core.alternateRefsCommand",
+    "sequence.editor",
+    "credential.helper",
+    "diff.external",
+    "diff.planted.command",
+    "diff.planted.textconv",
+    "filter.planted.clean",
+    "filter.planted.smudge",
+    "filter.planted.process",
+    "merge.planted.driver",
+    "gpg.program",
+    "gpg.ssh.program",
+    "pager.status",
+    "pager.diff",
+    "pager.log",
+];
+
+/// The hooks planted in `.git/hooks/` and in the directory `core.hooksPath` names.
+const HOOKS: &[&str] = &[
+    "post-index-change",
+    "reference-transaction",
+    "pre-commit",
+    "post-checkout",
+    "fsmonitor-watchman",
+];
+
+impl Planted {
+    fn new() -> Planted {
+        let root = temp_dir();
+        let base = root.path().canonicalize().unwrap();
+        let project = base.join("project");
+        let markers = base.join("markers");
+        let outside = base.join("outside");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&markers).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("secret-name.txt"), "x\n").unwrap();
+        let mark = base.join("mark");
+        std::fs::write(
+            &mark,
+            format!(
+                "#!/bin/sh\ntouch '{}'/\"$1\"\ncat >/dev/null 2>&1 || true\n",
+                markers.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&mark, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+        git(&project, &["init", "-q"]);
+        std::fs::write(project.join("notes.txt"), "first\n").unwrap();
+        git(&project, &["add", "notes.txt"]);
+        git(&project, &["commit", "-q", "-m", "first"]);
+        // Planted after the commit: the test's own git calls run none of it.
+        let attributes = "* filter=planted diff=planted merge=planted\n";
+        std::fs::write(project.join(".gitattributes"), attributes).unwrap();
+        std::fs::write(project.join(".git/info/attributes"), attributes).unwrap();
+        let hooks = base.join("hooks");
+        std::fs::create_dir_all(&hooks).unwrap();
+        for hook in HOOKS {
+            for dir in [hooks.clone(), project.join(".git/hooks")] {
+                let path = dir.join(hook);
+                std::fs::write(
+                    &path,
+                    format!("#!/bin/sh\n'{}' hook-{hook}\n", mark.display()),
+                )
+                .unwrap();
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+        }
+        let mut config = std::fs::read_to_string(project.join(".git/config")).unwrap();
+        for key in PLANTED {
+            let (section, rest) = key.split_once('.').unwrap();
+            let (sub, name) = match rest.rsplit_once('.') {
+                Some((sub, name)) => (format!(" \"{sub}\""), name),
+                None => (String::new(), rest),
+            };
+            config.push_str(&format!(
+                "[{section}{sub}]\n\t{name} = \"{} {key}\"\n",
+                mark.display()
+            ));
+        }
+        config.push_str(&format!(
+            "[core]\n\thooksPath = {}\n\tworktree = {}\n[filter \"planted\"]\n\trequired = true\n\
+             [log]\n\tshowSignature = true\n[status]\n\tsubmoduleSummary = true\n",
+            hooks.display(),
+            outside.display()
+        ));
+        std::fs::write(project.join(".git/config"), config).unwrap();
+        // A tracked file changed with the same size and an old time, so that git must read it.
+        std::fs::write(project.join("notes.txt"), "again\n").unwrap();
+        std::fs::write(project.join("added.txt"), "new\n").unwrap();
+        Planted {
+            _root: root,
+            project,
+            markers,
+        }
+    }
+
+    /// The markers written: the settings and hooks that ran a program.
+    fn ran(&self) -> Vec<String> {
+        let mut ran: Vec<String> = std::fs::read_dir(&self.markers)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        ran.sort();
+        ran
+    }
+
+    fn dir(&self) -> Option<String> {
+        Some(self.project.display().to_string())
+    }
+}
+
+#[test]
+fn the_git_injectors_run_no_program_the_repository_configures() {
+    let repo = Planted::new();
+    let texts = [
+        AddGitStatus {
+            project_dir: repo.dir(),
+            ..Default::default()
+        }
+        .context_in(Path::new("/")),
+        AddGitDiff {
+            project_dir: repo.dir(),
+            ..Default::default()
+        }
+        .context_in(Path::new("/")),
+        AddGitDiff {
+            project_dir: repo.dir(),
+            full: true,
+            ..Default::default()
+        }
+        .context_in(Path::new("/")),
+        AddRecentCommits {
+            project_dir: repo.dir(),
+            ..Default::default()
+        }
+        .context_in(Path::new("/")),
+        AddEnvironmentInfo {
+            project_dir: repo.dir(),
+            ..Default::default()
+        }
+        .context_in(Path::new("/")),
+    ];
+    let texts: Vec<String> = texts.into_iter().map(Option::unwrap).collect();
+    assert_eq!(repo.ran(), Vec::<String>::new(), "{texts:#?}");
+    // They still work: the change, the new file and the commit are there.
+    assert!(texts[0].contains(" M notes.txt"), "{}", texts[0]);
+    assert!(texts[0].contains("?? added.txt"), "{}", texts[0]);
+    assert!(texts[1].contains("notes.txt"), "{}", texts[1]);
+    assert!(texts[2].contains("+again"), "{}", texts[2]);
+    assert!(texts[3].contains("first"), "{}", texts[3]);
+}
+
+#[test]
+fn the_git_injectors_list_the_project_not_the_directory_core_worktree_names() {
+    let repo = Planted::new();
+    let status = AddGitStatus {
+        project_dir: repo.dir(),
+        ..Default::default()
+    }
+    .context_in(Path::new("/"))
+    .unwrap();
+    assert!(!status.contains("secret-name"), "{status}");
+    assert!(status.contains("?? added.txt"), "{status}");
+}
+
+#[test]
+fn git_checkpoint_runs_no_program_the_repository_configures() {
+    let repo = Planted::new();
+    let state = temp_dir();
+    let guard = GitCheckpoint {
+        project_dir: repo.dir(),
+        dir: Some(state.path().display().to_string()),
+        ..GitCheckpoint::default()
+    };
+    let label = Label {
+        session: "s".into(),
+        turn: 0,
+        trigger: Trigger::TurnStart,
+    };
+    let first = guard.snapshot(&repo.project, &label).unwrap();
+    std::fs::write(repo.project.join("notes.txt"), "third\n").unwrap();
+    guard.snapshot(&repo.project, &label).unwrap();
+    assert!(!guard.list(&repo.project).unwrap().is_empty());
+    guard.restore(&repo.project, &first.id).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(repo.project.join("notes.txt")).unwrap(),
+        "again\n"
+    );
+    assert_eq!(repo.ran(), Vec::<String>::new());
+}
