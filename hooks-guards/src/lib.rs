@@ -83,6 +83,7 @@ pub mod inject;
 pub mod max_iterations;
 pub mod metrics;
 pub mod module_router;
+mod project_file;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
