@@ -226,3 +226,86 @@ fn git_checkpoint_runs_no_program_the_repository_configures() {
     );
     assert_eq!(repo.ran(), Vec::<String>::new());
 }
+
+/// Runs `f` on a thread of its own and waits at most 20 s for it: a call that hangs (on a
+/// FIFO, say) fails the test instead of hanging it.
+fn within_20s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(f());
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("it did not finish within 20 s")
+}
+
+/// `mkfifo path`; `false` when the system cannot make one (the test is then skipped).
+fn mkfifo(path: &Path) -> bool {
+    std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn add_prompt_files_reads_nothing_outside_the_project_through_a_symlink_or_dot_dot() {
+    let root = temp_dir();
+    let base = root.path().canonicalize().unwrap();
+    let (project, outside) = (base.join("project"), base.join("home"));
+    std::fs::create_dir_all(project.join("docs")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(
+        outside.join("credentials"),
+        "aws_secret_access_key = SECRET\n",
+    )
+    .unwrap();
+    std::fs::write(project.join("AGENTS.md"), "Use tabs.\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("credentials"), project.join("notes.md")).unwrap();
+    std::os::unix::fs::symlink(&outside, project.join("docs/home")).unwrap();
+    std::os::unix::fs::symlink(project.join("AGENTS.md"), project.join("alias.md")).unwrap();
+    let files = hookchain_guards::AddPromptFiles {
+        files: vec![
+            "AGENTS.md".into(),
+            "notes.md".into(),
+            "docs/home/credentials".into(),
+            "../home/credentials".into(),
+            "alias.md".into(),
+        ],
+        project_dir: Some(project.display().to_string()),
+        ..Default::default()
+    };
+    let text = files.context_in(Path::new("/")).unwrap();
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(text.contains("--- AGENTS.md ---\nUse tabs."), "{text}");
+    assert!(text.contains("--- alias.md ---\nUse tabs."), "{text}");
+    for name in ["notes.md", "docs/home/credentials", "../home/credentials"] {
+        assert!(
+            text.contains(&format!(
+                "--- {name}: skipped, it resolves to {}, outside the project",
+                outside.join("credentials").display()
+            )),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn add_prompt_files_skips_a_fifo_at_once() {
+    let root = temp_dir();
+    let project = root.path().canonicalize().unwrap();
+    if !mkfifo(&project.join("pipe.md")) {
+        println!("add_prompt_files_skips_a_fifo_at_once: skipped, no mkfifo");
+        return;
+    }
+    let files = hookchain_guards::AddPromptFiles {
+        files: vec!["pipe.md".into()],
+        project_dir: Some(project.display().to_string()),
+        ..Default::default()
+    };
+    let text = within_20s(move || files.context_in(Path::new("/")).unwrap());
+    assert!(
+        text.contains("--- pipe.md: skipped, it cannot be read (")
+            && text.contains("it is a FIFO, not a regular file"),
+        "{text}"
+    );
+}
