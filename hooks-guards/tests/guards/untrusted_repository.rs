@@ -309,3 +309,112 @@ fn add_prompt_files_skips_a_fifo_at_once() {
         "{text}"
     );
 }
+
+/// A project (a git repository with one file) and a state directory for its checkpoints.
+fn checkpointed() -> (tempfile::TempDir, PathBuf, GitCheckpoint) {
+    let root = temp_dir();
+    let base = root.path().canonicalize().unwrap();
+    let project = base.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    std::fs::write(project.join("notes.txt"), "first\n").unwrap();
+    let guard = GitCheckpoint {
+        project_dir: Some(project.display().to_string()),
+        dir: Some(base.join("state").display().to_string()),
+        timeout_ms: 10_000,
+        ..GitCheckpoint::default()
+    };
+    (root, project, guard)
+}
+
+fn label() -> Label {
+    Label {
+        session: "s".into(),
+        turn: 0,
+        trigger: Trigger::TurnStart,
+    }
+}
+
+#[test]
+fn a_fifo_at_git_info_exclude_or_in_the_project_does_not_hang_a_snapshot() {
+    let (_root, project, guard) = checkpointed();
+    let exclude = project.join(".git/info/exclude");
+    std::fs::remove_file(&exclude).ok();
+    if !mkfifo(&exclude) || !mkfifo(&project.join("pipe")) {
+        println!("a_fifo_at_git_info_exclude: skipped, no mkfifo");
+        return;
+    }
+    let snapshot = within_20s(move || guard.snapshot(&project, &label())).unwrap();
+    // `notes.txt`: the FIFO in the project is not taken.
+    assert_eq!(snapshot.files, 1, "{snapshot:?}");
+    assert!(
+        snapshot
+            .warnings
+            .iter()
+            .any(|w| w.contains("info/exclude is not honoured: it is a FIFO")),
+        "{snapshot:?}"
+    );
+}
+
+#[test]
+fn a_symlink_at_git_info_exclude_is_not_followed_and_a_warning_says_so() {
+    let (root, project, guard) = checkpointed();
+    let secret = root.path().join("secret");
+    std::fs::write(&secret, "PRIVATE-KEY-MATERIAL\n").unwrap();
+    let exclude = project.join(".git/info/exclude");
+    std::fs::remove_file(&exclude).ok();
+    std::os::unix::fs::symlink(&secret, &exclude).unwrap();
+    let snapshot = guard.snapshot(&project, &label()).unwrap();
+    assert!(
+        snapshot
+            .warnings
+            .iter()
+            .any(|w| w.contains("info/exclude is not honoured: it is a symbolic link")),
+        "{snapshot:?}"
+    );
+    // Nothing of the link's target was copied into the checkpoints' directory.
+    let state = PathBuf::from(guard.dir.clone().unwrap());
+    let mut stack = vec![state];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            seen += 1;
+            assert!(seen < 10_000, "too many files under the state directory");
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = std::fs::read(&path) {
+                let text = String::from_utf8_lossy(&text);
+                assert!(!text.contains("PRIVATE-KEY-MATERIAL"), "{}", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shadow_dir_inside_the_projects_git_directory_is_refused_naming_the_setting() {
+    let (_root, project, guard) = checkpointed();
+    for dir in [project.join(".git"), project.join(".git/checkpoints")] {
+        let guard = GitCheckpoint {
+            dir: Some(dir.display().to_string()),
+            ..guard.clone()
+        };
+        let error = guard.snapshot(&project, &label()).unwrap_err().to_string();
+        assert!(
+            error.contains("git-checkpoint's `dir`")
+                && error.contains("is inside the project's git directory")
+                && error.contains("set `dir` to a directory outside it"),
+            "{error}"
+        );
+    }
+    assert!(!project.join(".git/checkpoints").exists());
+    // Through a symlink to the project's `.git` too.
+    let link = project.parent().unwrap().join("to-git");
+    std::os::unix::fs::symlink(project.join(".git"), &link).unwrap();
+    let guard = GitCheckpoint {
+        dir: Some(link.join("shadow").display().to_string()),
+        ..guard
+    };
+    assert!(guard.snapshot(&project, &label()).is_err());
+    assert!(!project.join(".git/shadow").exists());
+}
