@@ -10,7 +10,10 @@
 //!     timeout_ms: 5000       # git is stopped past it
 //! ```
 //!
-//! Outside a git repository (or without git) the context says so instead.
+//! Outside a git repository (or without git) the context says so instead. Submodules are not
+//! looked into (`--ignore-submodules=all`: git would run in each under the submodule's own
+//! config), and git runs with the repository's program-running settings off (see the
+//! [crate's rules](crate)).
 
 use std::path::Path;
 

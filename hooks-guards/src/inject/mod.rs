@@ -26,7 +26,8 @@
 //! - git runs with a time limit (`timeout_ms`, default 5 s; killed past it), no pager, no
 //!   prompt for credentials (`GIT_TERMINAL_PROMPT=0`), no optional locks, stdin closed, and
 //!   with every setting of the repository that would run a program (`core.fsmonitor`,
-//!   filters, diff drivers, text conversion, hooks, …) overridden: see [`crate::git`].
+//!   filters, diff drivers, text conversion, hooks, …) overridden, as the [crate's rules](crate)
+//!   say.
 //! - Text an injector reads is capped (`max_bytes`), cut at a character boundary with a note
 //!   saying how much was left out.
 //! - Its hooks run on `session_start` and `turn_start`, and the one the config's `point` does
