@@ -29,7 +29,15 @@
 //! # The rules it keeps
 //!
 //! - A line is written whole, with one `write` of a file opened to append, under a lock every
-//!   registry of the process shares: concurrent sessions and threads never interleave lines.
+//!   registry of the process shares and an advisory lock on `.NAME.lock` beside the log that
+//!   other processes take too: concurrent sessions, threads and processes never interleave
+//!   lines, and two processes never rotate at once (which lost lines).
+//! - **Never written through a symlink**: the log (and the lock file) is opened with
+//!   `O_NOFOLLOW` and must be a regular file, so a link planted in a repository
+//!   (`.hookchain/audit.jsonl -> ~/.bashrc`) is refused, with the warning below saying why; on
+//!   a relative `path` (inside the project) each directory on the way must be a real
+//!   directory, not a link, and missing ones are created. Rotation renames and removes the
+//!   files themselves, never where a link points.
 //! - Before a line would take the file past `max_bytes`, the file is rotated: `audit.jsonl.1`
 //!   becomes `.2` and so on up to `keep` files (the oldest is removed), the file becomes
 //!   `audit.jsonl.1`, and the line starts a new file. `max_bytes: 0` never rotates; `keep: 0`
@@ -86,6 +94,7 @@ use parking_lot::Mutex;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
+use crate::project_file::{FileError, Links, open};
 use crate::{BuiltinExtension, add_guard};
 
 /// The `audit-log` guard and its config (see the [module docs](self)).
@@ -344,7 +353,7 @@ impl State {
     }
 }
 
-/// How long a line waits for the lock before it is dropped.
+/// How long a line waits for the locks before it is dropped.
 const LOCK_WAIT: Duration = Duration::from_millis(500);
 
 /// The lock every write of the process takes: lines never interleave, and a rotation never
@@ -352,7 +361,8 @@ const LOCK_WAIT: Duration = Duration::from_millis(500);
 static WRITING: Mutex<()> = Mutex::new(());
 
 /// Appends `bytes` (one whole line) to the log, rotating first when it would grow past
-/// `max_bytes`.
+/// `max_bytes`: in this process under [`WRITING`], across processes under an advisory lock
+/// on `.NAME.lock` beside the log; never through a symlink.
 fn append(config: &AuditLog, bytes: &[u8]) -> std::io::Result<()> {
     let Some(_writing) = WRITING.try_lock_for(LOCK_WAIT) else {
         return Err(std::io::Error::other(format!(
@@ -360,15 +370,106 @@ fn append(config: &AuditLog, bytes: &[u8]) -> std::io::Result<()> {
         )));
     };
     let path = Path::new(&config.path);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    if path.is_absolute() {
         std::fs::create_dir_all(dir)?;
+    } else {
+        real_dirs(Path::new(""), dir)?;
     }
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    let _lock = lock_beside(path)?;
+    let mut file = open_log(path)?;
+    let size = file.metadata()?.len();
     if config.max_bytes > 0 && size > 0 && size + bytes.len() as u64 > config.max_bytes {
+        drop(file);
         rotate(path, config.keep)?;
+        file = open_log(path)?;
     }
-    let mut file: File = OpenOptions::new().create(true).append(true).open(path)?;
     file.write_all(bytes)
+}
+
+/// Makes sure `base/dir` is a directory reached through real directories only, creating the
+/// missing ones: a relative `path` is inside the project, where a repository could plant a
+/// symlink (`.hookchain -> ~`) to send the log elsewhere.
+fn real_dirs(base: &Path, dir: &Path) -> std::io::Result<()> {
+    let mut at = base.to_path_buf();
+    for part in dir.components() {
+        at.push(part);
+        if matches!(
+            part,
+            std::path::Component::CurDir | std::path::Component::ParentDir
+        ) {
+            continue;
+        }
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is a symbolic link: on a relative `path` the log is written only \
+                     through real directories (a repository could plant a link to send it \
+                     elsewhere); remove the link, or set an absolute `path` in your own \
+                     config",
+                    at.display()
+                )));
+            }
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a directory",
+                    at.display()
+                )));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::create_dir(&at) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Opens `path` to append, creating it, refusing a symlink or anything not a regular file.
+fn open_log(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    open(path, &mut options, Links::Refuse).map_err(|e| match e {
+        FileError::Symlink => std::io::Error::other(format!(
+            "{} {e}; audit-log never writes through one: remove it",
+            path.display()
+        )),
+        e => std::io::Error::other(format!("{}: {e}", path.display())),
+    })
+}
+
+/// An exclusive advisory lock on `.NAME.lock` beside the log at `path`, held until dropped, so
+/// two processes never rotate (or write while the other rotates) at once; waits at most
+/// [`LOCK_WAIT`].
+fn lock_beside(path: &Path) -> std::io::Result<File> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lock_path = path.with_file_name(format!(".{name}.lock"));
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    let lock = open(&lock_path, &mut options, Links::Refuse)
+        .map_err(|e| std::io::Error::other(format!("{}: {e}", lock_path.display())))?;
+    let start = Instant::now();
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(lock),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(std::io::Error::other(format!(
+                    "another process held {} for more than {LOCK_WAIT:?}; the line is dropped",
+                    lock_path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
 }
 
 /// `path.N` for the N-th rotated file.
@@ -379,7 +480,8 @@ fn rotated(path: &Path, n: u32) -> PathBuf {
 }
 
 /// Shifts `path.1` … `path.keep-1` up by one (the oldest goes), and `path` to `path.1`; with
-/// `keep` 0, removes `path`.
+/// `keep` 0, removes `path`. Renames and removals act on a symlink itself, never on where it
+/// points.
 fn rotate(path: &Path, keep: u32) -> std::io::Result<()> {
     if keep == 0 {
         return std::fs::remove_file(path);
@@ -387,7 +489,7 @@ fn rotate(path: &Path, keep: u32) -> std::io::Result<()> {
     let _ = std::fs::remove_file(rotated(path, keep));
     for n in (1..keep).rev() {
         let from = rotated(path, n);
-        if from.exists() {
+        if std::fs::symlink_metadata(&from).is_ok() {
             std::fs::rename(&from, rotated(path, n + 1))?;
         }
     }
@@ -428,5 +530,20 @@ mod tests {
         assert_eq!(read(rotated(&path, 2)), "2222222\n");
         assert!(!rotated(&path, 3).exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relative_path_through_a_symlinked_directory_is_refused() {
+        let base = tempfile::tempdir().unwrap();
+        let elsewhere = base.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::create_dir(base.path().join("project")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, base.path().join("project/.hookchain")).unwrap();
+        let error = real_dirs(base.path(), Path::new("project/.hookchain/logs")).unwrap_err();
+        assert!(error.to_string().contains("is a symbolic link"), "{error}");
+        assert!(!elsewhere.join("logs").exists());
+        real_dirs(base.path(), Path::new("project/logs/today")).unwrap();
+        assert!(base.path().join("project/logs/today").is_dir());
     }
 }

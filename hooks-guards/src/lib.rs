@@ -72,6 +72,16 @@
 //!   injector reads its files or runs git, with a time limit), never
 //!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
 //!   a guard that fails blocks rather than letting the action through.
+//! - **A repository is untrusted input**: its `.git/config`, `.gitattributes`, files and
+//!   symlinks are written by whoever wrote it. Every git command a guard or injector runs is
+//!   built in one place, with each program-running setting of git switched off
+//!   (`core.fsmonitor`, hooks, filters, diff drivers, text conversion, pagers, editors,
+//!   signatures, transports, submodules) and `core.worktree` not followed; a file read from a
+//!   project is opened without blocking and only if it is a regular file (a FIFO or a device
+//!   is never read), capped in size and time; a relative `add-prompt-files` entry is read only
+//!   inside the project, symlinks resolved; `audit-log` never writes through a symlink and
+//!   `git-checkpoint` never reads `.git/info/exclude` through one nor keeps its shadow
+//!   repositories in the project's `.git`.
 //! - Every block says which guard blocked, what it saw and why, in one sentence the model (or
 //!   the user) can act on. (An injector never blocks: what it cannot read is a note in its
 //!   context, and its hooks warn when they fail.)
@@ -81,11 +91,13 @@
 
 pub mod audit_log;
 pub mod destructive_commands;
+mod git;
 pub mod git_checkpoint;
 pub mod inject;
 pub mod max_iterations;
 pub mod metrics;
 pub mod module_router;
+mod project_file;
 mod project_rules;
 pub mod protected_paths;
 pub mod secrets;

@@ -90,12 +90,12 @@
 //! request is told by its first words only: "build fails with E0308, why?" starts with
 //! `build` and is routed to planning too (the plan it asks for is the cost of that mistake).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::project_file::{FileError, Links, read_capped};
 use crate::protected_paths::{collect_paths, covers, project_dir, resolve};
 use crate::shell::{self, Command};
 use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
@@ -240,6 +240,9 @@ fn turn_start_hook(_: &TurnStartEvent, cx: &HookContext) -> Result<HookResult<St
 /// How much of the plan file is read.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
 
+/// How long reading the plan may take.
+const PLAN_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Words a request may start with before its verb ("please fix ...", "can you add ...").
 const POLITE: &[&str] = &[
     "please",
@@ -370,17 +373,15 @@ impl WorkflowGuard {
     /// What is wrong with the plan, or `None` when it is valid.
     fn plan_problem(&self, project: &Path) -> Option<String> {
         let path = resolve(&self.plan_path, project);
-        let file = match std::fs::File::open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        // Never a FIFO or a device (one planted at the plan's path would hang every turn),
+        // at most MAX_PLAN_BYTES, within PLAN_READ_TIMEOUT.
+        let bytes = match read_capped(&path, Links::Follow, MAX_PLAN_BYTES, PLAN_READ_TIMEOUT) {
+            Ok(read) => read.bytes,
+            Err(FileError::NotFound) => {
                 return Some(format!("{} does not exist", self.plan_path));
             }
             Err(e) => return Some(format!("{} cannot be read: {e}", self.plan_path)),
         };
-        let mut bytes = Vec::new();
-        if let Err(e) = file.take(MAX_PLAN_BYTES).read_to_end(&mut bytes) {
-            return Some(format!("{} cannot be read: {e}", self.plan_path));
-        }
         let text = String::from_utf8_lossy(&bytes);
         if text.trim().is_empty() {
             return Some(format!("{} is empty", self.plan_path));

@@ -85,6 +85,9 @@ pub struct Snapshot {
     pub too_large: usize,
     /// Files left out because the snapshot reached `max_total_bytes`.
     pub over_total: usize,
+    /// What the snapshot could not honour or take, each a sentence naming the file and why
+    /// (a `.git/info/exclude` that is a symlink or a FIFO, a FIFO or device in the project).
+    pub warnings: Vec<String>,
 }
 
 /// What a restore did.
@@ -120,6 +123,18 @@ pub enum CheckpointError {
         "git-checkpoint has nowhere to keep its checkpoints: neither `dir`, $XDG_STATE_HOME nor $HOME is set; set `dir`"
     )]
     NoStateDir,
+    /// The shadow repositories' directory is the project's git directory or inside it.
+    #[error(
+        "git-checkpoint's `dir` ({dir}) is inside the project's git directory {git_dir}, which \
+         git-checkpoint never touches: set `dir` to a directory outside it, or leave `dir` out \
+         to keep the checkpoints in the state directory"
+    )]
+    InsideGitDir {
+        /// The directory `dir` names, resolved.
+        dir: String,
+        /// The git directory it is in.
+        git_dir: String,
+    },
     /// A file or directory could not be read or written.
     #[error("{path}: {error}")]
     Io {

@@ -8,6 +8,8 @@
 //!   hook blocks costs no snapshot.
 //! - The id goes into the turn's and the session's state under [`STATE_KEY`] and into the
 //!   dispatch's metadata.
+//! - What a snapshot could not honour or take (a `.git/info/exclude` that is a symlink or a
+//!   FIFO, a FIFO in the project) is a warning naming the file.
 //! - A snapshot that fails warns and lets the work go on, unless the config says `required:
 //!   true`: then it blocks (at `turn_end`, which cannot block, it warns).
 
@@ -111,6 +113,14 @@ fn hook<R>(
                     project.display(),
                     snapshot.over_total,
                     config.max_total_bytes
+                ));
+            }
+            for warning in &snapshot.warnings {
+                cx.warn(format!(
+                    "{}: checkpoint {} of {}: {warning}",
+                    GitCheckpoint::NAME,
+                    short(&snapshot.id),
+                    project.display()
                 ));
             }
             Ok(HookResult::Pass)

@@ -30,8 +30,13 @@
 //! - **The user's git is never touched.** Every git command runs with `GIT_DIR` (the shadow
 //!   repository), `GIT_WORK_TREE` (the project) and `GIT_INDEX_FILE` (the shadow's index) set,
 //!   so the user's `.git` — index, refs, history, stash — is never read or written (its
-//!   `info/exclude` is read, to honour it). Git hooks, filters (LFS), end-of-line conversion
-//!   and fsmonitor are off for the shadow repository: a snapshot stores the bytes on disk.
+//!   `info/exclude` is read, to honour it: never through a symlink, never when it is a FIFO or
+//!   a device — a warning says so —, at most 1 MiB, within the time limit). Git hooks,
+//!   filters (LFS), end-of-line conversion, fsmonitor and every other program-running setting
+//!   are off for the shadow repository: a snapshot stores the bytes on disk.
+//! - **Never inside the project's `.git`**: a [`dir`](GitCheckpoint::dir) that is the
+//!   project's git directory, or inside it (or inside any directory named `.git`), is refused
+//!   with [`CheckpointError::InsideGitDir`], whoever set it.
 //! - **What is snapshotted**: every file of the project that git would not ignore — the
 //!   `.gitignore` files, the user's `.git/info/exclude` (when `.git` is a directory) and
 //!   global excludes file are honoured;

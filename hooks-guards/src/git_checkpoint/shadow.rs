@@ -5,8 +5,10 @@
 //! # The rules it keeps
 //!
 //! - The user's git is never touched: every command runs with `GIT_DIR`, `GIT_WORK_TREE` and
-//!   `GIT_INDEX_FILE` set to the shadow's, and with git hooks, fsmonitor, end-of-line
-//!   conversion, signing and automatic maintenance off (set through `GIT_CONFIG_COUNT`).
+//!   `GIT_INDEX_FILE` set to the shadow's (so the project's `.git/config` is never read), with
+//!   every program-running setting off ([`crate::git`]), end-of-line conversion off, and the
+//!   shadow's `info/attributes` unsetting every filter, text conversion and encoding of the
+//!   project's `.gitattributes`.
 //! - The git commands of one snapshot share its time limit; a git stopped for it leaves no
 //!   `index.lock` behind.
 //! - A snapshot takes every file git would not ignore, within the size caps, and makes no new
@@ -17,11 +19,14 @@
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::checkpoint::{CheckpointError, Label, Snapshot, io, message};
 use super::config::GitCheckpoint;
-use crate::inject::run_git;
+use crate::project_file::{FileError, Links, read_capped};
+
+/// The largest `.git/info/exclude` honoured, in bytes.
+const MAX_EXCLUDE_BYTES: u64 = 1024 * 1024;
 
 /// The branch of the shadow repository whose commits are the checkpoints.
 pub(super) const BRANCH: &str = "refs/heads/checkpoints";
@@ -59,6 +64,12 @@ impl GitCheckpoint {
                 error: e.to_string(),
             })?;
         let dir = self.checkpoints_dir()?;
+        if let Some(git_dir) = inside_git_dir(&dir, &project) {
+            return Err(CheckpointError::InsideGitDir {
+                dir: dir.display().to_string(),
+                git_dir: git_dir.display().to_string(),
+            });
+        }
         let name: String = project
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -79,10 +90,59 @@ impl GitCheckpoint {
             index: git_dir.join("index"),
             git_dir,
             project,
-            deadline: start + std::time::Duration::from_millis(self.timeout_ms),
+            deadline: start + Duration::from_millis(self.timeout_ms),
             timeout_ms: self.timeout_ms,
         })
     }
+}
+
+/// `path` made absolute, with its longest existing ancestor's symlinks resolved.
+fn resolved(path: &Path) -> PathBuf {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut at = path.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                at = parent;
+            }
+            _ => return path,
+        }
+    }
+}
+
+/// The git directory `dir` is in, or is: a directory named `.git` on its path, or the
+/// project's git directory (`.git`, through a symlink or a `gitdir:` file).
+fn inside_git_dir(dir: &Path, project: &Path) -> Option<PathBuf> {
+    let dir = resolved(dir);
+    let mut at = PathBuf::new();
+    for part in dir.components() {
+        at.push(part);
+        if part.as_os_str() == ".git" {
+            return Some(at);
+        }
+    }
+    let dot_git = project.join(".git");
+    let git_dir = match std::fs::symlink_metadata(&dot_git) {
+        Ok(meta) if meta.is_file() => {
+            let text = read_capped(&dot_git, Links::Refuse, 4096, Duration::from_secs(1)).ok()?;
+            let text = String::from_utf8_lossy(&text.bytes).into_owned();
+            let named = text
+                .lines()
+                .find_map(|l| l.strip_prefix("gitdir:"))?
+                .trim()
+                .to_owned();
+            project.join(named)
+        }
+        Ok(_) => dot_git,
+        Err(_) => return None,
+    };
+    let git_dir = git_dir.canonicalize().ok()?;
+    dir.starts_with(&git_dir).then_some(git_dir)
 }
 
 /// FNV-1a, 64 bits: a name for a project's path that stays the same on every build.
@@ -137,29 +197,16 @@ impl Shadow {
             .saturating_duration_since(Instant::now())
             .as_millis() as u64;
         let no_hooks = self.git_dir.join("no-hooks");
-        // Settings through the environment (`GIT_CONFIG_COUNT`), so that a message naming a
-        // command names the command.
-        let settings: [(&str, &OsStr); 9] = [
-            ("core.fsmonitor", OsStr::new("false")),
-            ("core.autocrlf", OsStr::new("false")),
-            ("core.safecrlf", OsStr::new("false")),
-            ("core.logAllRefUpdates", OsStr::new("false")),
-            ("core.sparseCheckout", OsStr::new("false")),
-            ("commit.gpgSign", OsStr::new("false")),
-            ("gc.auto", OsStr::new("0")),
-            ("maintenance.auto", OsStr::new("false")),
-            ("core.hooksPath", no_hooks.as_os_str()),
+        let no_hooks = no_hooks.to_string_lossy();
+        // After `crate::git::NEUTRAL`, which switches off every program-running setting.
+        let settings: [(&str, &str); 5] = [
+            ("core.autocrlf", "false"),
+            ("core.safecrlf", "false"),
+            ("core.logAllRefUpdates", "false"),
+            ("core.sparseCheckout", "false"),
+            ("core.hooksPath", &no_hooks),
         ];
-        let names: Vec<(String, String)> = (0..settings.len())
-            .map(|i| {
-                (
-                    format!("GIT_CONFIG_KEY_{i}"),
-                    format!("GIT_CONFIG_VALUE_{i}"),
-                )
-            })
-            .collect();
-        let count = settings.len().to_string();
-        let mut env: Vec<(&str, &OsStr)> = vec![
+        let env = crate::git::vars(&[
             ("GIT_DIR", self.git_dir.as_os_str()),
             ("GIT_WORK_TREE", self.project.as_os_str()),
             ("GIT_INDEX_FILE", index.as_os_str()),
@@ -167,13 +214,15 @@ impl Shadow {
             ("GIT_AUTHOR_EMAIL", OsStr::new("hookchain@localhost")),
             ("GIT_COMMITTER_NAME", OsStr::new("hookchain")),
             ("GIT_COMMITTER_EMAIL", OsStr::new("hookchain@localhost")),
-            ("GIT_CONFIG_COUNT", OsStr::new(&count)),
-        ];
-        for ((key, value), (key_var, value_var)) in settings.iter().zip(&names) {
-            env.push((key_var, OsStr::new(key)));
-            env.push((value_var, value));
-        }
-        let result = run_git(&self.project, args, &env, stdin, left.min(self.timeout_ms));
+        ]);
+        let result = crate::git::run(
+            &self.project,
+            args,
+            &env,
+            &settings,
+            stdin,
+            left.min(self.timeout_ms),
+        );
         if let Err(why) = &result
             && why.contains("did not finish within")
         {
@@ -185,7 +234,7 @@ impl Shadow {
 
     /// Creates the shadow repository (again, when a setup was cut short) and writes what it
     /// ignores and how it stores files: every time, as the user's excludes may have changed.
-    fn set_up(&self) -> Result<(), CheckpointError> {
+    fn set_up(&self, warnings: &mut Vec<String>) -> Result<(), CheckpointError> {
         if !self.is_set_up() {
             if self.git_dir.exists() {
                 std::fs::remove_dir_all(&self.git_dir).map_err(|e| io(&self.git_dir, e))?;
@@ -208,10 +257,13 @@ impl Shadow {
                 .map_err(|e| io(&marker, e))?;
         }
         let mut exclude = String::from("# hookchain git-checkpoint: the project's own excludes\n");
-        let user_exclude = self.project.join(".git").join("info").join("exclude");
-        if let Ok(text) = std::fs::read_to_string(&user_exclude) {
-            exclude.push_str(&text);
-            exclude.push('\n');
+        match self.user_exclude() {
+            Ok(Some(text)) => {
+                exclude.push_str(&text);
+                exclude.push('\n');
+            }
+            Ok(None) => {}
+            Err(why) => warnings.push(why),
         }
         // The checkpoints' own directory, when it is inside the project.
         let dir = self.git_dir.parent().unwrap_or(&self.git_dir);
@@ -221,6 +273,39 @@ impl Shadow {
         }
         let path = self.git_dir.join("info").join("exclude");
         std::fs::write(&path, exclude).map_err(|e| io(&path, e))
+    }
+
+    /// The text of the project's `.git/info/exclude`, when there is one to honour: never read
+    /// through a symlink (of `.git`, `info` or the file), never a FIFO or a device, at most
+    /// [`MAX_EXCLUDE_BYTES`], within the snapshot's time; a file that is not honoured is a
+    /// warning saying why.
+    fn user_exclude(&self) -> Result<Option<String>, String> {
+        let git = self.project.join(".git");
+        let info = git.join("info");
+        for dir in [&git, &info] {
+            match std::fs::symlink_metadata(dir) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{} is a symbolic link, so the excludes under it are not read (a \
+                         symlink is never followed)",
+                        dir.display()
+                    ));
+                }
+                _ => return Ok(None),
+            }
+        }
+        let path = info.join("exclude");
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        match read_capped(&path, Links::Refuse, MAX_EXCLUDE_BYTES, left) {
+            Ok(read) if read.len > MAX_EXCLUDE_BYTES => Err(format!(
+                "{} is larger than {MAX_EXCLUDE_BYTES} bytes, so it is not honoured",
+                path.display()
+            )),
+            Ok(read) => Ok(Some(String::from_utf8_lossy(&read.bytes).into_owned())),
+            Err(FileError::NotFound) => Ok(None),
+            Err(e) => Err(format!("{} is not honoured: {e}", path.display())),
+        }
     }
 
     /// The last checkpoint's id, if any.
@@ -235,7 +320,8 @@ impl Shadow {
         config: &GitCheckpoint,
         label: &Label,
     ) -> Result<Snapshot, CheckpointError> {
-        self.set_up()?;
+        let mut warnings = Vec::new();
+        self.set_up(&mut warnings)?;
         // Every file git would not ignore, listed against an empty index.
         let scan_index = self.git_dir.join("scan-index");
         let _ = std::fs::remove_file(&scan_index);
@@ -254,6 +340,13 @@ impl Shadow {
                 continue;
             };
             if meta.is_dir() {
+                continue;
+            }
+            if !meta.is_file() && !meta.file_type().is_symlink() {
+                warnings.push(format!(
+                    "{path} is not a regular file or a symbolic link (a FIFO, a device or a \
+                     socket), so it is left out"
+                ));
                 continue;
             }
             let size = meta.len();
@@ -307,6 +400,7 @@ impl Shadow {
                     files: taken.len(),
                     too_large,
                     over_total,
+                    warnings,
                 });
             }
         }
@@ -329,6 +423,7 @@ impl Shadow {
             files: taken.len(),
             too_large,
             over_total,
+            warnings,
         })
     }
 }

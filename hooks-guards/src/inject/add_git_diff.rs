@@ -14,7 +14,10 @@
 //!
 //! Staged and unstaged changes to tracked files count (the diff is against `HEAD`; in a
 //! repository with no commit yet, against the empty tree, i.e. the staged files). Outside a git
-//! repository (or without git) the context says so instead.
+//! repository (or without git) the context says so instead. The diff is git's own
+//! (`--no-ext-diff --no-textconv`: no diff driver or text conversion the repository names
+//! runs), submodules are not looked into (`--ignore-submodules=all`), and git runs with the
+//! repository's program-running settings off (see the [crate's rules](crate)).
 
 use std::path::Path;
 
@@ -93,9 +96,15 @@ impl Injector for AddGitDiff {
             }
             Err(_) => EMPTY_TREE,
         };
-        let mut args = vec!["diff", "--no-ext-diff", base];
+        let mut args = vec![
+            "diff",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=all",
+            base,
+        ];
         if !self.full {
-            args.insert(2, "--stat");
+            args.insert(4, "--stat");
         }
         let shown = if self.full {
             "git diff HEAD"

@@ -10,7 +10,10 @@
 //!     timeout_ms: 5000       # git is stopped past it
 //! ```
 //!
-//! Outside a git repository (or without git) the context says so instead.
+//! Outside a git repository (or without git) the context says so instead. Submodules are not
+//! looked into (`--ignore-submodules=all`: git would run in each under the submodule's own
+//! config), and git runs with the repository's program-running settings off (see the
+//! [crate's rules](crate)).
 
 use std::path::Path;
 
@@ -73,7 +76,7 @@ impl Injector for AddGitStatus {
 
     fn context_in(&self, project: &Path) -> Option<String> {
         let dir = project_dir(&self.project_dir, project);
-        let args = ["status", "--short", "--branch"];
+        let args = ["status", "--short", "--branch", "--ignore-submodules=all"];
         Some(match git(&dir, &args, self.timeout_ms) {
             Ok(out) => format!(
                 "Git status (git status --short --branch):\n{}",

@@ -13,14 +13,27 @@
 //!
 //! A file that does not exist, or cannot be read, is skipped with a note saying so; a file
 //! that is not UTF-8 is read with its bad bytes replaced. A path may be absolute or start with
-//! `~/`.
+//! `~/` (such entries are read as configured; a project's own file cannot set them).
+//!
+//! # The rules it keeps
+//!
+//! - **A relative entry is read only inside the project**: it is resolved against the project
+//!   directory, symlinks and `..` included, and one that ends up outside it (`notes.md ->
+//!   ~/.aws/credentials`, `../../.ssh/id_rsa`) is skipped with a note and a warning naming
+//!   where it leads.
+//! - **Only regular files are read**: a FIFO, a device or a socket is skipped with a note
+//!   (opened without blocking, so a FIFO cannot hang the turn), and so is a file whose read
+//!   takes longer than 5 s.
+//! - **At most `max_bytes` of a file are read**, whatever its size.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::{InjectAt, Injector, add_injector, cap, project_dir};
 use crate::BuiltinExtension;
+use crate::project_file::{Capped, FileError, Links, read_capped};
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-prompt-files` injector and its config (see the [module docs](self)).
@@ -66,6 +79,72 @@ impl BuiltinExtension for AddPromptFiles {
     }
 }
 
+/// How long reading one file may take.
+const READ_TIMEOUT: Duration = Duration::from_millis(super::GIT_TIMEOUT_MS);
+
+impl AddPromptFiles {
+    /// The part of the context for the file `name`: its text, capped, or a note saying why it
+    /// was skipped.
+    fn read(&self, name: &str, dir: &Path) -> String {
+        let skipped = |why: String| {
+            tracing::warn!("add-prompt-files: {name}: skipped, {why}");
+            format!("--- {name}: skipped, {why} ---")
+        };
+        let (path, links) = match crate::protected_paths::expand_home(name) {
+            Some(path) => (path, Links::Follow),
+            None if Path::new(name).is_absolute() => (PathBuf::from(name), Links::Follow),
+            None => {
+                let joined = dir.join(name);
+                let root = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+                match joined.canonicalize() {
+                    Ok(real) if real.starts_with(&root) => (real, Links::Refuse),
+                    Ok(real) => {
+                        return skipped(format!(
+                            "it resolves to {}, outside the project {} (through a symbolic \
+                             link or `..`): a relative entry is read only inside the project",
+                            real.display(),
+                            root.display()
+                        ));
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return skipped(format!(
+                            "it does not exist (looked for {})",
+                            joined.display()
+                        ));
+                    }
+                    Err(e) => {
+                        return skipped(format!("it cannot be read ({}: {e})", joined.display()));
+                    }
+                }
+            }
+        };
+        let max = self.max_bytes as u64;
+        // A few bytes more than the cap, so that a character cut by it is not garbled.
+        match read_capped(&path, links, max.saturating_add(4), READ_TIMEOUT) {
+            Ok(Capped { bytes, len }) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let shown = if len <= max {
+                    cap(text.trim_end(), self.max_bytes)
+                } else {
+                    let mut end = self.max_bytes.min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    format!(
+                        "{}\n[… truncated: {end} of {len} bytes shown]",
+                        &text[..end]
+                    )
+                };
+                format!("--- {name} ---\n{shown}")
+            }
+            Err(FileError::NotFound) => {
+                skipped(format!("it does not exist (looked for {})", path.display()))
+            }
+            Err(e) => skipped(format!("it cannot be read ({}: {e})", path.display())),
+        }
+    }
+}
+
 impl Injector for AddPromptFiles {
     const DOCKER_AGENT: &'static str = "add_prompt_files";
 
@@ -81,24 +160,7 @@ impl Injector for AddPromptFiles {
         let parts: Vec<String> = self
             .files
             .iter()
-            .map(|name| {
-                let path =
-                    crate::protected_paths::expand_home(name).unwrap_or_else(|| dir.join(name));
-                match std::fs::read(&path) {
-                    Ok(bytes) => format!(
-                        "--- {name} ---\n{}",
-                        cap(String::from_utf8_lossy(&bytes).trim_end(), self.max_bytes)
-                    ),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
-                        "--- {name}: skipped, it does not exist (looked for {}) ---",
-                        path.display()
-                    ),
-                    Err(e) => format!(
-                        "--- {name}: skipped, it cannot be read ({}: {e}) ---",
-                        path.display()
-                    ),
-                }
-            })
+            .map(|name| self.read(name, &dir))
             .collect();
         Some(format!("Prompt files:\n{}", parts.join("\n")))
     }

@@ -24,16 +24,16 @@
 //!   directory that is not a git repository, git not installed, git too slow) becomes a note
 //!   in its context saying so, so the model knows the context is missing and why.
 //! - git runs with a time limit (`timeout_ms`, default 5 s; killed past it), no pager, no
-//!   prompt for credentials (`GIT_TERMINAL_PROMPT=0`), no optional locks, stdin closed.
+//!   prompt for credentials (`GIT_TERMINAL_PROMPT=0`), no optional locks, stdin closed, and
+//!   with every setting of the repository that would run a program (`core.fsmonitor`,
+//!   filters, diff drivers, text conversion, hooks, …) overridden, as the [crate's rules](crate)
+//!   say.
 //! - Text an injector reads is capped (`max_bytes`), cut at a character boundary with a note
 //!   saying how much was left out.
 //! - Its hooks run on `session_start` and `turn_start`, and the one the config's `point` does
 //!   not name passes; a hook that cannot read its config warns (`on_error = warn`).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -162,127 +162,11 @@ pub(crate) fn project_dir(configured: &Option<String>, session: &Path) -> PathBu
     }
 }
 
-/// Runs `git args…` in `dir` with a time limit: its stdout, or a note saying why there is
-/// none (not a git repository, git missing, too slow, failed).
+/// Runs `git args…` in the repository of `dir` with a time limit and the repository's
+/// program-running settings overridden ([`crate::git`]): its stdout, or a note saying why there
+/// is none (not a git repository, git missing, too slow, failed).
 pub(crate) fn git(dir: &Path, args: &[&str], timeout_ms: u64) -> Result<String, String> {
-    run_git(dir, args, &[], None, timeout_ms).map(|out| String::from_utf8_lossy(&out).into_owned())
-}
-
-/// The variables that point git at another repository, index or object store than the one of
-/// the directory it runs in: [`run_git`] clears them, so a variable the agent inherited (from a
-/// git hook, say) never sends git to the wrong repository.
-const GIT_REDIRECTS: &[&str] = &[
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_NAMESPACE",
-];
-
-/// Runs `git args…` in `dir` with the variables `env` set (after clearing [`GIT_REDIRECTS`]),
-/// `stdin` written to its input (else stdin closed), no pager, no prompt, and a time limit
-/// (killed past it): its stdout, or a sentence saying why there is none.
-pub(crate) fn run_git(
-    dir: &Path,
-    args: &[&str],
-    env: &[(&str, &std::ffi::OsStr)],
-    stdin: Option<Vec<u8>>,
-    timeout_ms: u64,
-) -> Result<Vec<u8>, String> {
-    let shown = format!("git {}", args.join(" "));
-    let mut command = Command::new("git");
-    command
-        .arg("--no-pager")
-        .args(["-c", "core.pager=cat", "-c", "color.ui=false"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_PAGER", "cat")
-        .env("PAGER", "cat");
-    for name in GIT_REDIRECTS {
-        command.env_remove(name);
-    }
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = match command
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("`{shown}` could not run: git is not installed"));
-        }
-        Err(e) => return Err(format!("`{shown}` could not run in {}: {e}", dir.display())),
-    };
-    let input = child.stdin.take().zip(stdin).map(|(mut pipe, bytes)| {
-        std::thread::spawn(move || {
-            use std::io::Write;
-            // A git that exits early closes the pipe: its exit status says what went wrong.
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let mut stdout = child.stdout.take();
-    let mut stderr = child.stderr.take();
-    let out = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(s) = stdout.as_mut() {
-            let _ = s.read_to_end(&mut buf);
-        }
-        buf
-    });
-    let err = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(s) = stderr.as_mut() {
-            let _ = s.read_to_end(&mut buf);
-        }
-        buf
-    });
-    let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
-        }
-    };
-    if let Some(input) = input {
-        let _ = input.join();
-    }
-    let out = out.join().unwrap_or_default();
-    let err = err.join().unwrap_or_default();
-    let Some(status) = status else {
-        return Err(format!(
-            "`{shown}` did not finish within {timeout_ms} ms in {}, so it was stopped",
-            dir.display()
-        ));
-    };
-    let err = String::from_utf8_lossy(&err);
-    if !status.success() {
-        if err.contains("not a git repository") {
-            return Err(format!("{} is not a git repository", dir.display()));
-        }
-        let first = err.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        return Err(format!(
-            "`{shown}` failed in {} ({status}): {first}",
-            dir.display()
-        ));
-    }
-    Ok(out)
+    crate::git::in_project(dir, args, timeout_ms)
 }
 
 /// `text` cut to at most `max` bytes at a character boundary, with a note of what was left out.

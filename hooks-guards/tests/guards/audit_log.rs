@@ -311,3 +311,127 @@ fn a_point_pattern_that_cannot_match_is_refused_in_the_config() {
         .to_string();
     assert!(error.contains("did you mean `after_*`?"), "{error}");
 }
+
+#[test]
+fn a_log_planted_as_a_symlink_is_never_written_through_and_a_warning_says_why() {
+    let dir = temp_dir();
+    // What a repository could plant: the log a link to a file of the user's.
+    let target = dir.path().join("bashrc");
+    std::fs::write(&target, "# the user's file\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("logs")).unwrap();
+    std::os::unix::fs::symlink(&target, log(&dir)).unwrap();
+    let notes = Arc::new(Mutex::new(Vec::<String>::new()));
+    let kept = Arc::clone(&notes);
+    let hooks = HooksBuilder::new()
+        .builtin(config(&log(&dir)))
+        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
+            kept.lock().push(n.message.clone());
+        })
+        .build()
+        .unwrap();
+    let turn = hooks.session("audit-symlink").begin_turn();
+    let run = turn.run_tool(ToolCall::new("ls", json!({"model": "text"})), |_| {
+        Ok(json!(1))
+    });
+    assert!(run.ran);
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "# the user's file\n"
+    );
+    let notes = notes.lock();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("is a symbolic link"), "{}", notes[0]);
+    assert!(
+        notes[0].contains("never writes through one"),
+        "{}",
+        notes[0]
+    );
+}
+
+/// The variable that makes [`two_processes_rotating_one_log_lose_no_line`], run as a child of
+/// itself, one of the two writers: the log's path.
+const WRITER_LOG: &str = "HOOKCHAIN_TEST_AUDIT_WRITER_LOG";
+/// The writer's number, in the child.
+const WRITER_ID: &str = "HOOKCHAIN_TEST_AUDIT_WRITER_ID";
+/// Lines each writer writes.
+const WRITER_LINES: u64 = 400;
+
+#[test]
+fn two_processes_rotating_one_log_lose_no_line() {
+    let audit = |path: &Path| AuditLog {
+        max_bytes: 2000,
+        keep: 10_000,
+        ..config(path)
+    };
+    if let (Some(path), Some(id)) = (std::env::var_os(WRITER_LOG), std::env::var_os(WRITER_ID)) {
+        // The child: one writer.
+        let id: u64 = id.to_string_lossy().parse().unwrap();
+        let hooks = registry(audit(Path::new(&path)));
+        let turn = hooks.session(format!("writer-{id}")).begin_turn();
+        for i in 0..WRITER_LINES {
+            let _ = turn.run_tool(ToolCall::new("ls", json!({"w": id, "i": i})), |_| {
+                Ok(json!(1))
+            });
+        }
+        return;
+    }
+    let dir = temp_dir();
+    let path = log(&dir);
+    let me = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..2)
+        .map(|id| {
+            std::process::Command::new(&me)
+                .args([
+                    "--exact",
+                    "audit_log::two_processes_rotating_one_log_lose_no_line",
+                    "--test-threads=1",
+                ])
+                .env(WRITER_LOG, &path)
+                .env(WRITER_ID, id.to_string())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    for mut child in children {
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("a writer did not finish within 120 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status}");
+    }
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(path.parent().unwrap()).unwrap() {
+        let entry = entry.unwrap();
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&name) {
+            files += 1;
+            seen.extend(lines(&entry.path()).iter().map(|l| {
+                (
+                    l["args"]["w"].as_u64().unwrap(),
+                    l["args"]["i"].as_u64().unwrap(),
+                )
+            }));
+        }
+    }
+    seen.sort_unstable();
+    let all: Vec<(u64, u64)> = (0..2)
+        .flat_map(|w| (0..WRITER_LINES).map(move |i| (w, i)))
+        .collect();
+    let lost = all.len() - seen.len().min(all.len());
+    println!(
+        "two writers, {} lines, {files} files: {lost} lost ({:.1} %)",
+        all.len(),
+        lost as f64 * 100.0 / all.len() as f64
+    );
+    assert_eq!(seen, all);
+}

@@ -16,4 +16,5 @@ mod module_router;
 mod protected_paths;
 mod secrets;
 mod stop_verifier;
+mod untrusted_repository;
 mod workflow_guard;

@@ -617,3 +617,32 @@ fn hookchain_test_tries_it() {
         "{output}"
     );
 }
+
+#[test]
+fn a_fifo_at_the_plans_path_holds_writes_without_hanging_the_turn() {
+    let project = Workspace::new();
+    let plan = project.root.join("plans/active/plan.md");
+    let made = std::process::Command::new("mkfifo").arg(&plan).status();
+    if !made.is_ok_and(|s| s.success()) {
+        println!("a_fifo_at_the_plans_path: skipped, no mkfifo");
+        return;
+    }
+    let hooks = project.hooks(project.guard());
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let turn = hooks.session("wg-fifo").begin_turn();
+        let blocked = turn
+            .intercept_tool_call(call("write_file", json!({"path": "src/login.rs"})))
+            .blocked()
+            .map(|b| b.reason);
+        let _ = send.send(blocked);
+    });
+    let reason = receive
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the tool call did not finish within 20 s")
+        .expect("the write went through");
+    assert!(
+        reason.contains("it is a FIFO, not a regular file"),
+        "{reason}"
+    );
+}
