@@ -1,4 +1,5 @@
-//! The built-in guards at work in a scripted agent: one `hookchain.yaml` enables most of them,
+//! The built-in guards at work in a scripted agent: the user's own `hookchain.yaml` enables most
+//! of them (it names where they log and keep data, which only the user's file may say),
 //! one line of Rust enables `destructive-commands`, and a scripted model's tool calls go through
 //! them in a project directory of its own (a temporary one, removed at the end).
 //!
@@ -26,8 +27,10 @@ use hookchain::points::LlmCall;
 use hookchain::prelude::*;
 use hookchain::{Stop, TurnEnd};
 
-/// The config, as a project's `hookchain.yaml` would hold it (`{project}` and `{state}` are the
-/// temporary directories).
+/// The config, as the user's own `~/.config/hookchain/hookchain.yaml` would hold it (`{project}`
+/// and `{state}` are the temporary directories). A project's `hookchain.yaml` could enable the
+/// guards and tighten them, but not set `project_dir`, `routing_files`, a log path or a
+/// checkpoint directory: the project rule (the guide's config chapter) keeps those the user's.
 const CONFIG: &str = "\
 extensions:
   workflow-guard:
@@ -156,7 +159,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let yaml = CONFIG
         .replace("{project}", &project.display().to_string())
         .replace("{state}", &state.display().to_string());
-    let config = Config::from_yaml_str(&yaml, "hookchain.yaml")?;
+    let config = Config::from_user_yaml_str(&yaml, "~/.config/hookchain/hookchain.yaml")?;
     let hooks = Hooks::builder()
         .config(config)
         // One line of Rust enables a guard too.
