@@ -58,6 +58,11 @@ step "cargo package: every published crate, as the registry would build it"
 # of its own, made anew: cargo takes a registry crate's build as final, so a packaged crate built
 # by an earlier run (same name, same version, older code) would otherwise be used again.
 rm -rf target/package target/package-verify
+# cargo unpacks each packaged crate into $CARGO_HOME/registry/src/-<hash of the local registry's
+# path>/ and never unpacks the same name and version there again: what an earlier run of this
+# checkout unpacked (older code) would be compiled against. Those directories hold only the
+# crates `cargo package` made; drop ours.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/hookchain*
 cargo package --workspace --exclude second-crate --exclude hookchain-compile-fail \
     --target-dir target/package-verify
 
