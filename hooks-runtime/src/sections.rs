@@ -317,7 +317,7 @@ fn apply_rule(rule: ProjectRule, value: &Value, base: Option<(&Value, &str)>) ->
             };
             if added.is_empty() {
                 return Ruled::Refused(format!(
-                    "a project's entries are added to the list of {by}, never replace it, and \
+                    "a project's entries are added to the list set by {by}, never replace it, and \
                      an empty list adds nothing"
                 ));
             }
