@@ -54,11 +54,10 @@
 //!   `add_environment_info`, `add_prompt_files`, `add_git_status`, `add_git_diff`,
 //!   `add_directory_listing`, `add_user_info`, `add_recent_commits`) enable hookchain's
 //!   injector of that name (`add-date`, ...) on the entry's event, its `args` read into the
-//!   injector's config (`[file, ...]`, `["full"]`, `["<N>"]`) and its project directory the
-//!   agent file's, when hookchain is built with
+//!   injector's config (`[file, ...]`, `["full"]`, `["<N>"]`), when hookchain is built with
 //!   its guards (the `guards` feature); args that do not fit cost that entry, with a warning.
 //!   `type: builtin` `command: snapshot` entries (docker-agent's shadow-git snapshots) enable
-//!   the `git-checkpoint` guard on the agent file's directory, each entry turning on its
+//!   the `git-checkpoint` guard, each entry turning on its
 //!   trigger: `session_start` and `turn_start` a checkpoint at the start of each turn,
 //!   `pre_tool_use` one before the tools its matcher names (every tool for `*` or a regular
 //!   expression), `post_tool_use`, `turn_end` and `session_end` one at the end of each turn
@@ -67,6 +66,15 @@
 //!   `max-iterations` guard with `max: 50` (with the `guards` feature); without a positive
 //!   number, or under another event (where docker-agent's builtin does nothing), it is left
 //!   out with a warning naming the file and line.
+//!   An agent file is a repository's file like a project's `hookchain.yaml`: the sections its
+//!   builtins imply are held to the project rule (the guide's config chapter) — each key said
+//!   to be written by the entry that implies it —, so they may enable a guard or an injector
+//!   and tighten it, never raise the user's `max-iterations`, switch off a checkpoint the
+//!   user's file or the default takes, or have `add-prompt-files` read outside the project
+//!   (`~/.aws/credentials` is refused, with a warning naming the entry's line). What a builtin
+//!   only switches off or leaves as the default is not said at all, and an injector or
+//!   checkpoint works in the session's project directory (the agent's, else the current
+//!   directory), not one the file names.
 //!   Other `type: builtin` entries, `type: model` and
 //!   `type: evaluator` run inside docker-agent; hookchain leaves them out with a warning, and a
 //!   command hook's `args`, `model`, `prompt`, … are ignored (with a warning), as docker-agent
@@ -202,7 +210,10 @@ pub(crate) fn read(cx: &FileContext<'_>, document: Yaml) -> Result<Loaded, Confi
             ));
         }
     };
-    let mut loaded = Loaded::default();
+    let mut loaded = Loaded {
+        source: Some(cx.source.clone()),
+        ..Loaded::default()
+    };
     for (agent, config) in agents {
         let agent = yaml_key(&agent);
         let agent_path = at(&agents_path, agent.as_str());
@@ -436,7 +447,7 @@ impl ReadHook<'_> {
         &self,
         fields: &Map<String, Value>,
         matcher: &Matcher,
-        sections: &mut Vec<(String, Value)>,
+        sections: &mut Vec<(String, Value, ValuePath)>,
     ) -> Result<bool, ConfigError> {
         use hookchain_guards::BuiltinExtension;
         let cx = self.cx;
@@ -461,13 +472,11 @@ impl ReadHook<'_> {
                 ));
             }
         };
-        let file_dir = || {
-            let dir = std::path::absolute(cx.dir()).unwrap_or_else(|_| cx.dir());
-            Value::String(dir.display().to_string())
-        };
         if name == hookchain_guards::git_checkpoint::DOCKER_AGENT {
             use hookchain_guards::GitCheckpoint;
-            let earlier = sections.iter().position(|(n, _)| n == GitCheckpoint::NAME);
+            let earlier = sections
+                .iter()
+                .position(|(n, _, _)| n == GitCheckpoint::NAME);
             let matcher = (!matcher.is_all()).then(|| matcher.as_str());
             return match GitCheckpoint::docker_agent_section(
                 earlier.map(|i| &sections[i].1),
@@ -475,12 +484,17 @@ impl ReadHook<'_> {
                 matcher,
                 &args,
             ) {
-                Ok(mut section) => {
-                    // The agent file's directory, where its command hooks run too.
-                    section["project_dir"] = file_dir();
+                Ok(section) => {
                     match earlier {
-                        Some(i) => sections[i].1 = section,
-                        None => sections.push((GitCheckpoint::NAME.to_owned(), section)),
+                        Some(i) => {
+                            sections[i].1 = section;
+                            sections[i].2 = self.path.to_vec();
+                        }
+                        None => sections.push((
+                            GitCheckpoint::NAME.to_owned(),
+                            section,
+                            self.path.to_vec(),
+                        )),
                     }
                     Ok(true)
                 }
@@ -510,12 +524,8 @@ impl ReadHook<'_> {
         };
         match found {
             None => Ok(false),
-            Some(Ok((extension, mut section))) => {
-                // The agent file's directory, where its command hooks run too.
-                if let Some(dir) = section.get_mut("project_dir") {
-                    *dir = file_dir();
-                }
-                sections.push((extension.to_owned(), section));
+            Some(Ok((extension, section))) => {
+                sections.push((extension.to_owned(), section, self.path.to_vec()));
                 Ok(true)
             }
             Some(Err(why)) => Err(cx.error(
@@ -535,7 +545,7 @@ impl ReadHook<'_> {
         hook: &Value,
         matcher: Matcher,
         warnings: &mut Vec<String>,
-        sections: &mut Vec<(String, Value)>,
+        sections: &mut Vec<(String, Value, ValuePath)>,
     ) -> Result<Option<Entry>, ConfigError> {
         let cx = self.cx;
         let Value::Object(fields) = hook else {

@@ -581,9 +581,12 @@ pub(crate) struct Loaded {
     pub(crate) warnings: Vec<String>,
     /// Fail-closed hooks that cannot be loaded: their points block.
     pub(crate) blocked: Vec<UnloadedRequired>,
-    /// Extension sections the file sets (docker-agent's builtins that are built-in injectors:
-    /// the injector's name and the section that enables it).
-    pub(crate) sections: Vec<(String, Value)>,
+    /// Extension sections the file implies (docker-agent's builtins that are built-in guards
+    /// and injectors): the extension's name, the section that enables it, and where in the
+    /// file the entry that implies it is.
+    pub(crate) sections: Vec<(String, Value, ValuePath)>,
+    /// Where the file's values are, for the sections' origins.
+    pub(crate) source: Option<ConfigSource>,
 }
 
 impl Loaded {

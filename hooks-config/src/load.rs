@@ -18,6 +18,8 @@ use std::sync::Arc;
 
 use hookchain_core::{ConfigError, ConfigSource, PathSegment};
 use hookchain_external::Dialect;
+use hookchain_runtime::Sections;
+use serde_json::{Map, Value};
 use yaml_serde::Value as Yaml;
 
 use crate::config::{AUTO_ACCEPT, Config, TOP_LEVEL_KEYS};
@@ -239,12 +241,50 @@ impl Config {
             unloaded_required: loaded.blocked,
             ..Config::default()
         };
-        loaded
-            .sections
-            .into_iter()
-            .fold(config, |config, (name, section)| {
-                config.extension(name, section)
-            })
+        config.with_implied_sections(loaded.sections, loaded.source.as_ref())
+    }
+
+    /// `self` with the sections a file implies (docker-agent's `type: builtin` entries that
+    /// enable a built-in guard or injector), each key said to be written by the entry that
+    /// implies it, and held to the project rule as a project's file is: an agent file in a
+    /// repository may enable a guard and tighten it, never loosen what the user's file, the
+    /// agent's code or the guard's defaults set, nor have an injector read outside the project.
+    /// A section that cannot be put in is left out with a warning.
+    fn with_implied_sections(
+        mut self,
+        sections: Vec<(String, Value, Vec<PathSegment>)>,
+        source: Option<&ConfigSource>,
+    ) -> Config {
+        let Some(source) = source else {
+            return sections
+                .into_iter()
+                .fold(self, |config, (name, section, _)| {
+                    config.extension(name, section)
+                });
+        };
+        let mut implied = Sections::new();
+        for (name, section, at) in sections {
+            let mut values = match section {
+                Value::Object(values) => values,
+                _ => Map::new(),
+            };
+            // An entry asks to turn a guard on: what its reader fills in to switch a part off or
+            // leave it as the default (`turn_start: false`, `tools: []`, a `project_dir` of
+            // none) is not the file's to say, and is left to the user's file and the defaults.
+            values.retain(|key, value| {
+                key != "project_dir"
+                    && !matches!(value, Value::Null | Value::Bool(false))
+                    && !matches!(value, Value::Array(items) if items.is_empty())
+            });
+            if let Err(error) = implied.insert_implied(name, values, source, &at) {
+                let warning = format!("{error}: the builtin is left out");
+                tracing::warn!("{warning}");
+                self.notices.push(warning.clone());
+                self.warnings.push(warning);
+            }
+        }
+        self.sections = std::mem::take(&mut self.sections).merge(implied.restricted());
+        self
     }
 }
 

@@ -125,7 +125,7 @@ project_rules! {
     }
     GitCheckpoint {
         "turn_start": Raise,
-        "tools": UserOnly,
+        "tools": Union,
         "turn_end": Raise,
         "project_dir": UserOnly,
         "dir": UserOnly,

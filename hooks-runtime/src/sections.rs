@@ -482,16 +482,44 @@ impl Sections {
     pub fn insert(
         &mut self,
         name: String,
-        mut values: Map<String, Value>,
+        values: Map<String, Value>,
         source: &ConfigSource,
         at: &[&str],
     ) -> Result<(), ConfigError> {
+        let at: Vec<PathSegment> = at
+            .iter()
+            .map(|k| PathSegment::Key((*k).to_owned()))
+            .collect();
+        self.insert_keys(name, values, source, &at, true)
+    }
+
+    /// Puts a section a file implies rather than writes over the keys it has: every key is
+    /// said to be written at `at`, the value that implies it (a docker-agent `type: builtin`
+    /// entry that enables a guard). Otherwise as [`insert`](Sections::insert).
+    pub fn insert_implied(
+        &mut self,
+        name: String,
+        values: Map<String, Value>,
+        source: &ConfigSource,
+        at: &[PathSegment],
+    ) -> Result<(), ConfigError> {
+        self.insert_keys(name, values, source, at, false)
+    }
+
+    fn insert_keys(
+        &mut self,
+        name: String,
+        mut values: Map<String, Value>,
+        source: &ConfigSource,
+        at: &[PathSegment],
+        written_keys: bool,
+    ) -> Result<(), ConfigError> {
         let path_to = |key: &str| -> Vec<PathSegment> {
-            at.iter()
-                .copied()
-                .chain([key])
-                .map(|k| PathSegment::Key(k.to_owned()))
-                .collect()
+            let mut path = at.to_vec();
+            if written_keys {
+                path.push(PathSegment::Key(key.to_owned()));
+            }
+            path
         };
         let written = |key: &str| Written {
             source: source.clone(),
