@@ -63,8 +63,17 @@
 //!   itself is not what a reader approves. An assignment or a `cd` made under a condition
 //!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
-//!   subshell, a pipeline or `&`). A `cd` that would fail at run time is not foreseen: the
-//!   commands after `cd missing;` are looked up from `missing`.
+//!   subshell, a pipeline or `&`), logically as the shell does (`cd link/..` is the directory
+//!   holding `link`). A `cd` that would fail at run time is not foreseen: the commands after
+//!   `cd missing;` are looked up from `missing`.
+//! - A line that sets a variable deciding what runs or what a program loads — `PATH`,
+//!   `BASH_ENV`, `ENV`, `HOME`, `IFS`, `PS4`, `PYTHONPATH`, `NODE_OPTIONS`, `PERL5OPT`,
+//!   `LD_PRELOAD`, git's program variables, in an assignment, `export`, `env`, `read`, a `for`
+//!   loop or `unset` — is dynamic: what runs after it is not what the line names. So is a
+//!   line that changes what a later word means (`alias`, `hash -p`, `enable -f`), an
+//!   interpreter's option that loads a module (`node -r`, `perl -M`, `python3 -m`), a script
+//!   read from a descriptor (`bash /dev/stdin`), and text bash would evaluate as arithmetic
+//!   with a command substitution in an array subscript (`let 'x=a[$(…)]'`).
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
 //! - A command under a condition is still reported, with [`Command::conditional`] set: the

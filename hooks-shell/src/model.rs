@@ -187,6 +187,18 @@ impl Walker<'_> {
         d
     }
 
+    /// Notes that the line sets the variable `name` at `span`: when it is one whose value
+    /// decides what runs or what a program loads (`PATH`, `BASH_ENV`, `NODE_OPTIONS`, …), what
+    /// runs after it is not what the line names.
+    pub(crate) fn setting(&mut self, name: &str, span: Range<usize>) {
+        if table::changes_what_runs(name) {
+            self.dynamic(
+                span,
+                format!("sets `{name}`, which decides what the commands after it run or load"),
+            );
+        }
+    }
+
     fn source(&mut self, scope: &mut Scope) {
         let mut parser = Parser::new();
         if parser
@@ -196,6 +208,16 @@ impl Walker<'_> {
             let span = 0..self.src.len();
             self.dynamic(span, "the bash grammar could not be loaded");
             return;
+        }
+        if let Some(at) = self.src.find('\r') {
+            // bash reads a carriage return as a character of a word; the grammar reads it as
+            // a blank, and `\` before CR LF as a line continued.
+            let span = self.span_fix.clone().unwrap_or(at..at + 1);
+            self.dynamic(
+                span,
+                "a carriage return, which the shell reads as part of a word and the grammar as \
+                 a blank",
+            );
         }
         let Some(tree) = parser.parse(self.src, None) else {
             let span = 0..self.src.len();
@@ -272,6 +294,8 @@ impl Walker<'_> {
                     if matches!(part.kind(), "variable_name" | "word") {
                         let name = self.text(part).to_owned();
                         if !name.starts_with('-') {
+                            let span = self.span(part);
+                            self.setting(&name, span);
                             scope.vars.insert(name, Var::Unset);
                         }
                     }
@@ -318,6 +342,8 @@ impl Walker<'_> {
                     match field {
                         Some("variable") => {
                             let name = self.text(part).to_owned();
+                            let span = self.span(part);
+                            self.setting(&name, span);
                             body.assign(&name, None, true);
                             scope.assign(&name, None, true);
                         }
@@ -375,7 +401,12 @@ impl Walker<'_> {
                 self.sequence(node, &mut copy);
                 scope.merge(copy);
             }
-            "test_command" | "c_style_for_statement" | "arithmetic_expansion" => {
+            "test_command" => {
+                let mut copy = scope.branch();
+                self.test_words(node, &mut copy);
+                scope.merge(copy);
+            }
+            "c_style_for_statement" | "arithmetic_expansion" => {
                 let mut copy = scope.branch();
                 self.substitutions(node, &mut copy);
                 if node.kind() == "c_style_for_statement"
@@ -409,8 +440,38 @@ impl Walker<'_> {
         }
     }
 
+    /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
+    /// `x` when bash evaluates the operand as arithmetic), with their substitutions.
+    fn test_words(&mut self, node: Node, scope: &mut Scope) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "word"
+                | "string"
+                | "raw_string"
+                | "ansi_c_string"
+                | "translated_string"
+                | "concatenation"
+                | "simple_expansion"
+                | "expansion"
+                | "command_substitution"
+                | "process_substitution"
+                | "number" => {
+                    self.word(child, scope);
+                }
+                "regex" | "extglob_pattern" | "test_operator" | "variable_name" => {}
+                "ERROR" => {
+                    let span = self.span(child);
+                    self.dynamic(span, "the line does not parse here");
+                }
+                _ => self.test_words(child, scope),
+            }
+        }
+    }
+
     /// Walks the command substitutions found anywhere under `node`.
-    fn substitutions(&mut self, node: Node, scope: &mut Scope) {
+    pub(crate) fn substitutions(&mut self, node: Node, scope: &mut Scope) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -708,6 +769,8 @@ impl Walker<'_> {
             return;
         };
         let name = self.text(name).to_owned();
+        let span = self.span(node);
+        self.setting(&name, span);
         let value = match node.child_by_field_name("value") {
             Some(v) => self.assignment_value(v, scope),
             None => Some(String::new()),
@@ -737,7 +800,13 @@ impl Walker<'_> {
         for part in parts {
             match part.kind() {
                 "variable_assignment" => self.assignment(part, scope, export),
-                "variable_name" if export => {
+                "variable_name" if !export => {
+                    // `declare PATH`, `local PATH`: declared, and unset in a function.
+                    let name = self.text(part).to_owned();
+                    let span = self.span(part);
+                    self.setting(&name, span);
+                }
+                "variable_name" => {
                     let name = self.text(part).to_owned();
                     if let Some(Var::Known { exported, .. } | Var::Unknown { exported }) =
                         scope.vars.get_mut(&name)
@@ -745,7 +814,6 @@ impl Walker<'_> {
                         *exported = true;
                     }
                 }
-                "variable_name" => {}
                 _ => {
                     self.word(part, scope);
                 }
@@ -775,6 +843,8 @@ impl Walker<'_> {
                 (_, "variable_assignment") => {
                     if let Some(name) = child.child_by_field_name("name") {
                         let name = self.text(name).to_owned();
+                        let span = self.span(child);
+                        self.setting(&name, span);
                         let value = match child.child_by_field_name("value") {
                             Some(v) => self.assignment_value(v, scope),
                             None => Some(String::new()),
@@ -865,6 +935,13 @@ impl Walker<'_> {
                 "a relative program, from a directory an earlier `cd` makes unknown",
             );
         }
+        if name.contains('/') && is_device(scope.dir.as_deref(), &name) {
+            self.dynamic(
+                program_span.clone(),
+                "a program run from a descriptor or a device, which holds what the line puts \
+                 there",
+            );
+        }
         let at = self.out.commands.len();
         self.out.commands.push(command.clone());
         if scope.functions.contains(&name) {
@@ -875,10 +952,30 @@ impl Walker<'_> {
 
         if let Some(wrapper) = table::wrapper(&name)
             && (!is_builtin(self.shell, &name)
-                || matches!(name.as_str(), "command" | "exec" | "time"))
+                || matches!(name.as_str(), "command" | "exec" | "time" | "builtin"))
         {
+            if base == "coproc"
+                && statics
+                    .first()
+                    .is_some_and(|w| w.is_none_or(|w| w == "{" || w.starts_with('(')))
+            {
+                self.dynamic(
+                    span,
+                    "`coproc` of a compound command, which the grammar does not read",
+                );
+                return;
+            }
+            if base == "flock"
+                && statics.iter().any(|w| {
+                    w.is_none_or(|w| matches!(w, "-c" | "--command") || w.starts_with("--command="))
+                })
+            {
+                self.dynamic(span, "`flock -c` runs a string given to a shell");
+                return;
+            }
             let mut i = 0;
-            let mut dir = None;
+            // `env -C DIR`: `Some(None)` when the directory is computed when the line runs.
+            let mut chdir: Option<Option<String>> = None;
             while i < rest.len() {
                 let Some(word) = statics[i] else { break };
                 if word == "--" {
@@ -890,6 +987,7 @@ impl Walker<'_> {
                 }
                 if wrapper.assignments && !word.starts_with('-') && word.contains('=') {
                     let (k, v) = word.split_once('=').unwrap_or((word, ""));
+                    self.setting(k, rest[i].1.clone());
                     child.assign(k, Some(v.to_owned()), true);
                     if let Some(Var::Known { exported, .. }) = child.vars.get_mut(k) {
                         *exported = true;
@@ -900,29 +998,62 @@ impl Walker<'_> {
                 if !word.starts_with('-') || word == "-" {
                     break;
                 }
-                if base == "env" && (word == "-S" || word.starts_with("--split-string")) {
+                if base == "env" && word.starts_with("--split-string") {
                     self.dynamic(rest[i].1.clone(), "`env -S` splits a string into a command");
                     return;
                 }
-                if base == "env" && matches!(word, "-i" | "--ignore-environment") {
+                if base == "env" && word == "--ignore-environment" {
                     child.vars.clear();
                 }
-                if wrapper.valued.contains(&word) {
-                    if base == "env" && matches!(word, "-C" | "--chdir") {
-                        dir = statics.get(i + 1).copied().flatten().map(str::to_owned);
-                    }
-                    i += 2;
-                } else {
+                if base == "env" && word.starts_with("--chdir=") {
+                    chdir = Some(word.strip_prefix("--chdir=").map(str::to_owned));
                     i += 1;
+                    continue;
                 }
+                if word.starts_with("--") {
+                    i += if wrapper.valued.contains(&word) { 2 } else { 1 };
+                    if base == "env" && word == "--chdir" {
+                        chdir = Some(statics.get(i - 1).copied().flatten().map(str::to_owned));
+                    }
+                    continue;
+                }
+                // Short options, alone or clustered (`-n5`, `-la NAME`, `-iCsub`): a valued
+                // one takes the rest of the word, or the next word when it ends the word.
+                let flags = &word[1..];
+                let mut step = 1;
+                for (k, flag) in flags.char_indices() {
+                    let attached = &flags[k + flag.len_utf8()..];
+                    if base == "env" && flag == 'S' {
+                        self.dynamic(rest[i].1.clone(), "`env -S` splits a string into a command");
+                        return;
+                    }
+                    if base == "env" && flag == 'i' {
+                        child.vars.clear();
+                    }
+                    if wrapper.valued.contains(&format!("-{flag}").as_str()) {
+                        let value = if attached.is_empty() {
+                            step = 2;
+                            statics.get(i + 1).copied().flatten().map(str::to_owned)
+                        } else {
+                            Some(attached.to_owned())
+                        };
+                        if base == "env" && flag == 'C' {
+                            chdir = Some(value);
+                        }
+                        break;
+                    }
+                }
+                i += step;
             }
             i += wrapper.operands;
             if i >= rest.len() {
                 return;
             }
             let mut inner_scope = scope.clone();
-            if let Some(d) = dir {
-                inner_scope.dir = inner_scope.dir.map(|x| x.join(d));
+            match chdir {
+                Some(Some(d)) => inner_scope.dir = inner_scope.dir.map(|x| x.join(d)),
+                Some(None) => inner_scope.dir = None,
+                None => {}
             }
             if base == "xargs" {
                 inner_scope.conditional = true;
@@ -934,20 +1065,33 @@ impl Walker<'_> {
         }
 
         match name.as_str() {
+            "popd" => scope.dir = None,
+            "pushd" if self.shell == Shell::Posix => {
+                // A builtin of bash only: `sh` may or may not move.
+                scope.dir = None;
+            }
             "cd" | "pushd" => {
-                let operands: Vec<&(Word, Range<usize>, bool)> = rest
+                let options: Vec<&str> = rest
                     .iter()
-                    .skip_while(|(w, _, _)| {
-                        w.as_static()
-                            .is_some_and(|s| s.starts_with('-') && s != "-")
+                    .map_while(|(w, _, _)| {
+                        w.as_static().filter(|s| s.starts_with('-') && *s != "-")
                     })
                     .collect();
+                let physical = options.iter().any(|o| o.contains('P'));
+                let operands: Vec<&(Word, Range<usize>, bool)> =
+                    rest.iter().skip(options.len()).collect();
                 scope.dir = match operands.first() {
+                    None if name == "pushd" => None,
                     None => match scope.vars.get("HOME") {
                         Some(Var::Known { value, .. }) => Some(PathBuf::from(value)),
                         _ => None,
                     },
                     Some((Word::Static(d), _, _)) if d == "-" => None,
+                    Some((Word::Static(d), _, _))
+                        if name == "pushd" && (d.starts_with('+') || d.starts_with('-')) =>
+                    {
+                        None
+                    }
                     Some((Word::Static(d), _, _)) => {
                         let plain = d.starts_with('/')
                             || d.starts_with("./")
@@ -963,7 +1107,12 @@ impl Walker<'_> {
                         if !plain && cdpath {
                             None
                         } else {
-                            scope.dir.as_ref().map(|dir| dir.join(d))
+                            // The shell's `cd` is logical: `link/..` is the directory holding
+                            // `link`, wherever `link` points; `cd -P` follows the links first.
+                            scope
+                                .dir
+                                .as_ref()
+                                .and_then(|dir| logical(&dir.join(d), physical))
                         }
                     }
                     Some((Word::Dynamic(_), _, _)) => None,
@@ -980,21 +1129,70 @@ impl Walker<'_> {
                     self.script(at, path, path_span, *line_var, args, true, scope);
                 }
             }
+            "read" | "mapfile" | "readarray" | "getopts" | "let" | "export" | "declare"
+            | "typeset" | "local" | "readonly" => {
+                // Builtins that set the variables they name (here when a wrapper runs them:
+                // `command export PATH=.`; written plainly they are declarations).
+                for (word, s, _) in rest {
+                    if let Some(word) = word.as_static() {
+                        let var = word.split_once('=').map_or(word, |(n, _)| n);
+                        self.setting(var, s.clone());
+                    }
+                }
+            }
+            "printf" => {
+                let named = rest.windows(2).find_map(|pair| {
+                    (pair[0].0.as_static() == Some("-v")).then(|| pair[1].clone())
+                });
+                if let Some((Word::Static(var), s, _)) = named {
+                    self.setting(&var, s);
+                }
+            }
+            "alias"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w.contains('='))) =>
+            {
+                self.dynamic(
+                    span,
+                    "`alias`, which changes what a later word of the line runs",
+                );
+            }
+            "hash" if rest.iter().any(|(w, _, _)| w.as_static() != Some("-r")) => {
+                self.dynamic(span, "`hash`, which can tie a name to any file");
+            }
+            "enable"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w.starts_with("-f"))) =>
+            {
+                self.dynamic(
+                    span,
+                    "`enable -f`, which loads a builtin from a shared object",
+                );
+            }
             "eval" => {
                 if !rest.is_empty() {
                     self.dynamic(span, "`eval` runs its arguments as a new line");
                 }
             }
-            "trap" => match rest.first() {
-                Some((Word::Static(action), s, _)) if rest.len() > 1 && action != "-" => {
-                    let mut copy = scope.branch();
-                    self.nested(&action.clone(), self.shell, &mut copy, s.clone());
+            "trap" => {
+                // `trap [--] ACTION SIGNAL…`: the action runs at the signal (or on exit).
+                let operands: Vec<&(Word, Range<usize>, bool)> = rest
+                    .iter()
+                    .skip_while(|(w, _, _)| w.as_static() == Some("--"))
+                    .collect();
+                match operands.first() {
+                    Some((Word::Static(action), s, _)) if operands.len() > 1 && action != "-" => {
+                        let mut copy = scope.branch();
+                        self.nested(&action.clone(), self.shell, &mut copy, s.clone());
+                    }
+                    Some((Word::Dynamic(_), s, _)) if operands.len() > 1 => {
+                        self.dynamic(s.clone(), "`trap`'s action is computed when the line runs");
+                    }
+                    _ => {}
                 }
-                Some((Word::Dynamic(_), s, _)) if rest.len() > 1 => {
-                    self.dynamic(s.clone(), "`trap`'s action is computed when the line runs");
-                }
-                _ => {}
-            },
+            }
             "fish" | "csh" | "tcsh" | "nu" | "pwsh" | "xonsh" | "elvish" => {
                 self.dynamic(span, format!("`{base}` is not a shell this model reads"));
             }
@@ -1042,9 +1240,9 @@ impl Walker<'_> {
             {
                 end += 1;
             }
-            if rest
-                .get(start)
-                .is_some_and(|(w, _, _)| w.as_static() == Some("{}"))
+            if rest[start..end]
+                .iter()
+                .any(|(w, _, _)| w.as_static().is_none_or(|w| w.contains("{}")))
             {
                 self.dynamic(
                     rest[start].1.clone(),
@@ -1097,6 +1295,13 @@ impl Walker<'_> {
                     "a relative script, from a directory an earlier `cd` makes unknown",
                 );
             }
+            Word::Static(p) if is_device(scope.dir.as_deref(), p) => {
+                self.dynamic(
+                    span.clone(),
+                    "a script read from a descriptor or a device, which holds what the line \
+                     puts there",
+                );
+            }
             Word::Static(_) => {}
         }
         self.out.commands[at].scripts.push(Script {
@@ -1134,11 +1339,15 @@ impl Walker<'_> {
                 break;
             }
             if let Some(long) = word.strip_prefix("--") {
-                i += if matches!(long, "rcfile" | "init-file") {
-                    2
+                if matches!(long, "rcfile" | "init-file") {
+                    // Sourced when the shell is interactive (`-i`).
+                    if let Some((path, s, line_var)) = rest.get(i + 1) {
+                        self.script(at, path, s, *line_var, &[], true, scope);
+                    }
+                    i += 2;
                 } else {
-                    1
-                };
+                    i += 1;
+                }
                 continue;
             }
             let Some(flags) = word.strip_prefix('-').or_else(|| word.strip_prefix('+')) else {
@@ -1233,6 +1442,8 @@ impl Walker<'_> {
         stdin: &Stdin,
     ) {
         let mut i = 0;
+        let mut inline = false;
+        let mut subcommand = interp.run_subcommand;
         while i < rest.len() {
             let Some(word) = rest[i].0.as_static() else {
                 break;
@@ -1241,25 +1452,65 @@ impl Walker<'_> {
                 i += 1;
                 break;
             }
-            if word == "-" {
+            if word == "-" && !inline {
                 self.stdin_program(at, None, stdin, span, scope);
                 return;
+            }
+            if subcommand && word == "run" {
+                subcommand = false;
+                i += 1;
+                continue;
             }
             if !word.starts_with('-') {
                 break;
             }
-            let option = word.split_once('=').map_or(word, |(o, _)| o);
-            if interp.inline.contains(&option) {
-                return;
+            subcommand = false;
+            let long = word.starts_with("--");
+            // `--opt=value`, or a short option with its cluster (`-Bm mod`, `-Mmod`, `-le CODE`):
+            // each flag of a cluster in turn, a valued one taking the rest of the word or the
+            // next word.
+            let flags: Vec<(String, &str)> = if long {
+                let option = word.split_once('=').map_or(word, |(o, _)| o);
+                vec![(option.to_owned(), "")]
+            } else {
+                word[1..]
+                    .char_indices()
+                    .map(|(k, c)| (format!("-{c}"), &word[1 + k + c.len_utf8()..]))
+                    .collect()
+            };
+            let mut step = 1;
+            for (option, attached) in flags {
+                if interp.attached.contains(&option.as_str()) {
+                    break;
+                }
+                if interp.elsewhere.contains(&option.as_str()) {
+                    self.dynamic(
+                        rest[i].1.clone(),
+                        "runs code found outside the line (a module)",
+                    );
+                    return;
+                }
+                if interp.inline.contains(&option.as_str()) {
+                    if !interp.options_after_inline {
+                        return;
+                    }
+                    inline = true;
+                    if attached.is_empty() {
+                        step = 2;
+                    }
+                    break;
+                }
+                if interp.valued.contains(&option.as_str()) {
+                    if attached.is_empty() && !(long && word.contains('=')) {
+                        step = 2;
+                    }
+                    break;
+                }
             }
-            if interp.elsewhere.contains(&option) {
-                self.dynamic(
-                    rest[i].1.clone(),
-                    "runs code found outside the line (a module)",
-                );
-                return;
-            }
-            i += if interp.valued.contains(&word) { 2 } else { 1 };
+            i += step;
+        }
+        if inline {
+            return;
         }
         match rest.get(i) {
             Some((path, s, line_var)) => {
@@ -1268,4 +1519,38 @@ impl Walker<'_> {
             None => self.stdin_program(at, None, stdin, span, scope),
         }
     }
+}
+
+/// The directory `cd` reaches at `path`: with `..` taken off the name (the shell's logical
+/// `cd`), or, for `cd -P`, unknown when a `..` would have to follow a link first.
+fn logical(path: &std::path::Path, physical: bool) -> Option<PathBuf> {
+    use std::path::Component;
+    if physical {
+        return (!path.components().any(|c| c == Component::ParentDir)).then(|| path.to_path_buf());
+    }
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `/..` is `/`; a relative start that climbs past its own first name is not known.
+                if !out.pop() && !out.has_root() {
+                    return None;
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+/// `true` when `path`, from `dir`, names a descriptor or a device (`/dev/stdin`, `/dev/fd/3`,
+/// `/proc/self/fd/0`): a file whose content is what the line feeds it, not a file on disk.
+fn is_device(dir: Option<&std::path::Path>, path: &str) -> bool {
+    let full = match dir {
+        Some(dir) => dir.join(path),
+        None => PathBuf::from(path),
+    };
+    let full = logical(&full, false).unwrap_or(full);
+    full.starts_with("/dev") || full.starts_with("/proc")
 }

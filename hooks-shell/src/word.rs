@@ -66,6 +66,19 @@ impl Walker<'_> {
                 );
             }
         }
+        if p.dynamic.is_none()
+            && p.text.contains('[')
+            && (p.text.contains("$(") || p.text.contains('`'))
+        {
+            // `let 'x=a[$(./x.sh)]'`, `[[ $v -eq 0 ]]`, `declare -i`: bash runs a command
+            // substitution written in an array subscript of text it evaluates as arithmetic.
+            let span = self.span(node);
+            self.dynamic(
+                span,
+                "text with a command substitution in an array subscript, which bash runs when \
+                 it evaluates the text as arithmetic",
+            );
+        }
         let vanished = !p.quoted && p.text.is_empty() && p.dynamic.is_none() && p.any;
         Value {
             word: match p.dynamic {
@@ -317,6 +330,9 @@ impl Walker<'_> {
             return;
         };
         if name.kind() != "variable_name" {
+            // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
+            let mut copy = scope.clone();
+            self.substitutions(node, &mut copy);
             p.fail(span, "a `${…}` operation this model does not compute");
             return;
         }
@@ -327,6 +343,9 @@ impl Walker<'_> {
         };
         let op = self.text(*op).to_owned();
         if !matches!(op.as_str(), ":-" | "-" | ":=" | "=" | ":+" | "+") {
+            // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
+            let mut copy = scope.clone();
+            self.substitutions(node, &mut copy);
             p.fail(span, "a `${…}` operation this model does not compute");
             return;
         }
@@ -376,6 +395,7 @@ impl Walker<'_> {
             return;
         }
         if op.ends_with('=') {
+            self.setting(&name, span.clone());
             scope.assign(&name, Some(word.text.clone()), true);
         }
         p.any = true;

@@ -100,3 +100,197 @@ fn a_builtin_runs_no_program_file() {
     let posix = Line::parse("source ./s.sh", Shell::Posix, &cx());
     assert!(!posix.commands[0].is_builtin());
 }
+
+/// The files `line` runs, read by `shell`, or why they cannot be known.
+fn run_by(line: &str, shell: Shell) -> Result<Vec<PathBuf>, String> {
+    Line::parse(line, shell, &cx())
+        .files_run()
+        .map_err(|dynamic| {
+            dynamic
+                .iter()
+                .map(|d| d.why.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+}
+
+fn paths(files: &[&str]) -> Vec<PathBuf> {
+    files.iter().map(PathBuf::from).collect()
+}
+
+#[test]
+fn a_line_that_sets_what_decides_what_runs_is_not_pinnable() {
+    // Each runs a file of the directory that the line does not name as a program or script:
+    // a bare name found on a `PATH` the line changed, a shell's startup file, a module.
+    for (line, shell) in [
+        ("PATH=. x", Shell::Posix),
+        ("PATH=.:$PATH x.sh", Shell::Posix),
+        ("PATH= x", Shell::Posix),
+        ("export PATH=.; x", Shell::Posix),
+        ("unset PATH; x", Shell::Bash),
+        ("for PATH in .; do x; done", Shell::Posix),
+        ("read PATH <<< .; x", Shell::Bash),
+        ("printf -v PATH .; x", Shell::Bash),
+        ("command export PATH=.; x", Shell::Posix),
+        (": ${PATH:=.}; x", Shell::Posix),
+        ("BASH_ENV=./rc.sh bash -c true", Shell::Posix),
+        ("ENV=./rc.sh sh -i -c true", Shell::Posix),
+        ("HOME=. bash -lc true", Shell::Posix),
+        ("env HOME=. bash --login -c true", Shell::Posix),
+        ("NODE_OPTIONS='--require ./x.js' node y.js", Shell::Posix),
+        ("PYTHONPATH=. python3 y.py", Shell::Posix),
+        ("env LD_PRELOAD=./x.so true", Shell::Posix),
+        ("PS4='$(./x.sh)' bash -xc true", Shell::Posix),
+        ("GIT_EXTERNAL_DIFF=./x.sh git diff", Shell::Posix),
+    ] {
+        let why = run_by(line, shell).expect_err(line);
+        assert!(why.contains("which decides what"), "{line}: {why}");
+    }
+    // Other variables still pass to what the line names.
+    assert_eq!(
+        run_by("A=1 ./x.sh; B=2; export C=3; env D=4 ./y.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh", "/w/y.sh"]))
+    );
+}
+
+#[test]
+fn a_startup_file_a_shell_is_given_is_a_script_it_sources() {
+    for line in [
+        "bash --rcfile ./rc.sh -i -c true",
+        "bash --init-file ./rc.sh -ic true",
+    ] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/rc.sh"])),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn more_wrappers_are_seen_through() {
+    for (line, shell, file) in [
+        ("builtin source ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("builtin . ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("coproc ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("flock /tmp/l ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("ionice -c3 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("taskset 1 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("chrt -o 0 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("busybox sh x.sh", Shell::Posix, "/w/x.sh"),
+        // A valued option at the end of a cluster takes the next word.
+        ("exec -la name ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("env --chdir=sub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("env -Csub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("env -iC sub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("trap -- './x.sh' EXIT", Shell::Posix, "/w/x.sh"),
+        // A substitution inside an expansion the model does not compute still runs.
+        (r#"x=a; echo "${x/a/$(./x.sh)}""#, Shell::Bash, "/w/x.sh"),
+    ] {
+        assert_eq!(run_by(line, shell), Ok(paths(&[file])), "{line}");
+    }
+    for line in [
+        "env -iS './x.sh'",
+        "env -vS./x.sh",
+        "env -C \"$(pwd)\" ./x.sh",
+        "flock -c ./x.sh /tmp/l",
+        "coproc { ./x.sh; }",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}
+
+#[test]
+fn a_script_read_from_a_descriptor_or_found_by_find_is_not_pinnable() {
+    for line in [
+        "bash /dev/stdin < x.sh",
+        ". /dev/stdin < x.sh",
+        "sh /proc/self/fd/0 < x.sh",
+        "exec 3<x.sh; bash /dev/fd/3",
+        "find . -name x.sh -exec sh {} \\;",
+        "find . -name '*.sh' -exec bash -e {} +",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}
+
+#[test]
+fn interpreter_options_that_load_code_are_seen() {
+    for line in [
+        "node -r ./x.js -e 1",
+        "node --require=./x.js y.js",
+        "node -e 1 -r ./x.js",
+        "node --import ./x.mjs y.js",
+        "perl -I. -Mevil -e 1",
+        "perl -e 1 -Mevil",
+        "ruby -I. -revil -e 1",
+        "php -d auto_prepend_file=x.php -r 1",
+        "python3 -Bm evil",
+        "lua -l evil x.lua",
+    ] {
+        let why = run_by(line, Shell::Posix).expect_err(line);
+        assert!(why.contains("module"), "{line}: {why}");
+    }
+    // `-pie` is `-p -i` with the backup suffix `e`: the next word is the script.
+    assert_eq!(
+        run_by("perl -pie ./x.pl", Shell::Posix),
+        Ok(paths(&["/w/x.pl"]))
+    );
+    assert_eq!(
+        run_by("deno run --allow-read ./x.ts", Shell::Posix),
+        Ok(paths(&["/w/x.ts"]))
+    );
+    assert_eq!(
+        run_by("bun run ./x.ts", Shell::Posix),
+        Ok(paths(&["/w/x.ts"]))
+    );
+}
+
+#[test]
+fn cd_is_logical_and_pushd_popd_are_followed() {
+    // The shell's `cd link/..` is the directory holding `link`, wherever `link` points.
+    assert_eq!(
+        run_by("cd sub/link/..; ./x.sh", Shell::Posix),
+        Ok(paths(&["/w/sub/x.sh"]))
+    );
+    assert_eq!(
+        run_by("cd /w/..; cd ../..; ./x.sh", Shell::Posix),
+        Ok(paths(&["/x.sh"]))
+    );
+    for (line, shell) in [
+        ("cd -P link/..; ./x.sh", Shell::Bash),
+        ("pushd sub; popd; ./x.sh", Shell::Bash),
+        // dash has no `pushd`: it may or may not move.
+        ("pushd sub; ./x.sh", Shell::Posix),
+    ] {
+        assert!(run_by(line, shell).is_err(), "{line}");
+    }
+    assert_eq!(
+        run_by("pushd sub; ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/sub/x.sh"]))
+    );
+}
+
+#[test]
+fn what_changes_later_words_or_hides_text_from_the_grammar_is_not_pinnable() {
+    for (line, shell) in [
+        ("alias y=./x.sh\ny", Shell::Posix),
+        ("shopt -s expand_aliases\nalias y=./x.sh\ny", Shell::Bash),
+        ("hash -p ./x.sh ls; ls", Shell::Bash),
+        ("enable -f ./x.so x; x", Shell::Bash),
+        // `\` before CR LF: the grammar continues the line, the shell ends the command.
+        ("echo a\\\r\n./x.sh", Shell::Bash),
+        // bash runs a substitution written in an array subscript of text it evaluates as
+        // arithmetic.
+        ("let 'x=a[$(./x.sh)]'", Shell::Bash),
+        ("[[ 'a[$(./x.sh)]' -eq 0 ]]", Shell::Bash),
+        ("declare -i x='a[$(./x.sh)]'", Shell::Bash),
+        ("x='a[$(./x.sh)]'; [[ x -eq 0 ]]", Shell::Bash),
+    ] {
+        assert!(run_by(line, shell).is_err(), "{line:?}");
+    }
+    assert_eq!(
+        run_by("alias; hash -r; ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
