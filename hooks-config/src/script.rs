@@ -8,7 +8,14 @@
 //!   `python3 -u hooks/guard.py`), its first operand that is a file. Every other word that names
 //!   a file is pinned with it ([`files_of`]): an option's value cannot hide the script
 //!   (`sh -o errexit x.sh`, `python3 -W ignore x.py`), nor can a wrapper (`env python3 x.py`,
-//!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`).
+//!   `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`). The same words are also read by the shell
+//!   model, quoted (nothing in them is expanded), so that what they run is pinned too:
+//!   `bash -ec "cd sub && ./x.sh"`, `env -C sub ./x.sh`; and a command that runs a module or
+//!   what a variable leads to (`python3 -m mod`, `env BASH_ENV=x bash y.sh`) is not pinnable.
+//! - A hook whose own `env` sets a variable that decides what runs or loads (`BASH_ENV`,
+//!   `ENV`, `PATH`, `PYTHONPATH`, `NODE_OPTIONS`, `LD_PRELOAD`, …: see
+//!   [`hookchain_shell::changes_what_runs`]) is not pinnable: what runs is what the value leads
+//!   to.
 //! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), what the shell
 //!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
 //!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
@@ -68,20 +75,30 @@ pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
 /// program, `X=./x.sh; $X`, `eval`, a variable not known): such a hook is not pinnable.
 pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     let base = base_dir(spec);
-    let Some(line) = shell_line(spec) else {
-        return Ok(argv_files(spec, &base));
-    };
     let project = project_dir_variable(spec, &base);
+    let Some(line) = shell_line(spec) else {
+        // A command split from the config: every word that names a file, and what the shell
+        // model says the same words run (`bash -ec LINE`, `env -C DIR ./x.sh`, `python3 -m
+        // mod`), read as a line of quoted words: nothing in them is expanded.
+        let mut files = argv_files(spec, &base);
+        let words = shell_words::join(&spec.argv);
+        let model = hookchain_shell::Line::parse(
+            &words,
+            hookchain_shell::Shell::Posix,
+            &line_context(spec, &base, &project),
+        );
+        for file in model.files_run().map_err(|dynamic| why(&words, &dynamic))? {
+            let file = base.join(file);
+            if file.is_file() && !files.contains(&file) {
+                files.push(file);
+            }
+        }
+        return Ok(files);
+    };
     let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
         .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
     let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base, &project));
-    let files = model.files_run().map_err(|dynamic| {
-        let parts: Vec<String> = dynamic
-            .iter()
-            .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(line), d.why))
-            .collect();
-        parts.join("; ")
-    })?;
+    let files = model.files_run().map_err(|dynamic| why(line, &dynamic))?;
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
         let file = base.join(file);
@@ -90,6 +107,29 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(out)
+}
+
+/// Why `spec` is not pinnable for its own `env`, when it is not: a variable there decides what
+/// runs or loads (`BASH_ENV`, `PATH`, `NODE_OPTIONS`: see
+/// [`hookchain_shell::changes_what_runs`]), so what runs is what its value leads to, not the
+/// files the command names (which are pinned all the same).
+pub(crate) fn env_not_pinnable(spec: &CommandSpec) -> Option<String> {
+    let name = spec
+        .env
+        .keys()
+        .find(|name| hookchain_shell::changes_what_runs(name))?;
+    Some(format!(
+        "its `env` sets `{name}`, which decides what the command runs or loads"
+    ))
+}
+
+/// Why `line` is not pinnable: each part of it that is computed when it runs, and why.
+fn why(line: &str, dynamic: &[hookchain_shell::Dynamic]) -> String {
+    let parts: Vec<String> = dynamic
+        .iter()
+        .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(line), d.why))
+        .collect();
+    parts.join("; ")
 }
 
 /// What the shell line knows before it runs: the directory it starts in, the agent's

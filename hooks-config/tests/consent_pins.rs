@@ -211,3 +211,79 @@ fn claude_codes_shell_key_is_pinned() {
     assert_eq!(consent.status(&load(Some("sh"))), ConsentStatus::Approved);
     assert!(drifted(consent.status(&load(Some("bash")))));
 }
+
+/// A hook of `hookchain.yaml` in `dir` running `argv` (split by the config, no shell) from
+/// `dir`, with `env`.
+fn argv_hook(dir: &Path, argv: &[&str], env: &[(&str, &str)]) -> ExternalHook {
+    let words: Vec<String> = argv
+        .iter()
+        .map(|w| serde_json::to_string(w).unwrap())
+        .collect();
+    let mut yaml = format!(
+        "hooks:\n  intercept_tool_call:\n    - command: [{}]\n      name: h\n      \
+         working_dir: .\n",
+        words.join(", ")
+    );
+    if !env.is_empty() {
+        yaml.push_str("      env:\n");
+        for (name, value) in env {
+            yaml.push_str(&format!("        {name}: {value}\n"));
+        }
+    }
+    let config = dir.join("hookchain.yaml");
+    Config::from_yaml_str(&yaml, &config.display().to_string())
+        .unwrap()
+        .external_hooks()[0]
+        .clone()
+}
+
+#[test]
+fn a_command_split_from_the_config_pins_what_its_words_run() {
+    let forms: &[&[&str]] = &[
+        &["bash", "-ec", "cd sub && ./x.sh"],
+        &["sh", "-c", "cd sub; ./x.sh", "hook"],
+        &["env", "-C", "sub", "./x.sh"],
+        &["nice", "-n", "5", "sh", "-e", "-c", "cd sub && ./x.sh"],
+    ];
+    for argv in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let path = script(&dir.join("sub"), "x.sh", "exit 0");
+        let hook = argv_hook(dir, argv, &[]);
+        assert_eq!(not_pinnable(&hook), None, "{argv:?} is pinnable");
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        std::fs::write(&path, "#!/bin/sh\necho edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "{argv:?}: sub/x.sh edited after approval is drifted"
+        );
+    }
+}
+
+#[test]
+fn a_command_that_runs_what_a_variable_or_a_module_leads_to_is_not_pinnable() {
+    type Form<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)]);
+    let forms: &[Form] = &[
+        (&["python3", "-m", "evil"], &[]),
+        (&["node", "--require=./x.js", "y.js"], &[]),
+        (&["env", "BASH_ENV=./x.sh", "bash", "y.sh"], &[]),
+        (&["bash", "y.sh"], &[("BASH_ENV", "./x.sh")]),
+        (&["sh", "-c", "true"], &[("BASH_ENV", "./x.sh")]),
+        (&["python3", "y.py"], &[("PYTHONPATH", ".")]),
+    ];
+    for (argv, env) in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "x.sh", "exit 0");
+        script(dir, "y.sh", "exit 0");
+        std::fs::write(dir.join("y.py"), "").unwrap();
+        std::fs::write(dir.join("y.js"), "").unwrap();
+        let hook = argv_hook(dir, argv, env);
+        assert!(
+            not_pinnable(&hook).is_some(),
+            "{argv:?} with {env:?} is not pinnable"
+        );
+    }
+}

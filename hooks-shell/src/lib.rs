@@ -89,7 +89,7 @@ mod model;
 mod table;
 mod word;
 
-pub use table::is_builtin;
+pub use table::{changes_what_runs, is_builtin};
 
 /// Which shell reads the line: what `$'…'` and brace expansion mean, and which names are
 /// builtins.

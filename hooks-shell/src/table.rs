@@ -249,7 +249,14 @@ pub(crate) fn interpreter(program: &str) -> Option<Interpreter> {
 /// `RUBYOPT`), the dynamic loader's (`LD_PRELOAD`), and the programs git and other tools run
 /// (`GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `PAGER`, `EDITOR`). A line that sets one runs what
 /// its value leads to, which is not a file of the line's.
-pub(crate) fn changes_what_runs(name: &str) -> bool {
+///
+/// ```
+/// use hookchain_shell::changes_what_runs;
+/// assert!(changes_what_runs("BASH_ENV"));
+/// assert!(changes_what_runs("NODE_OPTIONS"));
+/// assert!(!changes_what_runs("TZ"));
+/// ```
+pub fn changes_what_runs(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "PATH",
         "BASH_ENV",
