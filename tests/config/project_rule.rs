@@ -328,6 +328,35 @@ fn a_projects_prompt_files_outside_the_project_are_refused() {
     }
 }
 
+/// The files the user's own file gives `add-prompt-files` (their rules, say) reach the model
+/// whole: a project cannot cut them to a byte.
+#[test]
+fn a_projects_prompt_files_max_bytes_is_refused_and_the_users_files_stay_whole() {
+    let dirs = Dirs::new();
+    let rules = dirs.home.join("rules.md");
+    std::fs::write(&rules, "never push to main without asking").unwrap();
+    let user = format!(
+        "extensions:\n  add-prompt-files:\n    enabled: true\n    files: [\"{}\"]\n",
+        rules.display()
+    );
+    let (hooks, report) = dirs.init(
+        &user,
+        "extensions:\n  add-prompt-files:\n    max_bytes: 1\n",
+    );
+    dirs.assert_one_refusal(
+        &hooks,
+        &report,
+        3,
+        "`max_bytes: 1` of extension `add-prompt-files`",
+    );
+    let start = dirs.turn(&hooks).turn_start("hi").continued().unwrap();
+    let context = start.context.join("\n");
+    assert!(
+        context.contains("never push to main without asking"),
+        "{context}"
+    );
+}
+
 #[test]
 fn a_projects_larger_max_iterations_is_refused_and_a_smaller_one_holds() {
     let dirs = Dirs::new();
