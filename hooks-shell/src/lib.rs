@@ -76,6 +76,8 @@
 //!   with a command substitution in an array subscript (`let 'x=a[$(…)]'`).
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
+//! - A part nested deeper than the walk follows (some hundred levels of `$(…)`, `( … )`,
+//!   `{ …; }` and nested lines together) is dynamic: reading a line never overflows the stack.
 //! - A command under a condition is still reported, with [`Command::conditional`] set: the
 //!   model says what *may* run.
 //!

@@ -25,6 +25,11 @@ use crate::{Command, Context, Dynamic, Line, Redirect, RedirectKind, Script, She
 /// How deep lines may nest in each other (`sh -c "sh -c '…'"`) before the rest is dynamic.
 const MAX_DEPTH: usize = 8;
 
+/// How deep the walk may go into the tree of a line and the lines nested in it (`$( $( … ) )`,
+/// `( ( … ) )`, `{ { …; }; }`) before the rest is dynamic: the walk recurses, and a line nested
+/// a few thousand times would overflow the stack of the process reading it.
+const MAX_LEVEL: usize = 128;
+
 pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
     let mut out = Line {
         commands: Vec::new(),
@@ -56,6 +61,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         out: &mut out,
         span_fix: None,
         depth: 0,
+        level: 0,
     };
     walker.source(&mut scope);
     out
@@ -165,6 +171,8 @@ pub(crate) struct Walker<'a> {
     /// For a nested line: the span, in the outer line, of the word that holds it.
     pub(crate) span_fix: Option<Range<usize>>,
     depth: usize,
+    /// How deep the walk is now, nested lines included (see [`MAX_LEVEL`]).
+    level: usize,
 }
 
 impl Walker<'_> {
@@ -240,6 +248,7 @@ impl Walker<'_> {
             out: &mut *self.out,
             span_fix: Some(span),
             depth: self.depth + 1,
+            level: self.level,
         };
         inner.source(scope);
     }
@@ -259,7 +268,30 @@ impl Walker<'_> {
         }
     }
 
+    /// Enters a level of the walk at `node`, or, past [`MAX_LEVEL`], says it is too deep and
+    /// refuses (the caller walks no further).
+    pub(crate) fn enter(&mut self, node: Node) -> bool {
+        if self.level >= MAX_LEVEL {
+            let span = self.span(node);
+            self.dynamic(span, "parts nested too deeply to follow");
+            return false;
+        }
+        self.level += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.level -= 1;
+    }
+
     pub(crate) fn statement(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        if self.enter(node) {
+            self.statement_in(node, scope, stdin);
+            self.leave();
+        }
+    }
+
+    fn statement_in(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         match node.kind() {
             "program" | "compound_statement" => self.sequence(node, scope),
             "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
@@ -443,6 +475,9 @@ impl Walker<'_> {
     /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
     /// `x` when bash evaluates the operand as arithmetic), with their substitutions.
     fn test_words(&mut self, node: Node, scope: &mut Scope) {
+        if !self.enter(node) {
+            return;
+        }
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -468,10 +503,18 @@ impl Walker<'_> {
                 _ => self.test_words(child, scope),
             }
         }
+        self.leave();
     }
 
     /// Walks the command substitutions found anywhere under `node`.
     pub(crate) fn substitutions(&mut self, node: Node, scope: &mut Scope) {
+        if self.enter(node) {
+            self.substitutions_in(node, scope);
+            self.leave();
+        }
+    }
+
+    fn substitutions_in(&mut self, node: Node, scope: &mut Scope) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {

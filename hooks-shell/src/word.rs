@@ -99,6 +99,24 @@ impl Walker<'_> {
         first: bool,
         p: &mut Pieces,
     ) {
+        if !self.enter(node) {
+            p.fail(self.span(node), "parts nested too deeply to follow");
+            return;
+        }
+        self.piece_in(node, scope, quoted, assignment, first, p);
+        self.leave();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn piece_in(
+        &mut self,
+        node: Node,
+        scope: &mut Scope,
+        quoted: bool,
+        assignment: bool,
+        first: bool,
+        p: &mut Pieces,
+    ) {
         let span = self.span(node);
         match node.kind() {
             "word"

@@ -294,3 +294,34 @@ fn what_changes_later_words_or_hides_text_from_the_grammar_is_not_pinnable() {
         Ok(paths(&["/w/x.sh"]))
     );
 }
+
+/// A line nested thousands of times (`$( $( … ) )`, `( ( … ) )`) is dynamic past a depth, and
+/// is read without overflowing the stack of a thread with a small one: a line a project writes
+/// cannot abort the process that reads it.
+#[test]
+fn a_line_nested_too_deeply_is_dynamic_and_never_overflows_the_stack() {
+    let reader = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(|| {
+            let mut deep = Vec::new();
+            for (open, inner, close) in [
+                ("$(", "./x.sh", ")"),
+                ("( ", "./x.sh", " )"),
+                ("{ ", "./x.sh; ", "}; "),
+                ("\"$(", "./x.sh", ")\""),
+                ("${x:-", "./x.sh", "}"),
+                ("$((", "1", "))"),
+            ] {
+                let line = format!("{}{inner}{}", open.repeat(5000), close.repeat(5000));
+                for shell in [Shell::Posix, Shell::Bash] {
+                    deep.push(Line::parse(&line, shell, &cx()).files_run().is_err());
+                }
+            }
+            deep
+        })
+        .unwrap();
+    let deep = reader
+        .join()
+        .expect("the reader did not overflow its stack");
+    assert!(deep.iter().all(|d| *d), "{deep:?}");
+}
