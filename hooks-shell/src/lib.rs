@@ -196,7 +196,7 @@ impl Word {
 }
 
 /// A part of the line whose meaning is only known when it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Dynamic {
     /// Its byte span in the line given to [`Line::parse`] (for a part of a nested line — a `-c`
     /// string, a here-document — the span of the word that holds it).
@@ -348,6 +348,7 @@ impl Line {
             return Err(self.dynamic.clone());
         }
         let mut files = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for command in &self.commands {
             let paths = command.program_path().into_iter().chain(
                 command
@@ -357,7 +358,7 @@ impl Line {
                     .map(|p| command.dir.as_deref().unwrap_or(Path::new("")).join(p)),
             );
             for path in paths {
-                if !files.contains(&path) {
+                if seen.insert(path.clone()) {
                     files.push(path);
                 }
             }

@@ -13,7 +13,7 @@
 //!   `trap`'s action) is parsed again, with the same rules, in a child scope that keeps only the
 //!   exported variables.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -54,6 +54,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         conditional: false,
         functions: Vec::new(),
     };
+    let mut seen = HashSet::new();
     let mut walker = Walker {
         src: line,
         shell,
@@ -62,6 +63,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         span_fix: None,
         depth: 0,
         level: 0,
+        seen: &mut seen,
     };
     walker.source(&mut scope);
     out
@@ -173,6 +175,8 @@ pub(crate) struct Walker<'a> {
     depth: usize,
     /// How deep the walk is now, nested lines included (see [`MAX_LEVEL`]).
     level: usize,
+    /// The dynamic parts said so far (a line may hold tens of thousands).
+    seen: &'a mut HashSet<Dynamic>,
 }
 
 impl Walker<'_> {
@@ -189,7 +193,7 @@ impl Walker<'_> {
             span,
             why: why.into(),
         };
-        if !self.out.dynamic.contains(&d) {
+        if self.seen.insert(d.clone()) {
             self.out.dynamic.push(d.clone());
         }
         d
@@ -249,6 +253,7 @@ impl Walker<'_> {
             span_fix: Some(span),
             depth: self.depth + 1,
             level: self.level,
+            seen: &mut *self.seen,
         };
         inner.source(scope);
     }
