@@ -221,6 +221,15 @@ impl Walker<'_> {
             self.dynamic(span, "the bash grammar could not be loaded");
             return;
         }
+        if let Some(at) = continued_word(self.src) {
+            // bash joins `./x\<newline>.sh` into one word; the grammar splits it in two.
+            let span = self.span_fix.clone().unwrap_or(at..at + 2);
+            self.dynamic(
+                span,
+                "a word continued on the next line, which the grammar splits and the shell \
+                 joins",
+            );
+        }
         if let Some(at) = self.src.find('\r') {
             // bash reads a carriage return as a character of a word; the grammar reads it as
             // a blank, and `\` before CR LF as a line continued.
@@ -816,6 +825,7 @@ impl Walker<'_> {
         let Some(name) = node.child_by_field_name("name") else {
             return;
         };
+        self.subscript(name, scope);
         let name = self.text(name).to_owned();
         let span = self.span(node);
         self.setting(&name, span);
@@ -829,6 +839,17 @@ impl Walker<'_> {
                 scope.vars.get_mut(&name)
         {
             *exported = true;
+        }
+    }
+
+    /// The index of an assigned array element (`a[$(x)]=1`), when `name` is one: expanded
+    /// like a word, its substitutions walked (bash runs them, then evaluates the index as
+    /// arithmetic).
+    fn subscript(&mut self, name: Node, scope: &mut Scope) {
+        if name.kind() == "subscript"
+            && let Some(index) = name.child_by_field_name("index")
+        {
+            self.word(index, scope);
         }
     }
 
@@ -890,6 +911,7 @@ impl Walker<'_> {
             match (field, child.kind()) {
                 (_, "variable_assignment") => {
                     if let Some(name) = child.child_by_field_name("name") {
+                        self.subscript(name, scope);
                         let name = self.text(name).to_owned();
                         let span = self.span(child);
                         self.setting(&name, span);
@@ -1004,8 +1026,9 @@ impl Walker<'_> {
         {
             if base == "coproc"
                 && statics
-                    .first()
-                    .is_some_and(|w| w.is_none_or(|w| w == "{" || w.starts_with('(')))
+                    .iter()
+                    .take(2)
+                    .any(|w| w.is_none_or(|w| w == "{" || w.starts_with('(')))
             {
                 self.dynamic(
                     span,
@@ -1601,4 +1624,28 @@ fn is_device(dir: Option<&std::path::Path>, path: &str) -> bool {
     };
     let full = logical(&full, false).unwrap_or(full);
     full.starts_with("/dev") || full.starts_with("/proc")
+}
+
+/// Where `src` continues a word on the next line (a backslash, not itself escaped, then a
+/// newline, between two characters that are not blanks): `./x\<newline>.sh`.
+fn continued_word(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            if bytes[i + 1] == b'\n' {
+                let before = i.checked_sub(1).map(|b| bytes[b]);
+                let after = bytes.get(i + 2).copied();
+                let blank = |c: Option<u8>| c.is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n'));
+                if !blank(before) && !blank(after) {
+                    return Some(i);
+                }
+            }
+            // An escaped character, the newline included: skip it.
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    None
 }

@@ -360,6 +360,13 @@ impl Walker<'_> {
             return;
         };
         let op = self.text(*op).to_owned();
+        if op.starts_with('@') && self.text(node).ends_with("P}") {
+            // `${x@P}` expands the value as a prompt, running the substitutions it holds.
+            self.dynamic(
+                span.clone(),
+                "`${…@P}`, which runs the command substitutions of the value",
+            );
+        }
         if !matches!(op.as_str(), ":-" | "-" | ":=" | "=" | ":+" | "+") {
             // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
             let mut copy = scope.clone();

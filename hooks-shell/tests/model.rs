@@ -340,3 +340,25 @@ fn a_long_line_is_read_in_time_proportional_to_its_length() {
     let took = started.elapsed();
     assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
 }
+
+#[test]
+fn a_word_continued_on_the_next_line_a_prompt_expansion_and_an_array_index_are_read() {
+    for line in [
+        // bash joins `./x\<newline>.sh`; the grammar reads `./x` and `.sh`.
+        "./x\\\n.sh",
+        "coproc c { ./x.sh; }",
+        // `@P` expands the value as a prompt, running its substitutions.
+        "x='$(./x.sh)'; echo ${x@P}",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line:?}");
+    }
+    // bash runs the substitution of an assigned element's index.
+    for line in ["a[$(./x.sh)]=1", "declare a[$(./x.sh)]=1"] {
+        assert_eq!(run_by(line, Shell::Bash), Ok(paths(&["/w/x.sh"])), "{line}");
+    }
+    // A line continued between words is one command, as the shell reads it.
+    assert_eq!(
+        run_by("./x.sh \\\n  --flag", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
