@@ -20,15 +20,15 @@
 //!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
 //!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
 //!   groups, subshells, pipelines, `cd`, `-c` strings, here-documents), after variables are
-//!   expanded as the shell will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR`
-//!   are the project directory, every other variable is the hook's own `env` (`CLAUDE_PLUGIN_ROOT`
-//!   for a plugin's `hooks.json`) or else the agent's environment (`$HOME`, `~`), and a variable
-//!   in neither is unset. Files the line reads or writes are not scripts. A line that computes
+//!   expanded as the shell will expand them: every variable is the hook's own `env`
+//!   (`CLAUDE_PLUGIN_ROOT` for a plugin's `hooks.json`), else, for `$CLAUDE_PROJECT_DIR` and
+//!   `$HOOKCHAIN_PROJECT_DIR`, the directory the hook runs in, else the agent's environment
+//!   (`$HOME`, `~`), and a variable in none is unset. Files the line reads or writes are not scripts. A line that computes
 //!   what it runs is not pinnable ([`files_of`] errs with why).
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
-//! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
-//! `CLAUDE_PROJECT_DIR` variable when it sets one, else its working directory.
+//! sets none); `$HOOKCHAIN_PROJECT_DIR` and `$CLAUDE_PROJECT_DIR` are each the hook's own `env`
+//! value when it sets one, else its working directory, as the hook is started with them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,6 @@ pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
 /// program, `X=./x.sh; $X`, `eval`, a variable not known): such a hook is not pinnable.
 pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     let base = base_dir(spec);
-    let project = project_dir_variable(spec, &base);
     let Some(line) = shell_line(spec) else {
         // A command split from the config: every word that names a file, and what the shell
         // model says the same words run (`bash -ec LINE`, `env -C DIR ./x.sh`, `python3 -m
@@ -85,7 +84,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
         let model = hookchain_shell::Line::parse(
             &words,
             hookchain_shell::Shell::Posix,
-            &line_context(spec, &base, &project),
+            &line_context(spec, &base),
         );
         for file in model.files_run().map_err(|dynamic| why(&words, &dynamic))? {
             let file = base.join(file);
@@ -97,7 +96,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     };
     let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
         .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
-    let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base, &project));
+    let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base));
     let files = model.files_run().map_err(|dynamic| why(line, &dynamic))?;
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
@@ -132,10 +131,10 @@ fn why(line: &str, dynamic: &[hookchain_shell::Dynamic]) -> String {
     parts.join("; ")
 }
 
-/// What the shell line knows before it runs: the directory it starts in, the agent's
-/// environment with the hook's `env` over it, and the project directory as
-/// `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR`.
-fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_shell::Context {
+/// What the shell line knows before it runs, as the hook is started: the directory it starts
+/// in, the agent's environment, `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR` (both the
+/// directory it starts in), and the hook's `env` over them, which may set either alone.
+fn line_context(spec: &CommandSpec, base: &Path) -> hookchain_shell::Context {
     let inherited: Vec<(String, String)> = if spec.env_clear {
         spec.env_allow
             .iter()
@@ -144,12 +143,12 @@ fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_sh
     } else {
         std::env::vars().collect()
     };
-    let project = project.display().to_string();
+    let dir = base.display().to_string();
     hookchain_shell::Context::new(base)
         .vars(inherited)
+        .var("CLAUDE_PROJECT_DIR", dir.clone())
+        .var("HOOKCHAIN_PROJECT_DIR", dir)
         .vars(spec.env.clone())
-        .var("CLAUDE_PROJECT_DIR", project.clone())
-        .var("HOOKCHAIN_PROJECT_DIR", project)
         .complete(true)
 }
 
@@ -194,17 +193,6 @@ fn base_dir(spec: &CommandSpec) -> PathBuf {
         Some(dir) => current_dir().join(dir),
         None => current_dir(),
     }
-}
-
-/// What `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` hold in the hook's command line: the
-/// hook's own `env` when it sets them, else `base`, the directory it runs in (the firing's
-/// project directory: see [`current_dir`]).
-fn project_dir_variable(spec: &CommandSpec, base: &Path) -> PathBuf {
-    spec.env
-        .get("HOOKCHAIN_PROJECT_DIR")
-        .or_else(|| spec.env.get("CLAUDE_PROJECT_DIR"))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| base.to_path_buf())
 }
 
 /// The directory of the firing (the session's project directory during one, so consent checks

@@ -287,3 +287,39 @@ fn a_command_that_runs_what_a_variable_or_a_module_leads_to_is_not_pinnable() {
         );
     }
 }
+
+/// The hook's `env` may set `CLAUDE_PROJECT_DIR` without `HOOKCHAIN_PROJECT_DIR` (or the other
+/// way round): each variable of the line is what the hook gets, so the script pinned is the
+/// one that runs.
+#[test]
+fn each_project_directory_variable_is_what_the_hook_gets() {
+    for (line, set) in [
+        (r#""$HOOKCHAIN_PROJECT_DIR"/x.sh"#, "CLAUDE_PROJECT_DIR"),
+        (r#""$CLAUDE_PROJECT_DIR"/x.sh"#, "HOOKCHAIN_PROJECT_DIR"),
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        let decoy = dir.join("decoy");
+        std::fs::create_dir(&decoy).unwrap();
+        script(&decoy, "x.sh", "exit 0");
+        let path = script(dir, "x.sh", "exit 0");
+        let yaml = format!(
+            "hooks:\n  intercept_tool_call:\n    - command: [sh, -c, {}]\n      name: h\n      \
+             working_dir: .\n      env:\n        {set}: {}\n",
+            serde_json::to_string(line).unwrap(),
+            decoy.display()
+        );
+        let config = dir.join("hookchain.yaml");
+        let hook = Config::from_yaml_str(&yaml, &config.display().to_string())
+            .unwrap()
+            .external_hooks()[0]
+            .clone();
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        std::fs::write(&path, "#!/bin/sh\necho edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "`{line}` with `{set}` set: x.sh edited after approval is drifted"
+        );
+    }
+}
