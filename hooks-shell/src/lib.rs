@@ -100,8 +100,8 @@ pub enum Shell {
     /// `bash` (and `sh` where it is bash): `$'…'` ANSI-C quoting, `{a,b}` brace expansion,
     /// `source`.
     Bash,
-    /// A POSIX `sh` such as `dash`: `$'…'` is not a quote it is sure to read, braces are
-    /// literal.
+    /// A POSIX `sh` such as `dash`, or bash as `sh` (macOS's `/bin/sh`): `$'…'` is not a quote
+    /// it is sure to read, a brace expansion may expand or not (dynamic), `source` may source.
     Posix,
 }
 

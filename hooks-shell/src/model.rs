@@ -1189,7 +1189,12 @@ impl Walker<'_> {
                     Some((Word::Dynamic(_), _, _)) => None,
                 };
             }
-            "source" | "." if is_builtin(self.shell, &name) => {
+            // `source` under `sh` too: macOS's `/bin/sh` is bash, where it sources; dash has
+            // no `source`, so there it only may run.
+            "source" | "." => {
+                if !is_builtin(self.shell, &name) {
+                    self.out.commands[at].conditional = true;
+                }
                 if let Some((path, path_span, line_var)) = rest.first() {
                     // dash's `.` takes one operand: the script sees the shell's own `$@`.
                     let args = if self.shell == Shell::Posix {

@@ -59,7 +59,8 @@ impl Walker<'_> {
                     self.span(node),
                     "a glob, matched against files when the line runs",
                 );
-            } else if self.shell == Shell::Bash && braces(&p.bare) {
+            } else if braces(&p.bare) {
+                // Under `sh` too: macOS's `/bin/sh` is bash, which expands braces.
                 p.fail(
                     self.span(node),
                     "a brace expansion, several words when the line runs",
@@ -213,10 +214,6 @@ impl Walker<'_> {
                 let mut copy = scope.clone();
                 self.statement_seq(node, &mut copy);
                 p.fail(span, "an arithmetic expansion");
-            }
-            "brace_expression" if self.shell == Shell::Posix => {
-                let raw = self.text(node).to_owned();
-                self.bare(&raw, p);
             }
             "brace_expression" => {
                 p.fail(span, "a brace expansion, several words when the line runs")

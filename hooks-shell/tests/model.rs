@@ -362,3 +362,17 @@ fn a_word_continued_on_the_next_line_a_prompt_expansion_and_an_array_index_are_r
         Ok(paths(&["/w/x.sh"]))
     );
 }
+
+/// `sh` is bash on macOS: what bash does there under `sh -c` is read too — `source` sources,
+/// braces expand.
+#[test]
+fn a_line_for_sh_is_read_as_bash_may_read_it() {
+    for line in ["source ./x.sh", "sh -c 'source ./x.sh'"] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/x.sh"])),
+            "{line}"
+        );
+    }
+    assert!(run_by("./x{,}.sh", Shell::Posix).is_err());
+}
