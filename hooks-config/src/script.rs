@@ -88,7 +88,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
         );
         for file in model.files_run().map_err(|dynamic| why(&words, &dynamic))? {
             let file = base.join(file);
-            if file.is_file() && !files.contains(&file) {
+            if regular(&file)? && !files.contains(&file) {
                 files.push(file);
             }
         }
@@ -101,11 +101,27 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
         let file = base.join(file);
-        if file.is_file() && !out.contains(&file) {
+        if regular(&file)? && !out.contains(&file) {
             out.push(file);
         }
     }
     Ok(out)
+}
+
+/// Whether `file`, which the command runs, is a regular file (pinned) or missing or a
+/// directory (nothing to pin); errs for anything else — a FIFO, a device, a socket, a link to
+/// `/dev/stdin` —, whose content is whatever is written to it when the hook runs.
+fn regular(file: &Path) -> Result<bool, String> {
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() => Ok(true),
+        Ok(meta) if meta.is_dir() => Ok(false),
+        Ok(_) => Err(format!(
+            "`{}` is not a regular file: what it runs is what is written to it when the hook \
+             runs",
+            file.display()
+        )),
+        Err(_) => Ok(false),
+    }
 }
 
 /// Why `spec` is not pinnable for its own `env`, when it is not: a variable there decides what

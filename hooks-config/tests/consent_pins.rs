@@ -323,3 +323,18 @@ fn each_project_directory_variable_is_what_the_hook_gets() {
         );
     }
 }
+
+/// A script that is not a regular file — a link to `/dev/stdin`, a FIFO — holds what is written
+/// to it when the hook runs (`sh x.sh` with `x.sh -> /dev/stdin` runs the hook's payload): there
+/// is nothing to pin, and the hook is not pinnable.
+#[test]
+fn a_script_that_is_not_a_regular_file_is_not_pinnable() {
+    for line in ["sh x.sh", "./x.sh", ". ./x.sh"] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        // A device, as `/dev/stdin` is whatever the hook's input is.
+        std::os::unix::fs::symlink("/dev/null", dir.join("x.sh")).unwrap();
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+    }
+}
