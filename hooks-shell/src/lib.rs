@@ -63,9 +63,10 @@
 //!   itself is not what a reader approves. An assignment or a `cd` made under a condition
 //!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
-//!   subshell, a pipeline or `&`), logically as the shell does (`cd link/..` is the directory
-//!   holding `link`). A `cd` that would fail at run time is not foreseen: the commands after
-//!   `cd missing;` are looked up from `missing`.
+//!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
+//!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell
+//!   started in a linked directory, go to the parent of its target). A `cd` that would fail at
+//!   run time is not foreseen: the commands after `cd missing;` are looked up from `missing`.
 //! - A line that sets a variable deciding what runs or what a program loads — `PATH`,
 //!   `BASH_ENV`, `ENV`, `HOME`, `IFS`, `PS4`, `PYTHONPATH`, `NODE_OPTIONS`, `PERL5OPT`,
 //!   `LD_PRELOAD`, git's program variables, in an assignment, `export`, `env`, `read`, a `for`

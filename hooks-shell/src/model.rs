@@ -1148,7 +1148,6 @@ impl Walker<'_> {
                         w.as_static().filter(|s| s.starts_with('-') && *s != "-")
                     })
                     .collect();
-                let physical = options.iter().any(|o| o.contains('P'));
                 let operands: Vec<&(Word, Range<usize>, bool)> =
                     rest.iter().skip(options.len()).collect();
                 scope.dir = match operands.first() {
@@ -1178,12 +1177,17 @@ impl Walker<'_> {
                         if !plain && cdpath {
                             None
                         } else {
-                            // The shell's `cd` is logical: `link/..` is the directory holding
-                            // `link`, wherever `link` points; `cd -P` follows the links first.
-                            scope
-                                .dir
-                                .as_ref()
-                                .and_then(|dir| logical(&dir.join(d), physical))
+                            // Through `..` the shell's directory depends on links: its `cd`
+                            // is logical (`cd link/..` is where `link` is), `cd -P` and a
+                            // hook started in a linked directory are physical.
+                            let climbs = std::path::Path::new(d)
+                                .components()
+                                .any(|c| c == std::path::Component::ParentDir);
+                            if climbs {
+                                None
+                            } else {
+                                scope.dir.as_ref().map(|dir| dir.join(d))
+                            }
                         }
                     }
                     Some((Word::Dynamic(_), _, _)) => None,
@@ -1597,27 +1601,20 @@ impl Walker<'_> {
     }
 }
 
-/// The directory `cd` reaches at `path`: with `..` taken off the name (the shell's logical
-/// `cd`), or, for `cd -P`, unknown when a `..` would have to follow a link first.
-fn logical(path: &std::path::Path, physical: bool) -> Option<PathBuf> {
+/// `path` with `.` and `..` taken off its name (`/dev/../dev/stdin` is `/dev/stdin`).
+fn lexical(path: &std::path::Path) -> PathBuf {
     use std::path::Component;
-    if physical {
-        return (!path.components().any(|c| c == Component::ParentDir)).then(|| path.to_path_buf());
-    }
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
             Component::CurDir => {}
             Component::ParentDir => {
-                // `/..` is `/`; a relative start that climbs past its own first name is not known.
-                if !out.pop() && !out.has_root() {
-                    return None;
-                }
+                out.pop();
             }
             other => out.push(other),
         }
     }
-    Some(out)
+    out
 }
 
 /// `true` when `path`, from `dir`, names a descriptor or a device (`/dev/stdin`, `/dev/fd/3`,
@@ -1627,7 +1624,7 @@ fn is_device(dir: Option<&std::path::Path>, path: &str) -> bool {
         Some(dir) => dir.join(path),
         None => PathBuf::from(path),
     };
-    let full = logical(&full, false).unwrap_or(full);
+    let full = lexical(&full);
     full.starts_with("/dev") || full.starts_with("/proc")
 }
 
