@@ -1560,6 +1560,25 @@ impl Walker<'_> {
             };
             let mut step = 1;
             for (option, attached) in flags {
+                if interp.script_options.contains(&option.as_str()) {
+                    let inline_value = long && word.contains('=');
+                    let value = if inline_value {
+                        word.split_once('=').map(|(_, v)| v).unwrap_or("")
+                    } else {
+                        attached
+                    };
+                    let script = if value.is_empty() && !inline_value {
+                        step = 2;
+                        rest.get(i + 1).cloned()
+                    } else {
+                        Some((Word::Static(value.to_owned()), rest[i].1.clone(), rest[i].2))
+                    };
+                    if let Some((path, s, line_var)) = script {
+                        self.script(at, &path, &s, line_var, &[], false, scope);
+                    }
+                    inline = true;
+                    break;
+                }
                 if interp.attached.contains(&option.as_str()) {
                     break;
                 }
@@ -1589,7 +1608,7 @@ impl Walker<'_> {
             }
             i += step;
         }
-        if inline {
+        if inline || interp.code_operand {
             return;
         }
         match rest.get(i) {

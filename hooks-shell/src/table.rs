@@ -171,6 +171,11 @@ pub(crate) struct Interpreter {
     /// Options whose value, if any, is the rest of their word only (`perl -i.bak`, `-0777`,
     /// `-l`): `perl -pie x.pl` is `-p -ie` and a script.
     pub(crate) attached: &'static [&'static str],
+    /// Options whose value is a script file (`awk -f x.awk`, `sed -f x.sed`).
+    pub(crate) script_options: &'static [&'static str],
+    /// The first operand is program text, never a script (`awk '{…}' file`, `sed 's/a/b/'`):
+    /// a script comes from an option only.
+    pub(crate) code_operand: bool,
 }
 
 /// The interpreter `program` is, if it is one this model knows (shells are read apart, by
@@ -185,6 +190,8 @@ pub(crate) fn interpreter(program: &str) -> Option<Interpreter> {
             options_after_inline: true,
             run_subcommand: false,
             attached: &[],
+            script_options: &[],
+            code_operand: false,
         })
     };
     let python = name == "python"
@@ -199,6 +206,8 @@ pub(crate) fn interpreter(program: &str) -> Option<Interpreter> {
             options_after_inline: false,
             run_subcommand: false,
             attached: &[],
+            script_options: &[],
+            code_operand: false,
         });
     }
     match name {
@@ -222,6 +231,8 @@ pub(crate) fn interpreter(program: &str) -> Option<Interpreter> {
             options_after_inline: true,
             run_subcommand: true,
             attached: &[],
+            script_options: &[],
+            code_operand: false,
         }),
         "tsx" | "ts-node" => i(&[], &["-e", "--eval"], &["-r", "--require", "--import"]),
         "ruby" => i(&["-I", "-C"], &["-e"], &["-r"]),
@@ -232,11 +243,37 @@ pub(crate) fn interpreter(program: &str) -> Option<Interpreter> {
             options_after_inline: true,
             run_subcommand: false,
             attached: &["-i", "-0", "-l", "-x", "-C", "-D", "-V"],
+            script_options: &[],
+            code_operand: false,
         }),
         "php" => i(&[], &["-r"], &["-c", "-d"]),
         "Rscript" => i(&[], &["-e"], &[]),
         "lua" | "luajit" => i(&[], &["-e"], &["-l"]),
         "osascript" => i(&[], &["-e"], &[]),
+        "tclsh" | "wish" | "expect" => i(&[], &["-c"], &[]),
+        // awk's program is its first operand, or the files of `-f` (which may `system()`);
+        // sed's is its first operand, or `-e` and the files of `-f` (GNU sed's `e` runs a
+        // command).
+        "awk" | "gawk" | "mawk" | "nawk" => Some(Interpreter {
+            valued: &["-v", "-F"],
+            inline: &["-e", "--source"],
+            elsewhere: &["-l", "--load"],
+            options_after_inline: true,
+            run_subcommand: false,
+            attached: &[],
+            script_options: &["-f", "--file", "-i", "--include"],
+            code_operand: true,
+        }),
+        "sed" | "gsed" => Some(Interpreter {
+            valued: &["-l", "--line-length"],
+            inline: &["-e", "--expression"],
+            elsewhere: &[],
+            options_after_inline: true,
+            run_subcommand: false,
+            attached: &["-i"],
+            script_options: &["-f", "--file"],
+            code_operand: true,
+        }),
         _ => None,
     }
 }

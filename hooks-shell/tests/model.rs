@@ -375,3 +375,30 @@ fn a_line_for_sh_is_read_as_bash_may_read_it() {
     }
     assert!(run_by("./x{,}.sh", Shell::Posix).is_err());
 }
+
+/// awk and sed run program text, and the files of `-f` (awk's `system()`, GNU sed's `e`
+/// command run commands): those files are scripts; tclsh and expect run a script operand.
+#[test]
+fn the_script_files_of_awk_sed_and_tcl_are_scripts() {
+    for (line, file) in [
+        ("awk -f ./x.awk data.txt", "/w/x.awk"),
+        ("gawk -v a=1 --file=x.awk", "/w/x.awk"),
+        ("awk -F: -fx.awk", "/w/x.awk"),
+        ("gawk -i x.awk 'BEGIN{}'", "/w/x.awk"),
+        ("sed -nf ./x.sed in.txt", "/w/x.sed"),
+        ("sed -i.bak -f x.sed in.txt", "/w/x.sed"),
+        ("tclsh x.tcl", "/w/x.tcl"),
+        ("expect ./x.exp", "/w/x.exp"),
+    ] {
+        assert_eq!(run_by(line, Shell::Posix), Ok(paths(&[file])), "{line}");
+    }
+    // Their program text is no file; their operands are files read.
+    for line in [
+        "awk '{print $1}' data.txt",
+        "sed -e 's/a/b/' in.txt",
+        "sed 's/a/b/' x.sed",
+    ] {
+        assert_eq!(run_by(line, Shell::Posix), Ok(Vec::new()), "{line}");
+    }
+    assert!(run_by("gawk -l ./evil 'BEGIN{}'", Shell::Posix).is_err());
+}
