@@ -557,6 +557,34 @@ fn a_projects_weaker_secrets_action_is_refused_and_a_stronger_one_holds() {
     assert!(turn.transform_response(text.to_owned()).is_blocked());
 }
 
+/// A level is written plainly: the map form serde also reads an enum from (`{off: ~}`) is no
+/// way around "stronger only".
+#[test]
+fn a_projects_level_written_as_a_map_is_refused() {
+    let dirs = Dirs::new();
+    let (hooks, report) = dirs.init(
+        "extensions:\n  secrets:\n    enabled: true\n    transform_response: block\n",
+        "extensions:\n  secrets:\n    transform_response: {off: ~}\n",
+    );
+    let warning = dirs.assert_one_refusal(
+        &hooks,
+        &report,
+        3,
+        "`transform_response: {\"off\":null}` of extension `secrets`",
+    );
+    assert!(warning.contains("block"), "{warning}");
+    assert_eq!(
+        section(&hooks, "secrets")["transform_response"],
+        json!("block")
+    );
+    let text = "the key is sk-ant-api03-Xk3v9QpL2mZr8TnW4yHc7JdF1sGb6VaE0uKiOoPq";
+    assert!(
+        dirs.turn(&hooks)
+            .transform_response(text.to_owned())
+            .is_blocked()
+    );
+}
+
 /// An extension of the program's own, whose declaration carries the project rule of each field.
 #[derive(Debug, serde::Deserialize, Default)]
 #[serde(default)]
