@@ -1273,6 +1273,9 @@ impl Walker<'_> {
                     _ => {}
                 }
             }
+            "chroot" if !rest.is_empty() => {
+                self.dynamic(span, "`chroot` runs its command inside another root");
+            }
             "fish" | "csh" | "tcsh" | "nu" | "pwsh" | "xonsh" | "elvish" => {
                 self.dynamic(span, format!("`{base}` is not a shell this model reads"));
             }

@@ -122,6 +122,52 @@ pub(crate) fn wrapper(program: &str) -> Option<Wrapper> {
             &[],
         ),
         "busybox" | "toybox" => w(&[], false, 0, &["--list", "--help", "--install"]),
+        "sudo" => w(
+            &[
+                "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "-R",
+            ],
+            true,
+            0,
+            &[
+                "-l",
+                "--list",
+                "-v",
+                "--validate",
+                "-k",
+                "-K",
+                "-V",
+                "-e",
+                "--edit",
+            ],
+        ),
+        "doas" => w(&["-u", "-C"], false, 0, &[]),
+        "strace" => w(
+            &[
+                "-o", "-e", "-p", "-s", "-E", "-P", "-a", "-b", "-I", "-O", "-S", "-U", "-X",
+            ],
+            false,
+            0,
+            &[],
+        ),
+        "ltrace" => w(
+            &["-o", "-e", "-p", "-s", "-n", "-a", "-u", "-x"],
+            false,
+            0,
+            &[],
+        ),
+        "unshare" | "nsenter" | "setpriv" | "prlimit" | "firejail" | "unbuffer"
+        | "dbus-run-session" | "catchsegv" => w(&["-S", "-G", "-t"], false, 0, &[]),
+        "numactl" => w(
+            &["-C", "-N", "-m", "-p", "-i", "-P"],
+            false,
+            0,
+            &["-H", "-s"],
+        ),
+        "fakeroot" => w(&["-l", "-s", "-i", "-b"], false, 0, &[]),
+        "xvfb-run" => w(&["-n", "-s", "-f", "-e", "-p", "-w"], false, 0, &[]),
+        "caffeinate" => w(&["-t", "-w"], false, 0, &[]),
+        "arch" => w(&[], false, 0, &[]),
+        "systemd-run" => w(&["-p", "-u", "-M", "-H", "-E"], false, 0, &[]),
         "exec" => w(&["-a"], false, 0, &[]),
         "time" => w(&["-f", "--format", "-o", "--output"], false, 0, &[]),
         "xargs" => w(

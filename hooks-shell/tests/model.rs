@@ -402,3 +402,30 @@ fn the_script_files_of_awk_sed_and_tcl_are_scripts() {
     }
     assert!(run_by("gawk -l ./evil 'BEGIN{}'", Shell::Posix).is_err());
 }
+
+#[test]
+fn programs_that_run_their_operand_are_seen_through() {
+    for line in [
+        "sudo -u me ./x.sh",
+        "sudo VAR=1 ./x.sh",
+        "doas ./x.sh",
+        "strace -f -o /tmp/t ./x.sh",
+        "ltrace ./x.sh",
+        "unshare -r ./x.sh",
+        "numactl -N 0 ./x.sh",
+        "fakeroot ./x.sh",
+        "xvfb-run -a ./x.sh",
+        "caffeinate -i ./x.sh",
+        "arch -x86_64 ./x.sh",
+        "systemd-run --user -p X=1 ./x.sh",
+        "unbuffer ./x.sh",
+    ] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/x.sh"])),
+            "{line}"
+        );
+    }
+    assert_eq!(run_by("sudo -l", Shell::Posix), Ok(Vec::new()));
+    assert!(run_by("chroot /srv ./x.sh", Shell::Posix).is_err());
+}
