@@ -108,13 +108,18 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-/// Whether `file`, which the command runs, is a regular file (pinned) or missing or a
-/// directory (nothing to pin); errs for anything else — a FIFO, a device, a socket, a link to
-/// `/dev/stdin` —, whose content is whatever is written to it when the hook runs.
+/// Whether `file`, which the command runs, is a regular file (pinned) or missing (nothing to
+/// pin); errs for anything else: a directory, whose files an interpreter runs (`python3 ./tool`
+/// runs `tool/__main__.py`, `node ./tool` its `index.js` or its package's `main`), or a FIFO, a
+/// device, a socket, a link to `/dev/stdin`, whose content is whatever is written to it when
+/// the hook runs.
 fn regular(file: &Path) -> Result<bool, String> {
     match std::fs::metadata(file) {
         Ok(meta) if meta.is_file() => Ok(true),
-        Ok(meta) if meta.is_dir() => Ok(false),
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "`{}` is a directory: what runs is a file in it the command picks",
+            file.display()
+        )),
         Ok(_) => Err(format!(
             "`{}` is not a regular file: what it runs is what is written to it when the hook \
              runs",

@@ -338,3 +338,18 @@ fn a_script_that_is_not_a_regular_file_is_not_pinnable() {
         assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
     }
 }
+
+/// An interpreter given a directory runs a file in it (`python3 ./tool` runs
+/// `tool/__main__.py`, `node ./tool` its `index.js`): not pinnable.
+#[test]
+fn a_directory_an_interpreter_runs_is_not_pinnable() {
+    for line in ["python3 ./tool", "node tool", "cd tool && python3 ."] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::create_dir(dir.join("tool")).unwrap();
+        std::fs::write(dir.join("tool/__main__.py"), "print('edited later')").unwrap();
+        std::fs::write(dir.join("tool/index.js"), "console.log('edited later')").unwrap();
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+    }
+}
