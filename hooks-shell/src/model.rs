@@ -1286,7 +1286,24 @@ impl Walker<'_> {
             }
             _ => {
                 if let Some(interp) = table::interpreter(&name) {
-                    self.interpret(at, &interp, rest, span, scope, stdin);
+                    self.interpret(at, &interp, rest, span.clone(), scope, stdin);
+                    // node and its kin resolve a script named without its extension (`node ./x`
+                    // runs `x.js`, or `x/index.js`): the file is not the one named.
+                    let resolves =
+                        matches!(base.as_str(), "node" | "nodejs" | "tsx" | "ts-node" | "bun");
+                    let bare = self.out.commands[at].scripts.iter().any(|s| {
+                        s.path.as_static().is_some_and(|p| {
+                            !std::path::Path::new(p)
+                                .file_name()
+                                .is_some_and(|f| f.to_string_lossy().contains('.'))
+                        })
+                    });
+                    if resolves && bare {
+                        self.dynamic(
+                            span,
+                            format!("`{base}` resolves a script named without its extension"),
+                        );
+                    }
                 }
             }
         }

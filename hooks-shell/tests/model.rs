@@ -429,3 +429,12 @@ fn programs_that_run_their_operand_are_seen_through() {
     assert_eq!(run_by("sudo -l", Shell::Posix), Ok(Vec::new()));
     assert!(run_by("chroot /srv ./x.sh", Shell::Posix).is_err());
 }
+
+/// `node ./x` runs `x.js` (or `x/index.js`): the file is not the one the line names.
+#[test]
+fn a_script_node_resolves_is_not_pinnable() {
+    for line in ["node ./x", "node x arg", "tsx ./x", "node ."] {
+        assert!(run_by(line, Shell::Posix).is_err(), "{line}");
+    }
+    assert_eq!(run_by("node ./x.js", Shell::Posix), Ok(paths(&["/w/x.js"])));
+}
