@@ -108,6 +108,38 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
+/// Errs when `file` starts with a `#!` line that runs something the line does not name and
+/// the system does not hold: a relative interpreter (`#!./run.sh`, run from the hook's
+/// directory, whatever the file's), or a word after an absolute one that is a path of the
+/// project or a setting (`#!/usr/bin/env ./run.sh`, `#!/usr/bin/env -S PATH=. x`). Bare names
+/// (`#!/usr/bin/env python3`) and options are the system's.
+fn shebang(file: &Path) -> Result<(), String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(file)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let Some(line) = head[..read].strip_prefix(b"#!") else {
+        return Ok(());
+    };
+    let line = line.split(|b| *b == b'\n').next().unwrap_or(&[]);
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace();
+    let Some(interpreter) = words.next() else {
+        return Ok(());
+    };
+    let foreign = !interpreter.starts_with('/')
+        || words.any(|w| !w.starts_with('-') && (w.contains('/') || w.contains('=')));
+    if foreign {
+        return Err(format!(
+            "`{}` starts with `#!{}`, which runs a file the line does not name",
+            file.display(),
+            line.trim()
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `file`, which the command runs, is a regular file (pinned) or missing (nothing to
 /// pin); errs for anything else: a directory, whose files an interpreter runs (`python3 ./tool`
 /// runs `tool/__main__.py`, `node ./tool` its `index.js` or its package's `main`), or a FIFO, a
@@ -115,7 +147,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
 /// the hook runs.
 fn regular(file: &Path) -> Result<bool, String> {
     match std::fs::metadata(file) {
-        Ok(meta) if meta.is_file() => Ok(true),
+        Ok(meta) if meta.is_file() => shebang(file).map(|()| true),
         Ok(meta) if meta.is_dir() => Err(format!(
             "`{}` is a directory: what runs is a file in it the command picks",
             file.display()

@@ -353,3 +353,37 @@ fn a_directory_an_interpreter_runs_is_not_pinnable() {
         assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
     }
 }
+
+/// A script whose `#!` line runs another file of the project (`#!./run.sh`,
+/// `#!/usr/bin/env ./run.sh`, `#!/usr/bin/env -S sh ./run.sh`) runs that file, which the line
+/// does not name: not pinnable. `#!/bin/sh` and `#!/usr/bin/env python3` are the system's.
+#[test]
+fn a_script_whose_shebang_runs_a_project_file_is_not_pinnable() {
+    for first in [
+        "#!./run.sh",
+        "#!run.sh",
+        "#!/usr/bin/env ./run.sh",
+        "#!/usr/bin/env -S sh ./run.sh",
+        "#!/usr/bin/env -S PATH=. run.sh",
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "run.sh", "echo run");
+        std::fs::write(dir.join("x.sh"), format!("{first}\necho body\n")).unwrap();
+        make_executable(&dir.join("x.sh"));
+        let hook = hook(dir, "sh", "./x.sh");
+        assert!(not_pinnable(&hook).is_some(), "`{first}` is not pinnable");
+    }
+    for first in [
+        "#!/bin/sh -e",
+        "#!/usr/bin/env python3",
+        "#!/usr/bin/env -S deno run -A",
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::write(dir.join("x.sh"), format!("{first}\necho body\n")).unwrap();
+        make_executable(&dir.join("x.sh"));
+        let hook = hook(dir, "sh", "./x.sh");
+        assert_eq!(not_pinnable(&hook), None, "`{first}` is pinnable");
+    }
+}
