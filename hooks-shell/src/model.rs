@@ -1066,6 +1066,12 @@ impl Walker<'_> {
                     i += 1;
                     continue;
                 }
+                if base == "env" && word == "-" {
+                    // `env -` is `env -i`.
+                    child.vars.clear();
+                    i += 1;
+                    continue;
+                }
                 if !word.starts_with('-') || word == "-" {
                     break;
                 }
@@ -1128,6 +1134,18 @@ impl Walker<'_> {
             }
             if base == "xargs" {
                 inner_scope.conditional = true;
+                // xargs adds the words it reads to the command: a shell's `-c` string or
+                // script, an interpreter's script, come from its input.
+                let next = statics.get(i).copied().flatten().unwrap_or("");
+                if Shell::of_program(next).is_some() || table::interpreter(next).is_some() {
+                    self.dynamic(
+                        span,
+                        format!(
+                            "`xargs {next}` runs code or a script xargs reads when the line runs"
+                        ),
+                    );
+                    return;
+                }
             }
             let mut wrapped = wrappers;
             wrapped.push(base);
@@ -1272,6 +1290,20 @@ impl Walker<'_> {
                     }
                     _ => {}
                 }
+            }
+            "watch" if !rest.is_empty() => {
+                self.dynamic(span, "`watch` runs its arguments as a line of `sh`");
+            }
+            "script" | "su" | "runuser"
+                if rest.iter().any(|(w, _, _)| {
+                    w.as_static().is_none_or(|w| {
+                        w == "-c"
+                            || w.starts_with("--command")
+                            || (w.starts_with('-') && !w.starts_with("--") && w.contains('c'))
+                    })
+                }) =>
+            {
+                self.dynamic(span, format!("`{base} -c` runs a string given to a shell"));
             }
             "chroot" if !rest.is_empty() => {
                 self.dynamic(span, "`chroot` runs its command inside another root");

@@ -438,3 +438,27 @@ fn a_script_node_resolves_is_not_pinnable() {
     }
     assert_eq!(run_by("node ./x.js", Shell::Posix), Ok(paths(&["/w/x.js"])));
 }
+
+#[test]
+fn what_xargs_env_dash_watch_and_script_run_is_seen() {
+    for line in [
+        // xargs gives the shell its `-c` string, or the interpreter its script.
+        "echo ./x.sh | xargs sh -c",
+        "xargs -a cmds.txt -I{} sh -c {}",
+        "find . -name '*.py' | xargs python3",
+        "watch -n 1 ./x.sh",
+        "script -qc ./x.sh /dev/null",
+        "su me -c ./x.sh",
+    ] {
+        assert!(run_by(line, Shell::Posix).is_err(), "{line}");
+    }
+    // `env -` is `env -i`: the command after it runs.
+    assert_eq!(
+        run_by("env - ./x.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+    assert_eq!(
+        run_by("echo a | xargs ./x.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
