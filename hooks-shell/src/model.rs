@@ -48,6 +48,10 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
             (k.clone(), var)
         })
         .collect();
+    let mut vars: BTreeMap<String, Var> = vars;
+    // The shell's `OLDPWD` at start is not the caller's to know (bash drops one that names no
+    // directory); the line's own `cd` sets it.
+    vars.insert("OLDPWD".to_owned(), Var::Unknown { exported: true });
     let mut scope = Scope {
         dir: Some(cx.dir.clone()),
         vars,
@@ -358,7 +362,10 @@ impl Walker<'_> {
                 let mut arm = scope.branch();
                 for (field, part) in parts {
                     if field == Some("condition") && node.kind() == "if_statement" {
+                        // The condition runs first: the branch starts where it left off
+                        // (`if cd sub; then ./x.sh; fi` runs `sub/x.sh`).
                         self.statement(part, scope, stdin);
+                        arm = scope.branch();
                     } else if field == Some("condition") {
                         // A loop's condition runs at least once.
                         self.statement(part, scope, stdin);
@@ -1168,7 +1175,16 @@ impl Walker<'_> {
                     .collect();
                 let operands: Vec<&(Word, Range<usize>, bool)> =
                     rest.iter().skip(options.len()).collect();
+                let before = scope.dir.clone();
+                // `-L`, `-P` and `-e` only: `cd -@` enters a file's attributes, `pushd -n`
+                // does not move.
+                let known = options
+                    .iter()
+                    .all(|o| o == &"--" || o[1..].chars().all(|c| matches!(c, 'L' | 'P' | 'e')));
+                let stays = name == "pushd" && options.iter().any(|o| o[1..].contains('n'));
                 scope.dir = match operands.first() {
+                    _ if stays => scope.dir.clone(),
+                    _ if !known => None,
                     None if name == "pushd" => None,
                     None => match scope.vars.get("HOME") {
                         Some(Var::Known { value, .. }) => Some(PathBuf::from(value)),
@@ -1210,6 +1226,12 @@ impl Walker<'_> {
                     }
                     Some((Word::Dynamic(_), _, _)) => None,
                 };
+                // `cd` sets `OLDPWD` and `PWD`, which `cd "$OLDPWD"` and `"$PWD"/x.sh` read.
+                if scope.dir != before {
+                    let text = |d: &Option<PathBuf>| d.as_ref().map(|d| d.display().to_string());
+                    scope.assign("OLDPWD", text(&before), false);
+                    scope.assign("PWD", text(&scope.dir), false);
+                }
             }
             // `source` under `sh` too: macOS's `/bin/sh` is bash, where it sources; dash has
             // no `source`, so there it only may run.
@@ -1290,6 +1312,16 @@ impl Walker<'_> {
                     }
                     _ => {}
                 }
+            }
+            "shopt"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w == "cdable_vars")) =>
+            {
+                self.dynamic(
+                    span,
+                    "`cdable_vars`, which makes `cd NAME` go where a variable says",
+                );
             }
             "watch" if !rest.is_empty() => {
                 self.dynamic(span, "`watch` runs its arguments as a line of `sh`");

@@ -462,3 +462,26 @@ fn what_xargs_env_dash_watch_and_script_run_is_seen() {
         Ok(paths(&["/w/x.sh"]))
     );
 }
+
+#[test]
+fn where_cd_goes_under_if_oldpwd_options_and_cdable_vars() {
+    for (line, file) in [
+        // The condition of `if` runs before the branch.
+        ("if cd sub; then ./x.sh; fi", "/w/sub/x.sh"),
+        // `cd` sets `OLDPWD` and `PWD`.
+        ("cd sub; cd \"$OLDPWD\"; ./x.sh", "/w/x.sh"),
+        ("cd sub; \"$PWD\"/x.sh", "/w/sub/x.sh"),
+        // `pushd -n` does not move.
+        ("pushd -n sub; ./x.sh", "/w/x.sh"),
+    ] {
+        assert_eq!(run_by(line, Shell::Bash), Ok(paths(&[file])), "{line}");
+    }
+    for line in [
+        // The shell's `OLDPWD` at start is not known.
+        "\"$OLDPWD\"/x.sh",
+        "cd -@ sub; ./x.sh",
+        "shopt -s cdable_vars; s=sub; cd s; ./x.sh",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}
