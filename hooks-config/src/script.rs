@@ -86,6 +86,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
             hookchain_shell::Shell::Posix,
             &line_context(spec, &base),
         );
+        cd_targets(&model, &base)?;
         for file in model.files_run().map_err(|dynamic| why(&words, &dynamic))? {
             let file = base.join(file);
             if regular(&file)? && !files.contains(&file) {
@@ -98,6 +99,7 @@ pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
         .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
     let model = hookchain_shell::Line::parse(line, shell, &line_context(spec, &base));
     let files = model.files_run().map_err(|dynamic| why(line, &dynamic))?;
+    cd_targets(&model, &base)?;
     let mut out: Vec<PathBuf> = Vec::new();
     for file in files {
         let file = base.join(file);
@@ -175,6 +177,34 @@ pub(crate) fn env_not_pinnable(spec: &CommandSpec) -> Option<String> {
     ))
 }
 
+/// Errs when the line runs a relative program or script from a directory that is not one: a
+/// `cd` there fails, and the shell runs it from the directory it was in (`cd missing; ./x.sh`
+/// runs `./x.sh`, which the model looked for in `missing`).
+fn cd_targets(model: &hookchain_shell::Line, base: &Path) -> Result<(), String> {
+    for command in &model.commands {
+        let relative = |p: &str| !p.starts_with('/');
+        let runs_relative = command
+            .program
+            .as_static()
+            .is_some_and(|p| p.contains('/') && relative(p))
+            || command
+                .scripts
+                .iter()
+                .any(|s| s.path.as_static().is_some_and(relative));
+        if let Some(dir) = &command.dir
+            && runs_relative
+            && !base.join(dir).is_dir()
+        {
+            return Err(format!(
+                "runs a relative path from `{}`, which is not a directory: `cd` fails there and \
+                 the line runs it from where it was",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why `line` is not pinnable: each part of it that is computed when it runs, and why.
 fn why(line: &str, dynamic: &[hookchain_shell::Dynamic]) -> String {
     let parts: Vec<String> = dynamic
@@ -199,6 +229,8 @@ fn line_context(spec: &CommandSpec, base: &Path) -> hookchain_shell::Context {
     let dir = base.display().to_string();
     hookchain_shell::Context::new(base)
         .vars(inherited)
+        // The shell starts with `PWD` its directory, whatever the agent's `PWD` was.
+        .var("PWD", dir.clone())
         .var("CLAUDE_PROJECT_DIR", dir.clone())
         .var("HOOKCHAIN_PROJECT_DIR", dir)
         .vars(spec.env.clone())

@@ -387,3 +387,16 @@ fn a_script_whose_shebang_runs_a_project_file_is_not_pinnable() {
         assert_eq!(not_pinnable(&hook), None, "`{first}` is pinnable");
     }
 }
+
+/// `cd missing; ./x.sh` runs `./x.sh` where the line was (the `cd` fails), not
+/// `missing/x.sh`: a relative path run from a directory that is not one is not pinnable.
+#[test]
+fn a_relative_path_run_after_a_cd_that_fails_is_not_pinnable() {
+    for line in ["cd missing; ./x.sh", "cd x.sh; sh x.sh"] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "x.sh", "exit 0");
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+    }
+}
