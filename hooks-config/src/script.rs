@@ -5,19 +5,26 @@
 //!
 //! - For a hook whose argv is split from the config (`./hooks/guard.sh --strict`, `python3 -u
 //!   hooks/guard.py`), the same model as for a shell line, reading the words as one simple
-//!   command (nothing expanded): the program when it is named by a path, the script of a shell
-//!   or an interpreter behind its options and wrappers (`sh -o errexit x.sh`, `python3 -W ignore
-//!   x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`), and the operands of a
-//!   program it does not read (`uv run x.py`).
+//!   command (quoted: nothing in them is expanded): the program when it is named by a path, the
+//!   script of a shell or an interpreter behind its options and wrappers (`sh -o errexit x.sh`,
+//!   `python3 -W ignore x.py`, `env python3 x.py`, `nice -n 5 sh x.sh`, `timeout 5 sh x.sh`,
+//!   `bash -ec "cd sub && ./x.sh"`, `env -C sub ./x.sh`), and the operands of a program it does
+//!   not read (`uv run x.py`); a command that runs a module or what a variable leads to
+//!   (`python3 -m mod`, `env BASH_ENV=x bash y.sh`) is not pinnable.
+//! - A hook whose own `env` sets a variable that decides what runs or loads (`BASH_ENV`,
+//!   `ENV`, `PATH`, `PYTHONPATH`, `NODE_OPTIONS`, `LD_PRELOAD`, …: see
+//!   [`hookchain_shell::changes_what_runs`]) is not pinnable: what runs is what the value leads
+//!   to.
 //! - For a shell line run with `sh -c` (Claude Code and docker-agent configs), what the shell
 //!   model ([`hookchain_shell`]) says the line runs: each program named by a path and each
 //!   script a shell or an interpreter runs or sources, in every form the shell reads (lists,
 //!   groups, subshells, pipelines, `cd`, `-c` strings, here-documents), after variables are
-//!   expanded as the shell will expand them: `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR`
-//!   are the project directory, every other variable is the hook's own `env` (`CLAUDE_PLUGIN_ROOT`
-//!   for a plugin's `hooks.json`) or else the agent's environment (`$HOME`, `~`), and a variable
-//!   in neither is unset. Files the line reads or writes are not scripts. A line that computes
+//!   expanded as the shell will expand them: every variable is the hook's own `env`
+//!   (`CLAUDE_PLUGIN_ROOT` for a plugin's `hooks.json`), else, for `$CLAUDE_PROJECT_DIR` and
+//!   `$HOOKCHAIN_PROJECT_DIR`, the directory the hook runs in, else the agent's environment
+//!   (`$HOME`, `~`), and a variable in none is unset. Files the line reads or writes are not scripts. A line that computes
 //!   what it runs is not pinnable ([`files_of`] errs with why).
+//!
 //! - With the scripts, the operands that may be code whose use the model cannot know: every
 //!   operand of a program it does not read (a runner: `uv run x.py`, `npx tsx x.ts`, `deno run
 //!   x.ts`) and an interpreter's operands before its script (`node -r ./pre.js x.js`). The
@@ -27,8 +34,8 @@
 //!   file keeps running after it wrote it.
 //!
 //! A relative path is taken from the hook's working directory (the current directory when it
-//! sets none); the project directory is the hook's `HOOKCHAIN_PROJECT_DIR` or
-//! `CLAUDE_PROJECT_DIR` variable when it sets one, else its working directory.
+//! sets none); `$HOOKCHAIN_PROJECT_DIR` and `$CLAUDE_PROJECT_DIR` are each the hook's own `env`
+//! value when it sets one, else its working directory, as the hook is started with them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,39 +76,41 @@ pub fn script_of(spec: &CommandSpec) -> Option<PathBuf> {
 /// model does not know a program's use of ([`operand_files`]: `uv run x.py`, `node -r ./pre.js
 /// x.js`); never a file the line only writes (`>> x.log`, `tee x.log`) nor the arguments a
 /// script is given (`./log.sh /tmp/x.log`). A command split from the config (no shell) is read
-/// by the same rules, as one simple command. Only files that exist are listed.
+/// by the same rules, as one simple command of quoted words. Only files that exist are listed.
 ///
 /// Errs with why, when the line computes what it runs (a glob or a substitution naming the
-/// program, `X=./x.sh; $X`, `eval`, a variable not known): such a hook is not pinnable.
+/// program, `X=./x.sh; $X`, `eval`, a variable not known, a `cd` that may fail), or runs a file
+/// that is not a regular one or whose `#!` line runs another: such a hook is not pinnable.
 pub(crate) fn files_of(spec: &CommandSpec) -> Result<Vec<PathBuf>, String> {
     let base = base_dir(spec);
-    let (line, shell, cx) = match shell_line(spec) {
+    let (line, shell) = match shell_line(spec) {
         Some(line) => {
-            let project = project_dir_variable(spec, &base);
             let shell = hookchain_shell::Shell::of_program(&spec.argv[0])
                 .ok_or_else(|| format!("`{}` is not a shell hookchain reads", spec.argv[0]))?;
-            (line.to_owned(), shell, line_context(spec, &base, &project))
+            (line.to_owned(), shell)
         }
         // A command split from the config runs without a shell: its words, each quoted, are
-        // one simple command, read by the same model (no word of it is expanded).
-        None => (
-            shell_words::join(&spec.argv),
-            hookchain_shell::Shell::Posix,
-            hookchain_shell::Context::new(&base).complete(true),
-        ),
+        // one simple command, read by the same model.
+        None => (shell_words::join(&spec.argv), hookchain_shell::Shell::Posix),
     };
-    let model = hookchain_shell::Line::parse(&line, shell, &cx);
-    let files = model.files_run().map_err(|dynamic| {
-        let parts: Vec<String> = dynamic
-            .iter()
-            .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(&line), d.why))
-            .collect();
-        parts.join("; ")
-    })?;
+    let model = hookchain_shell::Line::parse(&line, shell, &line_context(spec, &base));
+    let files = model.files_run().map_err(|dynamic| why(&line, &dynamic))?;
+    cd_targets(&model, &base)?;
     let mut out: Vec<PathBuf> = Vec::new();
-    for file in files.into_iter().chain(operand_files(&model, &base)) {
+    for file in files {
         let file = base.join(file);
-        if file.is_file() && !out.contains(&file) {
+        if regular(&file)? && !out.contains(&file) {
+            out.push(file);
+        }
+    }
+    for file in operand_files(&model, &base) {
+        let file = base.join(file);
+        // An operand that is a directory is a runner's setting (`--project ./dir`), not code
+        // it runs; a FIFO or a device is refused as for a script.
+        if file.is_dir() || out.contains(&file) {
+            continue;
+        }
+        if regular(&file)? {
             out.push(file);
         }
     }
@@ -179,10 +188,114 @@ fn wraps(line: &hookchain_shell::Line, command: &hookchain_shell::Command) -> bo
     })
 }
 
-/// What the shell line knows before it runs: the directory it starts in, the agent's
-/// environment with the hook's `env` over it, and the project directory as
-/// `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR`.
-fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_shell::Context {
+/// Errs when `file` starts with a `#!` line that runs something the line does not name and
+/// the system does not hold: a relative interpreter (`#!./run.sh`, run from the hook's
+/// directory, whatever the file's), or a word after an absolute one that is a path of the
+/// project or a setting (`#!/usr/bin/env ./run.sh`, `#!/usr/bin/env -S PATH=. x`). Bare names
+/// (`#!/usr/bin/env python3`) and options are the system's.
+fn shebang(file: &Path) -> Result<(), String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(file)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let Some(line) = head[..read].strip_prefix(b"#!") else {
+        return Ok(());
+    };
+    let line = line.split(|b| *b == b'\n').next().unwrap_or(&[]);
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace();
+    let Some(interpreter) = words.next() else {
+        return Ok(());
+    };
+    let foreign = !interpreter.starts_with('/')
+        || words.any(|w| !w.starts_with('-') && (w.contains('/') || w.contains('=')));
+    if foreign {
+        return Err(format!(
+            "`{}` starts with `#!{}`, which runs a file the line does not name",
+            file.display(),
+            line.trim()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `file`, which the command runs, is a regular file (pinned) or missing (nothing to
+/// pin); errs for anything else: a directory, whose files an interpreter runs (`python3 ./tool`
+/// runs `tool/__main__.py`, `node ./tool` its `index.js` or its package's `main`), or a FIFO, a
+/// device, a socket, a link to `/dev/stdin`, whose content is whatever is written to it when
+/// the hook runs.
+fn regular(file: &Path) -> Result<bool, String> {
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() => shebang(file).map(|()| true),
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "`{}` is a directory: what runs is a file in it the command picks",
+            file.display()
+        )),
+        Ok(_) => Err(format!(
+            "`{}` is not a regular file: what it runs is what is written to it when the hook \
+             runs",
+            file.display()
+        )),
+        Err(_) => Ok(false),
+    }
+}
+
+/// Why `spec` is not pinnable for its own `env`, when it is not: a variable there decides what
+/// runs or loads (`BASH_ENV`, `PATH`, `NODE_OPTIONS`: see
+/// [`hookchain_shell::changes_what_runs`]), so what runs is what its value leads to, not the
+/// files the command names (which are pinned all the same).
+pub(crate) fn env_not_pinnable(spec: &CommandSpec) -> Option<String> {
+    let name = spec
+        .env
+        .keys()
+        .find(|name| hookchain_shell::changes_what_runs(name))?;
+    Some(format!(
+        "its `env` sets `{name}`, which decides what the command runs or loads"
+    ))
+}
+
+/// Errs when the line runs a relative program or script from a directory that is not one: a
+/// `cd` there fails, and the shell runs it from the directory it was in (`cd missing; ./x.sh`
+/// runs `./x.sh`, which the model looked for in `missing`).
+fn cd_targets(model: &hookchain_shell::Line, base: &Path) -> Result<(), String> {
+    for command in &model.commands {
+        let relative = |p: &str| !p.starts_with('/');
+        let runs_relative = command
+            .program
+            .as_static()
+            .is_some_and(|p| p.contains('/') && relative(p))
+            || command
+                .scripts
+                .iter()
+                .any(|s| s.path.as_static().is_some_and(relative));
+        if let Some(dir) = &command.dir
+            && runs_relative
+            && !base.join(dir).is_dir()
+        {
+            return Err(format!(
+                "runs a relative path from `{}`, which is not a directory: `cd` fails there and \
+                 the line runs it from where it was",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why `line` is not pinnable: each part of it that is computed when it runs, and why.
+fn why(line: &str, dynamic: &[hookchain_shell::Dynamic]) -> String {
+    let parts: Vec<String> = dynamic
+        .iter()
+        .map(|d| format!("`{}`: {}", line.get(d.span.clone()).unwrap_or(line), d.why))
+        .collect();
+    parts.join("; ")
+}
+
+/// What the shell line knows before it runs, as the hook is started: the directory it starts
+/// in, the agent's environment, `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR` (both the
+/// directory it starts in), and the hook's `env` over them, which may set either alone.
+fn line_context(spec: &CommandSpec, base: &Path) -> hookchain_shell::Context {
     let inherited: Vec<(String, String)> = if spec.env_clear {
         spec.env_allow
             .iter()
@@ -191,12 +304,14 @@ fn line_context(spec: &CommandSpec, base: &Path, project: &Path) -> hookchain_sh
     } else {
         std::env::vars().collect()
     };
-    let project = project.display().to_string();
+    let dir = base.display().to_string();
     hookchain_shell::Context::new(base)
         .vars(inherited)
+        // The shell starts with `PWD` its directory, whatever the agent's `PWD` was.
+        .var("PWD", dir.clone())
+        .var("CLAUDE_PROJECT_DIR", dir.clone())
+        .var("HOOKCHAIN_PROJECT_DIR", dir)
         .vars(spec.env.clone())
-        .var("CLAUDE_PROJECT_DIR", project.clone())
-        .var("HOOKCHAIN_PROJECT_DIR", project)
         .complete(true)
 }
 
@@ -225,17 +340,6 @@ fn base_dir(spec: &CommandSpec) -> PathBuf {
         Some(dir) => current_dir().join(dir),
         None => current_dir(),
     }
-}
-
-/// What `$CLAUDE_PROJECT_DIR` and `$HOOKCHAIN_PROJECT_DIR` hold in the hook's command line: the
-/// hook's own `env` when it sets them, else `base`, the directory it runs in (the firing's
-/// project directory: see [`current_dir`]).
-fn project_dir_variable(spec: &CommandSpec, base: &Path) -> PathBuf {
-    spec.env
-        .get("HOOKCHAIN_PROJECT_DIR")
-        .or_else(|| spec.env.get("CLAUDE_PROJECT_DIR"))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| base.to_path_buf())
 }
 
 /// The directory of the firing (the session's project directory during one, so consent checks

@@ -212,12 +212,24 @@ fn claude_codes_shell_key_is_pinned() {
     assert!(drifted(consent.status(&load(Some("bash")))));
 }
 
-/// A hook of `hookchain.yaml` in `dir` running `argv` (no shell) from `dir`.
-fn argv_hook(dir: &Path, argv: &[&str]) -> ExternalHook {
-    let yaml = format!(
-        "hooks:\n  intercept_tool_call:\n    - command: {}\n      name: h\n      working_dir: .\n",
-        serde_json::to_string(argv).unwrap()
+/// A hook of `hookchain.yaml` in `dir` running `argv` (split by the config, no shell) from
+/// `dir`, with `env`.
+fn argv_hook(dir: &Path, argv: &[&str], env: &[(&str, &str)]) -> ExternalHook {
+    let words: Vec<String> = argv
+        .iter()
+        .map(|w| serde_json::to_string(w).unwrap())
+        .collect();
+    let mut yaml = format!(
+        "hooks:\n  intercept_tool_call:\n    - command: [{}]\n      name: h\n      \
+         working_dir: .\n",
+        words.join(", ")
     );
+    if !env.is_empty() {
+        yaml.push_str("      env:\n");
+        for (name, value) in env {
+            yaml.push_str(&format!("        {name}: {value}\n"));
+        }
+    }
     let config = dir.join("hookchain.yaml");
     Config::from_yaml_str(&yaml, &config.display().to_string())
         .unwrap()
@@ -225,23 +237,31 @@ fn argv_hook(dir: &Path, argv: &[&str]) -> ExternalHook {
         .clone()
 }
 
-/// A runner the shell model does not read (`uv run`, `npx`, `deno run`) runs its operand, and
-/// an interpreter's options may name code (`node -r`): each such file is pinned, in a shell line
-/// and in a command split from the config alike.
+/// A runner the shell model does not read (`uv run`, `npx`, `deno run`) runs its operand: the
+/// file is pinned, in a shell line and in a command split from the config alike. An
+/// interpreter's option that loads code (`node -r`) makes the line not pinnable: never a file
+/// that runs unpinned.
 #[test]
-fn the_operands_a_runner_or_an_interpreters_options_name_are_pinned() {
-    let forms: &[(Option<&str>, &str, &str)] = &[
-        (Some("sh"), "uv run x.py", "x.py"),
-        (Some("sh"), "npx tsx x.ts", "x.ts"),
-        (Some("sh"), "deno run --allow-read x.ts", "x.ts"),
-        (Some("sh"), "node -r ./pre.js x.js", "pre.js"),
-        (Some("sh"), "node --require=./pre.js x.js", "pre.js"),
+fn the_operands_a_runner_names_are_pinned_and_a_module_an_option_loads_is_not_pinnable() {
+    const PINNED: bool = true;
+    const NOT_PINNABLE: bool = false;
+    let forms: &[(Option<&str>, &str, &str, bool)] = &[
+        (Some("sh"), "uv run x.py", "x.py", PINNED),
+        (Some("sh"), "npx tsx x.ts", "x.ts", PINNED),
+        (Some("sh"), "deno run --allow-read x.ts", "x.ts", PINNED),
+        (Some("sh"), "node -r ./pre.js x.js", "pre.js", NOT_PINNABLE),
+        (
+            Some("sh"),
+            "node --require=./pre.js x.js",
+            "pre.js",
+            NOT_PINNABLE,
+        ),
         // Split from the config (the loader checks `env` is on `PATH`, not the runner).
-        (None, "env uv run x.py", "x.py"),
-        (None, "env node -r ./pre.js x.js", "pre.js"),
-        (None, "env python3 -W ignore x.py", "x.py"),
+        (None, "env uv run x.py", "x.py", PINNED),
+        (None, "env node -r ./pre.js x.js", "pre.js", NOT_PINNABLE),
+        (None, "env python3 -W ignore x.py", "x.py", PINNED),
     ];
-    for (shell, line, file) in forms {
+    for (shell, line, file, pinned) in forms {
         let temp = temp_dir();
         let dir = temp.path();
         for name in ["x.py", "x.ts", "x.js", "pre.js"] {
@@ -249,8 +269,20 @@ fn the_operands_a_runner_or_an_interpreters_options_name_are_pinned() {
         }
         let hook = match shell {
             Some(shell) => hook(dir, shell, line),
-            None => argv_hook(dir, &line.split(' ').collect::<Vec<_>>()),
+            None => argv_hook(dir, &line.split(" ").collect::<Vec<_>>(), &[]),
         };
+        if !pinned {
+            assert!(
+                not_pinnable(&hook).is_some(),
+                "`{line}` ({shell:?}) is not pinnable"
+            );
+            continue;
+        }
+        assert_eq!(
+            not_pinnable(&hook),
+            None,
+            "`{line}` ({shell:?}) is pinnable"
+        );
         let mut consent = Consent::in_memory();
         consent.approve(&hook).unwrap();
         std::fs::write(dir.join(file), "// edited\n").unwrap();
@@ -278,7 +310,7 @@ fn the_file_a_script_is_told_to_write_is_not_pinned() {
         std::fs::write(dir.join("hook.log"), "").unwrap();
         let hook = match shell {
             Some(shell) => hook(dir, shell, line),
-            None => argv_hook(dir, &line.split(' ').collect::<Vec<_>>()),
+            None => argv_hook(dir, &line.split(" ").collect::<Vec<_>>(), &[]),
         };
         let mut consent = Consent::in_memory();
         consent.approve(&hook).unwrap();
@@ -297,5 +329,169 @@ fn the_file_a_script_is_told_to_write_is_not_pinned() {
             2,
             "`{line}` ({shell:?}) ran at both firings: {log:?}"
         );
+    }
+}
+
+#[test]
+fn a_command_split_from_the_config_pins_what_its_words_run() {
+    let forms: &[&[&str]] = &[
+        &["bash", "-ec", "cd sub && ./x.sh"],
+        &["sh", "-c", "cd sub; ./x.sh", "hook"],
+        &["env", "-C", "sub", "./x.sh"],
+        &["nice", "-n", "5", "sh", "-e", "-c", "cd sub && ./x.sh"],
+    ];
+    for argv in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let path = script(&dir.join("sub"), "x.sh", "exit 0");
+        let hook = argv_hook(dir, argv, &[]);
+        assert_eq!(not_pinnable(&hook), None, "{argv:?} is pinnable");
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        std::fs::write(&path, "#!/bin/sh\necho edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "{argv:?}: sub/x.sh edited after approval is drifted"
+        );
+    }
+}
+
+#[test]
+fn a_command_that_runs_what_a_variable_or_a_module_leads_to_is_not_pinnable() {
+    type Form<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)]);
+    let forms: &[Form] = &[
+        (&["python3", "-m", "evil"], &[]),
+        (&["node", "--require=./x.js", "y.js"], &[]),
+        (&["env", "BASH_ENV=./x.sh", "bash", "y.sh"], &[]),
+        (&["bash", "y.sh"], &[("BASH_ENV", "./x.sh")]),
+        (&["sh", "-c", "true"], &[("BASH_ENV", "./x.sh")]),
+        (&["python3", "y.py"], &[("PYTHONPATH", ".")]),
+    ];
+    for (argv, env) in forms {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "x.sh", "exit 0");
+        script(dir, "y.sh", "exit 0");
+        std::fs::write(dir.join("y.py"), "").unwrap();
+        std::fs::write(dir.join("y.js"), "").unwrap();
+        let hook = argv_hook(dir, argv, env);
+        assert!(
+            not_pinnable(&hook).is_some(),
+            "{argv:?} with {env:?} is not pinnable"
+        );
+    }
+}
+
+/// The hook's `env` may set `CLAUDE_PROJECT_DIR` without `HOOKCHAIN_PROJECT_DIR` (or the other
+/// way round): each variable of the line is what the hook gets, so the script pinned is the
+/// one that runs.
+#[test]
+fn each_project_directory_variable_is_what_the_hook_gets() {
+    for (line, set) in [
+        (r#""$HOOKCHAIN_PROJECT_DIR"/x.sh"#, "CLAUDE_PROJECT_DIR"),
+        (r#""$CLAUDE_PROJECT_DIR"/x.sh"#, "HOOKCHAIN_PROJECT_DIR"),
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        let decoy = dir.join("decoy");
+        std::fs::create_dir(&decoy).unwrap();
+        script(&decoy, "x.sh", "exit 0");
+        let path = script(dir, "x.sh", "exit 0");
+        let yaml = format!(
+            "hooks:\n  intercept_tool_call:\n    - command: [sh, -c, {}]\n      name: h\n      \
+             working_dir: .\n      env:\n        {set}: {}\n",
+            serde_json::to_string(line).unwrap(),
+            decoy.display()
+        );
+        let config = dir.join("hookchain.yaml");
+        let hook = Config::from_yaml_str(&yaml, &config.display().to_string())
+            .unwrap()
+            .external_hooks()[0]
+            .clone();
+        let mut consent = Consent::in_memory();
+        consent.approve(&hook).unwrap();
+        std::fs::write(&path, "#!/bin/sh\necho edited\n").unwrap();
+        assert!(
+            drifted(consent.status(&hook)),
+            "`{line}` with `{set}` set: x.sh edited after approval is drifted"
+        );
+    }
+}
+
+/// A script that is not a regular file — a link to `/dev/stdin`, a FIFO — holds what is written
+/// to it when the hook runs (`sh x.sh` with `x.sh -> /dev/stdin` runs the hook's payload): there
+/// is nothing to pin, and the hook is not pinnable.
+#[test]
+fn a_script_that_is_not_a_regular_file_is_not_pinnable() {
+    for line in ["sh x.sh", "./x.sh", ". ./x.sh"] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        // A device, as `/dev/stdin` is whatever the hook's input is.
+        std::os::unix::fs::symlink("/dev/null", dir.join("x.sh")).unwrap();
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+    }
+}
+
+/// An interpreter given a directory runs a file in it (`python3 ./tool` runs
+/// `tool/__main__.py`, `node ./tool` its `index.js`): not pinnable.
+#[test]
+fn a_directory_an_interpreter_runs_is_not_pinnable() {
+    for line in ["python3 ./tool", "node tool", "cd tool && python3 ."] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::create_dir(dir.join("tool")).unwrap();
+        std::fs::write(dir.join("tool/__main__.py"), "print('edited later')").unwrap();
+        std::fs::write(dir.join("tool/index.js"), "console.log('edited later')").unwrap();
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
+    }
+}
+
+/// A script whose `#!` line runs another file of the project (`#!./run.sh`,
+/// `#!/usr/bin/env ./run.sh`, `#!/usr/bin/env -S sh ./run.sh`) runs that file, which the line
+/// does not name: not pinnable. `#!/bin/sh` and `#!/usr/bin/env python3` are the system's.
+#[test]
+fn a_script_whose_shebang_runs_a_project_file_is_not_pinnable() {
+    for first in [
+        "#!./run.sh",
+        "#!run.sh",
+        "#!/usr/bin/env ./run.sh",
+        "#!/usr/bin/env -S sh ./run.sh",
+        "#!/usr/bin/env -S PATH=. run.sh",
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "run.sh", "echo run");
+        std::fs::write(dir.join("x.sh"), format!("{first}\necho body\n")).unwrap();
+        make_executable(&dir.join("x.sh"));
+        let hook = hook(dir, "sh", "./x.sh");
+        assert!(not_pinnable(&hook).is_some(), "`{first}` is not pinnable");
+    }
+    for first in [
+        "#!/bin/sh -e",
+        "#!/usr/bin/env python3",
+        "#!/usr/bin/env -S deno run -A",
+    ] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        std::fs::write(dir.join("x.sh"), format!("{first}\necho body\n")).unwrap();
+        make_executable(&dir.join("x.sh"));
+        let hook = hook(dir, "sh", "./x.sh");
+        assert_eq!(not_pinnable(&hook), None, "`{first}` is pinnable");
+    }
+}
+
+/// `cd missing; ./x.sh` runs `./x.sh` where the line was (the `cd` fails), not
+/// `missing/x.sh`: a relative path run from a directory that is not one is not pinnable.
+#[test]
+fn a_relative_path_run_after_a_cd_that_fails_is_not_pinnable() {
+    for line in ["cd missing; ./x.sh", "cd x.sh; sh x.sh"] {
+        let temp = temp_dir();
+        let dir = temp.path();
+        script(dir, "x.sh", "exit 0");
+        let hook = hook(dir, "sh", line);
+        assert!(not_pinnable(&hook).is_some(), "`{line}` is not pinnable");
     }
 }

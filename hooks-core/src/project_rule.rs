@@ -74,7 +74,8 @@ pub enum ProjectRule {
     Raise,
     /// A choice among named levels, weakest first (`["off", "mask", "block"]`): a project's
     /// value holds when it is no weaker than the value of the user's file and code (or the
-    /// default), and is refused when it is weaker.
+    /// default), and is refused when it is weaker, or is not written as a plain word
+    /// (`{off: ~}`, which serde may read as `off`).
     Stronger(&'static [&'static str]),
     /// A list of files the extension reads: a project's entry holds when it is a relative path
     /// inside the project (no `..` component, no absolute path, no `~`, no `$`), and is added to

@@ -16,7 +16,9 @@
 //!   in either direction (a checkpoint's size limits and time limit) is **user only**.
 //! - A limit may only be lowered, a minimum or a switch that tightens only raised, a choice
 //!   among levels (secrets' `off`, `mask`, `block`) only made stronger.
-//! - Files an injector reads are **inside the project** when a project's file names them.
+//! - Files an injector reads are **inside the project** when a project's file names them, and
+//!   how much of them it adds is **user only** (a project could cut the user's own files to a
+//!   byte).
 //! - What cannot weaken (a message, where an injector's context goes) is **free**.
 //! - Every field of every built-in has a rule: a test reads each built-in's default config and
 //!   fails on a field with none, so a new field cannot be forgotten.
@@ -152,7 +154,9 @@ project_rules! {
     }
     AddPromptFiles {
         "files": InsideProject,
-        "max_bytes": Lower,
+        // The files are the user's as much as the project's (their rules): a project's
+        // smaller limit would cut them short, to a byte.
+        "max_bytes": UserOnly,
         "point": Free,
         "project_dir": UserOnly,
     }

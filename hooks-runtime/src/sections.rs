@@ -347,6 +347,15 @@ fn apply_rule(rule: ProjectRule, value: &Value, base: Option<(&Value, &str)>) ->
         }
         ProjectRule::Stronger(levels) => {
             let level = |v: &Value| v.as_str().and_then(|s| levels.iter().position(|l| *l == s));
+            if !value.is_string() {
+                // Only a level written plainly is compared: any other form the extension's
+                // type may still read as a level (serde reads `{off: ~}` as `off`) is refused.
+                // (A word that is no level is the type's to refuse, naming the levels.)
+                return Ruled::Refused(format!(
+                    "a project's file may write one of {} here, as a plain word",
+                    levels.join(", ")
+                ));
+            }
             let Some((old, by)) = base else {
                 return Ruled::Holds;
             };

@@ -63,10 +63,22 @@
 //!   itself is not what a reader approves. An assignment or a `cd` made under a condition
 //!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
-//!   subshell, a pipeline or `&`). A `cd` that would fail at run time is not foreseen: the
-//!   commands after `cd missing;` are looked up from `missing`.
+//!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
+//!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell
+//!   started in a linked directory, go to the parent of its target). A `cd` that would fail at
+//!   run time is not foreseen: the commands after `cd missing;` are looked up from `missing`.
+//! - A line that sets a variable deciding what runs or what a program loads — `PATH`,
+//!   `BASH_ENV`, `ENV`, `HOME`, `IFS`, `PS4`, `PYTHONPATH`, `NODE_OPTIONS`, `PERL5OPT`,
+//!   `LD_PRELOAD`, git's program variables, in an assignment, `export`, `env`, `read`, a `for`
+//!   loop or `unset` — is dynamic: what runs after it is not what the line names. So is a
+//!   line that changes what a later word means (`alias`, `hash -p`, `enable -f`), an
+//!   interpreter's option that loads a module (`node -r`, `perl -M`, `python3 -m`), a script
+//!   read from a descriptor (`bash /dev/stdin`), and text bash would evaluate as arithmetic
+//!   with a command substitution in an array subscript (`let 'x=a[$(…)]'`).
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
+//! - A part nested deeper than the walk follows (some hundred levels of `$(…)`, `( … )`,
+//!   `{ …; }` and nested lines together) is dynamic: reading a line never overflows the stack.
 //! - A command under a condition is still reported, with [`Command::conditional`] set: the
 //!   model says what *may* run.
 //!
@@ -80,7 +92,7 @@ mod model;
 mod table;
 mod word;
 
-pub use table::is_builtin;
+pub use table::{changes_what_runs, is_builtin};
 
 /// Which shell reads the line: what `$'…'` and brace expansion mean, and which names are
 /// builtins.
@@ -89,8 +101,8 @@ pub enum Shell {
     /// `bash` (and `sh` where it is bash): `$'…'` ANSI-C quoting, `{a,b}` brace expansion,
     /// `source`.
     Bash,
-    /// A POSIX `sh` such as `dash`: `$'…'` is not a quote it is sure to read, braces are
-    /// literal.
+    /// A POSIX `sh` such as `dash`, or bash as `sh` (macOS's `/bin/sh`): `$'…'` is not a quote
+    /// it is sure to read, a brace expansion may expand or not (dynamic), `source` may source.
     Posix,
 }
 
@@ -185,7 +197,7 @@ impl Word {
 }
 
 /// A part of the line whose meaning is only known when it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Dynamic {
     /// Its byte span in the line given to [`Line::parse`] (for a part of a nested line — a `-c`
     /// string, a here-document — the span of the word that holds it).
@@ -337,6 +349,7 @@ impl Line {
             return Err(self.dynamic.clone());
         }
         let mut files = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for command in &self.commands {
             let paths = command.program_path().into_iter().chain(
                 command
@@ -346,7 +359,7 @@ impl Line {
                     .map(|p| command.dir.as_deref().unwrap_or(Path::new("")).join(p)),
             );
             for path in paths {
-                if !files.contains(&path) {
+                if seen.insert(path.clone()) {
                     files.push(path);
                 }
             }

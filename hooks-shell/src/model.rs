@@ -13,7 +13,7 @@
 //!   `trap`'s action) is parsed again, with the same rules, in a child scope that keeps only the
 //!   exported variables.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -24,6 +24,11 @@ use crate::{Command, Context, Dynamic, Line, Redirect, RedirectKind, Script, She
 
 /// How deep lines may nest in each other (`sh -c "sh -c '…'"`) before the rest is dynamic.
 const MAX_DEPTH: usize = 8;
+
+/// How deep the walk may go into the tree of a line and the lines nested in it (`$( $( … ) )`,
+/// `( ( … ) )`, `{ { …; }; }`) before the rest is dynamic: the walk recurses, and a line nested
+/// a few thousand times would overflow the stack of the process reading it.
+const MAX_LEVEL: usize = 128;
 
 pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
     let mut out = Line {
@@ -43,12 +48,17 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
             (k.clone(), var)
         })
         .collect();
+    let mut vars: BTreeMap<String, Var> = vars;
+    // The shell's `OLDPWD` at start is not the caller's to know (bash drops one that names no
+    // directory); the line's own `cd` sets it.
+    vars.insert("OLDPWD".to_owned(), Var::Unknown { exported: true });
     let mut scope = Scope {
         dir: Some(cx.dir.clone()),
         vars,
         conditional: false,
         functions: Vec::new(),
     };
+    let mut seen = HashSet::new();
     let mut walker = Walker {
         src: line,
         shell,
@@ -56,6 +66,8 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         out: &mut out,
         span_fix: None,
         depth: 0,
+        level: 0,
+        seen: &mut seen,
     };
     walker.source(&mut scope);
     out
@@ -165,6 +177,10 @@ pub(crate) struct Walker<'a> {
     /// For a nested line: the span, in the outer line, of the word that holds it.
     pub(crate) span_fix: Option<Range<usize>>,
     depth: usize,
+    /// How deep the walk is now, nested lines included (see [`MAX_LEVEL`]).
+    level: usize,
+    /// The dynamic parts said so far (a line may hold tens of thousands).
+    seen: &'a mut HashSet<Dynamic>,
 }
 
 impl Walker<'_> {
@@ -181,10 +197,22 @@ impl Walker<'_> {
             span,
             why: why.into(),
         };
-        if !self.out.dynamic.contains(&d) {
+        if self.seen.insert(d.clone()) {
             self.out.dynamic.push(d.clone());
         }
         d
+    }
+
+    /// Notes that the line sets the variable `name` at `span`: when it is one whose value
+    /// decides what runs or what a program loads (`PATH`, `BASH_ENV`, `NODE_OPTIONS`, …), what
+    /// runs after it is not what the line names.
+    pub(crate) fn setting(&mut self, name: &str, span: Range<usize>) {
+        if table::changes_what_runs(name) {
+            self.dynamic(
+                span,
+                format!("sets `{name}`, which decides what the commands after it run or load"),
+            );
+        }
     }
 
     fn source(&mut self, scope: &mut Scope) {
@@ -196,6 +224,25 @@ impl Walker<'_> {
             let span = 0..self.src.len();
             self.dynamic(span, "the bash grammar could not be loaded");
             return;
+        }
+        if let Some(at) = continued_word(self.src) {
+            // bash joins `./x\<newline>.sh` into one word; the grammar splits it in two.
+            let span = self.span_fix.clone().unwrap_or(at..at + 2);
+            self.dynamic(
+                span,
+                "a word continued on the next line, which the grammar splits and the shell \
+                 joins",
+            );
+        }
+        if let Some(at) = self.src.find('\r') {
+            // bash reads a carriage return as a character of a word; the grammar reads it as
+            // a blank, and `\` before CR LF as a line continued.
+            let span = self.span_fix.clone().unwrap_or(at..at + 1);
+            self.dynamic(
+                span,
+                "a carriage return, which the shell reads as part of a word and the grammar as \
+                 a blank",
+            );
         }
         let Some(tree) = parser.parse(self.src, None) else {
             let span = 0..self.src.len();
@@ -218,6 +265,8 @@ impl Walker<'_> {
             out: &mut *self.out,
             span_fix: Some(span),
             depth: self.depth + 1,
+            level: self.level,
+            seen: &mut *self.seen,
         };
         inner.source(scope);
     }
@@ -237,7 +286,30 @@ impl Walker<'_> {
         }
     }
 
+    /// Enters a level of the walk at `node`, or, past [`MAX_LEVEL`], says it is too deep and
+    /// refuses (the caller walks no further).
+    pub(crate) fn enter(&mut self, node: Node) -> bool {
+        if self.level >= MAX_LEVEL {
+            let span = self.span(node);
+            self.dynamic(span, "parts nested too deeply to follow");
+            return false;
+        }
+        self.level += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.level -= 1;
+    }
+
     pub(crate) fn statement(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        if self.enter(node) {
+            self.statement_in(node, scope, stdin);
+            self.leave();
+        }
+    }
+
+    fn statement_in(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         match node.kind() {
             "program" | "compound_statement" => self.sequence(node, scope),
             "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
@@ -272,6 +344,8 @@ impl Walker<'_> {
                     if matches!(part.kind(), "variable_name" | "word") {
                         let name = self.text(part).to_owned();
                         if !name.starts_with('-') {
+                            let span = self.span(part);
+                            self.setting(&name, span);
                             scope.vars.insert(name, Var::Unset);
                         }
                     }
@@ -288,7 +362,10 @@ impl Walker<'_> {
                 let mut arm = scope.branch();
                 for (field, part) in parts {
                     if field == Some("condition") && node.kind() == "if_statement" {
+                        // The condition runs first: the branch starts where it left off
+                        // (`if cd sub; then ./x.sh; fi` runs `sub/x.sh`).
                         self.statement(part, scope, stdin);
+                        arm = scope.branch();
                     } else if field == Some("condition") {
                         // A loop's condition runs at least once.
                         self.statement(part, scope, stdin);
@@ -318,6 +395,8 @@ impl Walker<'_> {
                     match field {
                         Some("variable") => {
                             let name = self.text(part).to_owned();
+                            let span = self.span(part);
+                            self.setting(&name, span);
                             body.assign(&name, None, true);
                             scope.assign(&name, None, true);
                         }
@@ -375,7 +454,12 @@ impl Walker<'_> {
                 self.sequence(node, &mut copy);
                 scope.merge(copy);
             }
-            "test_command" | "c_style_for_statement" | "arithmetic_expansion" => {
+            "test_command" => {
+                let mut copy = scope.branch();
+                self.test_words(node, &mut copy);
+                scope.merge(copy);
+            }
+            "c_style_for_statement" | "arithmetic_expansion" => {
                 let mut copy = scope.branch();
                 self.substitutions(node, &mut copy);
                 if node.kind() == "c_style_for_statement"
@@ -409,8 +493,49 @@ impl Walker<'_> {
         }
     }
 
+    /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
+    /// `x` when bash evaluates the operand as arithmetic), with their substitutions.
+    fn test_words(&mut self, node: Node, scope: &mut Scope) {
+        if !self.enter(node) {
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "word"
+                | "string"
+                | "raw_string"
+                | "ansi_c_string"
+                | "translated_string"
+                | "concatenation"
+                | "simple_expansion"
+                | "expansion"
+                | "command_substitution"
+                | "process_substitution"
+                | "number" => {
+                    self.word(child, scope);
+                }
+                "regex" | "extglob_pattern" | "test_operator" | "variable_name" => {}
+                "ERROR" => {
+                    let span = self.span(child);
+                    self.dynamic(span, "the line does not parse here");
+                }
+                _ => self.test_words(child, scope),
+            }
+        }
+        self.leave();
+    }
+
     /// Walks the command substitutions found anywhere under `node`.
-    fn substitutions(&mut self, node: Node, scope: &mut Scope) {
+    pub(crate) fn substitutions(&mut self, node: Node, scope: &mut Scope) {
+        if self.enter(node) {
+            self.substitutions_in(node, scope);
+            self.leave();
+        }
+    }
+
+    fn substitutions_in(&mut self, node: Node, scope: &mut Scope) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -707,7 +832,10 @@ impl Walker<'_> {
         let Some(name) = node.child_by_field_name("name") else {
             return;
         };
+        self.subscript(name, scope);
         let name = self.text(name).to_owned();
+        let span = self.span(node);
+        self.setting(&name, span);
         let value = match node.child_by_field_name("value") {
             Some(v) => self.assignment_value(v, scope),
             None => Some(String::new()),
@@ -718,6 +846,17 @@ impl Walker<'_> {
                 scope.vars.get_mut(&name)
         {
             *exported = true;
+        }
+    }
+
+    /// The index of an assigned array element (`a[$(x)]=1`), when `name` is one: expanded
+    /// like a word, its substitutions walked (bash runs them, then evaluates the index as
+    /// arithmetic).
+    fn subscript(&mut self, name: Node, scope: &mut Scope) {
+        if name.kind() == "subscript"
+            && let Some(index) = name.child_by_field_name("index")
+        {
+            self.word(index, scope);
         }
     }
 
@@ -737,7 +876,13 @@ impl Walker<'_> {
         for part in parts {
             match part.kind() {
                 "variable_assignment" => self.assignment(part, scope, export),
-                "variable_name" if export => {
+                "variable_name" if !export => {
+                    // `declare PATH`, `local PATH`: declared, and unset in a function.
+                    let name = self.text(part).to_owned();
+                    let span = self.span(part);
+                    self.setting(&name, span);
+                }
+                "variable_name" => {
                     let name = self.text(part).to_owned();
                     if let Some(Var::Known { exported, .. } | Var::Unknown { exported }) =
                         scope.vars.get_mut(&name)
@@ -745,7 +890,6 @@ impl Walker<'_> {
                         *exported = true;
                     }
                 }
-                "variable_name" => {}
                 _ => {
                     self.word(part, scope);
                 }
@@ -774,7 +918,10 @@ impl Walker<'_> {
             match (field, child.kind()) {
                 (_, "variable_assignment") => {
                     if let Some(name) = child.child_by_field_name("name") {
+                        self.subscript(name, scope);
                         let name = self.text(name).to_owned();
+                        let span = self.span(child);
+                        self.setting(&name, span);
                         let value = match child.child_by_field_name("value") {
                             Some(v) => self.assignment_value(v, scope),
                             None => Some(String::new()),
@@ -865,6 +1012,13 @@ impl Walker<'_> {
                 "a relative program, from a directory an earlier `cd` makes unknown",
             );
         }
+        if name.contains('/') && is_device(scope.dir.as_deref(), &name) {
+            self.dynamic(
+                program_span.clone(),
+                "a program run from a descriptor or a device, which holds what the line puts \
+                 there",
+            );
+        }
         let at = self.out.commands.len();
         self.out.commands.push(command.clone());
         if scope.functions.contains(&name) {
@@ -875,10 +1029,31 @@ impl Walker<'_> {
 
         if let Some(wrapper) = table::wrapper(&name)
             && (!is_builtin(self.shell, &name)
-                || matches!(name.as_str(), "command" | "exec" | "time"))
+                || matches!(name.as_str(), "command" | "exec" | "time" | "builtin"))
         {
+            if base == "coproc"
+                && statics
+                    .iter()
+                    .take(2)
+                    .any(|w| w.is_none_or(|w| w == "{" || w.starts_with('(')))
+            {
+                self.dynamic(
+                    span,
+                    "`coproc` of a compound command, which the grammar does not read",
+                );
+                return;
+            }
+            if base == "flock"
+                && statics.iter().any(|w| {
+                    w.is_none_or(|w| matches!(w, "-c" | "--command") || w.starts_with("--command="))
+                })
+            {
+                self.dynamic(span, "`flock -c` runs a string given to a shell");
+                return;
+            }
             let mut i = 0;
-            let mut dir = None;
+            // `env -C DIR`: `Some(None)` when the directory is computed when the line runs.
+            let mut chdir: Option<Option<String>> = None;
             while i < rest.len() {
                 let Some(word) = statics[i] else { break };
                 if word == "--" {
@@ -890,6 +1065,7 @@ impl Walker<'_> {
                 }
                 if wrapper.assignments && !word.starts_with('-') && word.contains('=') {
                     let (k, v) = word.split_once('=').unwrap_or((word, ""));
+                    self.setting(k, rest[i].1.clone());
                     child.assign(k, Some(v.to_owned()), true);
                     if let Some(Var::Known { exported, .. }) = child.vars.get_mut(k) {
                         *exported = true;
@@ -897,35 +1073,86 @@ impl Walker<'_> {
                     i += 1;
                     continue;
                 }
+                if base == "env" && word == "-" {
+                    // `env -` is `env -i`.
+                    child.vars.clear();
+                    i += 1;
+                    continue;
+                }
                 if !word.starts_with('-') || word == "-" {
                     break;
                 }
-                if base == "env" && (word == "-S" || word.starts_with("--split-string")) {
+                if base == "env" && word.starts_with("--split-string") {
                     self.dynamic(rest[i].1.clone(), "`env -S` splits a string into a command");
                     return;
                 }
-                if base == "env" && matches!(word, "-i" | "--ignore-environment") {
+                if base == "env" && word == "--ignore-environment" {
                     child.vars.clear();
                 }
-                if wrapper.valued.contains(&word) {
-                    if base == "env" && matches!(word, "-C" | "--chdir") {
-                        dir = statics.get(i + 1).copied().flatten().map(str::to_owned);
-                    }
-                    i += 2;
-                } else {
+                if base == "env" && word.starts_with("--chdir=") {
+                    chdir = Some(word.strip_prefix("--chdir=").map(str::to_owned));
                     i += 1;
+                    continue;
                 }
+                if word.starts_with("--") {
+                    i += if wrapper.valued.contains(&word) { 2 } else { 1 };
+                    if base == "env" && word == "--chdir" {
+                        chdir = Some(statics.get(i - 1).copied().flatten().map(str::to_owned));
+                    }
+                    continue;
+                }
+                // Short options, alone or clustered (`-n5`, `-la NAME`, `-iCsub`): a valued
+                // one takes the rest of the word, or the next word when it ends the word.
+                let flags = &word[1..];
+                let mut step = 1;
+                for (k, flag) in flags.char_indices() {
+                    let attached = &flags[k + flag.len_utf8()..];
+                    if base == "env" && flag == 'S' {
+                        self.dynamic(rest[i].1.clone(), "`env -S` splits a string into a command");
+                        return;
+                    }
+                    if base == "env" && flag == 'i' {
+                        child.vars.clear();
+                    }
+                    if wrapper.valued.contains(&format!("-{flag}").as_str()) {
+                        let value = if attached.is_empty() {
+                            step = 2;
+                            statics.get(i + 1).copied().flatten().map(str::to_owned)
+                        } else {
+                            Some(attached.to_owned())
+                        };
+                        if base == "env" && flag == 'C' {
+                            chdir = Some(value);
+                        }
+                        break;
+                    }
+                }
+                i += step;
             }
             i += wrapper.operands;
             if i >= rest.len() {
                 return;
             }
             let mut inner_scope = scope.clone();
-            if let Some(d) = dir {
-                inner_scope.dir = inner_scope.dir.map(|x| x.join(d));
+            match chdir {
+                Some(Some(d)) => inner_scope.dir = inner_scope.dir.map(|x| x.join(d)),
+                Some(None) => inner_scope.dir = None,
+                None => {}
             }
             if base == "xargs" {
                 inner_scope.conditional = true;
+                // xargs adds the words it reads to the command: a shell's `-c` string or
+                // script, an interpreter's script, come from its input.
+                let next = statics.get(i).copied().flatten().unwrap_or("");
+                if Shell::of_program(next).is_some() || table::interpreter(next).is_some() {
+                    self.dynamic(
+                        span,
+                        format!(
+                            "`xargs {next}` runs code or a script xargs reads when the line runs"
+                        ),
+                    );
+                    return;
+                }
             }
             let mut wrapped = wrappers;
             wrapped.push(base);
@@ -934,20 +1161,41 @@ impl Walker<'_> {
         }
 
         match name.as_str() {
+            "popd" => scope.dir = None,
+            "pushd" if self.shell == Shell::Posix => {
+                // A builtin of bash only: `sh` may or may not move.
+                scope.dir = None;
+            }
             "cd" | "pushd" => {
-                let operands: Vec<&(Word, Range<usize>, bool)> = rest
+                let options: Vec<&str> = rest
                     .iter()
-                    .skip_while(|(w, _, _)| {
-                        w.as_static()
-                            .is_some_and(|s| s.starts_with('-') && s != "-")
+                    .map_while(|(w, _, _)| {
+                        w.as_static().filter(|s| s.starts_with('-') && *s != "-")
                     })
                     .collect();
+                let operands: Vec<&(Word, Range<usize>, bool)> =
+                    rest.iter().skip(options.len()).collect();
+                let before = scope.dir.clone();
+                // `-L`, `-P` and `-e` only: `cd -@` enters a file's attributes, `pushd -n`
+                // does not move.
+                let known = options
+                    .iter()
+                    .all(|o| o == &"--" || o[1..].chars().all(|c| matches!(c, 'L' | 'P' | 'e')));
+                let stays = name == "pushd" && options.iter().any(|o| o[1..].contains('n'));
                 scope.dir = match operands.first() {
+                    _ if stays => scope.dir.clone(),
+                    _ if !known => None,
+                    None if name == "pushd" => None,
                     None => match scope.vars.get("HOME") {
                         Some(Var::Known { value, .. }) => Some(PathBuf::from(value)),
                         _ => None,
                     },
                     Some((Word::Static(d), _, _)) if d == "-" => None,
+                    Some((Word::Static(d), _, _))
+                        if name == "pushd" && (d.starts_with('+') || d.starts_with('-')) =>
+                    {
+                        None
+                    }
                     Some((Word::Static(d), _, _)) => {
                         let plain = d.starts_with('/')
                             || d.starts_with("./")
@@ -963,13 +1211,34 @@ impl Walker<'_> {
                         if !plain && cdpath {
                             None
                         } else {
-                            scope.dir.as_ref().map(|dir| dir.join(d))
+                            // Through `..` the shell's directory depends on links: its `cd`
+                            // is logical (`cd link/..` is where `link` is), `cd -P` and a
+                            // hook started in a linked directory are physical.
+                            let climbs = std::path::Path::new(d)
+                                .components()
+                                .any(|c| c == std::path::Component::ParentDir);
+                            if climbs {
+                                None
+                            } else {
+                                scope.dir.as_ref().map(|dir| dir.join(d))
+                            }
                         }
                     }
                     Some((Word::Dynamic(_), _, _)) => None,
                 };
+                // `cd` sets `OLDPWD` and `PWD`, which `cd "$OLDPWD"` and `"$PWD"/x.sh` read.
+                if scope.dir != before {
+                    let text = |d: &Option<PathBuf>| d.as_ref().map(|d| d.display().to_string());
+                    scope.assign("OLDPWD", text(&before), false);
+                    scope.assign("PWD", text(&scope.dir), false);
+                }
             }
-            "source" | "." if is_builtin(self.shell, &name) => {
+            // `source` under `sh` too: macOS's `/bin/sh` is bash, where it sources; dash has
+            // no `source`, so there it only may run.
+            "source" | "." => {
+                if !is_builtin(self.shell, &name) {
+                    self.out.commands[at].conditional = true;
+                }
                 if let Some((path, path_span, line_var)) = rest.first() {
                     // dash's `.` takes one operand: the script sees the shell's own `$@`.
                     let args = if self.shell == Shell::Posix {
@@ -980,21 +1249,97 @@ impl Walker<'_> {
                     self.script(at, path, path_span, *line_var, args, true, scope);
                 }
             }
+            "read" | "mapfile" | "readarray" | "getopts" | "let" | "export" | "declare"
+            | "typeset" | "local" | "readonly" => {
+                // Builtins that set the variables they name (here when a wrapper runs them:
+                // `command export PATH=.`; written plainly they are declarations).
+                for (word, s, _) in rest {
+                    if let Some(word) = word.as_static() {
+                        let var = word.split_once('=').map_or(word, |(n, _)| n);
+                        self.setting(var, s.clone());
+                    }
+                }
+            }
+            "printf" => {
+                let named = rest.windows(2).find_map(|pair| {
+                    (pair[0].0.as_static() == Some("-v")).then(|| pair[1].clone())
+                });
+                if let Some((Word::Static(var), s, _)) = named {
+                    self.setting(&var, s);
+                }
+            }
+            "alias"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w.contains('='))) =>
+            {
+                self.dynamic(
+                    span,
+                    "`alias`, which changes what a later word of the line runs",
+                );
+            }
+            "hash" if rest.iter().any(|(w, _, _)| w.as_static() != Some("-r")) => {
+                self.dynamic(span, "`hash`, which can tie a name to any file");
+            }
+            "enable"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w.starts_with("-f"))) =>
+            {
+                self.dynamic(
+                    span,
+                    "`enable -f`, which loads a builtin from a shared object",
+                );
+            }
             "eval" => {
                 if !rest.is_empty() {
                     self.dynamic(span, "`eval` runs its arguments as a new line");
                 }
             }
-            "trap" => match rest.first() {
-                Some((Word::Static(action), s, _)) if rest.len() > 1 && action != "-" => {
-                    let mut copy = scope.branch();
-                    self.nested(&action.clone(), self.shell, &mut copy, s.clone());
+            "trap" => {
+                // `trap [--] ACTION SIGNAL…`: the action runs at the signal (or on exit).
+                let operands: Vec<&(Word, Range<usize>, bool)> = rest
+                    .iter()
+                    .skip_while(|(w, _, _)| w.as_static() == Some("--"))
+                    .collect();
+                match operands.first() {
+                    Some((Word::Static(action), s, _)) if operands.len() > 1 && action != "-" => {
+                        let mut copy = scope.branch();
+                        self.nested(&action.clone(), self.shell, &mut copy, s.clone());
+                    }
+                    Some((Word::Dynamic(_), s, _)) if operands.len() > 1 => {
+                        self.dynamic(s.clone(), "`trap`'s action is computed when the line runs");
+                    }
+                    _ => {}
                 }
-                Some((Word::Dynamic(_), s, _)) if rest.len() > 1 => {
-                    self.dynamic(s.clone(), "`trap`'s action is computed when the line runs");
-                }
-                _ => {}
-            },
+            }
+            "shopt"
+                if rest
+                    .iter()
+                    .any(|(w, _, _)| w.as_static().is_none_or(|w| w == "cdable_vars")) =>
+            {
+                self.dynamic(
+                    span,
+                    "`cdable_vars`, which makes `cd NAME` go where a variable says",
+                );
+            }
+            "watch" if !rest.is_empty() => {
+                self.dynamic(span, "`watch` runs its arguments as a line of `sh`");
+            }
+            "script" | "su" | "runuser"
+                if rest.iter().any(|(w, _, _)| {
+                    w.as_static().is_none_or(|w| {
+                        w == "-c"
+                            || w.starts_with("--command")
+                            || (w.starts_with('-') && !w.starts_with("--") && w.contains('c'))
+                    })
+                }) =>
+            {
+                self.dynamic(span, format!("`{base} -c` runs a string given to a shell"));
+            }
+            "chroot" if !rest.is_empty() => {
+                self.dynamic(span, "`chroot` runs its command inside another root");
+            }
             "fish" | "csh" | "tcsh" | "nu" | "pwsh" | "xonsh" | "elvish" => {
                 self.dynamic(span, format!("`{base}` is not a shell this model reads"));
             }
@@ -1005,7 +1350,24 @@ impl Walker<'_> {
             }
             _ => {
                 if let Some(interp) = table::interpreter(&name) {
-                    self.interpret(at, &interp, rest, span, scope, stdin);
+                    self.interpret(at, &interp, rest, span.clone(), scope, stdin);
+                    // node and its kin resolve a script named without its extension (`node ./x`
+                    // runs `x.js`, or `x/index.js`): the file is not the one named.
+                    let resolves =
+                        matches!(base.as_str(), "node" | "nodejs" | "tsx" | "ts-node" | "bun");
+                    let bare = self.out.commands[at].scripts.iter().any(|s| {
+                        s.path.as_static().is_some_and(|p| {
+                            !std::path::Path::new(p)
+                                .file_name()
+                                .is_some_and(|f| f.to_string_lossy().contains('.'))
+                        })
+                    });
+                    if resolves && bare {
+                        self.dynamic(
+                            span,
+                            format!("`{base}` resolves a script named without its extension"),
+                        );
+                    }
                 }
             }
         }
@@ -1042,9 +1404,9 @@ impl Walker<'_> {
             {
                 end += 1;
             }
-            if rest
-                .get(start)
-                .is_some_and(|(w, _, _)| w.as_static() == Some("{}"))
+            if rest[start..end]
+                .iter()
+                .any(|(w, _, _)| w.as_static().is_none_or(|w| w.contains("{}")))
             {
                 self.dynamic(
                     rest[start].1.clone(),
@@ -1097,6 +1459,13 @@ impl Walker<'_> {
                     "a relative script, from a directory an earlier `cd` makes unknown",
                 );
             }
+            Word::Static(p) if is_device(scope.dir.as_deref(), p) => {
+                self.dynamic(
+                    span.clone(),
+                    "a script read from a descriptor or a device, which holds what the line \
+                     puts there",
+                );
+            }
             Word::Static(_) => {}
         }
         self.out.commands[at].scripts.push(Script {
@@ -1134,11 +1503,15 @@ impl Walker<'_> {
                 break;
             }
             if let Some(long) = word.strip_prefix("--") {
-                i += if matches!(long, "rcfile" | "init-file") {
-                    2
+                if matches!(long, "rcfile" | "init-file") {
+                    // Sourced when the shell is interactive (`-i`).
+                    if let Some((path, s, line_var)) = rest.get(i + 1) {
+                        self.script(at, path, s, *line_var, &[], true, scope);
+                    }
+                    i += 2;
                 } else {
-                    1
-                };
+                    i += 1;
+                }
                 continue;
             }
             let Some(flags) = word.strip_prefix('-').or_else(|| word.strip_prefix('+')) else {
@@ -1233,6 +1606,8 @@ impl Walker<'_> {
         stdin: &Stdin,
     ) {
         let mut i = 0;
+        let mut inline = false;
+        let mut subcommand = interp.run_subcommand;
         while i < rest.len() {
             let Some(word) = rest[i].0.as_static() else {
                 break;
@@ -1241,25 +1616,84 @@ impl Walker<'_> {
                 i += 1;
                 break;
             }
-            if word == "-" {
+            if word == "-" && !inline {
                 self.stdin_program(at, None, stdin, span, scope);
                 return;
+            }
+            if subcommand && word == "run" {
+                subcommand = false;
+                i += 1;
+                continue;
             }
             if !word.starts_with('-') {
                 break;
             }
-            let option = word.split_once('=').map_or(word, |(o, _)| o);
-            if interp.inline.contains(&option) {
-                return;
+            subcommand = false;
+            let long = word.starts_with("--");
+            // `--opt=value`, or a short option with its cluster (`-Bm mod`, `-Mmod`, `-le CODE`):
+            // each flag of a cluster in turn, a valued one taking the rest of the word or the
+            // next word.
+            let flags: Vec<(String, &str)> = if long {
+                let option = word.split_once('=').map_or(word, |(o, _)| o);
+                vec![(option.to_owned(), "")]
+            } else {
+                word[1..]
+                    .char_indices()
+                    .map(|(k, c)| (format!("-{c}"), &word[1 + k + c.len_utf8()..]))
+                    .collect()
+            };
+            let mut step = 1;
+            for (option, attached) in flags {
+                if interp.script_options.contains(&option.as_str()) {
+                    let inline_value = long && word.contains('=');
+                    let value = if inline_value {
+                        word.split_once('=').map(|(_, v)| v).unwrap_or("")
+                    } else {
+                        attached
+                    };
+                    let script = if value.is_empty() && !inline_value {
+                        step = 2;
+                        rest.get(i + 1).cloned()
+                    } else {
+                        Some((Word::Static(value.to_owned()), rest[i].1.clone(), rest[i].2))
+                    };
+                    if let Some((path, s, line_var)) = script {
+                        self.script(at, &path, &s, line_var, &[], false, scope);
+                    }
+                    inline = true;
+                    break;
+                }
+                if interp.attached.contains(&option.as_str()) {
+                    break;
+                }
+                if interp.elsewhere.contains(&option.as_str()) {
+                    self.dynamic(
+                        rest[i].1.clone(),
+                        "runs code found outside the line (a module)",
+                    );
+                    return;
+                }
+                if interp.inline.contains(&option.as_str()) {
+                    if !interp.options_after_inline {
+                        return;
+                    }
+                    inline = true;
+                    if attached.is_empty() {
+                        step = 2;
+                    }
+                    break;
+                }
+                if interp.valued.contains(&option.as_str()) {
+                    if attached.is_empty() && !(long && word.contains('=')) {
+                        step = 2;
+                    }
+                    break;
+                }
             }
-            if interp.elsewhere.contains(&option) {
-                self.dynamic(
-                    rest[i].1.clone(),
-                    "runs code found outside the line (a module)",
-                );
-                return;
-            }
-            i += if interp.valued.contains(&word) { 2 } else { 1 };
+            i += step;
+        }
+        if inline || interp.code_operand {
+            return;
         }
         match rest.get(i) {
             Some((path, s, line_var)) => {
@@ -1268,4 +1702,55 @@ impl Walker<'_> {
             None => self.stdin_program(at, None, stdin, span, scope),
         }
     }
+}
+
+/// `path` with `.` and `..` taken off its name (`/dev/../dev/stdin` is `/dev/stdin`).
+fn lexical(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `true` when `path`, from `dir`, names a descriptor or a device (`/dev/stdin`, `/dev/fd/3`,
+/// `/proc/self/fd/0`): a file whose content is what the line feeds it, not a file on disk.
+fn is_device(dir: Option<&std::path::Path>, path: &str) -> bool {
+    let full = match dir {
+        Some(dir) => dir.join(path),
+        None => PathBuf::from(path),
+    };
+    let full = lexical(&full);
+    full.starts_with("/dev") || full.starts_with("/proc")
+}
+
+/// Where `src` continues a word on the next line (a backslash, not itself escaped, then a
+/// newline, between two characters that are not blanks): `./x\<newline>.sh`.
+fn continued_word(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            if bytes[i + 1] == b'\n' {
+                let before = i.checked_sub(1).map(|b| bytes[b]);
+                let after = bytes.get(i + 2).copied();
+                let blank = |c: Option<u8>| c.is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n'));
+                if !blank(before) && !blank(after) {
+                    return Some(i);
+                }
+            }
+            // An escaped character, the newline included: skip it.
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    None
 }

@@ -59,12 +59,26 @@ impl Walker<'_> {
                     self.span(node),
                     "a glob, matched against files when the line runs",
                 );
-            } else if self.shell == Shell::Bash && braces(&p.bare) {
+            } else if braces(&p.bare) {
+                // Under `sh` too: macOS's `/bin/sh` is bash, which expands braces.
                 p.fail(
                     self.span(node),
                     "a brace expansion, several words when the line runs",
                 );
             }
+        }
+        if p.dynamic.is_none()
+            && p.text.contains('[')
+            && (p.text.contains("$(") || p.text.contains('`'))
+        {
+            // `let 'x=a[$(./x.sh)]'`, `[[ $v -eq 0 ]]`, `declare -i`: bash runs a command
+            // substitution written in an array subscript of text it evaluates as arithmetic.
+            let span = self.span(node);
+            self.dynamic(
+                span,
+                "text with a command substitution in an array subscript, which bash runs when \
+                 it evaluates the text as arithmetic",
+            );
         }
         let vanished = !p.quoted && p.text.is_empty() && p.dynamic.is_none() && p.any;
         Value {
@@ -78,6 +92,24 @@ impl Walker<'_> {
     }
 
     fn piece(
+        &mut self,
+        node: Node,
+        scope: &mut Scope,
+        quoted: bool,
+        assignment: bool,
+        first: bool,
+        p: &mut Pieces,
+    ) {
+        if !self.enter(node) {
+            p.fail(self.span(node), "parts nested too deeply to follow");
+            return;
+        }
+        self.piece_in(node, scope, quoted, assignment, first, p);
+        self.leave();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn piece_in(
         &mut self,
         node: Node,
         scope: &mut Scope,
@@ -182,10 +214,6 @@ impl Walker<'_> {
                 let mut copy = scope.clone();
                 self.statement_seq(node, &mut copy);
                 p.fail(span, "an arithmetic expansion");
-            }
-            "brace_expression" if self.shell == Shell::Posix => {
-                let raw = self.text(node).to_owned();
-                self.bare(&raw, p);
             }
             "brace_expression" => {
                 p.fail(span, "a brace expansion, several words when the line runs")
@@ -317,6 +345,9 @@ impl Walker<'_> {
             return;
         };
         if name.kind() != "variable_name" {
+            // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
+            let mut copy = scope.clone();
+            self.substitutions(node, &mut copy);
             p.fail(span, "a `${…}` operation this model does not compute");
             return;
         }
@@ -326,7 +357,17 @@ impl Walker<'_> {
             return;
         };
         let op = self.text(*op).to_owned();
+        if op.starts_with('@') && self.text(node).ends_with("P}") {
+            // `${x@P}` expands the value as a prompt, running the substitutions it holds.
+            self.dynamic(
+                span.clone(),
+                "`${…@P}`, which runs the command substitutions of the value",
+            );
+        }
         if !matches!(op.as_str(), ":-" | "-" | ":=" | "=" | ":+" | "+") {
+            // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
+            let mut copy = scope.clone();
+            self.substitutions(node, &mut copy);
             p.fail(span, "a `${…}` operation this model does not compute");
             return;
         }
@@ -376,6 +417,7 @@ impl Walker<'_> {
             return;
         }
         if op.ends_with('=') {
+            self.setting(&name, span.clone());
             scope.assign(&name, Some(word.text.clone()), true);
         }
         p.any = true;

@@ -100,3 +100,388 @@ fn a_builtin_runs_no_program_file() {
     let posix = Line::parse("source ./s.sh", Shell::Posix, &cx());
     assert!(!posix.commands[0].is_builtin());
 }
+
+/// The files `line` runs, read by `shell`, or why they cannot be known.
+fn run_by(line: &str, shell: Shell) -> Result<Vec<PathBuf>, String> {
+    Line::parse(line, shell, &cx())
+        .files_run()
+        .map_err(|dynamic| {
+            dynamic
+                .iter()
+                .map(|d| d.why.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+}
+
+fn paths(files: &[&str]) -> Vec<PathBuf> {
+    files.iter().map(PathBuf::from).collect()
+}
+
+#[test]
+fn a_line_that_sets_what_decides_what_runs_is_not_pinnable() {
+    // Each runs a file of the directory that the line does not name as a program or script:
+    // a bare name found on a `PATH` the line changed, a shell's startup file, a module.
+    for (line, shell) in [
+        ("PATH=. x", Shell::Posix),
+        ("PATH=.:$PATH x.sh", Shell::Posix),
+        ("PATH= x", Shell::Posix),
+        ("export PATH=.; x", Shell::Posix),
+        ("unset PATH; x", Shell::Bash),
+        ("for PATH in .; do x; done", Shell::Posix),
+        ("read PATH <<< .; x", Shell::Bash),
+        ("printf -v PATH .; x", Shell::Bash),
+        ("command export PATH=.; x", Shell::Posix),
+        (": ${PATH:=.}; x", Shell::Posix),
+        ("BASH_ENV=./rc.sh bash -c true", Shell::Posix),
+        ("ENV=./rc.sh sh -i -c true", Shell::Posix),
+        ("HOME=. bash -lc true", Shell::Posix),
+        ("env HOME=. bash --login -c true", Shell::Posix),
+        ("NODE_OPTIONS='--require ./x.js' node y.js", Shell::Posix),
+        ("PYTHONPATH=. python3 y.py", Shell::Posix),
+        ("env LD_PRELOAD=./x.so true", Shell::Posix),
+        ("PS4='$(./x.sh)' bash -xc true", Shell::Posix),
+        ("GIT_EXTERNAL_DIFF=./x.sh git diff", Shell::Posix),
+    ] {
+        let why = run_by(line, shell).expect_err(line);
+        assert!(why.contains("which decides what"), "{line}: {why}");
+    }
+    // Other variables still pass to what the line names.
+    assert_eq!(
+        run_by("A=1 ./x.sh; B=2; export C=3; env D=4 ./y.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh", "/w/y.sh"]))
+    );
+}
+
+#[test]
+fn a_startup_file_a_shell_is_given_is_a_script_it_sources() {
+    for line in [
+        "bash --rcfile ./rc.sh -i -c true",
+        "bash --init-file ./rc.sh -ic true",
+    ] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/rc.sh"])),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn more_wrappers_are_seen_through() {
+    for (line, shell, file) in [
+        ("builtin source ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("builtin . ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("coproc ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("flock /tmp/l ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("ionice -c3 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("taskset 1 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("chrt -o 0 ./x.sh", Shell::Posix, "/w/x.sh"),
+        ("busybox sh x.sh", Shell::Posix, "/w/x.sh"),
+        // A valued option at the end of a cluster takes the next word.
+        ("exec -la name ./x.sh", Shell::Bash, "/w/x.sh"),
+        ("env --chdir=sub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("env -Csub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("env -iC sub ./x.sh", Shell::Posix, "/w/sub/x.sh"),
+        ("trap -- './x.sh' EXIT", Shell::Posix, "/w/x.sh"),
+        // A substitution inside an expansion the model does not compute still runs.
+        (r#"x=a; echo "${x/a/$(./x.sh)}""#, Shell::Bash, "/w/x.sh"),
+    ] {
+        assert_eq!(run_by(line, shell), Ok(paths(&[file])), "{line}");
+    }
+    for line in [
+        "env -iS './x.sh'",
+        "env -vS./x.sh",
+        "env -C \"$(pwd)\" ./x.sh",
+        "flock -c ./x.sh /tmp/l",
+        "coproc { ./x.sh; }",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}
+
+#[test]
+fn a_script_read_from_a_descriptor_or_found_by_find_is_not_pinnable() {
+    for line in [
+        "bash /dev/stdin < x.sh",
+        ". /dev/stdin < x.sh",
+        "sh /proc/self/fd/0 < x.sh",
+        "exec 3<x.sh; bash /dev/fd/3",
+        "find . -name x.sh -exec sh {} \\;",
+        "find . -name '*.sh' -exec bash -e {} +",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}
+
+#[test]
+fn interpreter_options_that_load_code_are_seen() {
+    for line in [
+        "node -r ./x.js -e 1",
+        "node --require=./x.js y.js",
+        "node -e 1 -r ./x.js",
+        "node --import ./x.mjs y.js",
+        "perl -I. -Mevil -e 1",
+        "perl -e 1 -Mevil",
+        "ruby -I. -revil -e 1",
+        "php -d auto_prepend_file=x.php -r 1",
+        "python3 -Bm evil",
+        "lua -l evil x.lua",
+    ] {
+        let why = run_by(line, Shell::Posix).expect_err(line);
+        assert!(why.contains("module"), "{line}: {why}");
+    }
+    // `-pie` is `-p -i` with the backup suffix `e`: the next word is the script.
+    assert_eq!(
+        run_by("perl -pie ./x.pl", Shell::Posix),
+        Ok(paths(&["/w/x.pl"]))
+    );
+    assert_eq!(
+        run_by("deno run --allow-read ./x.ts", Shell::Posix),
+        Ok(paths(&["/w/x.ts"]))
+    );
+    assert_eq!(
+        run_by("bun run ./x.ts", Shell::Posix),
+        Ok(paths(&["/w/x.ts"]))
+    );
+}
+
+#[test]
+fn cd_through_dotdot_is_unknown_and_pushd_popd_are_followed() {
+    // Where `..` leads depends on links: the shell's `cd link/..` is where `link` is, `cd -P`
+    // and a shell started in a linked directory go to the parent of the target.
+    for (line, shell) in [
+        ("cd sub/link/..; ./x.sh", Shell::Posix),
+        ("cd ..; ./x.sh", Shell::Posix),
+        ("cd -P link; cd ..; ./x.sh", Shell::Bash),
+        ("pushd sub; popd; ./x.sh", Shell::Bash),
+        // dash has no `pushd`: it may or may not move.
+        ("pushd sub; ./x.sh", Shell::Posix),
+    ] {
+        assert!(run_by(line, shell).is_err(), "{line}");
+    }
+    assert_eq!(
+        run_by("cd /abs; cd sub; ./x.sh", Shell::Posix),
+        Ok(paths(&["/abs/sub/x.sh"]))
+    );
+    assert_eq!(
+        run_by("pushd sub; ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/sub/x.sh"]))
+    );
+}
+
+#[test]
+fn what_changes_later_words_or_hides_text_from_the_grammar_is_not_pinnable() {
+    for (line, shell) in [
+        ("alias y=./x.sh\ny", Shell::Posix),
+        ("shopt -s expand_aliases\nalias y=./x.sh\ny", Shell::Bash),
+        ("hash -p ./x.sh ls; ls", Shell::Bash),
+        ("enable -f ./x.so x; x", Shell::Bash),
+        // `\` before CR LF: the grammar continues the line, the shell ends the command.
+        ("echo a\\\r\n./x.sh", Shell::Bash),
+        // bash runs a substitution written in an array subscript of text it evaluates as
+        // arithmetic.
+        ("let 'x=a[$(./x.sh)]'", Shell::Bash),
+        ("[[ 'a[$(./x.sh)]' -eq 0 ]]", Shell::Bash),
+        ("declare -i x='a[$(./x.sh)]'", Shell::Bash),
+        ("x='a[$(./x.sh)]'; [[ x -eq 0 ]]", Shell::Bash),
+    ] {
+        assert!(run_by(line, shell).is_err(), "{line:?}");
+    }
+    assert_eq!(
+        run_by("alias; hash -r; ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
+
+/// A line nested thousands of times (`$( $( … ) )`, `( ( … ) )`) is dynamic past a depth, and
+/// is read without overflowing the stack of a thread with a small one: a line a project writes
+/// cannot abort the process that reads it.
+#[test]
+fn a_line_nested_too_deeply_is_dynamic_and_never_overflows_the_stack() {
+    let reader = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(|| {
+            let mut deep = Vec::new();
+            for (open, inner, close) in [
+                ("$(", "./x.sh", ")"),
+                ("( ", "./x.sh", " )"),
+                ("{ ", "./x.sh; ", "}; "),
+                ("\"$(", "./x.sh", ")\""),
+                ("${x:-", "./x.sh", "}"),
+                ("$((", "1", "))"),
+            ] {
+                let line = format!("{}{inner}{}", open.repeat(5000), close.repeat(5000));
+                for shell in [Shell::Posix, Shell::Bash] {
+                    deep.push(Line::parse(&line, shell, &cx()).files_run().is_err());
+                }
+            }
+            deep
+        })
+        .unwrap();
+    let deep = reader
+        .join()
+        .expect("the reader did not overflow its stack");
+    assert!(deep.iter().all(|d| *d), "{deep:?}");
+}
+
+/// Reading a line takes time in proportion to its length: a project's line of fifty thousand
+/// commands, or of fifty thousand globs, is read in seconds, not minutes.
+#[test]
+fn a_long_line_is_read_in_time_proportional_to_its_length() {
+    let commands: Vec<String> = (0..50_000).map(|i| format!("./x{i}.sh")).collect();
+    let globs: Vec<String> = (0..50_000).map(|i| format!("./y{i}.s?")).collect();
+    let started = std::time::Instant::now();
+    let line = Line::parse(&commands.join(";"), Shell::Posix, &cx());
+    assert_eq!(line.files_run().unwrap().len(), 50_000);
+    let line = Line::parse(&globs.join(";"), Shell::Posix, &cx());
+    assert_eq!(line.files_run().unwrap_err().len(), 50_000);
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
+}
+
+#[test]
+fn a_word_continued_on_the_next_line_a_prompt_expansion_and_an_array_index_are_read() {
+    for line in [
+        // bash joins `./x\<newline>.sh`; the grammar reads `./x` and `.sh`.
+        "./x\\\n.sh",
+        "coproc c { ./x.sh; }",
+        // `@P` expands the value as a prompt, running its substitutions.
+        "x='$(./x.sh)'; echo ${x@P}",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line:?}");
+    }
+    // bash runs the substitution of an assigned element's index.
+    for line in ["a[$(./x.sh)]=1", "declare a[$(./x.sh)]=1"] {
+        assert_eq!(run_by(line, Shell::Bash), Ok(paths(&["/w/x.sh"])), "{line}");
+    }
+    // A line continued between words is one command, as the shell reads it.
+    assert_eq!(
+        run_by("./x.sh \\\n  --flag", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
+
+/// `sh` is bash on macOS: what bash does there under `sh -c` is read too — `source` sources,
+/// braces expand.
+#[test]
+fn a_line_for_sh_is_read_as_bash_may_read_it() {
+    for line in ["source ./x.sh", "sh -c 'source ./x.sh'"] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/x.sh"])),
+            "{line}"
+        );
+    }
+    assert!(run_by("./x{,}.sh", Shell::Posix).is_err());
+}
+
+/// awk and sed run program text, and the files of `-f` (awk's `system()`, GNU sed's `e`
+/// command run commands): those files are scripts; tclsh and expect run a script operand.
+#[test]
+fn the_script_files_of_awk_sed_and_tcl_are_scripts() {
+    for (line, file) in [
+        ("awk -f ./x.awk data.txt", "/w/x.awk"),
+        ("gawk -v a=1 --file=x.awk", "/w/x.awk"),
+        ("awk -F: -fx.awk", "/w/x.awk"),
+        ("gawk -i x.awk 'BEGIN{}'", "/w/x.awk"),
+        ("sed -nf ./x.sed in.txt", "/w/x.sed"),
+        ("sed -i.bak -f x.sed in.txt", "/w/x.sed"),
+        ("tclsh x.tcl", "/w/x.tcl"),
+        ("expect ./x.exp", "/w/x.exp"),
+    ] {
+        assert_eq!(run_by(line, Shell::Posix), Ok(paths(&[file])), "{line}");
+    }
+    // Their program text is no file; their operands are files read.
+    for line in [
+        "awk '{print $1}' data.txt",
+        "sed -e 's/a/b/' in.txt",
+        "sed 's/a/b/' x.sed",
+    ] {
+        assert_eq!(run_by(line, Shell::Posix), Ok(Vec::new()), "{line}");
+    }
+    assert!(run_by("gawk -l ./evil 'BEGIN{}'", Shell::Posix).is_err());
+}
+
+#[test]
+fn programs_that_run_their_operand_are_seen_through() {
+    for line in [
+        "sudo -u me ./x.sh",
+        "sudo VAR=1 ./x.sh",
+        "doas ./x.sh",
+        "strace -f -o /tmp/t ./x.sh",
+        "ltrace ./x.sh",
+        "unshare -r ./x.sh",
+        "numactl -N 0 ./x.sh",
+        "fakeroot ./x.sh",
+        "xvfb-run -a ./x.sh",
+        "caffeinate -i ./x.sh",
+        "arch -x86_64 ./x.sh",
+        "systemd-run --user -p X=1 ./x.sh",
+        "unbuffer ./x.sh",
+    ] {
+        assert_eq!(
+            run_by(line, Shell::Posix),
+            Ok(paths(&["/w/x.sh"])),
+            "{line}"
+        );
+    }
+    assert_eq!(run_by("sudo -l", Shell::Posix), Ok(Vec::new()));
+    assert!(run_by("chroot /srv ./x.sh", Shell::Posix).is_err());
+}
+
+/// `node ./x` runs `x.js` (or `x/index.js`): the file is not the one the line names.
+#[test]
+fn a_script_node_resolves_is_not_pinnable() {
+    for line in ["node ./x", "node x arg", "tsx ./x", "node ."] {
+        assert!(run_by(line, Shell::Posix).is_err(), "{line}");
+    }
+    assert_eq!(run_by("node ./x.js", Shell::Posix), Ok(paths(&["/w/x.js"])));
+}
+
+#[test]
+fn what_xargs_env_dash_watch_and_script_run_is_seen() {
+    for line in [
+        // xargs gives the shell its `-c` string, or the interpreter its script.
+        "echo ./x.sh | xargs sh -c",
+        "xargs -a cmds.txt -I{} sh -c {}",
+        "find . -name '*.py' | xargs python3",
+        "watch -n 1 ./x.sh",
+        "script -qc ./x.sh /dev/null",
+        "su me -c ./x.sh",
+    ] {
+        assert!(run_by(line, Shell::Posix).is_err(), "{line}");
+    }
+    // `env -` is `env -i`: the command after it runs.
+    assert_eq!(
+        run_by("env - ./x.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+    assert_eq!(
+        run_by("echo a | xargs ./x.sh", Shell::Posix),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}
+
+#[test]
+fn where_cd_goes_under_if_oldpwd_options_and_cdable_vars() {
+    for (line, file) in [
+        // The condition of `if` runs before the branch.
+        ("if cd sub; then ./x.sh; fi", "/w/sub/x.sh"),
+        // `cd` sets `OLDPWD` and `PWD`.
+        ("cd sub; cd \"$OLDPWD\"; ./x.sh", "/w/x.sh"),
+        ("cd sub; \"$PWD\"/x.sh", "/w/sub/x.sh"),
+        // `pushd -n` does not move.
+        ("pushd -n sub; ./x.sh", "/w/x.sh"),
+    ] {
+        assert_eq!(run_by(line, Shell::Bash), Ok(paths(&[file])), "{line}");
+    }
+    for line in [
+        // The shell's `OLDPWD` at start is not known.
+        "\"$OLDPWD\"/x.sh",
+        "cd -@ sub; ./x.sh",
+        "shopt -s cdable_vars; s=sub; cd s; ./x.sh",
+    ] {
+        assert!(run_by(line, Shell::Bash).is_err(), "{line}");
+    }
+}

@@ -61,6 +61,9 @@ impl Pin {
                     not_pinnable = Some(why);
                     Vec::new()
                 });
+                if not_pinnable.is_none() {
+                    not_pinnable = script::env_not_pinnable(spec);
+                }
                 let mut files = files.into_iter().map(canonical);
                 let script = files.next();
                 let mut hasher = Sha256::new();
