@@ -1,0 +1,604 @@
+//! Statements: lists, pipelines, subshells, branches and loops, redirections and
+//! here-documents, assignments and declarations.
+use super::*;
+
+impl Walker<'_> {
+    pub(super) fn statement_in(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        match node.kind() {
+            "program" | "compound_statement" => self.sequence(node, scope),
+            "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
+            "subshell" => {
+                let mut copy = scope.clone();
+                self.sequence(node, &mut copy);
+            }
+            "list" => self.list(node, scope, stdin, Vec::new()),
+            "pipeline" => self.pipeline(node, scope, stdin, Vec::new()),
+            "negated_command" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+                for part in parts {
+                    self.statement(part, scope, stdin);
+                }
+            }
+            "redirected_statement" => self.redirected(node, scope, stdin),
+            "command" => self.command(node, scope, stdin, Vec::new()),
+            "variable_assignment" => self.assignment(node, scope, false),
+            "variable_assignments" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+                for part in parts {
+                    self.assignment(part, scope, false);
+                }
+            }
+            "declaration_command" => self.declaration(node, scope),
+            "unset_command" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+                for part in parts {
+                    if matches!(part.kind(), "variable_name" | "word") {
+                        let name = self.text(part).to_owned();
+                        if !name.starts_with('-') {
+                            let span = self.span(part);
+                            self.setting(&name, span);
+                            scope.vars.insert(name, Var::Unset);
+                        }
+                    }
+                }
+            }
+            "if_statement" | "while_statement" | "until_statement" => {
+                let mut cursor = node.walk();
+                let parts: Vec<(Option<&str>, Node)> = node
+                    .children(&mut cursor)
+                    .enumerate()
+                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
+                    .filter(|(_, n)| n.is_named())
+                    .collect();
+                let mut arm = scope.branch();
+                for (field, part) in parts {
+                    if field == Some("condition") && node.kind() == "if_statement" {
+                        // The condition runs first: the branch starts where it left off
+                        // (`if cd sub; then ./x.sh; fi` runs `sub/x.sh`).
+                        self.statement(part, scope, stdin);
+                        arm = scope.branch();
+                    } else if field == Some("condition") {
+                        // A loop's condition runs at least once.
+                        self.statement(part, scope, stdin);
+                        arm = scope.branch();
+                    } else if matches!(part.kind(), "elif_clause" | "else_clause") {
+                        let mut other = scope.branch();
+                        self.sequence(part, &mut other);
+                        scope.merge(other);
+                    } else if part.kind() == "do_group" {
+                        self.sequence(part, &mut arm);
+                    } else {
+                        self.statement(part, &mut arm, stdin);
+                    }
+                }
+                scope.merge(arm);
+            }
+            "for_statement" | "select_statement" => {
+                let mut cursor = node.walk();
+                let parts: Vec<(Option<&str>, Node)> = node
+                    .children(&mut cursor)
+                    .enumerate()
+                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
+                    .filter(|(_, n)| n.is_named())
+                    .collect();
+                let mut body = scope.branch();
+                for (field, part) in parts {
+                    match field {
+                        Some("variable") => {
+                            let name = self.text(part).to_owned();
+                            let span = self.span(part);
+                            self.setting(&name, span);
+                            body.assign(&name, None, true);
+                            scope.assign(&name, None, true);
+                        }
+                        Some("value") => {
+                            self.word(part, scope);
+                        }
+                        _ if part.kind() == "do_group" => self.sequence(part, &mut body),
+                        _ => self.statement(part, &mut body, stdin),
+                    }
+                }
+                scope.merge(body);
+            }
+            "case_statement" => {
+                let mut cursor = node.walk();
+                let parts: Vec<(Option<&str>, Node)> = node
+                    .children(&mut cursor)
+                    .enumerate()
+                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
+                    .filter(|(_, n)| n.is_named())
+                    .collect();
+                for (field, part) in parts {
+                    if field == Some("value") {
+                        self.word(part, scope);
+                    } else if part.kind() == "case_item" {
+                        let mut arm = scope.branch();
+                        let mut c = part.walk();
+                        let items: Vec<(Option<&str>, Node)> = part
+                            .children(&mut c)
+                            .enumerate()
+                            .map(|(i, n)| (part.field_name_for_child(i as u32), n))
+                            .filter(|(_, n)| n.is_named())
+                            .collect();
+                        for (f, item) in items {
+                            if f != Some("value") {
+                                self.statement(item, &mut arm, stdin);
+                            }
+                        }
+                        scope.merge(arm);
+                    }
+                }
+            }
+            "function_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let name = self.text(name).to_owned();
+                    scope.functions.push(name);
+                }
+                if let Some(body) = node.child_by_field_name("body") {
+                    let mut copy = scope.branch();
+                    self.statement(body, &mut copy, stdin);
+                    scope.merge(copy);
+                }
+            }
+            "do_group" => {
+                let mut copy = scope.branch();
+                self.sequence(node, &mut copy);
+                scope.merge(copy);
+            }
+            "test_command" => {
+                let mut copy = scope.branch();
+                self.test_words(node, &mut copy);
+                scope.merge(copy);
+            }
+            "c_style_for_statement" | "arithmetic_expansion" => {
+                let mut copy = scope.branch();
+                self.substitutions(node, &mut copy);
+                if node.kind() == "c_style_for_statement"
+                    && let Some(body) = node.child_by_field_name("body")
+                {
+                    self.statement(body, &mut copy, stdin);
+                }
+                scope.merge(copy);
+            }
+            "ERROR" => {
+                let span = self.span(node);
+                self.dynamic(span, "the line does not parse here");
+                let mut copy = scope.branch();
+                self.sequence(node, &mut copy);
+                scope.merge(copy);
+            }
+            kind if !node.is_named() => {
+                let _ = kind;
+            }
+            kind => {
+                let span = self.span(node);
+                self.dynamic(span, format!("`{kind}` is not read by this model"));
+                let mut copy = scope.branch();
+                self.substitutions(node, &mut copy);
+                scope.merge(copy);
+            }
+        }
+        if node.is_missing() {
+            let span = self.span(node);
+            self.dynamic(span, "the line is incomplete here");
+        }
+    }
+
+    /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
+    /// `x` when bash evaluates the operand as arithmetic), with their substitutions.
+    pub(super) fn test_words(&mut self, node: Node, scope: &mut Scope) {
+        if !self.enter(node) {
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "word"
+                | "string"
+                | "raw_string"
+                | "ansi_c_string"
+                | "translated_string"
+                | "concatenation"
+                | "simple_expansion"
+                | "expansion"
+                | "command_substitution"
+                | "process_substitution"
+                | "number" => {
+                    self.word(child, scope);
+                }
+                "regex" | "extglob_pattern" | "test_operator" | "variable_name" => {}
+                "ERROR" => {
+                    let span = self.span(child);
+                    self.dynamic(span, "the line does not parse here");
+                }
+                _ => self.test_words(child, scope),
+            }
+        }
+        self.leave();
+    }
+
+    /// Walks the command substitutions found anywhere under `node`.
+    pub(crate) fn substitutions(&mut self, node: Node, scope: &mut Scope) {
+        if self.enter(node) {
+            self.substitutions_in(node, scope);
+            self.leave();
+        }
+    }
+
+    pub(super) fn substitutions_in(&mut self, node: Node, scope: &mut Scope) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "command_substitution" | "process_substitution" => {
+                    if child.kind() == "process_substitution" && self.shell == Shell::Posix {
+                        let span = self.span(child);
+                        self.dynamic(span, "`<(…)`, which a POSIX sh does not read");
+                    }
+                    let mut copy = scope.clone();
+                    self.sequence(child, &mut copy);
+                }
+                "ERROR" => {
+                    let span = self.span(child);
+                    self.dynamic(span, "the line does not parse here");
+                }
+                _ => self.substitutions(child, scope),
+            }
+        }
+    }
+
+    pub(super) fn redirected(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        let body = node.child_by_field_name("body");
+        let mut redirects = Vec::new();
+        let mut after = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if Some(child) == body {
+                continue;
+            }
+            if child.kind().ends_with("redirect") {
+                redirects.push(child);
+                // What a here-document's line continues with (`cat <<EOF | sh`) sits inside it.
+                let mut c = child.walk();
+                for part in child.named_children(&mut c) {
+                    if child.kind() == "heredoc_redirect"
+                        && matches!(
+                            part.kind(),
+                            "pipeline"
+                                | "list"
+                                | "command"
+                                | "redirected_statement"
+                                | "subshell"
+                                | "compound_statement"
+                        )
+                    {
+                        after.push(part);
+                    }
+                }
+            }
+        }
+        let mut copy;
+        let scope_for_body: &mut Scope = if after.is_empty() {
+            scope
+        } else {
+            copy = scope.clone();
+            &mut copy
+        };
+        match body {
+            Some(b) if b.kind() == "pipeline" && !redirects.is_empty() => {
+                // `a | b > f`: the redirection is `b`'s, wherever the grammar hangs it.
+                self.pipeline(b, scope_for_body, stdin, redirects);
+            }
+            Some(b) if b.kind() == "list" => {
+                // The grammar hangs `a && b > f`'s redirection on the list; the shell on `b`.
+                self.list(b, scope_for_body, stdin, redirects);
+            }
+            Some(b) if b.kind() == "command" => {
+                self.command(b, scope_for_body, stdin, redirects);
+            }
+            Some(b) => {
+                let input = self.redirections(&redirects, scope_for_body, stdin);
+                self.statement(b, scope_for_body, &input);
+            }
+            None => {
+                self.redirections(&redirects, scope_for_body, stdin);
+            }
+        }
+        for part in after {
+            if part.kind() == "pipeline" {
+                let mut c = part.walk();
+                let cmds: Vec<Node> = part.named_children(&mut c).collect();
+                for cmd in cmds {
+                    let mut copy = scope.clone();
+                    self.statement(cmd, &mut copy, &Stdin::Pipe);
+                }
+            } else {
+                let mut branch = scope.branch();
+                self.statement(part, &mut branch, &Stdin::Inherited);
+                scope.merge(branch);
+            }
+        }
+    }
+
+    /// `a | b | c`: each part in a copy of the scope, each after the first reading a pipe;
+    /// `tail` are redirections of the last part.
+    pub(super) fn pipeline<'t>(
+        &mut self,
+        node: Node<'t>,
+        scope: &mut Scope,
+        stdin: &Stdin,
+        tail: Vec<Node<'t>>,
+    ) {
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        // The grammar reads `a && b > f | c` as `(a && b > f) | c`; the shell reads
+        // `a && (b > f | c)`. A list is never a bare part of a pipeline in the shell's grammar,
+        // so its presence here is that misreading.
+        let misread = parts.iter().any(|p| {
+            p.kind() == "list"
+                || (p.kind() == "redirected_statement"
+                    && p.child_by_field_name("body")
+                        .is_some_and(|b| b.kind() == "list"))
+        });
+        if misread {
+            let span = self.span(node);
+            self.dynamic(
+                span,
+                "a pipeline after `&&` or `||` with a redirection inside, which the grammar \
+                 groups differently from the shell",
+            );
+        }
+        let last = parts.len().saturating_sub(1);
+        let mut tail = Some(tail);
+        for (i, part) in parts.iter().enumerate() {
+            let mut copy = scope.clone();
+            let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
+            let redirects = if i == last {
+                tail.take().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            match part.kind() {
+                _ if redirects.is_empty() => self.statement(*part, &mut copy, &input),
+                "command" => self.command(*part, &mut copy, &input, redirects),
+                _ => {
+                    let input = self.redirections(&redirects, &mut copy, &input);
+                    self.statement(*part, &mut copy, &input);
+                }
+            }
+        }
+    }
+
+    /// `a && b`, `a || b` (nested to the left: `(a && b) || c`): the first part runs, the
+    /// others are branches. `tail` are redirections of the last command.
+    pub(super) fn list<'t>(
+        &mut self,
+        node: Node<'t>,
+        scope: &mut Scope,
+        stdin: &Stdin,
+        tail: Vec<Node<'t>>,
+    ) {
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        let Some((last, rest)) = parts.split_last() else {
+            return;
+        };
+        for (i, part) in rest.iter().enumerate() {
+            if i == 0 {
+                self.statement(*part, scope, stdin);
+            } else {
+                let mut branch = scope.branch();
+                self.statement(*part, &mut branch, stdin);
+                scope.merge(branch);
+            }
+        }
+        let mut branch = if rest.is_empty() {
+            scope.clone()
+        } else {
+            scope.branch()
+        };
+        match last.kind() {
+            _ if tail.is_empty() => self.statement(*last, &mut branch, stdin),
+            "command" => self.command(*last, &mut branch, stdin, tail),
+            "list" => self.list(*last, &mut branch, stdin, tail),
+            _ => {
+                let input = self.redirections(&tail, &mut branch, stdin);
+                self.statement(*last, &mut branch, &input);
+            }
+        }
+        if rest.is_empty() {
+            *scope = branch;
+        } else {
+            scope.merge(branch);
+        }
+    }
+
+    /// Records `redirects`, and says where standard input then comes from.
+    pub(super) fn redirections(
+        &mut self,
+        redirects: &[Node],
+        scope: &mut Scope,
+        stdin: &Stdin,
+    ) -> Stdin {
+        let mut input = stdin.clone();
+        for node in redirects {
+            let span = self.span(*node);
+            let (kind, target) = match node.kind() {
+                "file_redirect" => {
+                    let op = {
+                        let mut c = node.walk();
+                        node.children(&mut c)
+                            .find(|n| !n.is_named())
+                            .map(|n| self.text(n).to_owned())
+                            .unwrap_or_default()
+                    };
+                    let dest = node.child_by_field_name("destination");
+                    let target = match dest {
+                        Some(d) => self.word(d, scope).word,
+                        None => Word::Static(String::new()),
+                    };
+                    let duplicate = matches!(op.as_str(), ">&" | "<&" | ">&-" | "<&-")
+                        && target
+                            .as_static()
+                            .is_some_and(|t| t == "-" || t.chars().all(|c| c.is_ascii_digit()));
+                    let kind = match op.as_str() {
+                        _ if duplicate => RedirectKind::Duplicate,
+                        ">&-" | "<&-" => RedirectKind::Duplicate,
+                        "<" => RedirectKind::Read,
+                        "<&" => RedirectKind::Read,
+                        ">>" | "&>>" => RedirectKind::Append,
+                        "<>" => RedirectKind::ReadWrite,
+                        _ => RedirectKind::Write,
+                    };
+                    if self.shell == Shell::Posix && op.starts_with("&>") {
+                        self.dynamic(
+                            span.clone(),
+                            "`&>`, which a POSIX sh reads as `&` (run in the background) then `>`",
+                        );
+                    }
+                    let fd = node
+                        .child_by_field_name("descriptor")
+                        .map(|d| self.text(d).to_owned());
+                    if kind == RedirectKind::Read && fd.as_deref().is_none_or(|fd| fd == "0") {
+                        input = Stdin::File(target.clone());
+                    }
+                    (kind, target)
+                }
+                "heredoc_redirect" => {
+                    let target = self.heredoc(*node, scope);
+                    input = Stdin::Text(target.clone());
+                    (RedirectKind::HereDocument, target)
+                }
+                "herestring_redirect" if self.shell == Shell::Posix => {
+                    let d = self.dynamic(span.clone(), "`<<<`, which a POSIX sh does not read");
+                    input = Stdin::Text(Word::Dynamic(d.clone()));
+                    (RedirectKind::HereString, Word::Dynamic(d))
+                }
+                "herestring_redirect" => {
+                    let mut c = node.walk();
+                    let value = node.named_children(&mut c).last();
+                    let target = match value {
+                        Some(v) => self.word(v, scope).word,
+                        None => Word::Static(String::new()),
+                    };
+                    let target = match target {
+                        Word::Static(s) => Word::Static(format!("{s}\n")),
+                        d => d,
+                    };
+                    input = Stdin::Text(target.clone());
+                    (RedirectKind::HereString, target)
+                }
+                other => {
+                    let d =
+                        self.dynamic(span.clone(), format!("`{other}` is not read by this model"));
+                    (RedirectKind::Write, Word::Dynamic(d))
+                }
+            };
+            self.out.redirects.push(Redirect {
+                kind,
+                target,
+                dir: scope.dir.clone(),
+                span,
+            });
+        }
+        input
+    }
+
+    /// A here-document's body: static when its delimiter is quoted or it holds no expansion.
+    pub(super) fn heredoc(&mut self, node: Node, scope: &mut Scope) -> Word {
+        let mut c = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut c).collect();
+        let quoted = parts
+            .iter()
+            .find(|p| p.kind() == "heredoc_start")
+            .is_some_and(|s| self.text(*s).contains(['\'', '"', '\\']));
+        let Some(body) = parts.iter().find(|p| p.kind() == "heredoc_body") else {
+            return Word::Static(String::new());
+        };
+        let text = self.text(*body).to_owned();
+        if quoted || !text.contains(['$', '`', '\\']) {
+            return Word::Static(text);
+        }
+        let mut copy = scope.clone();
+        self.substitutions(*body, &mut copy);
+        let span = self.span(*body);
+        Word::Dynamic(Dynamic {
+            span,
+            why: "a here-document with expansions, expanded when the line runs".into(),
+        })
+    }
+
+    pub(super) fn assignment(&mut self, node: Node, scope: &mut Scope, export: bool) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        self.subscript(name, scope);
+        let name = self.text(name).to_owned();
+        let span = self.span(node);
+        self.setting(&name, span);
+        let value = match node.child_by_field_name("value") {
+            Some(v) => self.assignment_value(v, scope),
+            None => Some(String::new()),
+        };
+        scope.assign(&name, value, true);
+        if export
+            && let Some(Var::Known { exported, .. } | Var::Unknown { exported }) =
+                scope.vars.get_mut(&name)
+        {
+            *exported = true;
+        }
+    }
+
+    /// The index of an assigned array element (`a[$(x)]=1`), when `name` is one: expanded
+    /// like a word, its substitutions walked (bash runs them, then evaluates the index as
+    /// arithmetic).
+    pub(super) fn subscript(&mut self, name: Node, scope: &mut Scope) {
+        if name.kind() == "subscript"
+            && let Some(index) = name.child_by_field_name("index")
+        {
+            self.word(index, scope);
+        }
+    }
+
+    /// An assignment's value: expanded like a word, but never split nor globbed.
+    pub(super) fn assignment_value(&mut self, node: Node, scope: &mut Scope) -> Option<String> {
+        let value = self.word_in(node, scope, true);
+        match value.word {
+            Word::Static(s) => Some(s),
+            Word::Dynamic(_) => None,
+        }
+    }
+
+    pub(super) fn declaration(&mut self, node: Node, scope: &mut Scope) {
+        let export = node.child(0).is_some_and(|k| self.text(k) == "export");
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        for part in parts {
+            match part.kind() {
+                "variable_assignment" => self.assignment(part, scope, export),
+                "variable_name" if !export => {
+                    // `declare PATH`, `local PATH`: declared, and unset in a function.
+                    let name = self.text(part).to_owned();
+                    let span = self.span(part);
+                    self.setting(&name, span);
+                }
+                "variable_name" => {
+                    let name = self.text(part).to_owned();
+                    if let Some(Var::Known { exported, .. } | Var::Unknown { exported }) =
+                        scope.vars.get_mut(&name)
+                    {
+                        *exported = true;
+                    }
+                }
+                _ => {
+                    self.word(part, scope);
+                }
+            }
+        }
+    }
+}
