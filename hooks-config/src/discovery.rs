@@ -39,15 +39,7 @@ impl Config {
         project_dir: &Path,
         home_dir: Option<&Path>,
     ) -> Result<Config, ConfigError> {
-        let mut config = Config::new();
-        let files = discovered_files(project_dir, home_dir);
-        let project = files.len() - 1;
-        for (index, path) in files.iter().enumerate() {
-            if let Some(file) = load_if_present(path)? {
-                config = config.merge(discovered(file, index == project));
-            }
-        }
-        Ok(config)
+        discover_with(project_dir, home_dir, load_if_present)
     }
 
     /// [`discover`](Config::discover), lenient as [`init`](crate::init) is: a part of a file
@@ -68,15 +60,7 @@ impl Config {
         project_dir: &Path,
         home_dir: Option<&Path>,
     ) -> Result<Config, ConfigError> {
-        let mut config = Config::new();
-        let files = discovered_files(project_dir, home_dir);
-        let project = files.len() - 1;
-        for (index, path) in files.iter().enumerate() {
-            if let Some(file) = load_lenient_if_present(path)? {
-                config = config.merge(discovered(file, index == project));
-            }
-        }
-        Ok(config)
+        discover_with(project_dir, home_dir, load_lenient_if_present)
     }
 
     /// [`discover_lenient_from`](Config::discover_lenient_from), leaving out each file that
@@ -199,6 +183,24 @@ fn discovered(file: Config, is_project: bool) -> Config {
     } else {
         file
     }
+}
+
+/// The discovered files, each read with `load` (`None` when it does not exist), the project's
+/// put over the user's.
+fn discover_with(
+    project_dir: &Path,
+    home_dir: Option<&Path>,
+    load: fn(&Path) -> Result<Option<Config>, ConfigError>,
+) -> Result<Config, ConfigError> {
+    let mut config = Config::new();
+    let files = discovered_files(project_dir, home_dir);
+    let project = files.len() - 1;
+    for (index, path) in files.iter().enumerate() {
+        if let Some(file) = load(path)? {
+            config = config.merge(discovered(file, index == project));
+        }
+    }
+    Ok(config)
 }
 
 fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {

@@ -31,7 +31,7 @@
 //! | a project's `hooks_auto_accept: false` over the user's `true` | here: `a_project_file_cannot_switch_off_the_users_auto_accept` |
 //! | `hookchain list` / `test` with a project's `enabled: false` | `tests/cli.rs`: `a_project_file_cannot_switch_off_a_guard_in_the_cli` |
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use hookchain::config::{Config, ConfigBuilderExt, Init};
@@ -39,61 +39,12 @@ use hookchain::consent::{Consent, ConsentPolicy};
 use hookchain::points::{InterceptToolCall, Notification, Notify, ToolCall};
 use hookchain::{ConfigError, HookOptions, HooksBuilder};
 use hookchain::{HookContext, prelude::*};
-use tempfile::TempDir;
 
-use crate::support::{make_executable, temp_dir};
-
-/// A user's home and a project, each in a directory of its own, removed when dropped.
-struct Dirs {
-    _dir: TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    project: PathBuf,
-}
+use crate::dirs::Dirs;
 
 impl Dirs {
-    fn new() -> Dirs {
-        let dir = temp_dir();
-        let root = dir.path().to_path_buf();
-        let (home, project) = (root.join("home"), root.join("project"));
-        std::fs::create_dir_all(home.join(".config/hookchain")).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
-        Dirs {
-            _dir: dir,
-            root,
-            home,
-            project,
-        }
-    }
-
-    fn user_file(&self) -> PathBuf {
-        self.home.join(".config/hookchain/hookchain.yaml")
-    }
-
-    fn project_file(&self) -> PathBuf {
-        self.project.join("hookchain.yaml")
-    }
-
-    fn allowlist(&self) -> PathBuf {
-        self.home.join(".config/hookchain/approved-hooks.json")
-    }
-
-    /// Writes the user's file and the project's.
-    fn write(&self, user: &str, project: &str) {
-        std::fs::write(self.user_file(), user).unwrap();
-        std::fs::write(self.project_file(), project).unwrap();
-    }
-
-    /// An executable script in the root directory.
-    fn script(&self, name: &str, body: &str) -> PathBuf {
-        let path = self.root.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        make_executable(&path);
-        path
-    }
-
     /// What `init()` would install from these directories, with `builder`'s hooks.
-    fn init(&self, builder: HooksBuilder) -> (Hooks, hookchain::config::InitReport) {
+    fn init_with(&self, builder: HooksBuilder) -> (Hooks, hookchain::config::InitReport) {
         let (hooks, report, errors) = Init::new()
             .project_dir(&self.project)
             .home_dir(Some(self.home.clone()))
@@ -175,7 +126,7 @@ fn a_project_file_cannot_switch_off_the_users_hooks() {
         .unwrap();
 
     let (builder, heard) = heard_at_start(HooksBuilder::new());
-    let (hooks, report) = dirs.init(builder);
+    let (hooks, report) = dirs.init_with(builder);
     assert!(hooks.extension("external").unwrap().is_enabled());
     let turn = hooks.session("external").begin_turn();
     assert!(turn.intercept_tool_call(rm_rf()).is_blocked());
@@ -204,7 +155,7 @@ fn a_project_file_cannot_switch_off_a_compiled_in_guard() {
     let dirs = Dirs::new();
     dirs.write("", "extensions:\n  guard:\n    enabled: false\n");
     let (builder, heard) = heard_at_start(compiled_guard());
-    let (hooks, report) = dirs.init(builder);
+    let (hooks, report) = dirs.init_with(builder);
     assert!(hooks.extension("guard").unwrap().is_enabled());
     assert!(!hooks.describe().to_string().contains("disabled"));
     let session = hooks.session("compiled");
@@ -230,7 +181,7 @@ fn a_project_file_cannot_switch_off_a_compiled_in_guard() {
 
     // The same line in the user's own file switches it off, and says who did.
     dirs.write("extensions:\n  guard:\n    enabled: false\n", "");
-    let (hooks, _) = dirs.init(compiled_guard());
+    let (hooks, _) = dirs.init_with(compiled_guard());
     assert!(!hooks.extension("guard").unwrap().is_enabled());
     assert!(hooks.refusals().is_empty());
     let turn = hooks.session("compiled-user").begin_turn();
@@ -285,7 +236,7 @@ fn a_project_file_may_switch_off_its_own_hooks() {
 fn a_project_file_cannot_switch_off_a_required_stand_in() {
     let dirs = Dirs::new();
     dirs.write("", "extensions:\n  required:\n    enabled: false\n");
-    let (hooks, _) = dirs.init(HooksBuilder::new().require_hook(InterceptToolCall, "no-rm"));
+    let (hooks, _) = dirs.init_with(HooksBuilder::new().require_hook(InterceptToolCall, "no-rm"));
     let turn = hooks.session("stand-in").begin_turn();
     assert!(turn.intercept_tool_call(rm_rf()).is_blocked());
     turn.end(TurnEnd::Normal);
@@ -324,7 +275,7 @@ fn a_project_file_cannot_empty_the_users_settings() {
         "extensions:\n  guard:\n    blocked_tools: [Bash]\n",
         "extensions:\n  guard:\n    blocked_tools: []\n",
     );
-    let (hooks, report) = dirs.init(listing_guard());
+    let (hooks, report) = dirs.init_with(listing_guard());
     assert!(hooks.dispatch::<InterceptToolCall>(rm_rf()).is_blocked());
     assert_eq!(report.warnings.len(), 1, "{report}");
     let start = format!(
@@ -344,7 +295,7 @@ fn a_project_file_cannot_empty_the_users_settings() {
         "extensions:\n  guard:\n    blocked_tools: [Bash]\n",
         "extensions:\n  guard:\n    blocked_tools: [Write]\n",
     );
-    let (hooks, report) = dirs.init(listing_guard());
+    let (hooks, report) = dirs.init_with(listing_guard());
     assert!(report.warnings.is_empty(), "{report}");
     assert!(!hooks.dispatch::<InterceptToolCall>(rm_rf()).is_blocked());
 }

@@ -13,6 +13,8 @@ mod config_files;
 mod consent;
 #[cfg(feature = "command")]
 mod consent_bypasses;
+#[cfg(any(feature = "command", feature = "guards"))]
+mod dirs;
 mod extensions;
 #[cfg(all(feature = "command", feature = "http"))]
 mod external_config;

@@ -4,46 +4,13 @@
 //! notice every session hears; the guard keeps blocking what it blocked. The user's own file
 //! sets every field as it likes.
 
-use std::path::PathBuf;
-
 use hookchain::HooksBuilder;
 use hookchain::config::{Init, InitReport};
 use hookchain::prelude::*;
-use tempfile::TempDir;
 
-use crate::support::temp_dir;
-
-/// A user's home and a project, each in a directory of its own, removed when dropped.
-struct Dirs {
-    _dir: TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    project: PathBuf,
-}
+use crate::dirs::Dirs;
 
 impl Dirs {
-    fn new() -> Dirs {
-        let dir = temp_dir();
-        let root = dir.path().to_path_buf();
-        let (home, project) = (root.join("home"), root.join("project"));
-        std::fs::create_dir_all(home.join(".config/hookchain")).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
-        Dirs {
-            _dir: dir,
-            root,
-            home,
-            project,
-        }
-    }
-
-    fn user_file(&self) -> PathBuf {
-        self.home.join(".config/hookchain/hookchain.yaml")
-    }
-
-    fn project_file(&self) -> PathBuf {
-        self.project.join("hookchain.yaml")
-    }
-
     /// What `init()` would install with these files as the user's and the project's.
     fn init(&self, user: &str, project: &str) -> (Hooks, InitReport) {
         std::fs::write(self.user_file(), user).unwrap();
