@@ -40,6 +40,21 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// What `log` holds once `hook`, approved in `consent`, has fired twice (each firing let
+/// through).
+fn fired_twice(hook: ExternalHook, consent: Consent, log: &Path) -> String {
+    let hooks = HooksBuilder::new()
+        .config(config_of(hook))
+        .consent(consent, ConsentPolicy::new())
+        .build()
+        .unwrap();
+    for _ in 0..2 {
+        let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
+        assert!(outcome.flow.blocked().is_none());
+    }
+    std::fs::read_to_string(log).unwrap()
+}
+
 fn drifted(status: ConsentStatus) -> bool {
     matches!(status, ConsentStatus::Drifted { .. })
 }
@@ -128,16 +143,7 @@ fn a_logging_hook_runs_at_every_firing() {
         let mut consent = Consent::in_memory();
         consent.approve(&hook).unwrap();
         assert_eq!(consent.approvals()[0].script, None, "`{line}` pins no file");
-        let hooks = HooksBuilder::new()
-            .config(config_of(hook))
-            .consent(consent, ConsentPolicy::new())
-            .build()
-            .unwrap();
-        for _ in 0..2 {
-            let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
-            assert!(outcome.flow.blocked().is_none());
-        }
-        let log = std::fs::read_to_string(dir.join("hook.log")).unwrap();
+        let log = fired_twice(hook, consent, &dir.join("hook.log"));
         assert_eq!(
             log.lines().count(),
             2,
@@ -314,16 +320,7 @@ fn the_file_a_script_is_told_to_write_is_not_pinned() {
         };
         let mut consent = Consent::in_memory();
         consent.approve(&hook).unwrap();
-        let hooks = HooksBuilder::new()
-            .config(config_of(hook))
-            .consent(consent, ConsentPolicy::new())
-            .build()
-            .unwrap();
-        for _ in 0..2 {
-            let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("Bash", json!({})));
-            assert!(outcome.flow.blocked().is_none());
-        }
-        let log = std::fs::read_to_string(dir.join("hook.log")).unwrap();
+        let log = fired_twice(hook, consent, &dir.join("hook.log"));
         assert_eq!(
             log.lines().count(),
             2,
