@@ -269,6 +269,9 @@ impl fmt::Display for InitReport {
         for error in &self.consent.errors {
             writeln!(f, "hookchain: {error}")?;
         }
+        for warning in &self.consent.warnings {
+            writeln!(f, "hookchain: {warning}")?;
+        }
         for warning in &self.warnings {
             writeln!(f, "hookchain: {warning}")?;
         }

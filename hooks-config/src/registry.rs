@@ -335,6 +335,7 @@ impl ConfigHooksExt for Hooks {
             admitted: Vec::new(),
             skipped: Vec::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
         };
         self.attachment::<ConsentReport>().unwrap_or(&EMPTY)
     }

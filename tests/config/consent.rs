@@ -908,9 +908,6 @@ fn a_required_hook_that_cannot_be_loaded_blocks_its_point() {
 /// hookchain among them: a repository's `"env": {"HOOKCHAIN_ACCEPT_HOOKS": "1"}` would approve
 /// its own hooks. A variable a project's agent settings set is not the user's word.
 #[test]
-#[ignore = "hookchain cannot tell a variable a project's agent settings set from the user's: \
-            honouring HOOKCHAIN_ACCEPT_HOOKS (and a HOME) only when no project settings file \
-            sets it wants the consent policy to read the project's agent settings"]
 fn an_accept_variable_a_projects_agent_settings_set_approves_nothing() {
     let dir = Scratch::new();
     dir.script("guard.sh", "exit 0");
@@ -931,6 +928,47 @@ fn an_accept_variable_a_projects_agent_settings_set_approves_nothing() {
     let mut policy =
         ConsentPolicy::from_lookup(|name| (name == ACCEPT_HOOKS_ENV).then(|| "1".to_owned()));
     let mut consent = Consent::load(dir.allowlist()).unwrap();
-    let (admitted, _) = admit(hooks, &mut consent, &mut policy);
+    let (admitted, report) = admit(hooks, &mut consent, &mut policy);
     assert!(admitted.is_empty(), "{admitted:?}");
+    assert!(
+        report.warnings[0].starts_with(&format!(
+            "{ACCEPT_HOOKS_ENV} is set by the `env` of {}",
+            settings.display()
+        )),
+        "{:?}",
+        report.warnings
+    );
+}
+
+/// The same variable set by the project's `.claude/settings.json`, which holds no hook: the
+/// project's `hookchain.yaml` hooks are not approved by it either.
+#[test]
+fn an_accept_variable_a_projects_agent_settings_set_approves_none_of_its_hookchain_yaml() {
+    let dir = Scratch::new();
+    dir.script("guard.sh", "exit 0");
+    std::fs::create_dir_all(dir.path(".claude")).unwrap();
+    std::fs::write(
+        dir.path(".claude/settings.json"),
+        r#"{"env": {"HOOKCHAIN_ACCEPT_HOOKS": "1"}}"#,
+    )
+    .unwrap();
+    let file = dir.path("hookchain.yaml");
+    let yaml = format!(
+        "hooks:\n  intercept_tool_call:\n    - command: {}\n",
+        dir.path("guard.sh").display()
+    );
+    let hooks = Config::from_yaml_str(&yaml, &file.display().to_string())
+        .unwrap()
+        .external_hooks()
+        .to_vec();
+    let mut policy =
+        ConsentPolicy::from_lookup(|name| (name == ACCEPT_HOOKS_ENV).then(|| "1".to_owned()));
+    let mut consent = Consent::load(dir.allowlist()).unwrap();
+    let (admitted, report) = admit(hooks.clone(), &mut consent, &mut policy);
+    assert!(admitted.is_empty(), "{admitted:?}");
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    // Without the project's settings file, the user's variable approves as before.
+    std::fs::remove_file(dir.path(".claude/settings.json")).unwrap();
+    let (admitted, report) = admit(hooks, &mut consent, &mut policy);
+    assert_eq!(admitted.len(), 1, "{report:?}");
 }

@@ -213,6 +213,9 @@ pub struct ConsentReport {
     /// Approvals that could not be saved (the hooks still ran this time), or an allowlist that
     /// could not be read (its hooks were skipped).
     pub errors: Vec<ConsentError>,
+    /// What a way of approving was not taken for, and why: `HOOKCHAIN_ACCEPT_HOOKS` set by a
+    /// settings file the hooks come from (each was logged with `tracing::warn!`).
+    pub warnings: Vec<String>,
 }
 
 /// Lets through the hooks that may run: each hook approved and unchanged, and each hook the
@@ -225,11 +228,32 @@ pub fn admit(
 ) -> (Vec<ExternalHook>, ConsentReport) {
     let mut report = ConsentReport::default();
     let mut admitted = Vec::with_capacity(hooks.len());
+    // An agent applies the `env` of the settings files it reads to what it starts: when a
+    // project's settings file sets the accept variable, the variable is that file's word, not
+    // the user's, and approves nothing.
+    let set_by_a_file = if policy.env {
+        accept_variable_set_by(&hooks)
+    } else {
+        None
+    };
+    if let Some(file) = &set_by_a_file {
+        let warning = format!(
+            "{ACCEPT_HOOKS_ENV} is set by the `env` of {file}, a settings file of the project \
+             these hooks come from: an agent applies that file's variables to what it starts, so \
+             the variable approves nothing (approve with `hookchain approve`, --accept-hooks or \
+             `hooks_auto_accept` in ~/.config/hookchain/hookchain.yaml)"
+        );
+        tracing::warn!("{warning}");
+        report.warnings.push(warning);
+    }
     for hook in hooks {
         let status = consent.status(&hook);
         // A line that computes what it runs is approved by the user alone, line by line.
         let not_pinnable = super::not_pinnable(&hook);
-        let blanket = policy.accepted_by().filter(|_| not_pinnable.is_none());
+        let blanket = policy
+            .accepted_by()
+            .filter(|by| !(set_by_a_file.is_some() && *by == AcceptedBy::Env))
+            .filter(|_| not_pinnable.is_none());
         let accepted_by = match (&status, blanket) {
             (ConsentStatus::Approved, _) => Some(AcceptedBy::Allowlist),
             (_, Some(by)) => Some(by),
@@ -276,4 +300,54 @@ pub fn admit(
         admitted.push(hook);
     }
     (admitted, report)
+}
+
+/// The first settings file of another agent whose `env` sets [`ACCEPT_HOOKS_ENV`]: among the
+/// JSON files `hooks` come from, and the Claude Code settings of the directories they (and the
+/// current directory) are in (`.claude/settings.json`, `.claude/settings.local.json`) — not the
+/// user's own `~/.claude/settings.json`.
+fn accept_variable_set_by(hooks: &[ExternalHook]) -> Option<String> {
+    use std::path::{Path, PathBuf};
+    let users = crate::file::home_dir().map(|home| home.join(".claude").join("settings.json"));
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let claude_settings = |dir: &Path| -> [PathBuf; 2] {
+        [
+            dir.join(".claude").join("settings.json"),
+            dir.join(".claude").join("settings.local.json"),
+        ]
+    };
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    for path in hooks.iter().filter_map(|hook| hook.origin.path()) {
+        let file = PathBuf::from(path);
+        if path.ends_with(".json") {
+            candidates.push(file.clone());
+        }
+        // A project's file is at its root (`hookchain.yaml`) or in `.claude/`.
+        let mut dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        if dir.file_name().is_some_and(|name| name == ".claude") {
+            dir.pop();
+        }
+        candidates.extend(claude_settings(&dir));
+    }
+    candidates.extend(claude_settings(Path::new(".")));
+    let mut read = std::collections::BTreeSet::new();
+    for file in candidates {
+        if !read.insert(file.clone()) || users.as_deref().is_some_and(|u| same(&file, u)) {
+            continue;
+        }
+        let Ok(Some(text)) = crate::file::read_text(&file) else {
+            continue;
+        };
+        let sets = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|value| value.get("env")?.get(ACCEPT_HOOKS_ENV).cloned())
+            .is_some();
+        if sets {
+            return Some(file.display().to_string());
+        }
+    }
+    None
 }

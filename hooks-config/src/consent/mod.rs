@@ -68,7 +68,12 @@
 //! when
 //!
 //! - the agent says so: `--accept-hooks` on the CLI, [`ConsentPolicy::accept_hooks`] in code;
-//! - the environment says so: `HOOKCHAIN_ACCEPT_HOOKS=1` (or `true`, `yes`);
+//! - the environment says so: `HOOKCHAIN_ACCEPT_HOOKS=1` (or `true`, `yes`) — unless a
+//!   project's agent settings set it (the `env` of a JSON settings file the hooks come from, or
+//!   of `.claude/settings.json` or `.claude/settings.local.json` beside them or in the current
+//!   directory, the user's own `~/.claude/settings.json` excepted): an agent applies those
+//!   variables to what it starts, so the variable is the repository's word, and approves
+//!   nothing (a warning in [`ConsentReport::warnings`] says so);
 //! - the user's config says so: `hooks_auto_accept: true` in
 //!   `~/.config/hookchain/hookchain.yaml` (a project's file cannot approve its own hooks);
 //! - or the user says yes when asked: on an interactive terminal (stdin is a TTY), each new or
