@@ -13,13 +13,7 @@ impl Walker<'_> {
         let span = self.span(node);
         let mut env: Vec<(String, Option<String>)> = Vec::new();
         let mut words: Vec<(Word, Range<usize>, bool)> = Vec::new();
-        let mut cursor = node.walk();
-        let children: Vec<(Option<&str>, Node)> = node
-            .children(&mut cursor)
-            .enumerate()
-            .map(|(i, n)| (node.field_name_for_child(i as u32), n))
-            .filter(|(_, n)| n.is_named())
-            .collect();
+        let children = fields(node);
         for (field, child) in children {
             match (field, child.kind()) {
                 (_, "variable_assignment") => {

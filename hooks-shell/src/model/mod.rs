@@ -314,6 +314,16 @@ impl Walker<'_> {
     }
 }
 
+/// The named children of `node`, each with the field it fills (`condition`, `value`, …).
+fn fields<'t>(node: Node<'t>) -> Vec<(Option<&'t str>, Node<'t>)> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .enumerate()
+        .map(|(i, n)| (node.field_name_for_child(i as u32), n))
+        .filter(|(_, n)| n.is_named())
+        .collect()
+}
+
 /// `path` with `.` and `..` taken off its name (`/dev/../dev/stdin` is `/dev/stdin`).
 fn lexical(path: &std::path::Path) -> PathBuf {
     use std::path::Component;

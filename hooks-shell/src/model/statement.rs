@@ -46,22 +46,12 @@ impl Walker<'_> {
                 }
             }
             "if_statement" | "while_statement" | "until_statement" => {
-                let mut cursor = node.walk();
-                let parts: Vec<(Option<&str>, Node)> = node
-                    .children(&mut cursor)
-                    .enumerate()
-                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
-                    .filter(|(_, n)| n.is_named())
-                    .collect();
+                let parts = fields(node);
                 let mut arm = scope.branch();
                 for (field, part) in parts {
-                    if field == Some("condition") && node.kind() == "if_statement" {
-                        // The condition runs first: the branch starts where it left off
-                        // (`if cd sub; then ./x.sh; fi` runs `sub/x.sh`).
-                        self.statement(part, scope, stdin);
-                        arm = scope.branch();
-                    } else if field == Some("condition") {
-                        // A loop's condition runs at least once.
+                    if field == Some("condition") {
+                        // The condition runs first (a loop's at least once): the branch starts
+                        // where it left off (`if cd sub; then ./x.sh; fi` runs `sub/x.sh`).
                         self.statement(part, scope, stdin);
                         arm = scope.branch();
                     } else if matches!(part.kind(), "elif_clause" | "else_clause") {
@@ -77,13 +67,7 @@ impl Walker<'_> {
                 scope.merge(arm);
             }
             "for_statement" | "select_statement" => {
-                let mut cursor = node.walk();
-                let parts: Vec<(Option<&str>, Node)> = node
-                    .children(&mut cursor)
-                    .enumerate()
-                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
-                    .filter(|(_, n)| n.is_named())
-                    .collect();
+                let parts = fields(node);
                 let mut body = scope.branch();
                 for (field, part) in parts {
                     match field {
@@ -104,25 +88,13 @@ impl Walker<'_> {
                 scope.merge(body);
             }
             "case_statement" => {
-                let mut cursor = node.walk();
-                let parts: Vec<(Option<&str>, Node)> = node
-                    .children(&mut cursor)
-                    .enumerate()
-                    .map(|(i, n)| (node.field_name_for_child(i as u32), n))
-                    .filter(|(_, n)| n.is_named())
-                    .collect();
+                let parts = fields(node);
                 for (field, part) in parts {
                     if field == Some("value") {
                         self.word(part, scope);
                     } else if part.kind() == "case_item" {
                         let mut arm = scope.branch();
-                        let mut c = part.walk();
-                        let items: Vec<(Option<&str>, Node)> = part
-                            .children(&mut c)
-                            .enumerate()
-                            .map(|(i, n)| (part.field_name_for_child(i as u32), n))
-                            .filter(|(_, n)| n.is_named())
-                            .collect();
+                        let items = fields(part);
                         for (f, item) in items {
                             if f != Some("value") {
                                 self.statement(item, &mut arm, stdin);
