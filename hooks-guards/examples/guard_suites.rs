@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p hookchain-guards --example guard_suites -- CASES.jsonl \
-//!     [--scope scripts/guard_suites/scope.toml] [--misses]
+//!     [--scope scripts/guard_suites/scope.toml] [--misses] [--scoped]
 //! ```
 //!
 //! `CASES.jsonl` is what `scripts/guard_suites/extract.py` writes: one case a line,
@@ -30,7 +30,8 @@
 //!
 //! `--scope FILE` names the cases that do not count, in two tables of entries, each with
 //! optional matchers (`suite`, `guard`, `expect`: exact; `input`, `source`, `note`: regular
-//! expressions searched in the case's field; every matcher given must match) and a `why`:
+//! expressions searched in the case's field; `not_input`, `not_note`: regular expressions the
+//! field must not match; every matcher given must hold) and a `why`:
 //!
 //! - `[[out]]`: outside the guard's documented remit ("left out");
 //! - `[[policy]]`: in its remit, but decided the other way on purpose, by a documented default
@@ -47,7 +48,8 @@
 //! counted (to block / to allow), missed, wrongly blocked, left out, policy (and how many of
 //! them the documented option decides the suite's way). With `--misses`, every miss and wrong
 //! block with its source and the guard's reason, and the policy cases the option still decides
-//! the other way.
+//! the other way. With `--scoped`, every case the scope takes, so that a reader can check that
+//! no entry takes more than its reason covers.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -101,6 +103,11 @@ struct Entry {
     source: Option<Regex>,
     #[serde(default, with = "pattern")]
     note: Option<Regex>,
+    /// Regular expressions the case's field must *not* match.
+    #[serde(default, with = "pattern")]
+    not_input: Option<Regex>,
+    #[serde(default, with = "pattern")]
+    not_note: Option<Regex>,
     why: String,
     /// The guard's documented config under which it decides the suite's way (policy only).
     option: Option<toml::Table>,
@@ -132,6 +139,14 @@ impl Entry {
             && search(&self.input, &case.input)
             && search(&self.source, &case.source)
             && search(&self.note, &case.note)
+            && self
+                .not_input
+                .as_ref()
+                .is_none_or(|re| !re.is_match(&case.input))
+            && self
+                .not_note
+                .as_ref()
+                .is_none_or(|re| !re.is_match(&case.note))
     }
 
     fn describe(&self) -> String {
@@ -149,6 +164,14 @@ impl Entry {
                 self.source.as_ref().map(|r| r.as_str().to_owned()),
             ),
             ("note", self.note.as_ref().map(|r| r.as_str().to_owned())),
+            (
+                "not_input",
+                self.not_input.as_ref().map(|r| r.as_str().to_owned()),
+            ),
+            (
+                "not_note",
+                self.not_note.as_ref().map(|r| r.as_str().to_owned()),
+            ),
         ] {
             if let Some(v) = value {
                 parts.push(format!("{key} = {v:?}"));
@@ -159,10 +182,12 @@ impl Entry {
 }
 
 /// Where a case stands once the scope is applied.
-enum Standing<'a> {
+#[derive(Clone, Copy)]
+enum Standing {
     Counted,
     Out,
-    Policy(&'a Entry),
+    /// The index of the `[[policy]]` entry that takes it.
+    Policy(usize),
 }
 
 /// The three ways a case reaches a guard.
@@ -281,6 +306,21 @@ struct Row {
     policy_option_agrees: usize,
 }
 
+impl Row {
+    /// Adds `other`'s counts to these (the totals of a guard).
+    fn add(&mut self, other: &Row) {
+        self.cases += other.cases;
+        self.to_block += other.to_block;
+        self.to_allow += other.to_allow;
+        self.missed += other.missed;
+        self.wrongly_blocked += other.wrongly_blocked;
+        self.out += other.out;
+        self.policy += other.policy;
+        self.policy_with_option += other.policy_with_option;
+        self.policy_option_agrees += other.policy_option_agrees;
+    }
+}
+
 fn percent(part: usize, whole: usize) -> String {
     if whole == 0 {
         "—".to_owned()
@@ -302,12 +342,14 @@ struct Args {
     cases: String,
     scope: Option<String>,
     misses: bool,
+    scoped: bool,
 }
 
 fn args() -> Result<Args, String> {
     let mut cases = None;
     let mut scope = None;
     let mut misses = false;
+    let mut scoped = false;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -318,21 +360,24 @@ fn args() -> Result<Args, String> {
                 )
             }
             "--misses" => misses = true,
+            "--scoped" => scoped = true,
             flag if flag.starts_with("--") => {
                 return Err(format!(
-                    "unknown option `{flag}`: the options are --scope FILE and --misses"
+                    "unknown option `{flag}`: the options are --scope FILE, --misses and --scoped"
                 ));
             }
             file if cases.is_none() => cases = Some(file.to_owned()),
             extra => return Err(format!("one cases file only; `{extra}` is a second one")),
         }
     }
-    let cases =
-        cases.ok_or("name the cases file: guard_suites CASES.jsonl [--scope FILE] [--misses]")?;
+    let cases = cases.ok_or(
+        "name the cases file: guard_suites CASES.jsonl [--scope FILE] [--misses] [--scoped]",
+    )?;
     Ok(Args {
         cases,
         scope,
         misses,
+        scoped,
     })
 }
 
@@ -408,6 +453,7 @@ fn run() -> Result<(), String> {
     let mut rows: BTreeMap<(String, String, Channel), Row> = BTreeMap::new();
     let mut misses: Vec<String> = Vec::new();
     let mut policy_disagrees: Vec<String> = Vec::new();
+    let mut scoped: Vec<String> = Vec::new();
     let mut used_out = vec![0usize; scope.out.len()];
     let mut used_policy = vec![0usize; scope.policy.len()];
     let started = Instant::now();
@@ -418,10 +464,26 @@ fn run() -> Result<(), String> {
             Standing::Out
         } else if let Some(i) = scope.policy.iter().position(|e| e.matches(case)) {
             used_policy[i] += 1;
-            Standing::Policy(&scope.policy[i])
+            Standing::Policy(i)
         } else {
             Standing::Counted
         };
+        if args.scoped {
+            let taken = match standing {
+                Standing::Out => "left out",
+                Standing::Policy(_) => "policy",
+                Standing::Counted => "",
+            };
+            if !taken.is_empty() {
+                scoped.push(format!(
+                    "- {taken}, {} {} ({}): `{}`",
+                    case.suite,
+                    case.source,
+                    format!("{:?}", case.expect).to_lowercase(),
+                    shown(&case.input, 120)
+                ));
+            }
+        }
         for &channel in Channel::of(&case.guard) {
             let row = rows
                 .entry((case.suite.clone(), case.guard.clone(), channel))
@@ -429,13 +491,8 @@ fn run() -> Result<(), String> {
             row.cases += 1;
             match standing {
                 Standing::Out => row.out += 1,
-                Standing::Policy(entry) => {
+                Standing::Policy(index) => {
                     row.policy += 1;
-                    let index = scope
-                        .policy
-                        .iter()
-                        .position(|e| std::ptr::eq(e, entry))
-                        .unwrap_or(0);
                     if let Some(hooks) = &with_option[index] {
                         row.policy_with_option += 1;
                         decisions += 1;
@@ -511,16 +568,10 @@ fn run() -> Result<(), String> {
     let mut totals: BTreeMap<(String, Channel), Row> = BTreeMap::new();
     for ((suite, guard, channel), row) in &rows {
         print_row(suite, guard, *channel, row);
-        let total = totals.entry((guard.clone(), *channel)).or_default();
-        total.cases += row.cases;
-        total.to_block += row.to_block;
-        total.to_allow += row.to_allow;
-        total.missed += row.missed;
-        total.wrongly_blocked += row.wrongly_blocked;
-        total.out += row.out;
-        total.policy += row.policy;
-        total.policy_with_option += row.policy_with_option;
-        total.policy_option_agrees += row.policy_option_agrees;
+        totals
+            .entry((guard.clone(), *channel))
+            .or_default()
+            .add(row);
     }
     for ((guard, channel), row) in &totals {
         print_row("**all**", guard, *channel, row);
@@ -533,6 +584,17 @@ fn run() -> Result<(), String> {
     );
 
     if args.misses {
+        if !scope.out.is_empty() || !scope.policy.is_empty() {
+            println!("\n## Scope entries and the cases each takes\n");
+            for (table, entries, used) in [
+                ("out", &scope.out, &used_out),
+                ("policy", &scope.policy, &used_policy),
+            ] {
+                for (entry, n) in entries.iter().zip(used.iter()) {
+                    println!("- [[{table}]] {n}: {}", entry.describe());
+                }
+            }
+        }
         println!("\n## Misses and wrong blocks\n");
         for line in &misses {
             println!("{line}");
@@ -542,6 +604,12 @@ fn run() -> Result<(), String> {
             for line in &policy_disagrees {
                 println!("{line}");
             }
+        }
+    }
+    if args.scoped {
+        println!("\n## Cases the scope takes\n");
+        for line in &scoped {
+            println!("{line}");
         }
     }
     let unused: Vec<String> = scope
