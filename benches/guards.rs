@@ -182,40 +182,33 @@ fn main() {
             )
         });
         for (name, command) in &commands {
-            group.bench_function(format!("destructive-commands: {name}"), |b| {
-                b.iter_batched(
-                    || bash(command),
-                    |call| destructive.intercept_tool_call(call),
-                    BatchSize::SmallInput,
-                )
-            });
-            group.bench_function(format!("three guards: {name}"), |b| {
-                b.iter_batched(
-                    || bash(command),
-                    |call| three.intercept_tool_call(call),
-                    BatchSize::SmallInput,
-                )
-            });
+            for (chain, turn) in [
+                ("destructive-commands", &destructive),
+                ("three guards", &three),
+            ] {
+                group.bench_function(format!("{chain}: {name}"), |b| {
+                    b.iter_batched(
+                        || bash(command),
+                        |call| turn.intercept_tool_call(call),
+                        BatchSize::SmallInput,
+                    )
+                });
+            }
         }
         group.finish();
     }
     {
         let mut group = c.benchmark_group("transform_tool_result");
         for (name, text) in &outputs {
-            group.bench_function(format!("no guard: {name}"), |b| {
-                b.iter_batched(
-                    || read_result(text),
-                    |result| baseline.transform_tool_result(result),
-                    BatchSize::SmallInput,
-                )
-            });
-            group.bench_function(format!("secrets: {name}"), |b| {
-                b.iter_batched(
-                    || read_result(text),
-                    |result| secrets.transform_tool_result(result),
-                    BatchSize::SmallInput,
-                )
-            });
+            for (chain, turn) in [("no guard", &baseline), ("secrets", &secrets)] {
+                group.bench_function(format!("{chain}: {name}"), |b| {
+                    b.iter_batched(
+                        || read_result(text),
+                        |result| turn.transform_tool_result(result),
+                        BatchSize::SmallInput,
+                    )
+                });
+            }
         }
         group.finish();
     }

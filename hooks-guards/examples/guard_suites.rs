@@ -17,7 +17,7 @@
 //! a turn of its own:
 //!
 //! - a `destructive-commands` case is a `Bash` tool call `{"command": input}` through
-//!   `intercept_tool_call`; blocked or not;
+//!   `intercept_tool_call`; caught when blocked (or rewritten);
 //! - a `secrets` case is, first, what a `Read` tool returned (`input` as the result, a string)
 //!   through `transform_tool_result`: caught when blocked or when the result comes back
 //!   changed (masked); and, reported apart, the `content` of a `Write` call through
@@ -241,51 +241,38 @@ fn registry(guard: &str, extra: &serde_json::Map<String, Value>) -> Result<Hooks
         .map_err(|e| format!("the registry of `{guard}`: {e}"))
 }
 
+/// Caught when the chain blocked, or handed on something other than `before` (masked,
+/// rewritten).
+fn decision<T: PartialEq>(flow: Flow<T>, before: &T) -> Decision {
+    match flow {
+        Flow::Blocked(b) => Decision {
+            caught: true,
+            reason: Some(b.reason),
+        },
+        Flow::Continue(after) => Decision {
+            caught: after != *before,
+            reason: None,
+        },
+    }
+}
+
 fn decide(hooks: &Hooks, channel: Channel, input: &str) -> Decision {
     let session = hooks.session("guard-suites");
     let turn = session.begin_turn();
     let decision = match channel {
         Channel::Command => {
             let call = ToolCall::new("Bash", json!({ "command": input }));
-            match turn.intercept_tool_call(call) {
-                Flow::Blocked(b) => Decision {
-                    caught: true,
-                    reason: Some(b.reason),
-                },
-                Flow::Continue(_) => Decision {
-                    caught: false,
-                    reason: None,
-                },
-            }
+            decision(turn.intercept_tool_call(call.clone()), &call)
         }
         Channel::ToolResult => {
             let call = ToolCall::new("Read", json!({ "file_path": "notes.txt" }));
-            let original = Value::String(input.to_owned());
-            let result = ToolResult::new(&call, Ok(original.clone()));
-            match turn.transform_tool_result(result) {
-                Flow::Blocked(b) => Decision {
-                    caught: true,
-                    reason: Some(b.reason),
-                },
-                Flow::Continue(r) => Decision {
-                    caught: r.tool_response != original,
-                    reason: None,
-                },
-            }
+            let result = ToolResult::new(&call, Ok(Value::String(input.to_owned())));
+            decision(turn.transform_tool_result(result.clone()), &result)
         }
         Channel::WriteArgs => {
             let args = json!({ "file_path": "notes.txt", "content": input });
-            let call = ToolCall::new("Write", args.clone());
-            match turn.intercept_tool_call(call) {
-                Flow::Blocked(b) => Decision {
-                    caught: true,
-                    reason: Some(b.reason),
-                },
-                Flow::Continue(c) => Decision {
-                    caught: c.args != args,
-                    reason: None,
-                },
-            }
+            let call = ToolCall::new("Write", args);
+            decision(turn.intercept_tool_call(call.clone()), &call)
         }
     };
     turn.end(TurnEnd::Normal);
