@@ -102,6 +102,7 @@ mod project_rules;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
+mod shell_call;
 pub mod stop_verifier;
 pub mod workflow_guard;
 
