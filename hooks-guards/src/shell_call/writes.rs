@@ -1012,95 +1012,94 @@ fn chmod_args(args: &[Arg]) -> Parsed {
     parsed
 }
 
-/// The files `sed` edits in place, read as GNU and as BSD `sed` read them (BSD's `-i` takes the
-/// next word as its suffix, GNU's only an attached one): the files of either reading.
+/// The files `sed` edits in place. A bare `-i` followed by an empty word or a suffix
+/// (`-i ''`, `-i .bak`) is BSD `sed`'s, which takes that word as the backup suffix; any other
+/// `-i` is GNU `sed`'s, whose suffix is attached (`-i.bak`).
 fn sed_files(args: &[Arg]) -> Vec<Arg> {
-    let mut files: Vec<Arg> = Vec::new();
-    for bsd in [false, true] {
-        let mut in_place = false;
-        let mut script = false;
-        let mut operands = Vec::new();
-        let mut k = 0;
-        while k < args.len() {
-            let arg = &args[k];
-            k += 1;
-            let Some(text) = arg.known() else {
-                operands.push(arg.clone());
-                continue;
-            };
-            if text == "--" {
-                operands.extend(args[k..].iter().cloned());
-                break;
-            }
-            if let Some(long) = text.strip_prefix("--") {
-                let (name, inline) = match long.split_once('=') {
-                    Some((n, _)) => (n, true),
-                    None => (long, false),
-                };
-                let spec = Spec {
-                    short: "",
-                    long: &["expression", "file", "line-length"],
-                    flags: &[
-                        "in-place",
-                        "quiet",
-                        "silent",
-                        "debug",
-                        "follow-symlinks",
-                        "null-data",
-                        "zero-terminated",
-                        "posix",
-                        "regexp-extended",
-                        "sandbox",
-                        "separate",
-                        "unbuffered",
-                    ],
-                    abbreviations: true,
-                };
-                match canonical(name, &spec).as_str() {
-                    "in-place" => in_place = true,
-                    "expression" | "file" => {
-                        script = true;
-                        k += usize::from(!inline);
-                    }
-                    "line-length" => k += usize::from(!inline),
-                    _ => {}
-                }
-                continue;
-            }
-            if text.len() < 2 || !text.starts_with('-') {
-                operands.push(arg.clone());
-                continue;
-            }
-            for (at, flag) in text.char_indices().skip(1) {
-                let rest_empty = at + 1 == text.len();
-                match flag {
-                    'e' | 'f' => {
-                        script = true;
-                        k += usize::from(rest_empty);
-                        break;
-                    }
-                    'l' => {
-                        k += usize::from(rest_empty);
-                        break;
-                    }
-                    'i' => {
-                        in_place = true;
-                        k += usize::from(rest_empty && bsd);
-                        break;
-                    }
-                    _ => {}
-                }
-            }
+    let spec = Spec {
+        short: "",
+        long: &["expression", "file", "line-length"],
+        flags: &[
+            "in-place",
+            "quiet",
+            "silent",
+            "debug",
+            "follow-symlinks",
+            "null-data",
+            "zero-terminated",
+            "posix",
+            "regexp-extended",
+            "sandbox",
+            "separate",
+            "unbuffered",
+        ],
+        abbreviations: true,
+    };
+    let suffix = |arg: Option<&Arg>| {
+        arg.and_then(Arg::known).is_some_and(|w| {
+            w.is_empty() || (w.starts_with('.') && !w.contains(['/', ' ']) && w.len() <= 16)
+        })
+    };
+    let mut in_place = false;
+    let mut script = false;
+    let mut operands = Vec::new();
+    let mut k = 0;
+    while k < args.len() {
+        let arg = &args[k];
+        k += 1;
+        let Some(text) = arg.known() else {
+            operands.push(arg.clone());
+            continue;
+        };
+        if text == "--" {
+            operands.extend(args[k..].iter().cloned());
+            break;
         }
-        if in_place {
-            for file in operands.into_iter().skip(usize::from(!script)) {
-                if !files.contains(&file) {
-                    files.push(file);
+        if let Some(long) = text.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (long, false),
+            };
+            match canonical(name, &spec).as_str() {
+                "in-place" => in_place = true,
+                "expression" | "file" => {
+                    script = true;
+                    k += usize::from(!inline);
                 }
+                "line-length" => k += usize::from(!inline),
+                _ => {}
+            }
+            continue;
+        }
+        if text.len() < 2 || !text.starts_with('-') {
+            operands.push(arg.clone());
+            continue;
+        }
+        for (at, flag) in text.char_indices().skip(1) {
+            let rest_empty = at + 1 == text.len();
+            match flag {
+                'e' | 'f' => {
+                    script = true;
+                    k += usize::from(rest_empty);
+                    break;
+                }
+                'l' => {
+                    k += usize::from(rest_empty);
+                    break;
+                }
+                'i' => {
+                    in_place = true;
+                    k += usize::from(rest_empty && suffix(args.get(k)));
+                    break;
+                }
+                _ => {}
             }
         }
     }
-    files
+    if !in_place {
+        return Vec::new();
+    }
+    operands.into_iter().skip(usize::from(!script)).collect()
 }
 
 /// The files `perl -i` edits in place (none without `-i`).
@@ -1328,7 +1327,8 @@ mod tests {
     fn sed_and_perl_write_only_in_place() {
         assert_eq!(paths("sed -i s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed -i.bak -e s/a/b/ -e s/c/d/ f g"), ["f", "g"]);
-        assert_eq!(paths("sed -i '' s/a/b/ f"), ["s/a/b", "f"]);
+        assert_eq!(paths("sed -i '' s/a/b/ f"), ["f"]);
+        assert_eq!(paths("sed -i .orig s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed --in-place=.orig s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed --in s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed -ni 's/a/b/p' f"), ["f"]);
