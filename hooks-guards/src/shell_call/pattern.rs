@@ -105,6 +105,11 @@ impl Pattern {
         (!self.unknown_after && text.chars().count() == self.pieces.len()).then_some(text)
     }
 
+    /// `true` when a part of the word is only known when the line runs.
+    pub(crate) fn has_unknown(&self) -> bool {
+        self.unknown_after
+    }
+
     /// The files the pattern matches now, from `dir` for a relative one, as the shell lists
     /// them; `None` when the pattern has an unknown part or lists more than the bound allows.
     /// A pattern that matches nothing names itself (bash leaves it as written).
