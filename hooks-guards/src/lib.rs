@@ -4,7 +4,7 @@
 //! | extension | guards against | point(s) |
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
-//! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks), by write tools and by shell commands (`>`, `tee`, `sed -i`, `cp`, `rm`, …) | `intercept_tool_call` |
 //! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
 //! | [`module-router`](ModuleRouter) | repository-wide exploration (`rg`, `grep -r`, `find`, `fd`, `ls -R`, `tree`, `Grep`/`Glob` at the root) before the turn has read the routing files (`ARCHITECTURE.md`, `docs/modules.md`) | `intercept_tool_call`, `after_tool_call` |
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
