@@ -19,7 +19,10 @@
 //! piped into a shell, substitutions and function bodies, and from the directory each command
 //! runs in (`cd .git && …`). A deletion is a write: `rm -r` (and `mv`, `chmod -R`, `chown -R`,
 //! `rsync --delete`) of a directory that holds a protected path that exists is blocked too
-//! (`rm -rf .` holds `.git`). Reads are not writes: `cat .env`, `cp .env.example x`.
+//! (`rm -rf .` holds `.git`), and so is a `find` that deletes or runs a writer on what it
+//! finds, when it may select a protected path in its start directory (`find . -name .env
+//! -delete`; `find . -name '*.pyc' -delete` selects no `.git`). Reads are not writes:
+//! `cat .env`, `cp .env.example x`.
 //!
 //! Each path, and each protected path, is resolved the way the file system will resolve it:
 //!
@@ -70,7 +73,9 @@
 //! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what
 //! a program writes of its own accord (`git config`, a build), are not read; a directory
 //! removed whole is checked for the protected paths given as paths, not for a glob
-//! (`rm -r certs` with `*.pem` protected); a symlink the same line creates before writing
+//! (`rm -r certs` with `*.pem` protected), and `find`'s `-name` is matched against a
+//! protected path's own name, not the names inside it (`find . -name config -delete` is let
+//! through though it reaches `.git/config`); a symlink the same line creates before writing
 //! through it is not followed unless it points at a protected path (then `ln` itself is
 //! blocked); a case-insensitive file system is compared case-sensitively.
 
@@ -266,12 +271,16 @@ impl ProtectedPaths {
     fn check_write(&self, write: &Write, project: &Path) -> Option<String> {
         let with = format!("with `{}`", write.by);
         for path in &write.paths {
-            let target = match (write.removes, path.parent(), path.file_name()) {
-                // A name removed: a symlink there is removed, not what it points at.
-                (true, Some(parent), Some(name)) if !path.ends_with("..") => {
+            let text = path.to_string_lossy();
+            // A name removed: a symlink there is removed, not what it points at (but `link/`
+            // and `link/.` go through it).
+            let last_is_name =
+                !text.ends_with('/') && !text.ends_with("/.") && !text.ends_with("..");
+            let target = match (path.parent(), path.file_name()) {
+                (Some(parent), Some(name)) if write.removes && last_is_name => {
                     resolve(&parent.to_string_lossy(), project).join(name)
                 }
-                _ => resolve(&path.to_string_lossy(), project),
+                _ => resolve(&text, project),
             };
             if let Some(pattern) = self.protected_by(&target, project) {
                 return Some(format!(
@@ -280,8 +289,19 @@ impl ProtectedPaths {
                     resolves_to(&write.shown, &target),
                 ));
             }
+            if let Some(finds) = &write.finds
+                && let Some(pattern) =
+                    self.held_by(&target, project, |inside| finds.may_select(inside))
+            {
+                return Some(format!(
+                    "would delete or change what `find` selects in `{}`{} {with}, and it may \
+                     select the protected path `{pattern}`: {FIX}",
+                    write.shown,
+                    resolves_to(&write.shown, &target),
+                ));
+            }
             if write.tree
-                && let Some(pattern) = self.held_by(&target, project)
+                && let Some(pattern) = self.held_by(&target, project, |_| true)
             {
                 return Some(format!(
                     "would change `{}`{} and all it holds {with}, and it holds the protected \
@@ -346,14 +366,22 @@ impl ProtectedPaths {
     }
 
     /// The protected path (given as a path, not a glob) that exists inside the resolved
-    /// directory `target`.
-    fn held_by(&self, target: &Path, project: &Path) -> Option<&str> {
+    /// directory `target` and that `reached` (given its path below `target`) says is reached.
+    fn held_by(
+        &self,
+        target: &Path,
+        project: &Path,
+        reached: impl Fn(&Path) -> bool,
+    ) -> Option<&str> {
         self.paths
             .iter()
             .filter(|pattern| !pattern.contains('*'))
             .find(|pattern| {
                 let protected = resolve(pattern, project);
-                protected.starts_with(target) && std::fs::symlink_metadata(&protected).is_ok()
+                protected
+                    .strip_prefix(target)
+                    .is_ok_and(&reached)
+                    && std::fs::symlink_metadata(&protected).is_ok()
             })
             .map(String::as_str)
     }

@@ -146,7 +146,7 @@ impl Cmd {
     pub(crate) fn shown(&self) -> String {
         let mut words = vec![self.program.clone().unwrap_or_else(|| "…".to_owned())];
         words.extend(self.args.iter().map(Arg::shown));
-        excerpt(&words.join(" "))
+        excerpt(&words.join(" ").replace(UNKNOWN, "…"))
     }
 }
 

@@ -203,6 +203,39 @@ fn matches_name(pieces: &[Piece], name: &str) -> bool {
     if chars.first() == Some(&'.') && !matches!(pieces.first(), Some(Piece::Char('.'))) {
         return false;
     }
+    matches_chars(pieces, &chars)
+}
+
+/// Whether `text` matches the pattern `pattern` as `find`'s `-name` and `-path` match (fnmatch
+/// without flags: `*` and `?` match any character, `/` and a leading `.` included; `\x` is
+/// `x`), case-insensitively for `-iname` and `-ipath` (`fold`).
+pub(crate) fn fnmatch(pattern: &str, text: &str, fold: bool) -> bool {
+    let (pattern, text) = if fold {
+        (pattern.to_lowercase(), text.to_lowercase())
+    } else {
+        (pattern.to_owned(), text.to_owned())
+    };
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut tokens = Vec::new();
+    let mut k = 0;
+    while k < chars.len() {
+        match chars[k] {
+            '\\' if k + 1 < chars.len() => {
+                tokens.push(Token::Char(chars[k + 1]));
+                k += 1;
+            }
+            c @ ('*' | '?' | '[') => tokens.push(Token::Glob(c)),
+            c => tokens.push(Token::Char(c)),
+        }
+        k += 1;
+    }
+    let pattern = self::pattern(&tokens);
+    let text: Vec<char> = text.chars().collect();
+    matches_chars(&pattern.pieces, &text)
+}
+
+/// Whether `pieces` match all of `chars` (`*` and `?` matching any character).
+fn matches_chars(pieces: &[Piece], chars: &[char]) -> bool {
     // Iterative matching with one backtrack point for the last `*`, as glob(3) does.
     let (mut p, mut c) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
@@ -677,6 +710,16 @@ mod tests {
         // Quoted or without a comma: characters.
         assert_eq!(literal("'{a,b}'", &vars).as_deref(), Some("{a,b}"));
         assert_eq!(literal("{a}", &vars).as_deref(), Some("{a}"));
+    }
+
+    #[test]
+    fn find_patterns_match_dots_and_slashes() {
+        assert!(fnmatch(".env", ".env", false));
+        assert!(fnmatch("*", ".env", false));
+        assert!(fnmatch("./.git/*", "./.git/hooks/pre-commit", false));
+        assert!(fnmatch("*.ENV", "prod.env", true));
+        assert!(!fnmatch("*.pyc", ".git", false));
+        assert!(!fnmatch("\\*", "x", false));
     }
 
     #[test]

@@ -52,6 +52,49 @@ pub(crate) struct Write {
     /// It removes the target's name rather than writing through it (`rm`, `unlink`, `rmdir`,
     /// the source of `mv`): a symlink there is removed, not followed.
     pub(crate) removes: bool,
+    /// For a `find` that deletes or runs a writer: what it selects under the target (a start
+    /// path).
+    pub(crate) finds: Option<Finds>,
+}
+
+/// What a `find` that writes selects under a start path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finds {
+    /// The start path as the line writes it (`.`): what the paths `-path` tests begin with.
+    pub(crate) start: String,
+    /// Its `-name` and `-iname` patterns (with whether case is folded).
+    pub(crate) names: Vec<(String, bool)>,
+    /// Its `-path`, `-wholename`, `-ipath` and `-iwholename` patterns.
+    pub(crate) paths: Vec<(String, bool)>,
+    /// It selects everything it finds: it tests no name or path, or tests one under a
+    /// negation or an alternative (`!`, `-not`, `-o`, `-or`).
+    pub(crate) everything: bool,
+}
+
+impl Finds {
+    /// Whether it may select `inside` (a path below the start path, relative to it) or, for
+    /// a path test, something under it. A name test is matched against `inside`'s own name.
+    pub(crate) fn may_select(&self, inside: &Path) -> bool {
+        if self.everything {
+            return true;
+        }
+        let name = inside
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let whole = format!(
+            "{}/{}",
+            self.start.trim_end_matches('/'),
+            inside.to_string_lossy()
+        );
+        self.names
+            .iter()
+            .any(|(pattern, fold)| pattern::fnmatch(pattern, &name, *fold))
+            || self.paths.iter().any(|(pattern, fold)| {
+                pattern::fnmatch(pattern, &whole, *fold)
+                    || pattern::fnmatch(pattern, &format!("{whole}/{UNKNOWN}"), *fold)
+            })
+    }
 }
 
 /// Every write of the line.
@@ -138,6 +181,7 @@ fn write(call: &ShellCall, by: &str, target: &Arg, dirs: &[PathBuf]) -> Write {
         tree: false,
         creates_dir: false,
         removes: false,
+        finds: None,
     }
 }
 
@@ -657,6 +701,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         tree: false,
         creates_dir: false,
         removes: false,
+        finds: None,
     };
     let fed = command
         .wrappers
@@ -730,9 +775,14 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         }
         "tar" | "bsdtar" => tar(call, command, out),
         "find" => {
-            if let Some(starts) = find_starts(args) {
+            if let Some((starts, finds)) = find_writes(args) {
                 for start in &starts {
-                    out.push(made("find", start, false, false));
+                    let mut w = made("find", start, false, false);
+                    w.finds = Some(Finds {
+                        start: start.shown(),
+                        ..finds.clone()
+                    });
+                    out.push(w);
                 }
             }
         }
@@ -1217,13 +1267,14 @@ fn tar(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             tree: false,
             creates_dir: false,
             removes: false,
+            finds: None,
         });
     }
 }
 
 /// The start paths of a `find` that deletes or runs a writer on what it finds (`-delete`,
-/// `-exec rm {} +`): `None` for one that does not.
-fn find_starts(args: &[Arg]) -> Option<Vec<Arg>> {
+/// `-exec rm {} +`), and what it selects: `None` for a `find` that writes nothing.
+fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
     let mut k = 0;
     // `-H`, `-L`, `-P`, `-D opts`, `-O3`.
     while let Some(text) = args.get(k).and_then(Arg::known) {
@@ -1243,22 +1294,51 @@ fn find_starts(args: &[Arg]) -> Option<Vec<Arg>> {
         k += 1;
     }
     let expression = &args[k..];
-    let writes = expression.iter().enumerate().any(|(i, a)| match a.known() {
-        Some("-delete") => true,
-        Some("-exec" | "-execdir" | "-ok" | "-okdir") => expression
-            .get(i + 1)
-            .and_then(Arg::known)
-            .map(|p| p.rsplit('/').next().unwrap_or(p))
-            .is_some_and(|p| is_writer(p) && !matches!(p, "git" | "curl" | "wget" | "find")),
-        _ => false,
-    });
+    let mut writes = false;
+    let mut finds = Finds {
+        start: String::new(),
+        names: Vec::new(),
+        paths: Vec::new(),
+        everything: false,
+    };
+    let mut branches = false;
+    for (i, arg) in expression.iter().enumerate() {
+        let value = || {
+            expression
+                .get(i + 1)
+                .map(|v| v.known().unwrap_or("*").to_owned())
+        };
+        match arg.known() {
+            Some("-delete") => writes = true,
+            Some("-exec" | "-execdir" | "-ok" | "-okdir") => {
+                writes |= expression
+                    .get(i + 1)
+                    .and_then(Arg::known)
+                    .map(|p| p.rsplit('/').next().unwrap_or(p))
+                    .is_some_and(|p| {
+                        is_writer(p) && !matches!(p, "git" | "curl" | "wget" | "find")
+                    });
+            }
+            Some(test @ ("-name" | "-iname")) => {
+                finds.names.extend(value().map(|v| (v, test == "-iname")))
+            }
+            Some(test @ ("-path" | "-wholename" | "-ipath" | "-iwholename")) => {
+                finds
+                    .paths
+                    .extend(value().map(|v| (v, test.starts_with("-i"))));
+            }
+            Some("!" | "-not" | "-o" | "-or" | ",") => branches = true,
+            _ => {}
+        }
+    }
     if !writes {
         return None;
     }
+    finds.everything = branches || (finds.names.is_empty() && finds.paths.is_empty());
     if starts.is_empty() {
         starts.push(Arg::Known(".".to_owned()));
     }
-    Some(starts)
+    Some((starts, finds))
 }
 
 #[cfg(test)]
@@ -1408,6 +1488,24 @@ mod tests {
         assert_eq!(paths("find .git -name '*.sample' -delete"), [".git"]);
         assert_eq!(paths("find a b -type f -exec rm {} +"), ["a", "b"]);
         assert!(paths("find . -name '*.rs' -exec grep -l x {} +").is_empty());
+    }
+
+    #[test]
+    fn a_find_that_writes_says_what_it_selects() {
+        let finds = |line: &str| {
+            ShellCall::read_line(line, Path::new("/p")).writes()[0]
+                .finds
+                .clone()
+                .unwrap()
+        };
+        let by_name = finds("find . -name '*.pyc' -delete");
+        assert!(by_name.may_select(Path::new("a/b.pyc")));
+        assert!(!by_name.may_select(Path::new(".git")));
+        let by_path = finds("find . -path './.git/*' -exec rm {} +");
+        assert!(by_path.may_select(Path::new(".git")));
+        assert!(!by_path.may_select(Path::new("src")));
+        assert!(finds("find . -type f -delete").may_select(Path::new(".git")));
+        assert!(finds("find . -not -name x -delete").may_select(Path::new(".git")));
     }
 
     #[test]

@@ -238,8 +238,10 @@ fn enabled_from_rust_it_blocks_through_the_registry() {
     let _: Option<Value> = None;
 }
 
-/// The guard of [`Project`] with `.env` and `/etc` protected too, for shell commands.
+/// The guard of [`Project`] with `.env` (which it writes) and `/etc` protected too, for shell
+/// commands.
 fn shell_guard(project: &Project) -> ProtectedPaths {
+    std::fs::write(project.root.join(".env"), "KEY=x\n").unwrap();
     let mut guard = project.guard();
     guard
         .paths
@@ -314,6 +316,12 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "rm -rf .",
         "rm -rf src/..",
         "chmod -R u+w .",
+        "rm -rf link-to-git/",
+        "find . -name .env -delete",
+        "find . -iname '.ENV' -exec rm -f {} +",
+        "find . -path './.git/*' -delete",
+        "find . -type f -delete",
+        "find . ! -name keep -delete",
     ]
     .iter()
     .map(|c| bash(c))
@@ -349,6 +357,8 @@ fn shell_work_to_allow() -> Vec<ToolCall> {
         "rm -rf ./build target node_modules",
         "mkdir -p src/new && touch src/new/mod.rs",
         "find . -name '*.pyc' -delete",
+        "find . -path './build/*' -delete",
+        "find src -type f -exec rm {} +",
         "rsync -av src/ backup/",
         "rsync -e 'ssh -i ~/.ssh/key' -av src/ host:dst/",
         "scp -i ~/.ssh/id_ed25519 build.tgz host:",
