@@ -378,9 +378,7 @@ impl ProtectedPaths {
             .filter(|pattern| !pattern.contains('*'))
             .find(|pattern| {
                 let protected = resolve(pattern, project);
-                protected
-                    .strip_prefix(target)
-                    .is_ok_and(&reached)
+                protected.strip_prefix(target).is_ok_and(&reached)
                     && std::fs::symlink_metadata(&protected).is_ok()
             })
             .map(String::as_str)

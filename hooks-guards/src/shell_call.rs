@@ -35,8 +35,13 @@
 //! - A command whose directory the line leaves unknown (after `cd "$(…)"`, `cd ..`, a `cd`
 //!   under a condition) may run in any directory the line is known to visit: where it starts,
 //!   and every directory a `cd`, `pushd` or `env -C` of the line names.
-//! - Text a shell reads from a pipe whose writer is `echo` or `printf` of a known string
-//!   (`echo 'rm x' | sh`) is read as a line of its own, as a here-string is.
+//! - Where the model says a line runs code it does not read but the code is known, the code is
+//!   read as a line of its own, in its command's directory: text a shell reads from a pipe
+//!   whose writer is `echo` or `printf` of a known string (`echo 'rm x' | sh`), the known
+//!   words `eval` runs, and the `-c` string of `su`, `runuser`, `script`, `flock` and of a
+//!   shell `xargs` runs. So is what follows a here-document's delimiter on its line (`cat
+//!   <<EOF > .env; rm x`), which the grammar gives to the here-document; and `3<> f` opens `f`
+//!   to write. `$(pwd)` and `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -60,8 +65,12 @@ const UNKNOWN: char = '\u{E000}';
 /// How many variables of a line are read as unknown parts (the rest stay unknown words).
 const MAX_UNKNOWN_VARS: usize = 64;
 
-/// How deep a word in nested `-c` strings is looked for.
+/// How deep a word in nested `-c` strings, or a line given to a shell the model leaves
+/// unread, is looked for.
 const MAX_REREAD: usize = 4;
+
+/// How many lines the model leaves unread are read at most.
+const MAX_GIVEN: usize = 32;
 
 /// The command line of a shell tool's `args`: the first of `keys` it has (or the args
 /// themselves), a string as it is, an argv (a list of strings) quoted back into one line.
@@ -235,17 +244,16 @@ impl ShellCall {
         let cx = Context::new(start)
             .vars(vars.iter().cloned())
             .vars(unknown.iter().cloned());
-        let parsed = Line::parse(line, Shell::Bash, &cx);
-        let mut levels = vec![Level {
-            text: line.to_owned(),
-            line: parsed,
-        }];
-        if let Some(piped) = piped_lines(&levels[0], &cx) {
-            levels.extend(piped);
-        }
+        // `$(pwd)` is `$PWD` (the model knows where each `cd` leaves `PWD`).
+        let text = line.replace("$(pwd)", "${PWD}").replace("`pwd`", "${PWD}");
+        let parsed = Line::parse(&text, Shell::Bash, &cx);
+        let mut levels = vec![Level { text, line: parsed }];
+        let context_vars: Vec<(String, String)> = vars.iter().chain(&unknown).cloned().collect();
+        let given = given_lines(&levels[0], start, &context_vars);
+        levels.extend(given);
         let mut reader = Reader {
             vars: &vars,
-            context_vars: vars.iter().chain(&unknown).cloned().collect(),
+            context_vars,
             cx: &cx,
             reread: HashMap::new(),
         };
@@ -634,34 +642,85 @@ fn visited_dirs(levels: &[Level], start: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// The lines shells of `level` read from a pipe whose writer prints a known text:
-/// `echo 'rm x' | sh`, `printf 'rm x\n' | bash -s`.
-fn piped_lines(level: &Level, cx: &Context) -> Option<Vec<Level>> {
+/// The lines of `level` (and of the lines found in it, to a bounded depth) that a command runs
+/// and the model leaves unread: text a shell reads from a pipe whose writer prints it (`echo
+/// 'rm x' | sh`, `printf 'rm x\n' | bash -s`), the known words `eval` runs, and the string a
+/// program gives a shell with `-c` (`su`, `runuser`, `script`, `flock`, a shell run by
+/// `xargs`).
+fn given_lines(top: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level> {
+    let given_in = |level: &Level| given_in(level, start, vars);
+    let mut out: Vec<(Level, usize)> = given_in(top).into_iter().map(|l| (l, 1)).collect();
+    let mut k = 0;
+    while k < out.len() && out.len() < MAX_GIVEN {
+        let depth = out[k].1;
+        if depth < MAX_REREAD {
+            let more = given_in(&out[k].0);
+            out.extend(more.into_iter().map(|l| (l, depth + 1)));
+        }
+        k += 1;
+    }
+    out.into_iter().map(|(level, _)| level).collect()
+}
+
+/// The lines [`given_lines`] finds in `level` itself, each run in its command's directory
+/// (`start` where that is unknown).
+fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level> {
     let commands = &level.line.commands;
     let mut out = Vec::new();
-    for (at, reader) in commands.iter().enumerate().skip(1) {
-        let Some(shell) = reader.program.as_static().and_then(Shell::of_program) else {
+    for (at, command) in commands.iter().enumerate() {
+        let Some(program) = command.program.as_static() else {
             continue;
         };
-        // Options only: a `-c` string or a script operand is read by the model.
-        let reads_stdin = reader.args.iter().all(|a| {
-            a.as_static()
-                .is_some_and(|s| s.starts_with('-') && !s.contains('c') || s == "-s")
-        });
-        let writer = &commands[at - 1];
-        let between = level
-            .text
-            .get(writer.span.end..reader.span.start)
-            .map(str::trim);
-        if !reads_stdin || between != Some("|") {
-            continue;
-        }
-        if let Some(text) = printed(writer) {
-            let line = Line::parse(&text, shell, cx);
+        let name = program.rsplit('/').next().unwrap_or(program);
+        let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
+        let text = match (name, Shell::of_program(program)) {
+            (_, Some(_)) if at > 0 => {
+                // Options only: a `-c` string or a script operand is read by the model.
+                let reads_stdin = words.as_ref().is_some_and(|w| {
+                    w.iter()
+                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s")
+                });
+                let writer = &commands[at - 1];
+                let between = level
+                    .text
+                    .get(writer.span.end..command.span.start)
+                    .map(str::trim);
+                if reads_stdin && between == Some("|") {
+                    printed(writer)
+                } else {
+                    None
+                }
+            }
+            ("eval", _) => words.map(|w| w.join(" ")),
+            ("su" | "runuser" | "script" | "flock", _) => words.and_then(|w| dash_c(&w)),
+            ("xargs", _) => words.and_then(|w| {
+                let shell = w.iter().position(|a| Shell::of_program(a).is_some())?;
+                dash_c(&w[shell + 1..])
+            }),
+            _ => None,
+        };
+        if let Some(text) = text {
+            let dir = command.dir.as_deref().unwrap_or(start);
+            let cx = Context::new(dir).vars(vars.iter().cloned());
+            let line = Line::parse(&text, Shell::Bash, &cx);
             out.push(Level { text, line });
         }
     }
-    Some(out)
+    out
+}
+
+/// The string after a `-c` (alone, or ending a cluster such as `-qc`) or `--command`.
+fn dash_c(words: &[&str]) -> Option<String> {
+    let at = words.iter().position(|w| {
+        *w == "--command" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
+    });
+    match at {
+        Some(at) => words.get(at + 1).map(|s| (*s).to_owned()),
+        None => words
+            .iter()
+            .find_map(|w| w.strip_prefix("--command="))
+            .map(str::to_owned),
+    }
 }
 
 /// What `echo` or `printf` prints, when its words are known and hold no escape or format it
@@ -779,6 +838,48 @@ mod tests {
         // Not a shell, or a shell given its own line: nothing more to read.
         assert_eq!(read("echo 'rg x' | cat").commands.len(), 2);
         assert_eq!(read("echo 'rg x' | sh -c 'ls'").commands.len(), 3);
+    }
+
+    #[test]
+    fn lines_given_to_a_shell_by_eval_su_script_flock_and_xargs_are_read() {
+        for line in [
+            "eval 'rg x > out'",
+            "eval rg x '>' out",
+            "su -c 'rg x > out' root",
+            "runuser -u bob -c 'rg x > out'",
+            "script -qc 'rg x > out' /dev/null",
+            "flock /tmp/l -c 'rg x > out'",
+            "ls | xargs -I{} sh -c 'rg x > out'",
+            "eval \"eval 'rg x > out'\"",
+        ] {
+            let call = read(line);
+            assert!(
+                programs(&call).contains(&"rg x".to_owned()),
+                "{line}: {:?}",
+                programs(&call)
+            );
+            assert!(
+                call.redirects
+                    .iter()
+                    .any(|r| r.target == Arg::Known("out".into())),
+                "{line}"
+            );
+        }
+        let call = read("cd sub && eval 'touch x'");
+        let touch = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("touch"))
+            .unwrap();
+        assert_eq!(touch.dirs, [PathBuf::from("/nonexistent-proj/sub")]);
+        // `$(pwd)` is where the line is.
+        let call = read("cd sub && cp x \"$(pwd)/y\"");
+        let cp = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("cp"))
+            .unwrap();
+        assert_eq!(cp.args[1], Arg::Known("/nonexistent-proj/sub/y".into()));
     }
 
     #[test]

@@ -1062,9 +1062,10 @@ fn chmod_args(args: &[Arg]) -> Parsed {
     parsed
 }
 
-/// The files `sed` edits in place. A bare `-i` followed by an empty word or a suffix
-/// (`-i ''`, `-i .bak`) is BSD `sed`'s, which takes that word as the backup suffix; any other
-/// `-i` is GNU `sed`'s, whose suffix is attached (`-i.bak`).
+/// The files `sed` edits in place. A bare `-i` before any operand and followed by an empty
+/// word or a suffix (`-i ''`, `-i .bak`) is BSD `sed`'s, which takes that word as the backup
+/// suffix; any other `-i` is GNU `sed`'s, whose suffix is attached (`-i.bak`) and which may
+/// come after the script (`sed s/a/b/ -i f`).
 fn sed_files(args: &[Arg]) -> Vec<Arg> {
     let spec = Spec {
         short: "",
@@ -1139,7 +1140,7 @@ fn sed_files(args: &[Arg]) -> Vec<Arg> {
                 }
                 'i' => {
                     in_place = true;
-                    k += usize::from(rest_empty && suffix(args.get(k)));
+                    k += usize::from(rest_empty && operands.is_empty() && suffix(args.get(k)));
                     break;
                 }
                 _ => {}
@@ -1409,6 +1410,7 @@ mod tests {
         assert_eq!(paths("sed -i.bak -e s/a/b/ -e s/c/d/ f g"), ["f", "g"]);
         assert_eq!(paths("sed -i '' s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed -i .orig s/a/b/ f"), ["f"]);
+        assert_eq!(paths("sed s/a/b/ -i .env"), [".env"]);
         assert_eq!(paths("sed --in-place=.orig s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed --in s/a/b/ f"), ["f"]);
         assert_eq!(paths("sed -ni 's/a/b/p' f"), ["f"]);

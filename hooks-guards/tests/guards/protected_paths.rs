@@ -322,6 +322,14 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "find . -path './.git/*' -delete",
         "find . -type f -delete",
         "find . ! -name keep -delete",
+        "cp x \"$(pwd)/.env\"",
+        "sed s/a/b/ -i .env",
+        "eval 'echo x > .env'",
+        "cd .git && eval 'echo x > config'",
+        "su -c 'echo x > .env' root",
+        "script -qc 'echo x > .env' /dev/null",
+        "flock /tmp/lock -c 'echo x > .env'",
+        "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
     .map(|c| bash(c))
