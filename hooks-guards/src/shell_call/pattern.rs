@@ -132,13 +132,11 @@ impl Pattern {
             if part.is_empty() {
                 continue;
             }
-            let literal: Option<String> = part
-                .iter()
-                .map(|p| match p {
-                    Piece::Char(c) => Some(*c),
-                    _ => None,
-                })
-                .collect();
+            let literal = Pattern {
+                pieces: part.to_vec(),
+                unknown_after: false,
+            }
+            .literal();
             let mut next = Vec::new();
             for base in &found {
                 if let Some(name) = &literal {
@@ -695,18 +693,18 @@ mod tests {
 
     #[test]
     fn braces_expand_into_alternatives() {
-        let words: Vec<String> = read(".git/{config,hooks/{a,b}}", &vars)
-            .unwrap()
-            .iter()
-            .map(|p| p.literal().unwrap())
-            .collect();
-        assert_eq!(words, [".git/config", ".git/hooks/a", ".git/hooks/b"]);
-        let words: Vec<String> = read("f{1..3}", &vars)
-            .unwrap()
-            .iter()
-            .map(|p| p.literal().unwrap())
-            .collect();
-        assert_eq!(words, ["f1", "f2", "f3"]);
+        let words = |word: &str| -> Vec<String> {
+            read(word, &vars)
+                .unwrap()
+                .iter()
+                .map(|p| p.literal().unwrap())
+                .collect()
+        };
+        assert_eq!(
+            words(".git/{config,hooks/{a,b}}"),
+            [".git/config", ".git/hooks/a", ".git/hooks/b"]
+        );
+        assert_eq!(words("f{1..3}"), ["f1", "f2", "f3"]);
         // Quoted or without a comma: characters.
         assert_eq!(literal("'{a,b}'", &vars).as_deref(), Some("{a,b}"));
         assert_eq!(literal("{a}", &vars).as_deref(), Some("{a}"));

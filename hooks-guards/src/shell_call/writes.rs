@@ -261,45 +261,27 @@ fn after(arg: &Arg, n: usize) -> Arg {
 }
 
 fn parse(args: &[Arg], spec: &Spec) -> Parsed {
-    let mut parsed = Parsed::default();
-    let mut k = 0;
-    while k < args.len() {
-        let arg = &args[k];
-        k += 1;
-        let Some(text) = known_start(arg) else {
-            parsed.operands.push(arg.clone());
-            continue;
-        };
+    let mut options = Vec::new();
+    let operands = walk(args, true, |arg, text, next, _| {
         let whole = matches!(arg, Arg::Known(_));
-        if text == "--" && whole {
-            parsed.operands.extend(args[k..].iter().cloned());
-            break;
-        }
         if let Some(long) = text.strip_prefix("--") {
             let (name, value) = match long.split_once('=') {
                 Some((name, _)) => (name, Some(after(arg, name.len() + 3))),
                 None if whole => (long, None),
                 // `--$X`: an option computed when the line runs.
-                None => {
-                    parsed.operands.push(arg.clone());
-                    continue;
-                }
+                None => return false,
             };
             let name = canonical(name, spec);
             let value = match value {
                 Some(v) => Some(v),
                 None if spec.long.contains(&name.as_str()) => {
-                    k += 1;
-                    args.get(k - 1).cloned()
+                    *next += 1;
+                    args.get(*next - 1).cloned()
                 }
                 None => None,
             };
-            parsed.options.push((format!("--{name}"), value));
-            continue;
-        }
-        if text.len() < 2 || !text.starts_with('-') {
-            parsed.operands.push(arg.clone());
-            continue;
+            options.push((format!("--{name}"), value));
+            return true;
         }
         // A cluster: each flag in turn, one that takes a value taking the rest or the next word.
         for (at, flag) in text.char_indices().skip(1) {
@@ -308,16 +290,17 @@ fn parse(args: &[Arg], spec: &Spec) -> Parsed {
                 let value = if rest < text.len() || !whole {
                     Some(after(arg, text[..rest].chars().count()))
                 } else {
-                    k += 1;
-                    args.get(k - 1).cloned()
+                    *next += 1;
+                    args.get(*next - 1).cloned()
                 };
-                parsed.options.push((format!("-{flag}"), value));
+                options.push((format!("-{flag}"), value));
                 break;
             }
-            parsed.options.push((format!("-{flag}"), None));
+            options.push((format!("-{flag}"), None));
         }
-    }
-    parsed
+        true
+    });
+    Parsed { options, operands }
 }
 
 /// The long option `name` means: itself, or the one option it abbreviates.
@@ -1093,19 +1076,7 @@ fn sed_files(args: &[Arg]) -> Vec<Arg> {
     };
     let mut in_place = false;
     let mut script = false;
-    let mut operands = Vec::new();
-    let mut k = 0;
-    while k < args.len() {
-        let arg = &args[k];
-        k += 1;
-        let Some(text) = arg.known() else {
-            operands.push(arg.clone());
-            continue;
-        };
-        if text == "--" {
-            operands.extend(args[k..].iter().cloned());
-            break;
-        }
+    let operands = walk(args, true, |_, text, next, operands| {
         if let Some(long) = text.strip_prefix("--") {
             let (name, inline) = match long.split_once('=') {
                 Some((n, _)) => (n, true),
@@ -1115,66 +1086,78 @@ fn sed_files(args: &[Arg]) -> Vec<Arg> {
                 "in-place" => in_place = true,
                 "expression" | "file" => {
                     script = true;
-                    k += usize::from(!inline);
+                    *next += usize::from(!inline);
                 }
-                "line-length" => k += usize::from(!inline),
+                "line-length" => *next += usize::from(!inline),
                 _ => {}
             }
-            continue;
-        }
-        if text.len() < 2 || !text.starts_with('-') {
-            operands.push(arg.clone());
-            continue;
+            return true;
         }
         for (at, flag) in text.char_indices().skip(1) {
             let rest_empty = at + 1 == text.len();
             match flag {
                 'e' | 'f' => {
                     script = true;
-                    k += usize::from(rest_empty);
+                    *next += usize::from(rest_empty);
                     break;
                 }
                 'l' => {
-                    k += usize::from(rest_empty);
+                    *next += usize::from(rest_empty);
                     break;
                 }
                 'i' => {
                     in_place = true;
-                    k += usize::from(rest_empty && operands.is_empty() && suffix(args.get(k)));
+                    *next += usize::from(rest_empty && operands == 0 && suffix(args.get(*next)));
                     break;
                 }
                 _ => {}
             }
         }
-    }
+        true
+    });
     if !in_place {
         return Vec::new();
     }
     operands.into_iter().skip(usize::from(!script)).collect()
 }
 
+/// Walks `args` as a program reads them and returns its operands: a word nothing of which
+/// is known, a word that is no option (`-` included), every word after `--`, with `permute`
+/// false every word after the first operand, and a word `option` refuses. Each other word
+/// goes to `option` with the text known of it, the index of the next word (which it moves
+/// past the words the option takes) and the number of operands before it.
+fn walk(
+    args: &[Arg],
+    permute: bool,
+    mut option: impl FnMut(&Arg, &str, &mut usize, usize) -> bool,
+) -> Vec<Arg> {
+    let mut operands = Vec::new();
+    let mut next = 0;
+    while next < args.len() {
+        let arg = &args[next];
+        next += 1;
+        let Some(text) = known_start(arg) else {
+            operands.push(arg.clone());
+            continue;
+        };
+        if text == "--" && matches!(arg, Arg::Known(_)) {
+            operands.extend(args[next..].iter().cloned());
+            break;
+        }
+        let is_option = text.len() > 1 && text.starts_with('-') && (permute || operands.is_empty());
+        if !is_option || !option(arg, text, &mut next, operands.len()) {
+            operands.push(arg.clone());
+        }
+    }
+    operands
+}
+
 /// The files `perl -i` edits in place (none without `-i`).
 fn perl_files(args: &[Arg]) -> Vec<Arg> {
     let mut in_place = false;
     let mut code = false;
-    let mut operands = Vec::new();
-    let mut k = 0;
-    while k < args.len() {
-        let arg = &args[k];
-        k += 1;
-        let Some(text) = arg.known() else {
-            operands.push(arg.clone());
-            continue;
-        };
-        if text == "--" {
-            operands.extend(args[k..].iter().cloned());
-            break;
-        }
-        if text.len() < 2 || !text.starts_with('-') || !operands.is_empty() {
-            // Perl reads no option after its script or first file.
-            operands.push(arg.clone());
-            continue;
-        }
+    // Perl reads no option after its script or first file.
+    let operands = walk(args, false, |_, text, next, _| {
         let chars: Vec<char> = text.chars().skip(1).collect();
         let mut c = 0;
         while c < chars.len() {
@@ -1182,7 +1165,7 @@ fn perl_files(args: &[Arg]) -> Vec<Arg> {
             match chars[c] {
                 'e' | 'E' => {
                     code = true;
-                    k += usize::from(rest_empty);
+                    *next += usize::from(rest_empty);
                     break;
                 }
                 'i' => {
@@ -1190,7 +1173,7 @@ fn perl_files(args: &[Arg]) -> Vec<Arg> {
                     break;
                 }
                 'I' => {
-                    k += usize::from(rest_empty);
+                    *next += usize::from(rest_empty);
                     break;
                 }
                 'M' | 'm' | 'x' | 'd' | 'D' | 'F' => break,
@@ -1205,7 +1188,8 @@ fn perl_files(args: &[Arg]) -> Vec<Arg> {
             }
             c += 1;
         }
-    }
+        true
+    });
     if !in_place {
         return Vec::new();
     }
