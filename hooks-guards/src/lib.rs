@@ -68,10 +68,11 @@
 //!   built-in's config has a project rule (`project_rules.rs`: lists of protected things are
 //!   joined, what scopes a guard or where it writes is the user's only, limits only go down),
 //!   and a test fails on a field without one.
-//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
-//!   injector reads its files or runs git, with a time limit), never
-//!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
-//!   a guard that fails blocks rather than letting the action through.
+//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks and lists
+//!   the directories a shell command's glob names; an injector reads its files or runs git,
+//!   with a time limit), never reaches the network, and never panics on input: its hooks run
+//!   with `on_error = block`, so a guard that fails blocks rather than letting the action
+//!   through.
 //! - **A repository is untrusted input**: its `.git/config`, `.gitattributes`, files and
 //!   symlinks are written by whoever wrote it. Every git command a guard or injector runs is
 //!   built in one place, with each program-running setting of git switched off
