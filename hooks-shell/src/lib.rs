@@ -9,9 +9,11 @@
 //! files the line reads and writes through redirections. Redirection targets are files
 //! *written* or *read*, never scripts.
 //!
-//! What the line computes when it runs — a glob, a brace expansion, a command substitution, a
-//! variable the caller does not know, a variable the line itself sets naming a program, `eval`
-//! — is never guessed: it is a [`Dynamic`] with the byte span in the line and the reason.
+//! What the line computes when it runs — a glob, a command substitution, a variable the caller
+//! does not know, a variable the line itself sets naming a program — is never guessed: it is a
+//! [`Dynamic`] with the byte span in the line, the reason and, for a word, what is known of it
+//! ([`Part`]s: `"$X/out"` is a value not known then `/out`), so that a guard can judge what the
+//! word may be.
 //! Consent pins the files a hook runs with it, and refuses to pin a line whose program or
 //! script is dynamic; the guards read tool calls' shell commands with it.
 //!
@@ -55,8 +57,12 @@
 //! - Static means the same on every run given the caller's [`Context`]: the variables it knows
 //!   (the project directory, the hook's `env`), and whether every other variable is unset
 //!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context.
-//! - An unquoted expansion whose value holds a blank or a glob character is dynamic (the shell
-//!   splits and globs it); an unquoted expansion that is empty disappears, as in the shell.
+//! - Under [`Shell::Bash`] a brace expansion is the words it makes (`/{etc,usr}` is `/etc`
+//!   and `/usr`, `{1..3}` is `1 2 3`); under [`Shell::Posix`] it is dynamic (dash leaves it as
+//!   written, bash as `sh` expands it). An unquoted expansion of a known value is split at its
+//!   blanks into words (the line cannot have changed `IFS`: that is dynamic); one that is empty
+//!   disappears, as in the shell. A word holding an unquoted glob character is dynamic, its
+//!   pattern kept in its [`Part`]s.
 //! - A variable the line assigns is known to the words after it (arguments, redirection
 //!   targets), but a program or a script named through it is dynamic: an assignment the line
 //!   makes can depend on what ran before it, and a program that is not written in the line
@@ -205,6 +211,53 @@ pub struct Dynamic {
     /// Why it cannot be known, as a sentence fragment ("a glob, matched against files when the
     /// line runs").
     pub why: String,
+    /// For a word: what is known of it, in order (`"$X/out"` is a value not known, then
+    /// `/out`; `/?*` is `/` then two glob patterns). Empty for a part of the line that is not
+    /// a word.
+    pub parts: Vec<Part>,
+}
+
+/// A piece of a dynamic word.
+///
+/// A guard judges a word it cannot know by these: `"$TMPDIR/x"` can only name an entry `x`,
+/// while `"$X/.."` or `$X/*` can name any directory.
+///
+/// ```
+/// use hookchain_shell::{Context, Line, Part, Shell, Word};
+///
+/// let line = Line::parse(r#"rm -rf "$X/out" /?*"#, Shell::Bash, &Context::new("/w"));
+/// let Word::Dynamic(out) = &line.commands[0].args[1] else { panic!() };
+/// assert_eq!(
+///     out.parts,
+///     [
+///         Part::Unknown { name: Some("X".into()), split: false },
+///         Part::Text("/out".into()),
+///     ]
+/// );
+/// let Word::Dynamic(root) = &line.commands[0].args[2] else { panic!() };
+/// assert_eq!(
+///     root.parts,
+///     [Part::Text("/".into()), Part::Glob("?".into()), Part::Glob("*".into())]
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// Text that is the same on every run, after quote removal.
+    Text(String),
+    /// A pattern character the shell matches against file names when the line runs, as
+    /// written: `*`, `?`, or a class `[…]`.
+    Glob(String),
+    /// A value known only when the line runs: `name` is the variable it is the value of (`$X`,
+    /// `${X}`, `${X:?}`; `HOME` for a `~` whose home is not known), `None` for anything else
+    /// (a command substitution, a `${…}` operation, a word a program feeds, such as the paths
+    /// `find` hands to `-exec` or the words `xargs` reads). `split` when it is unquoted: the
+    /// shell may split it into several words, or none, and match its glob characters.
+    Unknown {
+        /// The variable, when it is one's value.
+        name: Option<String>,
+        /// Unquoted: split and globbed.
+        split: bool,
+    },
 }
 
 impl std::fmt::Display for Dynamic {

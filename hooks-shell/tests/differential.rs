@@ -95,6 +95,13 @@ const CORPUS: &[&str] = &[
     "./x.sh \"a b\" 'c d' e\\ f",
     r#"./x.sh "$HOME/q" ~/r"#,
     "./x.sh {a,b}",
+    // Brace expansion, known under bash (dash leaves the braces as they are).
+    "./x.sh /{etc,usr} x{,y} {a}{b,c} a{b,c{d,e}}f",
+    "./x.sh {1..3} {01..3} {c..a} {1..7..3} {-2..1}",
+    "./x.sh '{a,b}' \\{a,b} {a\\,b} \"{\"a,b} {a,b",
+    // A known value, unquoted, is split at its blanks.
+    "X='a  b'; ./x.sh $X \"$X\" x$X",
+    "X=' lead trail '; ./x.sh [$X]",
     "./x.sh $(date)",
     "./x.sh `date`",
     "cat <(./y.sh p)",

@@ -485,3 +485,57 @@ fn where_cd_goes_under_if_oldpwd_options_and_cdable_vars() {
         assert!(run_by(line, Shell::Bash).is_err(), "{line}");
     }
 }
+
+#[test]
+fn braces_expand_under_bash_into_words_and_stay_dynamic_under_sh() {
+    let line = Line::parse("rm -rf /{etc,usr} a{1..3}", Shell::Bash, &cx());
+    assert_eq!(
+        statics(&line.commands[0].args),
+        ["-rf", "/etc", "/usr", "a1", "a2", "a3"]
+    );
+    let line = Line::parse("rm -rf /{etc,usr}", Shell::Posix, &cx());
+    assert!(matches!(line.commands[0].args[1], Word::Dynamic(_)));
+    // Quoted or escaped braces are text.
+    let line = Line::parse(r"echo '{a,b}' \{a,b}", Shell::Bash, &cx());
+    assert_eq!(statics(&line.commands[0].args), ["{a,b}", "{a,b}"]);
+}
+
+#[test]
+fn a_dynamic_word_says_what_is_known_of_it() {
+    use hookchain_shell::Part;
+    let unknown = |name: Option<&str>, split| Part::Unknown {
+        name: name.map(str::to_owned),
+        split,
+    };
+    let text = |s: &str| Part::Text(s.to_owned());
+    let partial = Context::new("/w");
+    let line = Line::parse(
+        r#"rm -rf "${BUILD:?}/out" $X/* ~/.cache "$(pwd)/x" ./build/*"#,
+        Shell::Bash,
+        &partial,
+    );
+    let rm = line
+        .commands
+        .iter()
+        .find(|c| c.program == Word::Static("rm".into()));
+    let parts: Vec<Vec<Part>> = rm.unwrap().args[1..]
+        .iter()
+        .map(|w| match w {
+            Word::Dynamic(d) => d.parts.clone(),
+            Word::Static(s) => vec![text(s)],
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            vec![unknown(Some("BUILD"), false), text("/out")],
+            vec![unknown(Some("X"), true), text("/"), Part::Glob("*".into())],
+            vec![unknown(Some("HOME"), false), text("/.cache")],
+            vec![unknown(None, false), text("/x")],
+            vec![text("./build/"), Part::Glob("*".into())],
+        ]
+    );
+    // A known value, unquoted, is split at its blanks.
+    let line = Line::parse(r#"X='-rf /'; rm $X "$X""#, Shell::Bash, &cx());
+    assert_eq!(statics(&line.commands[0].args), ["-rf", "/", "-rf /"]);
+}

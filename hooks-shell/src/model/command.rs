@@ -32,15 +32,15 @@ impl Walker<'_> {
                 (_, kind) if kind.ends_with("redirect") => redirects.push(child),
                 (Some("name"), _) => {
                     let inner = child.named_child(0).unwrap_or(child);
-                    let w = self.word(inner, scope);
-                    if !w.vanished {
-                        words.push((w.word, self.span(child), w.line_var));
+                    let span = self.span(child);
+                    for w in self.words(inner, scope) {
+                        words.push((w.word, span.clone(), w.line_var));
                     }
                 }
                 _ => {
-                    let w = self.word(child, scope);
-                    if !w.vanished {
-                        words.push((w.word, self.span(child), w.line_var));
+                    let span = self.span(child);
+                    for w in self.words(child, scope) {
+                        words.push((w.word, span.clone(), w.line_var));
                     }
                 }
             }

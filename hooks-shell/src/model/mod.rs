@@ -200,6 +200,7 @@ impl Walker<'_> {
         let d = Dynamic {
             span,
             why: why.into(),
+            parts: Vec::new(),
         };
         if self.seen.insert(d.clone()) {
             self.out.dynamic.push(d.clone());

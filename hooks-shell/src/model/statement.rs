@@ -502,6 +502,10 @@ impl Walker<'_> {
         Word::Dynamic(Dynamic {
             span,
             why: "a here-document with expansions, expanded when the line runs".into(),
+            parts: vec![crate::Part::Unknown {
+                name: None,
+                split: false,
+            }],
         })
     }
 
