@@ -2,12 +2,19 @@
 //!
 //! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
 //! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
-//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `xargs`), the directory each is looked up from
-//! (`cd` moves it for the commands after it), the scripts a shell or an interpreter runs or
-//! sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the lines a shell runs
-//! from `-c STRING`, a here-document or a here-string (read again with the same rules), and the
-//! files the line reads and writes through redirections. Redirection targets are files
-//! *written* or *read*, never scripts.
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `busybox`, `flock`,
+//! `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is looked up from (`cd`
+//! moves it for the commands after it), the scripts a shell or an interpreter runs or sources
+//! (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter is
+//! given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
+//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`,
+//! `printf …`, `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`,
+//! `flock -c`, `watch` and `env -S` run (each read again with the same rules), and the files
+//! the line reads and writes through redirections. Redirection targets are files *written* or
+//! *read*, never scripts; a here-document given to a program that is not a shell is data.
+//! The words `xargs` adds to its command are the words it reads when the line gives them, and
+//! the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
+//! point. What would run and cannot be read is listed in [`Line::unread`].
 //!
 //! What the line computes when it runs — a glob, a command substitution, a variable the caller
 //! does not know, a variable the line itself sets naming a program — is never guessed: it is a
@@ -292,6 +299,13 @@ pub struct Command {
     /// `true` when it runs only if something before it succeeds or fails, or in a branch, loop
     /// or function body.
     pub conditional: bool,
+    /// Where its standard input comes from.
+    pub input: Input,
+    /// The program text an interpreter runs that the line holds: its inline code
+    /// (`python3 -c CODE`, `perl -e CODE`, `node -e CODE`, `ruby -e CODE`), or what its
+    /// standard input holds when the line gives it (`echo 'print(1)' | python3`). A shell's
+    /// line is read instead, as commands of its own.
+    pub code: Option<Word>,
     /// Its byte span in the line (see [`Dynamic::span`] for nested lines).
     pub span: Range<usize>,
 }
@@ -313,6 +327,27 @@ impl Command {
             .as_static()
             .is_some_and(|p| is_builtin(self.shell, p))
     }
+}
+
+/// Where a command's standard input comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// The line's own standard input (the agent's, or nothing).
+    Inherited,
+    /// A pipe from the part of a pipeline before it: `from` are the indices, in
+    /// [`Line::commands`], of the commands of that part; `text` is what they write, when the
+    /// model knows it (`echo TEXT`, `printf FORMAT ARGS` with static words, `cat` of a
+    /// here-document).
+    Pipe {
+        /// The commands writing into the pipe.
+        from: Range<usize>,
+        /// What they write, when it is known.
+        text: Option<String>,
+    },
+    /// A here-document's body or a here-string.
+    Text(Word),
+    /// A file read with `<`.
+    File(Word),
 }
 
 /// A script a command runs or sources.
@@ -386,6 +421,13 @@ pub struct Line {
     /// [`Word::Dynamic`] in its command and is not listed here; the commands of its
     /// substitution are.)
     pub dynamic: Vec<Dynamic>,
+    /// What would run that the model could not read as commands, each also in
+    /// [`dynamic`](Self::dynamic): code computed when the line runs (`bash -c "$X"`, `eval
+    /// "$X"`, `curl … | sh`, `xargs sh -c`), text the grammar does not parse, parts nested
+    /// too deeply. A guard that judges commands decides these by its policy for what it cannot
+    /// read. (A program named by a dynamic word is a command of [`commands`](Self::commands)
+    /// with a dynamic [`program`](Command::program); a script's content is not the line's.)
+    pub unread: Vec<Dynamic>,
 }
 
 impl Line {

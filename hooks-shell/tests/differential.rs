@@ -4,9 +4,9 @@
 //!
 //! The sandbox: a temporary directory as the working directory and `HOME`, an environment of
 //! `PATH` and `HOME` alone (`env -i`), `PATH` a directory of stub programs that append their
-//! name and arguments to a log (`env`, `nice` and `timeout` log, then do their job), scripts in
-//! the directory and in `sub/` that append their own path and arguments, standard input
-//! `/dev/null`, and a time limit per line. Nothing reaches the network.
+//! name and arguments to a log (`env`, `nice`, `timeout`, `cat`, `find` and `xargs` log, then do
+//! their job), scripts in the directory and in `sub/` that append their own path and arguments,
+//! standard input `/dev/null`, and a time limit per line. Nothing reaches the network.
 //!
 //! The rules checked, per line and shell:
 //! - a line the model reads as static: every program or script that ran was predicted, with its
@@ -21,11 +21,9 @@ use std::time::{Duration, Instant};
 use hookchain_shell::{Context, Line, Shell, Word};
 
 /// Stub programs on `PATH`: they log and do nothing else.
-const STUBS: &[&str] = &[
-    "jq", "cat", "date", "ls", "grep", "tee", "git", "python3", "node",
-];
+const STUBS: &[&str] = &["jq", "date", "ls", "grep", "tee", "git", "python3", "node"];
 /// Stubs that log, then run the real program (which finds the other stubs on `PATH`).
-const PASSING: &[&str] = &["env", "nice", "timeout", "nohup"];
+const PASSING: &[&str] = &["env", "nice", "timeout", "nohup", "cat", "find", "xargs"];
 
 /// Set (as `scripts/test.sh` does) to make a missing `bash` or `dash` a failure, not a skip.
 const REQUIRED: &str = "HOOKCHAIN_DIFFERENTIAL_REQUIRED";
@@ -92,6 +90,25 @@ const CORPUS: &[&str] = &[
     "bash <<'EOF'\n./y.sh doc\nEOF",
     "cat <<EOF\n./x.sh\nEOF",
     "echo ./x.sh | bash",
+    // Text a shell reads on its standard input, when the line gives it.
+    "echo './x.sh e1' | sh",
+    "echo -n './x.sh e2' | bash",
+    "printf '%s\\n' './x.sh p1' './y.sh p2' | sh",
+    "printf './z.sh p3\\n' | bash -s",
+    "cat <<'EOF' | sh\n./x.sh piped-doc\nEOF",
+    "bash -s <<< './y.sh s'",
+    // `eval` of static words runs them as a line of this shell.
+    "eval ./x.sh ev",
+    "eval './x.sh' \"'a b'\"; eval 'cd sub'; ./a.sh after-eval",
+    // What xargs and find -exec run, with the words they add.
+    "echo a b | xargs ./x.sh",
+    "printf 'a\\nb c\\n' | xargs ./x.sh x",
+    "echo a b | xargs -n1 ./x.sh one",
+    "printf 'a\\nb\\n' | xargs -I{} ./x.sh pre-{}",
+    "echo \"'q r'\" s | xargs ./y.sh",
+    "find sub -name a.sh -exec ./x.sh {} \\;",
+    "find . -maxdepth 0 -exec ./y.sh found {} +",
+    "find sub -name a.sh | xargs ./z.sh",
     "./x.sh \"a b\" 'c d' e\\ f",
     r#"./x.sh "$HOME/q" ~/r"#,
     "./x.sh {a,b}",

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
 
 use crate::table::{self, is_builtin};
-use crate::{Command, Context, Dynamic, Line, Redirect, RedirectKind, Script, Shell, Word};
+use crate::{Command, Context, Dynamic, Input, Line, Redirect, RedirectKind, Script, Shell, Word};
 
 /// How deep lines may nest in each other (`sh -c "sh -c '…'"`) before the rest is dynamic.
 const MAX_DEPTH: usize = 8;
@@ -39,6 +39,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         commands: Vec::new(),
         redirects: Vec::new(),
         dynamic: Vec::new(),
+        unread: Vec::new(),
     };
     let vars = cx
         .vars
@@ -163,15 +164,9 @@ impl Scope {
     }
 }
 
-/// Where a command's standard input comes from, for a shell or interpreter that would read its
-/// program from it.
-#[derive(Debug, Clone)]
-pub(crate) enum Stdin {
-    Inherited,
-    Pipe,
-    Text(Word),
-    File(Word),
-}
+/// Where a command's standard input comes from (for a shell or an interpreter, what would
+/// give it its program).
+pub(crate) type Stdin = Input;
 
 pub(crate) struct Walker<'a> {
     pub(crate) src: &'a str,
@@ -208,6 +203,15 @@ impl Walker<'_> {
         d
     }
 
+    /// Notes a part whose commands the model cannot read: dynamic, and unread.
+    pub(crate) fn unread(&mut self, span: Range<usize>, why: impl Into<String>) -> Dynamic {
+        let d = self.dynamic(span, why);
+        if !self.out.unread.contains(&d) {
+            self.out.unread.push(d.clone());
+        }
+        d
+    }
+
     /// Notes that the line sets the variable `name` at `span`: when it is one whose value
     /// decides what runs or what a program loads (`PATH`, `BASH_ENV`, `NODE_OPTIONS`, …), what
     /// runs after it is not what the line names.
@@ -221,15 +225,6 @@ impl Walker<'_> {
     }
 
     fn source(&mut self, scope: &mut Scope) {
-        let mut parser = Parser::new();
-        if parser
-            .set_language(&tree_sitter_bash::LANGUAGE.into())
-            .is_err()
-        {
-            let span = 0..self.src.len();
-            self.dynamic(span, "the bash grammar could not be loaded");
-            return;
-        }
         if let Some(at) = continued_word(self.src) {
             // bash joins `./x\<newline>.sh` into one word; the grammar splits it in two.
             let span = self.span_fix.clone().unwrap_or(at..at + 2);
@@ -249,9 +244,9 @@ impl Walker<'_> {
                  a blank",
             );
         }
-        let Some(tree) = parser.parse(self.src, None) else {
-            let span = 0..self.src.len();
-            self.dynamic(span, "the line could not be parsed");
+        let Some(tree) = parse_tree(self.src) else {
+            let span = self.span_fix.clone().unwrap_or(0..self.src.len());
+            self.unread(span, "the line could not be parsed");
             return;
         };
         self.statement(tree.root_node(), scope, &Stdin::Inherited);
@@ -260,7 +255,7 @@ impl Walker<'_> {
     /// Parses `text` as a line of its own, run by `shell` in `scope`.
     fn nested(&mut self, text: &str, shell: Shell, scope: &mut Scope, span: Range<usize>) {
         if self.depth >= MAX_DEPTH {
-            self.dynamic(span, "lines nested too deeply to follow");
+            self.unread(span, "lines nested too deeply to follow");
             return;
         }
         let mut inner = Walker {
@@ -296,7 +291,7 @@ impl Walker<'_> {
     pub(crate) fn enter(&mut self, node: Node) -> bool {
         if self.level >= MAX_LEVEL {
             let span = self.span(node);
-            self.dynamic(span, "parts nested too deeply to follow");
+            self.unread(span, "parts nested too deeply to follow");
             return false;
         }
         self.level += 1;
@@ -313,6 +308,28 @@ impl Walker<'_> {
             self.leave();
         }
     }
+}
+
+thread_local! {
+    /// One parser per thread: made once, it parses every line the thread reads (a nested line
+    /// is parsed after its outer line's tree is built, so the parser is never used twice at
+    /// once).
+    static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The tree of `src`, or `None` when the grammar cannot be loaded or the parse is given up.
+fn parse_tree(src: &str) -> Option<tree_sitter::Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(src, None)
+    })
 }
 
 /// The named children of `node`, each with the field it fills (`condition`, `value`, …).

@@ -137,7 +137,7 @@ impl Walker<'_> {
             }
             "ERROR" => {
                 let span = self.span(node);
-                self.dynamic(span, "the line does not parse here");
+                self.unread(span, "the line does not parse here");
                 let mut copy = scope.branch();
                 self.sequence(node, &mut copy);
                 scope.merge(copy);
@@ -147,7 +147,7 @@ impl Walker<'_> {
             }
             kind => {
                 let span = self.span(node);
-                self.dynamic(span, format!("`{kind}` is not read by this model"));
+                self.unread(span, format!("`{kind}` is not read by this model"));
                 let mut copy = scope.branch();
                 self.substitutions(node, &mut copy);
                 scope.merge(copy);
@@ -155,7 +155,7 @@ impl Walker<'_> {
         }
         if node.is_missing() {
             let span = self.span(node);
-            self.dynamic(span, "the line is incomplete here");
+            self.unread(span, "the line is incomplete here");
         }
     }
 
@@ -185,7 +185,7 @@ impl Walker<'_> {
                 "regex" | "extglob_pattern" | "test_operator" | "variable_name" => {}
                 "ERROR" => {
                     let span = self.span(child);
-                    self.dynamic(span, "the line does not parse here");
+                    self.unread(span, "the line does not parse here");
                 }
                 _ => self.test_words(child, scope),
             }
@@ -216,7 +216,7 @@ impl Walker<'_> {
                 }
                 "ERROR" => {
                     let span = self.span(child);
-                    self.dynamic(span, "the line does not parse here");
+                    self.unread(span, "the line does not parse here");
                 }
                 _ => self.substitutions(child, scope),
             }
@@ -254,6 +254,7 @@ impl Walker<'_> {
                 }
             }
         }
+        let first = self.out.commands.len();
         let mut copy;
         let scope_for_body: &mut Scope = if after.is_empty() {
             scope
@@ -285,9 +286,12 @@ impl Walker<'_> {
             if part.kind() == "pipeline" {
                 let mut c = part.walk();
                 let cmds: Vec<Node> = part.named_children(&mut c).collect();
+                let mut feed = self.pipe_from(first);
                 for cmd in cmds {
                     let mut copy = scope.clone();
-                    self.statement(cmd, &mut copy, &Stdin::Pipe);
+                    let next = self.out.commands.len();
+                    self.statement(cmd, &mut copy, &feed);
+                    feed = self.pipe_from(next);
                 }
             } else {
                 let mut branch = scope.branch();
@@ -327,9 +331,11 @@ impl Walker<'_> {
         }
         let last = parts.len().saturating_sub(1);
         let mut tail = Some(tail);
+        let mut feed = stdin.clone();
         for (i, part) in parts.iter().enumerate() {
             let mut copy = scope.clone();
-            let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
+            let input = feed;
+            let first = self.out.commands.len();
             let redirects = if i == last {
                 tail.take().unwrap_or_default()
             } else {
@@ -343,6 +349,40 @@ impl Walker<'_> {
                     self.statement(*part, &mut copy, &input);
                 }
             }
+            feed = self.pipe_from(first);
+        }
+    }
+
+    /// The input of the part of a pipeline after the commands from `first` on.
+    pub(super) fn pipe_from(&self, first: usize) -> Stdin {
+        let from = first..self.out.commands.len();
+        let text = self.output(from.clone());
+        Stdin::Pipe { from, text }
+    }
+
+    /// What the commands `from` write, when the model knows it: `echo` and `printf` of static
+    /// words, `cat` of a text it is given.
+    fn output(&self, from: Range<usize>) -> Option<String> {
+        let [command] = &self.out.commands[from] else {
+            return None;
+        };
+        if !command.wrappers.is_empty() {
+            return None;
+        }
+        let args: Vec<&str> = command
+            .args
+            .iter()
+            .map(Word::as_static)
+            .collect::<Option<_>>()?;
+        match command.program.as_static()? {
+            "echo" => echo(command.shell, &args),
+            "printf" => printf(&args),
+            "cat" if args.iter().all(|a| *a == "-") => match &command.input {
+                Input::Text(Word::Static(text)) => Some(text.clone()),
+                Input::Pipe { text, .. } => text.clone(),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -447,7 +487,7 @@ impl Walker<'_> {
                     (RedirectKind::HereDocument, target)
                 }
                 "herestring_redirect" if self.shell == Shell::Posix => {
-                    let d = self.dynamic(span.clone(), "`<<<`, which a POSIX sh does not read");
+                    let d = self.unread(span.clone(), "`<<<`, which a POSIX sh does not read");
                     input = Stdin::Text(Word::Dynamic(d.clone()));
                     (RedirectKind::HereString, Word::Dynamic(d))
                 }
@@ -575,6 +615,82 @@ impl Walker<'_> {
                     self.word(part, scope);
                 }
             }
+        }
+    }
+}
+
+/// What `echo ARGS` writes under `shell`: bash's `echo` reads `-n`, `-e`, `-E` and writes
+/// backslashes as they are unless `-e`; dash's reads `-n` and always decodes backslashes.
+/// `None` where a backslash would be decoded.
+fn echo(shell: Shell, args: &[&str]) -> Option<String> {
+    let mut newline = true;
+    let mut decode = shell == Shell::Posix;
+    let mut rest = args;
+    while let Some((first, tail)) = rest.split_first() {
+        let flags = first.strip_prefix('-').filter(|f| !f.is_empty());
+        let known = match shell {
+            Shell::Bash => flags.is_some_and(|f| f.chars().all(|c| matches!(c, 'n' | 'e' | 'E'))),
+            Shell::Posix => flags == Some("n"),
+        };
+        if !known {
+            break;
+        }
+        for c in flags.unwrap_or("").chars() {
+            match c {
+                'n' => newline = false,
+                'e' => decode = true,
+                _ => decode = shell == Shell::Posix,
+            }
+        }
+        rest = tail;
+    }
+    let text = rest.join(" ");
+    if decode && text.contains('\\') {
+        return None;
+    }
+    Some(if newline { format!("{text}\n") } else { text })
+}
+
+/// What `printf FORMAT ARGS` writes, for a format of text, `%s`, `%%` and the escapes `\n`,
+/// `\t`, `\\`; `None` for anything else.
+fn printf(args: &[&str]) -> Option<String> {
+    let args = match args.first() {
+        Some(&"--") => &args[1..],
+        _ => args,
+    };
+    let (format, mut values) = args.split_first()?;
+    if format.starts_with('-') {
+        return None;
+    }
+    let mut out = String::new();
+    // The format is used again while values are left, as printf does (bounded by them).
+    loop {
+        let mut used = 0;
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next()? {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    '\\' => out.push('\\'),
+                    _ => return None,
+                },
+                '%' => match chars.next()? {
+                    '%' => out.push('%'),
+                    's' => {
+                        if let Some((value, tail)) = values.split_first() {
+                            out.push_str(value);
+                            values = tail;
+                        }
+                        used += 1;
+                    }
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if values.is_empty() || used == 0 {
+            return Some(out);
         }
     }
 }
