@@ -97,9 +97,6 @@ const CORPUS: &[&str] = &[
     "printf './z.sh p3\\n' | bash -s",
     "cat <<'EOF' | sh\n./x.sh piped-doc\nEOF",
     "bash -s <<< './y.sh s'",
-    // `eval` of static words runs them as a line of this shell.
-    "eval ./x.sh ev",
-    "eval './x.sh' \"'a b'\"; eval 'cd sub'; ./a.sh after-eval",
     // What xargs and find -exec run, with the words they add.
     "echo a b | xargs ./x.sh",
     "printf 'a\\nb c\\n' | xargs ./x.sh x",

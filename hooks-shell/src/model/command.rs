@@ -452,11 +452,14 @@ impl Walker<'_> {
                 );
             }
             "eval" => {
-                // Its arguments joined by blanks are a line run in this shell.
+                // Its arguments joined by blanks are a line run in this shell: read, and
+                // dynamic all the same (what runs is text the line builds, not a line a reader
+                // approves as written).
                 let words: Option<Vec<&str>> = statics.iter().copied().collect();
                 match words {
                     Some(words) if !words.is_empty() => {
                         let text = words.join(" ");
+                        self.dynamic(span.clone(), "`eval` runs its arguments as a new line");
                         self.nested(&text, self.shell, scope, span);
                     }
                     Some(_) => {}
