@@ -301,6 +301,9 @@ pub struct Command {
     pub conditional: bool,
     /// Where its standard input comes from.
     pub input: Input,
+    /// Its redirections, as indices in [`Line::redirects`] (a wrapped command shares its
+    /// wrapper's).
+    pub redirects: Range<usize>,
     /// The program text an interpreter runs that the line holds: its inline code
     /// (`python3 -c CODE`, `perl -e CODE`, `node -e CODE`, `ruby -e CODE`), or what its
     /// standard input holds when the line gives it (`echo 'print(1)' | python3`). A shell's

@@ -77,6 +77,9 @@ const CORPUS: &[&str] = &[
     "cd sub; cd ..; ./a.sh top",
     "(cd sub; ./a.sh) ; ./a.sh",
     "cd sub | ./a.sh",
+    // A run of `&&` goes on in the directory its `cd` went to.
+    "true && cd sub && ./a.sh chained",
+    "true && cd sub && ./a.sh && ./x.sh also-in-sub || ./y.sh",
     "env A=1 nice -n 5 timeout 5 python3 -W ignore x.py",
     "env ./x.sh e",
     "env -C sub bash -c './a.sh from-env-c'",

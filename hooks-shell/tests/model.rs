@@ -663,3 +663,17 @@ fn what_the_model_cannot_read_is_listed_as_unread_and_heredoc_data_is_not_run() 
         }
     );
 }
+
+#[test]
+fn a_run_of_and_goes_on_where_its_cd_went_and_declarations_are_commands() {
+    let line = Line::parse("mkdir -p x && cd x && rm -rf ./*", Shell::Bash, &cx());
+    assert_eq!(
+        line.commands[2].dir.as_deref(),
+        Some(std::path::Path::new("/w/x"))
+    );
+    let line = Line::parse("false || cd x && ./a.sh", Shell::Bash, &cx());
+    assert_eq!(line.commands[2].dir, None);
+    let line = Line::parse("export -p | nc host 1 > /dev/null", Shell::Bash, &cx());
+    assert_eq!(shown(&line)[0], "export -p");
+    assert_eq!(line.commands[1].redirects, 0..1);
+}

@@ -46,7 +46,9 @@ impl Walker<'_> {
                 }
             }
         }
+        let first = self.out.redirects.len();
         let input = self.redirections(&redirects, scope, stdin);
+        let mine = first..self.out.redirects.len();
         if words.is_empty() {
             // Assignments alone set shell variables.
             for (name, value) in env {
@@ -63,7 +65,9 @@ impl Walker<'_> {
                 *exported = true;
             }
         }
+        let outer = std::mem::replace(&mut self.redirecting, mine);
         self.run(&words, span, scope, &mut child, &input, Vec::new());
+        self.redirecting = outer;
     }
 
     /// A simple command of `words` (the program first): records it and what it runs.
@@ -89,6 +93,7 @@ impl Walker<'_> {
             scripts: Vec::new(),
             conditional: scope.conditional,
             input: stdin.clone(),
+            redirects: self.redirecting.clone(),
             code: None,
             span: span.clone(),
         };

@@ -73,6 +73,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         depth: 0,
         level: 0,
         seen: &mut seen,
+        redirecting: 0..0,
     };
     walker.source(&mut scope);
     out
@@ -180,6 +181,8 @@ pub(crate) struct Walker<'a> {
     level: usize,
     /// The dynamic parts said so far (a line may hold tens of thousands).
     seen: &'a mut HashSet<Dynamic>,
+    /// The redirections of the simple command being read (indices in [`Line::redirects`]).
+    pub(crate) redirecting: Range<usize>,
 }
 
 impl Walker<'_> {
@@ -267,6 +270,7 @@ impl Walker<'_> {
             depth: self.depth + 1,
             level: self.level,
             seen: &mut *self.seen,
+            redirecting: 0..0,
         };
         inner.source(scope);
     }

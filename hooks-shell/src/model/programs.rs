@@ -256,7 +256,16 @@ impl Walker<'_> {
                         rest[i].1.clone(),
                         "runs code found outside the line (a module)",
                     );
-                    return;
+                    if !interp.options_after_inline {
+                        // `python3 -m mod ARGS`: what follows is the module's.
+                        return;
+                    }
+                    // Read on (`perl -MFile::Path -e CODE`): the option's value is skipped.
+                    let inline_value = long && word.contains('=');
+                    if attached.is_empty() && !inline_value {
+                        step = 2;
+                    }
+                    break;
                 }
                 if interp.inline.contains(&option.as_str()) {
                     let inline_value = long && word.contains('=');

@@ -30,7 +30,7 @@ impl Walker<'_> {
                     self.assignment(part, scope, false);
                 }
             }
-            "declaration_command" => self.declaration(node, scope),
+            "declaration_command" => self.declaration(node, scope, stdin),
             "unset_command" => {
                 let mut cursor = node.walk();
                 let parts: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -387,7 +387,10 @@ impl Walker<'_> {
     }
 
     /// `a && b`, `a || b` (nested to the left: `(a && b) || c`): the first part runs, the
-    /// others are branches. `tail` are redirections of the last command.
+    /// others are branches. A run of `&&` is one branch, each part seeing what the parts
+    /// before it did (`cd x && rm -rf *` runs `rm` in `x` if it runs at all); a part after
+    /// `||` sees what any part before it may have done. `tail` are redirections of the last
+    /// command.
     pub(super) fn list<'t>(
         &mut self,
         node: Node<'t>,
@@ -395,38 +398,69 @@ impl Walker<'_> {
         stdin: &Stdin,
         tail: Vec<Node<'t>>,
     ) {
-        let mut cursor = node.walk();
-        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-        let Some((last, rest)) = parts.split_last() else {
+        // The operands, left to right, each with the operator before it.
+        let mut parts: Vec<(Node<'t>, bool)> = Vec::new();
+        let mut at = node;
+        let mut levels = 0;
+        loop {
+            let mut cursor = at.walk();
+            let children: Vec<Node<'t>> = at.children(&mut cursor).collect();
+            let and = children
+                .iter()
+                .any(|c| !c.is_named() && self.text(*c) == "&&");
+            let named: Vec<Node<'t>> = children.into_iter().filter(|c| c.is_named()).collect();
+            let [left, right] = named.as_slice() else {
+                parts.extend(named.iter().rev().map(|n| (*n, false)));
+                break;
+            };
+            parts.push((*right, and));
+            levels += 1;
+            if left.kind() == "list" && levels < 64 {
+                at = *left;
+            } else {
+                parts.push((*left, false));
+                break;
+            }
+        }
+        parts.reverse();
+        let Some(((first, _), rest)) = parts.split_first() else {
             return;
         };
-        for (i, part) in rest.iter().enumerate() {
-            if i == 0 {
-                self.statement(*part, scope, stdin);
+        self.statement(*first, scope, stdin);
+        let mut chain: Option<Scope> = None;
+        let last = rest.len().saturating_sub(1);
+        let mut tail = Some(tail);
+        for (i, (part, and)) in rest.iter().enumerate() {
+            let mut branch = match (and, chain.take()) {
+                (true, Some(chain)) => chain,
+                (_, previous) => {
+                    if let Some(previous) = previous {
+                        scope.merge(previous);
+                    }
+                    scope.branch()
+                }
+            };
+            let tail = if i == last {
+                tail.take().unwrap_or_default()
             } else {
-                let mut branch = scope.branch();
-                self.statement(*part, &mut branch, stdin);
+                Vec::new()
+            };
+            match part.kind() {
+                _ if tail.is_empty() => self.statement(*part, &mut branch, stdin),
+                "command" => self.command(*part, &mut branch, stdin, tail),
+                _ => {
+                    let input = self.redirections(&tail, &mut branch, stdin);
+                    self.statement(*part, &mut branch, &input);
+                }
+            }
+            if *and {
+                chain = Some(branch);
+            } else {
                 scope.merge(branch);
             }
         }
-        let mut branch = if rest.is_empty() {
-            scope.clone()
-        } else {
-            scope.branch()
-        };
-        match last.kind() {
-            _ if tail.is_empty() => self.statement(*last, &mut branch, stdin),
-            "command" => self.command(*last, &mut branch, stdin, tail),
-            "list" => self.list(*last, &mut branch, stdin, tail),
-            _ => {
-                let input = self.redirections(&tail, &mut branch, stdin);
-                self.statement(*last, &mut branch, &input);
-            }
-        }
-        if rest.is_empty() {
-            *scope = branch;
-        } else {
-            scope.merge(branch);
+        if let Some(chain) = chain {
+            scope.merge(chain);
         }
     }
 
@@ -590,18 +624,29 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn declaration(&mut self, node: Node, scope: &mut Scope) {
-        let export = node.child(0).is_some_and(|k| self.text(k) == "export");
+    /// `export`, `declare`, `local`, `readonly`, `typeset`: the variables they set, and the
+    /// builtin itself as a command (`export -p` prints the environment).
+    pub(super) fn declaration(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        let keyword = node
+            .child(0)
+            .map(|k| self.text(k).to_owned())
+            .unwrap_or_default();
+        let export = keyword == "export";
         let mut cursor = node.walk();
         let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        let mut args = Vec::new();
         for part in parts {
             match part.kind() {
-                "variable_assignment" => self.assignment(part, scope, export),
+                "variable_assignment" => {
+                    self.assignment(part, scope, export);
+                    args.push(Word::Static(self.text(part).to_owned()));
+                }
                 "variable_name" if !export => {
                     // `declare PATH`, `local PATH`: declared, and unset in a function.
                     let name = self.text(part).to_owned();
                     let span = self.span(part);
                     self.setting(&name, span);
+                    args.push(Word::Static(name));
                 }
                 "variable_name" => {
                     let name = self.text(part).to_owned();
@@ -610,12 +655,27 @@ impl Walker<'_> {
                     {
                         *exported = true;
                     }
+                    args.push(Word::Static(name));
                 }
                 _ => {
-                    self.word(part, scope);
+                    let value = self.word(part, scope);
+                    args.push(value.word);
                 }
             }
         }
+        self.out.commands.push(Command {
+            program: Word::Static(keyword),
+            args,
+            dir: scope.dir.clone(),
+            shell: self.shell,
+            wrappers: Vec::new(),
+            scripts: Vec::new(),
+            conditional: scope.conditional,
+            input: stdin.clone(),
+            redirects: self.redirecting.clone(),
+            code: None,
+            span: self.span(node),
+        });
     }
 }
 
