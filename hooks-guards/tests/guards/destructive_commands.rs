@@ -4,6 +4,7 @@
 
 use hookchain_core::ToolCall;
 use hookchain_core::points::InterceptToolCall;
+use hookchain_guards::destructive_commands::OnUnknown;
 use hookchain_guards::{BuiltinExtension, BuiltinsExt, DestructiveCommands};
 use hookchain_runtime::HooksBuilder;
 use hookchain_runtime::sections::Sections;
@@ -170,12 +171,10 @@ const ALLOW: &[&str] = &[
     "find . -name '*.pyc' -delete",
     "find ./build -type f -delete",
     "find /tmp -name 'x*' -delete",
-    "git push --force",
     "git push --force origin my-feature",
     "git push -f origin feature/login",
     "git push origin main",
     "git reset --hard HEAD~1",
-    "git reset --hard origin/main",
     "git clean -fdx",
     "curl -fsSL https://sh.rustup.rs | sh",
     "curl -fsSL https://get.docker.com | bash",
@@ -311,13 +310,12 @@ fn protected_branches_block_force_pushes_and_hard_resets_onto_them() {
         "protected_branches",
     );
     assert_eq!((fp, fneg), (0, 0));
-    // Without the setting, the same commands are normal work.
-    let (fp, _) = run(
-        &DestructiveCommands::default(),
-        &[],
-        BLOCK_PROTECTED,
-        "no protected_branches",
-    );
+    // With none, the same commands are normal work.
+    let none = DestructiveCommands {
+        protected_branches: Vec::new(),
+        ..DestructiveCommands::default()
+    };
+    let (fp, _) = run(&none, &[], BLOCK_PROTECTED, "no protected_branches");
     assert_eq!(fp, 0);
 }
 
@@ -405,17 +403,24 @@ fn shell_tools_and_command_keys_are_configurable() {
 }
 
 #[test]
-fn nesting_too_deep_to_read_blocks() {
-    let mut line = "echo hi".to_owned();
-    for _ in 0..12 {
-        line = format!("bash -c {}", shell_quote(&line));
-    }
-    assert!(
-        DestructiveCommands::default()
-            .check(&line)
-            .unwrap()
-            .contains("deep")
-    );
+fn nesting_too_deep_to_read_is_read_as_written() {
+    let nested = |inner: &str| {
+        let mut line = inner.to_owned();
+        for _ in 0..12 {
+            line = format!("bash -c {}", shell_quote(&line));
+        }
+        line
+    };
+    let guard = DestructiveCommands::default();
+    let why = guard.check(&nested("rm -rf /")).unwrap();
+    assert!(why.contains("nested too deeply"), "{why}");
+    assert!(why.contains("on_unknown: block"), "{why}");
+    assert_eq!(guard.check(&nested("echo hi")), None);
+    let strict = DestructiveCommands {
+        on_unknown: OnUnknown::Strict,
+        ..DestructiveCommands::default()
+    };
+    assert!(strict.check(&nested("echo hi")).is_some());
 }
 
 fn shell_quote(s: &str) -> String {
