@@ -145,6 +145,10 @@ impl Walker<'_> {
             kind if !node.is_named() => {
                 let _ = kind;
             }
+            kind if kind.ends_with("redirect") => {
+                // A redirection alone: `$(< file)` (bash reads the file), `> file` (truncates).
+                self.redirections(&[node], scope, stdin);
+            }
             kind => {
                 let span = self.span(node);
                 self.unread(span, format!("`{kind}` is not read by this model"));
