@@ -155,7 +155,14 @@ fn push(judge: &Judge, command: &Command, args: &[Word], repo: Option<&Path>) ->
     let refspecs = operands.get(1..).unwrap_or(&[]);
     for refspec in refspecs {
         let Some(spec) = refspec.as_static() else {
-            if force || delete || prune {
+            let written = match refspec {
+                Word::Dynamic(d) => match d.parts.first() {
+                    Some(hookchain_shell::Part::Text(t)) => t.as_str(),
+                    _ => "",
+                },
+                Word::Static(_) => "",
+            };
+            if force || delete || prune || written.starts_with(['+', ':']) {
                 return judge.guard.unknown(|| {
                     format!(
                         "`{}` force-pushes or deletes a branch computed when the line runs, \

@@ -22,7 +22,7 @@
 
 use hookchain_shell::{Command, Dynamic, Part, Shell, Word};
 
-use super::rules::target;
+use super::rules::{file_target, target};
 use super::{Judge, MAX_DEPTH, single_quoted};
 
 /// What an interpreter's code is written in.
@@ -98,12 +98,27 @@ fn judge_code(
                 Some(why) => return Some(why),
                 None => None,
             },
+            Kind::DeleteFile => match delete_files(judge, command, &call) {
+                Some(why) => return Some(why),
+                None => None,
+            },
             Kind::Shell => match literals(call.args).first() {
                 Some(line) if depth < MAX_DEPTH && !line.contains(UNKNOWN) => judge
                     .guard
                     .judge_line(line, Shell::Posix, judge.place, depth + 1),
                 _ => None,
             },
+            // A string with `shell=True` is a shell line (Python's subprocess).
+            Kind::Program
+                if !call.args.trim_start().starts_with('[') && call.args.contains("shell=True") =>
+            {
+                match literals(call.args).first() {
+                    Some(line) if depth < MAX_DEPTH && !line.contains(UNKNOWN) => judge
+                        .guard
+                        .judge_line(line, Shell::Posix, judge.place, depth + 1),
+                    _ => None,
+                }
+            }
             Kind::Program => {
                 let words = literals(call.args);
                 if words.is_empty()
@@ -193,6 +208,38 @@ fn delete_tree(judge: &Judge, command: &Command, call: &Call) -> Option<String> 
     )
 }
 
+/// File deletions: each literal path, judged (a pattern when the call globs it: `unlink
+/// glob("/etc/*")`).
+fn delete_files(judge: &Judge, command: &Command, call: &Call) -> Option<String> {
+    let globbed = call.args.contains("glob");
+    literals(call.args).into_iter().find_map(|path| {
+        if path.contains(UNKNOWN) {
+            return None;
+        }
+        let word = if globbed && path.contains(['*', '?', '[']) {
+            let mut parts: Vec<Part> = Vec::new();
+            for c in path.chars() {
+                match c {
+                    '*' | '?' | '[' => parts.push(Part::Glob(c.to_string())),
+                    c => match parts.last_mut() {
+                        Some(Part::Text(t)) => t.push(c),
+                        _ => parts.push(Part::Text(c.to_string())),
+                    },
+                }
+            }
+            dynamic(parts)
+        } else {
+            Word::Static(path)
+        };
+        file_target(
+            judge,
+            command,
+            &word,
+            &format!("deletes (with `{}`)", call.name),
+        )
+    })
+}
+
 fn dynamic(parts: Vec<Part>) -> Word {
     Word::Dynamic(Dynamic {
         span: 0..0,
@@ -206,6 +253,8 @@ fn dynamic(parts: Vec<Part>) -> Word {
 enum Kind {
     /// Deletes a directory tree.
     DeleteTree,
+    /// Deletes files.
+    DeleteFile,
     /// Runs a shell line.
     Shell,
     /// Runs a program with a list of words.
@@ -260,9 +309,15 @@ fn calls(code: &str, language: Language) -> Vec<Call<'_>> {
             continue;
         };
         let recursive_only = matches!(name, "rmSync" | "rm" | "rmdirSync" | "rmdir" | "remove");
-        if kind == Kind::DeleteTree && recursive_only && !args.contains("recursive") {
-            continue;
-        }
+        let kind = match kind {
+            Kind::DeleteTree if recursive_only && !args.contains("recursive") => {
+                if name.starts_with("rmdir") {
+                    continue;
+                }
+                Kind::DeleteFile
+            }
+            kind => kind,
+        };
         found.push(Call { name, kind, args });
     }
     found
@@ -286,6 +341,8 @@ fn kind_of(name: &str, qualified: bool, language: Language) -> Option<Kind> {
         "rm" | "rmdir" | "remove" if language == Language::JavaScript && qualified => {
             Kind::DeleteTree
         }
+        "unlink" | "unlinkSync" | "rm_f" => Kind::DeleteFile,
+        "remove" | "rm" | "delete" if qualified => Kind::DeleteFile,
         "system" | "popen" | "shell_exec" | "passthru" | "execSync" | "getoutput"
         | "getstatusoutput" | "qx" => Kind::Shell,
         "exec" if language == Language::JavaScript => Kind::Shell,
@@ -315,7 +372,9 @@ fn arguments(code: &str, at: usize, language: Language) -> Option<&str> {
         return Some(&code[offset + 1..offset + 1 + close]);
     }
     let bare = matches!(language, Language::Perl | Language::Ruby)
-        && (trimmed.starts_with(['\'', '"', '[']) || trimmed.starts_with("qw"));
+        && rest.starts_with([' ', '\t'])
+        && trimmed
+            .starts_with(|c: char| matches!(c, '\'' | '"' | '[' | '$') || c.is_ascii_alphabetic());
     bare.then(|| {
         let end = trimmed.find([';', '\n']).unwrap_or(trimmed.len());
         &code[offset..offset + end]
@@ -399,9 +458,15 @@ mod tests {
             "fs.rmSync('/x'); fs.rmSync('/', {recursive: true})",
             Language::JavaScript,
         );
-        assert_eq!(found.len(), 1);
+        let kinds: Vec<Kind> = found.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [Kind::DeleteFile, Kind::DeleteTree]);
         let found = calls("use File::Path; rmtree '/etc';", Language::Perl);
         assert_eq!(literals(found[0].args), ["/etc"]);
+        let found = calls("unlink glob(\"/etc/*\");", Language::Perl);
+        assert_eq!(
+            (found[0].kind, literals(found[0].args).as_slice()),
+            (Kind::DeleteFile, &["/etc/*".to_owned()][..])
+        );
         let found = calls("print `rm -rf /`", Language::Perl);
         assert_eq!(literals(found[0].args), ["rm -rf /"]);
     }

@@ -535,6 +535,16 @@ pub(crate) fn is_credential(path: &str) -> bool {
     if base.ends_with(".pub") {
         return false;
     }
+    // `secrets.yaml`, `secret.json`, `credentials.toml`, `.secrets` (not an example of one).
+    let (stem, ext) = base.split_once('.').unwrap_or((base, ""));
+    if matches!(stem, "secrets" | "secret" | "credentials" | "")
+        && matches!(
+            ext,
+            "json" | "yaml" | "yml" | "toml" | "env" | "txt" | "ini" | "secrets" | "properties"
+        )
+    {
+        return true;
+    }
     if base.starts_with("id_") && (parent == Some(".ssh") || parent.is_none()) {
         return true;
     }

@@ -136,7 +136,7 @@ use hookchain_core::HookResult;
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{ConfigError, HookContext, ToolCall};
 use hookchain_runtime::HooksBuilder;
-use hookchain_shell::{Command, Context, Line, Shell, Word};
+use hookchain_shell::{Command, Context, Line, Part, Shell, Word};
 
 use crate::{BuiltinExtension, hook_options, reason};
 
@@ -359,9 +359,10 @@ impl Place {
 
     /// What the model is told: the line starts in the project (an empty path when its own path
     /// is not known: relative paths stay relative to it); no variable is known, so `~` and
-    /// `$HOME` stay the home directory whatever it is.
+    /// `$HOME` stay the home directory whatever it is, but for `CDPATH`, taken as unset (an
+    /// agent's shell does not set it, and with it every `cd NAME` would lead anywhere).
     fn context(&self) -> Context {
-        Context::new(self.project.clone().unwrap_or_default())
+        Context::new(self.project.clone().unwrap_or_default()).var("CDPATH", "")
     }
 }
 
@@ -417,18 +418,31 @@ impl Judge<'_> {
     fn shown(&self, command: &Command) -> String {
         let words: Vec<String> = std::iter::once(&command.program)
             .chain(&command.args)
-            .map(|w| shown_word(self, w))
+            .map(|w| shown_word(self, command, w))
             .collect();
         excerpt(&words.join(" "))
     }
 }
 
-/// A word as a message shows it: its text, or the source text of a dynamic word.
-fn shown_word(judge: &Judge, word: &Word) -> String {
+/// A word of `command` as a message shows it: its text; for a dynamic word, its source text
+/// when that is its own (not the whole of a `-c` string or of the `find` or `xargs` that feeds
+/// it), else what is known of it (`$X` for a variable's value, `…` for another).
+fn shown_word(judge: &Judge, command: &Command, word: &Word) -> String {
     match word {
         Word::Static(s) if s.is_empty() || s.contains([' ', '\t', '\n']) => format!("'{s}'"),
         Word::Static(s) => s.clone(),
-        Word::Dynamic(d) => judge.source(&d.span).to_owned(),
+        Word::Dynamic(d) if d.span.len() < command.span.len() => judge.source(&d.span).to_owned(),
+        Word::Dynamic(d) => d
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) | Part::Glob(t) => t.clone(),
+                Part::Unknown {
+                    name: Some(name), ..
+                } => format!("${name}"),
+                Part::Unknown { name: None, .. } => "…".to_owned(),
+            })
+            .collect(),
     }
 }
 

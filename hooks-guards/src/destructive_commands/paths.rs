@@ -13,10 +13,22 @@
 //!   is never taken for `..` and, after a directory not known, never for a user's name (`$X/bob`
 //!   is not taken for `/home/bob`). Climbing with `..` out of a value not known (`"$X/.."`,
 //!   `"$TMPDIR/../etc"`) can lead anywhere.
-//! - Protected: the root, the system directories, a home (`~`, `/home/NAME`, `/Users/NAME`,
-//!   `/root`), the project directory and each directory above it. When the project's own path
-//!   is not known, relative paths are the project's: the project itself, everything in it, and
-//!   a path climbing out of it to nothing more (`..`, `../*`) are protected.
+//! - A `..` after a name may climb out of a symbolic link (the system resolves links before
+//!   `..`: `/var/tmp/../etc` is `/etc` where `/var/tmp` links to `/tmp`): what follows the last
+//!   such `..` is also judged as if after a directory not known.
+//! - Protected from a recursive delete: the root, the system directories, everything under
+//!   the directories the system runs and boots from (`/etc`, `/boot`, `/bin`, `/sbin`, `/lib*`,
+//!   `/usr/bin`, `/usr/sbin`, `/dev`, `/sys`), a home (`~`, `/home/NAME`, `/Users/NAME`,
+//!   `/root`), the project directory and each directory above it, and the files the system
+//!   cannot run without (`/etc/passwd`, `/etc/shadow`, `/etc/sudoers`, `/etc/fstab`, …). When the
+//!   project's own path is not known, relative paths are the project's: the project itself,
+//!   everything in it, and a path climbing out of it to nothing more (`..`, `../*`) are
+//!   protected. A quoted `~` (`rm -rf "~/"`) is a directory named `~`, but is taken for the home
+//!   it is written as.
+//! - Protected from deleting files (`rm` without `-r`, `os.remove`, `unlink`): the files the
+//!   system cannot run without, the programs and libraries under `/bin`, `/sbin`, `/lib*`,
+//!   `/usr/bin`, `/usr/sbin` and `/boot`, and everything in a protected directory (`rm -f
+//!   /etc/*`, `rm ~/*`); not a file of the project, nor one of `/etc` in general.
 
 use std::path::{Component, Path};
 
@@ -56,6 +68,57 @@ const SYSTEM_DIRS: &[&str] = &[
     "/private",
     "/private/etc",
     "/private/var",
+];
+
+/// The directories whose whole content the system runs or boots from: nothing under them is
+/// deleted recursively.
+const DEEP_DIRS: &[&str] = &[
+    "/etc",
+    "/boot",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/usr/bin",
+    "/usr/sbin",
+    "/dev",
+    "/sys",
+    "/System",
+    "/private/etc",
+];
+
+/// The directories of programs and libraries: no file under them is deleted.
+const PROGRAM_DIRS: &[&str] = &[
+    "/boot",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/usr/bin",
+    "/usr/sbin",
+];
+
+/// The files the system cannot run without: accounts, privileges, mounts, name resolution.
+const CRITICAL_FILES: &[&str] = &[
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/group",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/fstab",
+    "/etc/crypttab",
+    "/etc/nsswitch.conf",
+    "/etc/pam.conf",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.cache",
+    "/etc/hosts",
+    "/etc/resolv.conf",
+    "/etc/login.defs",
+    "/private/etc/passwd",
+    "/private/etc/sudoers",
+    "/private/etc/hosts",
 ];
 
 /// The directories of temporary files (for `delete_outside_temp`).
@@ -114,44 +177,95 @@ pub(super) struct Scope<'a> {
     /// it (`find . -name '*.pyc' -delete`), where the project and the directories holding it
     /// are not protected.
     pub(super) whole: bool,
+    /// A recursive delete (or change); `false` for deleting files.
+    pub(super) tree: bool,
 }
 
-/// What `word`, deleted recursively, may name that is protected: `None` when nothing.
+/// What `word`, deleted (recursively when `scope.tree`), may name that is protected: `None`
+/// when nothing.
 pub(super) fn judge(word: &Word, scope: &Scope) -> Option<Danger> {
+    if let Word::Static(s) = word
+        && scope.tree
+        && (s == "~" || s.starts_with("~/"))
+        && s.trim_start_matches('~').trim_matches('/').is_empty()
+    {
+        return Some(Danger::Known(format!(
+            "a directory named `~`, which is how your home is written (taken for it): `{s}`"
+        )));
+    }
+    // `$TMPDIR/NAME` is in the temporary directory.
+    let temp_var = matches!(word, Word::Dynamic(d) if matches!(
+        d.parts.first(),
+        Some(Part::Unknown { name: Some(n), .. }) if n == "TMPDIR"
+    ));
     let (base, segs) = segments(word);
+    if temp_var && scope.outside_temp {
+        let comps = components(&segs[1..]);
+        let (_, above, lost) = climb(Vec::new(), comps.clone());
+        if !comps.is_empty() && above == 0 && !lost {
+            return judge(
+                word,
+                &Scope {
+                    outside_temp: false,
+                    ..*scope
+                },
+            );
+        }
+    }
     let unknown = segs.contains(&Seg::Any) || base == Base::Unknown || base == Base::Home;
     let shown = || match word {
         Word::Static(s) => s.clone(),
         Word::Dynamic(d) => parts_text(&d.parts),
     };
     let comps = components(&segs);
-    match base {
-        Base::Home => home(comps, scope, &shown),
-        Base::Root => absolute(Vec::new(), comps, scope, &shown, false),
-        Base::Unknown => {
-            // The first component holds the value: anything, `/` and several names included.
-            absolute(Vec::new(), comps, scope, &shown, true)
-        }
+    let lexical = match base {
+        Base::Home => home(comps.clone(), scope, &shown),
+        Base::Root => absolute(Vec::new(), comps.clone(), scope, &shown, false),
+        // The first component holds the value: anything, `/` and several names included.
+        Base::Unknown => absolute(Vec::new(), comps.clone(), scope, &shown, true),
         Base::Relative => match scope.dir {
             Some(dir) if dir.is_absolute() => {
-                let start = dir
-                    .components()
-                    .filter_map(|c| match c {
-                        Component::Normal(n) => Some(Comp::Name(n.to_string_lossy().into())),
-                        _ => None,
-                    })
-                    .collect();
-                absolute(start, comps, scope, &shown, false)
+                absolute(names_of(dir), comps.clone(), scope, &shown, false)
             }
-            Some(dir) => project_relative(dir, comps, scope, &shown, unknown),
+            Some(dir) => project_relative(dir, comps.clone(), scope, &shown, unknown),
             None => {
                 // From a directory not known: any directory, then the path.
                 let mut all = vec![Comp::Pattern(vec![Seg::Any])];
-                all.extend(comps);
+                all.extend(comps.clone());
                 absolute(Vec::new(), all, scope, &shown, true)
             }
         },
+    };
+    if lexical.is_some() {
+        return lexical;
     }
+    // What follows a `..` that may have climbed out of a link, after any directory.
+    let last = comps.iter().rposition(|c| *c == Comp::Name("..".into()))?;
+    let tail = comps[last + 1..].to_vec();
+    if tail.is_empty() {
+        return None;
+    }
+    let mut all = vec![Comp::Pattern(vec![Seg::Any])];
+    all.extend(tail);
+    let plain = Scope {
+        outside_temp: false,
+        ..*scope
+    };
+    match absolute(Vec::new(), all, &plain, &shown, true)? {
+        Danger::Known(what) | Danger::Unknown(what) => Some(Danger::Unknown(format!(
+            "{what}, where a `..` climbs out of what may be a link"
+        ))),
+    }
+}
+
+/// The names of an absolute directory's path.
+fn names_of(dir: &Path) -> Vec<Comp> {
+    dir.components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(Comp::Name(n.to_string_lossy().into())),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `word` may name a device that holds data (`/dev/sda`, not `/dev/null`), and
@@ -326,14 +440,15 @@ fn climb(start: Vec<Comp>, comps: Vec<Comp>) -> (Vec<Comp>, usize, bool) {
 /// A path under the home directory.
 fn home(comps: Vec<Comp>, scope: &Scope, shown: &dyn Fn() -> String) -> Option<Danger> {
     let (comps, above, lost) = climb(Vec::new(), comps);
+    let contents = comps.len() == 1 && comps[0].every_name();
     let what = if lost {
         return Some(Danger::Unknown(format!(
             "`{}`, which climbs out of a directory computed when the line runs",
             shown()
         )));
-    } else if above > 0 {
+    } else if above > 0 && scope.tree {
         "the directory above your home"
-    } else if comps.is_empty() || (comps.len() == 1 && comps[0].every_name()) {
+    } else if (comps.is_empty() && scope.tree) || contents {
         "your home directory"
     } else if scope.outside_temp {
         "a path outside the temporary directories (delete_outside_temp)"
@@ -363,7 +478,7 @@ fn project_relative(
     let contents = comps.len() == 1 && comps[0].every_name();
     let what = if lost {
         "a path that climbs out of a directory computed when the line runs"
-    } else if !scope.whole {
+    } else if !scope.whole || !scope.tree {
         return None;
     } else if above > 0 && (comps.is_empty() || contents) {
         "a directory that holds the project"
@@ -396,6 +511,17 @@ fn project_relative(
     })
 }
 
+/// How a protected path is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guarded {
+    /// The directory, and everything in it as a whole (`/usr`, `/usr/*`).
+    Dir,
+    /// The directory and anything under it (`/etc/nginx`).
+    Deep,
+    /// The file itself.
+    File,
+}
+
 /// An absolute path: `start` (components of the command's directory, or none), then `comps`.
 /// `unknown_base`: the first component is a value not known, standing for any directory.
 fn absolute(
@@ -413,48 +539,80 @@ fn absolute(
             shown()
         )));
     }
-    let mut candidates = vec![comps.clone()];
-    if comps.last().is_some_and(Comp::every_name) {
-        candidates.push(comps[..comps.len() - 1].to_vec());
+    let mut protected: Vec<(String, &str, Guarded)> = Vec::new();
+    let dirs = std::iter::once("/").chain(SYSTEM_DIRS.iter().copied());
+    protected.extend(dirs.map(|d| {
+        let what = if d == "/" {
+            "the whole filesystem"
+        } else {
+            "a system directory"
+        };
+        (d.to_owned(), what, Guarded::Dir)
+    }));
+    if !unknown_base {
+        // A value not known may be any file: only a path that pins where it is can be one.
+        protected.extend(CRITICAL_FILES.iter().map(|f| {
+            (
+                (*f).to_owned(),
+                "a file the system cannot run without",
+                Guarded::File,
+            )
+        }));
+        let (deep, what) = if scope.tree {
+            (DEEP_DIRS, "what the system runs and boots from")
+        } else {
+            (PROGRAM_DIRS, "the system's programs and libraries")
+        };
+        protected.extend(deep.iter().map(|d| ((*d).to_owned(), what, Guarded::Deep)));
     }
-    let mut protected: Vec<(String, &str)> = vec![("/".to_owned(), "the whole filesystem")];
-    protected.extend(
-        SYSTEM_DIRS
-            .iter()
-            .map(|d| ((*d).to_owned(), "a system directory")),
-    );
-    if let Some(project) = scope.project.filter(|_| scope.whole) {
-        protected.push((project.display().to_string(), "the project directory"));
+    if let Some(project) = scope.project.filter(|_| scope.whole && scope.tree) {
+        protected.push((
+            project.display().to_string(),
+            "the project directory",
+            Guarded::Dir,
+        ));
         protected.extend(project.ancestors().skip(1).map(|a| {
             (
                 a.display().to_string(),
                 "a directory that holds the project",
+                Guarded::Dir,
             )
         }));
     }
-    for comps in &candidates {
-        let pattern = pattern_of(comps, unknown_base);
-        let hit = protected
-            .iter()
-            .find(|(path, _)| matches(&pattern, path))
-            .map(|(path, what)| format!("{what} (`{path}`)"))
-            .or_else(|| {
-                // A user's home: `/home/NAME`, `/Users/NAME` (not after a value not known).
-                let home = !unknown_base
-                    && comps.len() == 2
-                    && matches!(&comps[0], Comp::Name(n) if n == "home" || n == "Users");
-                home.then(|| "a user's home directory".to_owned())
-            });
-        if let Some(what) = hit {
-            let said = format!("{what}: `{}`", shown());
-            return Some(if uncertain {
-                Danger::Unknown(said)
-            } else {
-                Danger::Known(said)
-            });
-        }
+    let pattern = pattern_of(&comps, unknown_base);
+    // Everything in a directory (`/usr/*`) is the directory.
+    let contents = comps
+        .last()
+        .filter(|c| c.every_name())
+        .map(|_| pattern_of(&comps[..comps.len() - 1], unknown_base));
+    let hit = protected.iter().find_map(|(path, what, guarded)| {
+        let whole = match guarded {
+            Guarded::Dir => scope.tree && matches(&pattern, path),
+            Guarded::File => matches(&pattern, path),
+            Guarded::Deep => matches(&pattern, path) || consumes(&pattern, &format!("{path}/")),
+        };
+        let all_in =
+            *guarded != Guarded::File && contents.as_ref().is_some_and(|c| matches(c, path));
+        (whole || all_in).then(|| format!("{what} (`{path}`)"))
+    });
+    let hit = hit.or_else(|| {
+        // A user's home: `/home/NAME`, `/Users/NAME` (not after a value not known).
+        let user = |c: &[Comp]| {
+            c.len() == 2 && matches!(&c[0], Comp::Name(n) if n == "home" || n == "Users")
+        };
+        let whole = scope.tree && user(&comps);
+        let all_in = comps.last().is_some_and(Comp::every_name) && user(&comps[..comps.len() - 1]);
+        (!unknown_base && (whole || all_in)).then(|| "a user's home directory".to_owned())
+    });
+    if let Some(what) = hit {
+        let said = format!("{what}: `{}`", shown());
+        return Some(if uncertain {
+            Danger::Unknown(said)
+        } else {
+            Danger::Known(said)
+        });
     }
-    if scope.outside_temp && !in_temp(&comps, unknown_base) {
+    if scope.outside_temp && scope.tree && !in_temp(&comps, unknown_base) {
         let said = format!(
             "a path outside the temporary directories (delete_outside_temp): `{}`",
             shown()
@@ -505,12 +663,13 @@ fn pattern_of(comps: &[Comp], unknown_base: bool) -> Vec<Seg> {
     out
 }
 
-/// `true` when `pattern` matches all of `text`.
-fn matches(pattern: &[Seg], text: &str) -> bool {
+/// For each position of `pattern`, whether the pattern up to it matches all of `text`.
+fn reach(pattern: &[Seg], text: &str) -> Vec<bool> {
     let text: Vec<char> = text.chars().collect();
     // `at[j]`: the pattern so far matches `text[..j]`.
     let mut at = vec![false; text.len() + 1];
     at[0] = true;
+    let mut ends = vec![at[text.len()]];
     for seg in pattern {
         let mut next = vec![false; text.len() + 1];
         match seg {
@@ -539,8 +698,23 @@ fn matches(pattern: &[Seg], text: &str) -> bool {
             }
         }
         at = next;
+        ends.push(at[text.len()]);
     }
-    at[text.len()]
+    ends
+}
+
+/// `true` when `pattern` matches all of `text`.
+fn matches(pattern: &[Seg], text: &str) -> bool {
+    reach(pattern, text).last().copied().unwrap_or(false)
+}
+
+/// `true` when some text starting with `prefix` (and longer) matches `pattern`: the pattern
+/// takes all of `prefix` and has something left.
+fn consumes(pattern: &[Seg], prefix: &str) -> bool {
+    let ends = reach(pattern, prefix);
+    ends.iter().enumerate().any(|(k, end)| {
+        *end && (k < pattern.len() || matches!(pattern.last(), Some(Seg::Any | Seg::Star)))
+    })
 }
 
 /// `true` when `c` is in the class `[…]` (`[!…]` and `[^…]` negate, `a-z` ranges).
@@ -581,6 +755,7 @@ mod tests {
             project: project.map(Path::new),
             outside_temp: false,
             whole: true,
+            tree: true,
         };
         judge(&word, &scope)
     }
@@ -633,6 +808,9 @@ mod tests {
             "../*",
             "/home/bob",
             "/home/*",
+            "/etc/nginx/sites",
+            "/etc/passwd",
+            "\"~/\"",
         ] {
             assert!(known(w), "{w}: {:?}", judged(w, Some(""), None));
         }
@@ -645,6 +823,8 @@ mod tests {
             "/home/$USER",
             "\"$X/etc\"",
             "\"$X/\"",
+            "/var/tmp/../etc",
+            "build/../etc",
         ] {
             assert!(unknown(w), "{w}: {:?}", judged(w, Some(""), None));
         }
@@ -658,7 +838,8 @@ mod tests {
             "/tmp/x",
             "../other/build",
             "$X/bob",
-            "/etc/nginx/sites",
+            "/opt/app/releases/1",
+            "build/../dist",
         ] {
             assert!(fine(w), "{w}: {:?}", judged(w, Some(""), None));
         }

@@ -58,23 +58,35 @@ pub(super) fn target(
     target: &Word,
     does: &str,
 ) -> Option<String> {
-    part_of_target(judge, command, target, does, true)
+    part_of_target(judge, command, target, does, true, true)
+}
+
+/// What deleting the file `target` by `command` means: a reason to block.
+pub(super) fn file_target(
+    judge: &Judge,
+    command: &Command,
+    target: &Word,
+    does: &str,
+) -> Option<String> {
+    part_of_target(judge, command, target, does, true, false)
 }
 
 /// As [`target`]; `whole`: the command takes all of what the path names (`false`: a part of
-/// what is under it, `find . -name x -delete`).
+/// what is under it, `find . -name x -delete`); `tree`: recursively (`false`: a file).
 fn part_of_target(
     judge: &Judge,
     command: &Command,
     target: &Word,
     does: &str,
     whole: bool,
+    tree: bool,
 ) -> Option<String> {
     let scope = paths::Scope {
         dir: command.dir.as_deref(),
         project: judge.place.project.as_deref(),
         outside_temp: judge.guard.delete_outside_temp && does.starts_with("deletes"),
         whole,
+        tree,
     };
     let said = |what: &str| {
         format!(
@@ -108,12 +120,13 @@ fn rm(judge: &Judge, command: &Command, args: &[Word]) -> Option<String> {
     let read = read_options(args, LONG, &[]);
     let recursive =
         read.short.iter().any(|c| matches!(c, 'r' | 'R')) || read.long.contains(&"recursive");
-    if !recursive {
-        return None;
-    }
-    read.operands
-        .iter()
-        .find_map(|t| target(judge, command, t, "deletes"))
+    read.operands.iter().find_map(|t| {
+        if recursive {
+            target(judge, command, t, "deletes")
+        } else {
+            file_target(judge, command, t, "deletes")
+        }
+    })
 }
 
 /// `chmod -R`, `chown -R`, `chgrp -R`: each operand after the mode or owner.
@@ -199,7 +212,7 @@ fn find(judge: &Judge, command: &Command) -> Option<String> {
     };
     starts
         .into_iter()
-        .find_map(|t| part_of_target(judge, command, t, "deletes files throughout", whole))
+        .find_map(|t| part_of_target(judge, command, t, "deletes files throughout", whole, true))
 }
 
 /// `rsync --delete SRC… DEST`: what is in DEST and not in SRC is deleted.
