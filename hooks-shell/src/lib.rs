@@ -479,7 +479,9 @@ impl Line {
     }
 }
 
-/// The last component of a program's path (`/usr/bin/bash` → `bash`).
+/// The last component of a program's path (`/usr/bin/bash` → `bash`), without a `.exe`
+/// (`python3.exe`, as Git Bash and WSL lines name programs, is `python3`).
 pub(crate) fn base_name(program: &str) -> &str {
-    program.rsplit('/').next().unwrap_or(program)
+    let base = program.rsplit('/').next().unwrap_or(program);
+    base.strip_suffix(".exe").unwrap_or(base)
 }

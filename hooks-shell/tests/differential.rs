@@ -100,6 +100,9 @@ const CORPUS: &[&str] = &[
     "printf './z.sh p3\\n' | bash -s",
     "cat <<'EOF' | sh\n./x.sh piped-doc\nEOF",
     "bash -s <<< './y.sh s'",
+    // A word the grammar skips before a here-document, and the `PWD` the shell starts with.
+    "./x.sh - <<'EOF'\ndata\nEOF",
+    "\"$PWD\"/y.sh pwd",
     // What xargs and find -exec run, with the words they add.
     "echo a b | xargs ./x.sh",
     "printf 'a\\nb c\\n' | xargs ./x.sh x",
@@ -193,6 +196,8 @@ struct Sandbox {
     dir: PathBuf,
     bin: PathBuf,
     log: PathBuf,
+    /// The bare names whose runs the log holds.
+    logged: std::collections::HashSet<String>,
 }
 
 fn logger(name: &str, log: &Path, then: Option<&str>) -> String {
@@ -215,7 +220,9 @@ fn write_exec(path: &Path, text: &str) {
 }
 
 impl Sandbox {
-    fn new(shells: Shells) -> Sandbox {
+    /// A sandbox whose `PATH` holds `stubs` (they log) and `passing` (they log, then run the
+    /// real program).
+    fn new(shells: Shells, stubs: &[String], passing: &[&str]) -> Sandbox {
         let temp = tempfile::tempdir().unwrap();
         let root = temp.path().canonicalize().unwrap();
         let dir = root.join("work");
@@ -223,10 +230,10 @@ impl Sandbox {
         let log = root.join("ran.log");
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::create_dir_all(&bin).unwrap();
-        for name in STUBS {
+        for name in stubs {
             write_exec(&bin.join(name), &logger(name, &log, None));
         }
-        for name in PASSING {
+        for name in passing {
             let real = on_path(name).unwrap_or_else(|| panic!("`{name}` is not on PATH"));
             write_exec(
                 &bin.join(name),
@@ -247,12 +254,18 @@ impl Sandbox {
             }
         }
         std::fs::write(dir.join("x.py"), "print()\n").unwrap();
+        let logged = stubs
+            .iter()
+            .cloned()
+            .chain(passing.iter().map(|p| (*p).to_owned()))
+            .collect();
         Sandbox {
             _temp: temp,
             shells,
             dir,
             bin,
             log,
+            logged,
         }
     }
 
@@ -281,7 +294,7 @@ impl Sandbox {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap();
+            .unwrap_or_else(|e| panic!("`{line}` under {shell:?} could not start: {e}"));
         let start = Instant::now();
         loop {
             if child.try_wait().unwrap().is_some() {
@@ -315,7 +328,7 @@ impl Sandbox {
 /// dynamic), and whether it is certain to run.
 fn predicted(sandbox: &Sandbox, line: &Line) -> Vec<(Vec<Option<String>>, bool)> {
     let mut out = Vec::new();
-    let logged = |program: &str| -> bool { STUBS.contains(&program) || PASSING.contains(&program) };
+    let logged = |program: &str| -> bool { sandbox.logged.contains(program) };
     for command in &line.commands {
         let args = |words: &[Word]| -> Vec<Option<String>> {
             words
@@ -440,7 +453,8 @@ fn the_model_predicts_what_bash_and_dash_run() {
         );
         return;
     };
-    let sandbox = Sandbox::new(shells);
+    let stubs: Vec<String> = STUBS.iter().map(|s| (*s).to_owned()).collect();
+    let sandbox = Sandbox::new(shells, &stubs, PASSING);
     let mut figures = Figures::default();
     let lines: Vec<String> = CORPUS
         .iter()
@@ -467,4 +481,201 @@ fn the_model_predicts_what_bash_and_dash_run() {
     );
     // The comparison must compare: most lines are static.
     assert!(figures.agreed * 2 > figures.run, "too few lines compared");
+}
+
+/// Where the guards' corpus is, in the workspace (not in a package of this crate alone).
+const GUARD_CORPUS: &str = "../hooks-guards/tests/guards/destructive_commands.corpus";
+
+/// The commands of the guards' corpus (see its head for its format).
+fn guard_corpus(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(more) = trimmed.strip_prefix('|') {
+            if let Some(last) = lines.last_mut() {
+                last.push('\n');
+                last.push_str(more.strip_prefix(' ').unwrap_or(more));
+            }
+        } else if !trimmed.is_empty()
+            && !trimmed.starts_with('#')
+            && let Some((_, command)) = line.split_once(": ")
+        {
+            lines.push(command.to_owned());
+        }
+    }
+    lines
+}
+
+/// Text that is never run, whatever the model says of it: paths of the system, changes of
+/// `PATH` or of the directory, descriptors and devices, loops, functions (fork bombs), jobs
+/// in the background, signals, decoding tricks. A corpus of destructive commands is run only
+/// where none of its programs can be the real one and nothing it writes leaves the sandbox.
+const NEVER_RUN: &[&str] = &[
+    "/bin",
+    "/usr",
+    "/sbin",
+    "/lib",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/etc",
+    "/boot",
+    "/opt",
+    "/var",
+    "/home",
+    "/Users",
+    "/root",
+    "/mnt",
+    "PATH",
+    "kill",
+    "exec",
+    "trap",
+    "ulimit",
+    "enable",
+    "source",
+    "function",
+    "while",
+    "until",
+    "for ",
+    "()",
+    "\\x",
+    "\\0",
+    "base64",
+    "mkfifo",
+    "cd ",
+    "pushd",
+    "popd",
+    "chroot",
+    "coproc",
+    "$((",
+    "<>",
+    "command",
+    "hash",
+    "ENV",
+    // A login or interactive shell reads the system's startup files, which set their own
+    // `PATH`: what it runs then is the real program.
+    "-l",
+    "--login",
+    "-i",
+    "--rcfile",
+    "--init-file",
+];
+
+/// `true` when `line` may be run in the guard sandbox: it holds none of [`NEVER_RUN`], no job
+/// in the background, and the model finds in it nothing it cannot read, no program named by a
+/// path, and no write outside the sandbox's directory.
+fn safe_to_run(line: &str, model: &Line) -> bool {
+    let background = line.char_indices().any(|(i, c)| {
+        c == '&'
+            && !line[i..].starts_with("&&")
+            && !line[..i].ends_with('&')
+            && !line[..i].ends_with('>')
+    });
+    if background || NEVER_RUN.iter().any(|n| line.contains(n)) {
+        return false;
+    }
+    if !model.dynamic.is_empty() || !model.unread.is_empty() {
+        return false;
+    }
+    let programs_bare = model
+        .commands
+        .iter()
+        .all(|c| c.program.as_static().is_some_and(|p| !p.contains('/')));
+    let writes_inside = model.redirects.iter().filter(|r| r.writes()).all(|r| {
+        r.target.as_static().is_some_and(|t| {
+            t == "/dev/null"
+                || (!t.is_empty()
+                    && t.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        })
+    });
+    programs_bare && writes_inside
+}
+
+/// The names a line may run as a program: its words of letters, digits, `.`, `_`, `+`, `-`.
+fn names(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+}
+
+/// Runs `line` in the guard sandbox and checks that whatever ran was a command the model
+/// found, with its arguments (every prediction may or may not run: a wrapper is a stub there).
+fn check_guard_line(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
+    let model = Line::parse(line, shell, &sandbox.context());
+    if !safe_to_run(line, &model) {
+        figures.dynamic += 1;
+        return;
+    }
+    let ran = sandbox.run(shell, line);
+    figures.run += 1;
+    let expected = predicted(sandbox, &model);
+    let problems: Vec<String> = ran
+        .iter()
+        .filter(|entry| !expected.iter().any(|(p, _)| matches(p, entry)))
+        .map(|entry| format!("ran {entry:?}, not predicted"))
+        .collect();
+    if problems.is_empty() {
+        figures.agreed += 1;
+    } else {
+        figures
+            .failures
+            .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
+    }
+}
+
+#[test]
+fn whatever_the_guard_corpus_runs_under_bash_and_dash_the_model_found() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(GUARD_CORPUS);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os(REQUIRED).is_none(),
+            "the guards' corpus `{}` is not there ({REQUIRED} is set): run the test from the \
+             hookchain workspace",
+            path.display()
+        );
+        eprintln!("the guards' corpus is not in this checkout: its differential test is skipped");
+        return;
+    };
+    let Some(shells) = Shells::find() else {
+        assert!(
+            std::env::var_os(REQUIRED).is_none(),
+            "bash and dash must both be on PATH for the differential test ({REQUIRED} is set)"
+        );
+        return;
+    };
+    let lines = guard_corpus(&text);
+    // Every name of the corpus is a stub that only logs: no real program runs but the shells.
+    let mut stubs: Vec<String> = lines
+        .iter()
+        .flat_map(|l| names(l))
+        .filter(|n| !matches!(*n, "bash" | "sh" | "dash"))
+        .map(str::to_owned)
+        .collect();
+    stubs.sort();
+    stubs.dedup();
+    let sandbox = Sandbox::new(shells, &stubs, &[]);
+    let mut figures = Figures::default();
+    for line in &lines {
+        for shell in [Shell::Bash, Shell::Posix] {
+            check_guard_line(&sandbox, shell, line, &mut figures);
+        }
+    }
+    eprintln!(
+        "differential, guards' corpus: {} lines x bash, dash: {} run, {} agreed, {} not run \
+         (see NEVER_RUN and safe_to_run), {} disagreed",
+        lines.len(),
+        figures.run,
+        figures.agreed,
+        figures.dynamic,
+        figures.failures.len()
+    );
+    assert!(
+        figures.failures.is_empty(),
+        "the model missed what the shell ran:\n{}",
+        figures.failures.join("\n")
+    );
+    assert!(
+        figures.run * 4 > lines.len(),
+        "too few lines of the corpus run"
+    );
 }

@@ -12,6 +12,9 @@ impl Walker<'_> {
         mut redirects: Vec<Node<'t>>,
     ) {
         let span = self.span(node);
+        // Words the grammar skipped after this command (taken before its own words are read,
+        // whose substitutions read commands of their own).
+        let dropped = std::mem::take(&mut self.dropped);
         let mut env: Vec<(String, Option<String>)> = Vec::new();
         let mut words: Vec<(Word, Range<usize>, bool)> = Vec::new();
         let children = fields(node);
@@ -45,6 +48,9 @@ impl Walker<'_> {
                     }
                 }
             }
+        }
+        for word in dropped {
+            words.push((Word::Static(word), span.clone(), false));
         }
         let first = self.out.redirects.len();
         let input = self.redirections(&redirects, scope, stdin);
@@ -503,11 +509,11 @@ impl Walker<'_> {
                     "`cdable_vars`, which makes `cd NAME` go where a variable says",
                 );
             }
-            "watch" if !rest.is_empty() => {
+            _ if base == "watch" && !rest.is_empty() => {
                 self.dynamic(span.clone(), "`watch` runs its arguments as a line of `sh`");
                 self.watch(rest, span, scope, child, stdin, wrappers);
             }
-            "chroot" if !rest.is_empty() => {
+            _ if base == "chroot" && !rest.is_empty() => {
                 self.dynamic(
                     span.clone(),
                     "`chroot` runs its command inside another root",
@@ -524,10 +530,14 @@ impl Walker<'_> {
                     self.run(&rest[k + 1..], span, &mut inner, child, stdin, wrapped);
                 }
             }
-            "fish" | "csh" | "tcsh" | "nu" | "pwsh" | "xonsh" | "elvish" => {
+            _ if matches!(
+                base.as_str(),
+                "fish" | "csh" | "tcsh" | "nu" | "pwsh" | "xonsh" | "elvish"
+            ) =>
+            {
                 self.dynamic(span, format!("`{base}` is not a shell this model reads"));
             }
-            "find" => self.find(rest, span, scope, child, stdin, &wrappers),
+            _ if base == "find" => self.find(rest, span, scope, child, stdin, &wrappers),
             _ if Shell::of_program(&name).is_some() => {
                 let shell = Shell::of_program(&name).unwrap_or(Shell::Posix);
                 self.shell_run(at, shell, rest, span, scope, child, stdin);

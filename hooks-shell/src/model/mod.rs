@@ -57,6 +57,18 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
     // The shell's `OLDPWD` at start is not the caller's to know (bash drops one that names no
     // directory); the line's own `cd` sets it.
     vars.insert("OLDPWD".to_owned(), Var::Unknown { exported: true });
+    // The shell sets `PWD` to the directory it starts in, whatever the caller says of the rest.
+    if !vars.contains_key("PWD") {
+        let pwd = match cx.dir.is_absolute() {
+            true => Var::Known {
+                value: cx.dir.display().to_string(),
+                line: false,
+                exported: true,
+            },
+            false => Var::Unknown { exported: true },
+        };
+        vars.insert("PWD".to_owned(), pwd);
+    }
     let mut scope = Scope {
         dir: Some(cx.dir.clone()),
         vars,
@@ -74,6 +86,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         level: 0,
         seen: &mut seen,
         redirecting: 0..0,
+        dropped: Vec::new(),
     };
     walker.source(&mut scope);
     out
@@ -183,6 +196,9 @@ pub(crate) struct Walker<'a> {
     seen: &'a mut HashSet<Dynamic>,
     /// The redirections of the simple command being read (indices in [`Line::redirects`]).
     pub(crate) redirecting: Range<usize>,
+    /// Words the grammar skipped after the simple command about to be read (`python3 - <<EOF`
+    /// loses its `-`), to be added to it.
+    pub(crate) dropped: Vec<String>,
 }
 
 impl Walker<'_> {
@@ -271,6 +287,7 @@ impl Walker<'_> {
             level: self.level,
             seen: &mut *self.seen,
             redirecting: 0..0,
+            dropped: Vec::new(),
         };
         inner.source(scope);
     }

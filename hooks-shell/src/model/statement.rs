@@ -229,6 +229,34 @@ impl Walker<'_> {
 
     pub(super) fn redirected(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         let body = node.child_by_field_name("body");
+        // Text between the command and its first redirection that the grammar skipped without
+        // an error (`python3 - <<EOF` loses its `-`): plain words are the command's; anything
+        // else is not read.
+        if let Some(b) = body {
+            let next = {
+                let mut c = node.walk();
+                node.children(&mut c)
+                    .find(|n| n.start_byte() >= b.end_byte())
+            };
+            if let Some(next) = next {
+                let gap = self.src.get(b.end_byte()..next.start_byte()).unwrap_or("");
+                let plain = |w: &str| {
+                    w.chars().all(|c| {
+                        c.is_ascii_alphanumeric()
+                            || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',')
+                    })
+                };
+                let words: Vec<&str> = gap.split_whitespace().collect();
+                if !words.is_empty() {
+                    if b.kind() == "command" && words.iter().all(|w| plain(w)) {
+                        self.dropped = words.into_iter().map(str::to_owned).collect();
+                    } else {
+                        let span = self.span(node);
+                        self.unread(span, "text the grammar skips");
+                    }
+                }
+            }
+        }
         let mut redirects = Vec::new();
         let mut after = Vec::new();
         let mut cursor = node.walk();
