@@ -102,6 +102,7 @@ const CORPUS: &[&str] = &[
     "bash -s <<< './y.sh s'",
     // A word the grammar skips before a here-document, and the `PWD` the shell starts with.
     "./x.sh - <<'EOF'\ndata\nEOF",
+    "./x.sh >out.txt after the redirection",
     "\"$PWD\"/y.sh pwd",
     // What xargs and find -exec run, with the words they add.
     "echo a b | xargs ./x.sh",

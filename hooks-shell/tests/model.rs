@@ -677,3 +677,21 @@ fn a_run_of_and_goes_on_where_its_cd_went_and_declarations_are_commands() {
     assert_eq!(shown(&line)[0], "export -p");
     assert_eq!(line.commands[1].redirects, 0..1);
 }
+
+#[test]
+fn words_after_a_redirection_and_before_a_here_document_are_the_command_s() {
+    let line = Line::parse("git >/dev/null reset --hard", Shell::Bash, &cx());
+    assert_eq!(shown(&line), ["git reset --hard"]);
+    let line = Line::parse("python3 - <<'EOF'\nprint(1)\nEOF", Shell::Bash, &cx());
+    assert_eq!(shown(&line), ["python3 -"]);
+    // `$PWD` is where the line starts.
+    let line = Line::parse(
+        "echo \"$PWD\"",
+        Shell::Bash,
+        &Context::new("/w").complete(true),
+    );
+    assert_eq!(shown(&line), ["echo /w"]);
+    // A word continued on the next line is not read: the line is listed as unread.
+    let line = Line::parse("git re\\\nset --hard", Shell::Bash, &cx());
+    assert_eq!(line.unread[0].span, 0..18);
+}

@@ -52,6 +52,21 @@ impl Walker<'_> {
         for word in dropped {
             words.push((Word::Static(word), span.clone(), false));
         }
+        // The grammar hangs the words after a redirection's target on the redirection
+        // (`git >/dev/null reset --hard`): they are the command's.
+        for redirect in &redirects {
+            let mut cursor = redirect.walk();
+            let extra: Vec<Node> = redirect
+                .children_by_field_name("destination", &mut cursor)
+                .skip(1)
+                .collect();
+            for node in extra {
+                let at = self.span(node);
+                for w in self.words(node, scope) {
+                    words.push((w.word, at.clone(), w.line_var));
+                }
+            }
+        }
         let first = self.out.redirects.len();
         let input = self.redirections(&redirects, scope, stdin);
         let mine = first..self.out.redirects.len();

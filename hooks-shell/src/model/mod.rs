@@ -247,11 +247,19 @@ impl Walker<'_> {
         if let Some(at) = continued_word(self.src) {
             // bash joins `./x\<newline>.sh` into one word; the grammar splits it in two.
             let span = self.span_fix.clone().unwrap_or(at..at + 2);
-            self.dynamic(
-                span,
-                "a word continued on the next line, which the grammar splits and the shell \
-                 joins",
-            );
+            let why = "a word continued on the next line, which the grammar splits and the shell \
+                 joins";
+            self.dynamic(span, why);
+            // What runs is not read: the whole line is, for a guard, as written.
+            let whole = self.span_fix.clone().unwrap_or(0..self.src.len());
+            let d = Dynamic {
+                span: whole,
+                why: why.to_owned(),
+                parts: Vec::new(),
+            };
+            if !self.out.unread.contains(&d) {
+                self.out.unread.push(d);
+            }
         }
         if let Some(at) = self.src.find('\r') {
             // bash reads a carriage return as a character of a word; the grammar reads it as
