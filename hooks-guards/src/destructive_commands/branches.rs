@@ -61,7 +61,9 @@ pub(super) fn judge(judge: &Judge, command: &Command) -> Option<String> {
     match sub {
         "push" => push(judge, command, rest, repository.as_deref()),
         "reset" => reset(judge, command, rest),
-        "clean" | "checkout" | "restore" | "stash" | "branch" if judge.guard.git_discards => {
+        "clean" | "checkout" | "restore" | "stash" | "branch" | "worktree"
+            if judge.guard.git_discards =>
+        {
             discards(judge, command, sub, rest)
         }
         _ => None,
@@ -265,10 +267,13 @@ fn discards(judge: &Judge, command: &Command, sub: &str, args: &[Word]) -> Optio
             if statics.contains(&"--")
                 || statics.contains(&".")
                 || short('f')
-                || long("--force") =>
+                || long("--force")
+                || long("--ours")
+                || long("--theirs") =>
         {
             "throws away changes to the working tree"
         }
+        "worktree" if statics.first() == Some(&"remove") => "deletes a worktree and its files",
         "restore" if !(short('S') || long("--staged")) || short('W') || long("--worktree") => {
             "throws away changes to the working tree"
         }

@@ -52,8 +52,9 @@
 //! - With `block_pipe_to_shell`: a download run as a script (`curl … | bash`, `bash <(curl …)`,
 //!   `sh -c "$(wget -O- …)"`).
 //! - With `git_discards`: git commands that throw away work git cannot give back (`git reset
-//!   --hard`, `git clean -f`, `git checkout -- <paths>`/`git checkout .`, `git restore`
-//!   of the working tree, `git stash drop`/`clear`, `git branch -D`).
+//!   --hard`, `git clean -f`, `git checkout -- <paths>`/`git checkout .`/`--ours`/`--theirs`,
+//!   `git restore` of the working tree, `git stash drop`/`clear`, `git branch -D`, `git
+//!   worktree remove`).
 //! - With `delete_outside_temp`: any recursive delete outside the temporary directories
 //!   (`/tmp`, `/var/tmp`, `$TMPDIR`), `./build` and `node_modules` included.
 //!

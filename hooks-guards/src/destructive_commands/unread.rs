@@ -104,8 +104,10 @@ fn as_written(judge: &Judge, text: &str) -> Option<String> {
     None
 }
 
-/// The words of `text` as written.
+/// The words of `text` as written (a backslash before a newline joins the lines, as the
+/// shell joins them).
 fn tokens(text: &str) -> Vec<Token> {
+    let text = text.replace("\\\n", "");
     let mut out = Vec::new();
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut Vec<Token>| {
