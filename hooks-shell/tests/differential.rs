@@ -48,6 +48,24 @@ impl Shells {
             dash: on_path("dash")?,
         })
     }
+
+    /// The shells, or `None` (the test is skipped, saying so) when one is missing and
+    /// [`REQUIRED`] is not set; a failure when it is.
+    fn required() -> Option<Shells> {
+        let shells = Shells::find();
+        if shells.is_none() {
+            assert!(
+                std::env::var_os(REQUIRED).is_none(),
+                "bash and dash must both be on PATH for the differential test ({REQUIRED} is \
+                 set): install them (Debian: apt-get install bash dash)"
+            );
+            eprintln!(
+                "bash or dash is not on PATH: the differential test is skipped (set {REQUIRED}=1 \
+                 to make that a failure, as scripts/test.sh does)"
+            );
+        }
+        shells
+    }
 }
 /// Scripts that exist in the sandbox's directory and in its `sub/`.
 const SCRIPTS: &[&str] = &["x.sh", "y.sh", "z.sh", "a.sh"];
@@ -404,6 +422,18 @@ struct Figures {
     failures: Vec<String>,
 }
 
+impl Figures {
+    /// Counts a line run under `shell`: agreed when there are no `problems`.
+    fn note(&mut self, shell: Shell, line: &str, problems: &[String]) {
+        if problems.is_empty() {
+            self.agreed += 1;
+        } else {
+            self.failures
+                .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
+        }
+    }
+}
+
 fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
     let model = Line::parse(line, shell, &sandbox.context());
     let ran = sandbox.run(shell, line);
@@ -431,27 +461,12 @@ fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
             problems.push(format!("predicted {entry:?}, did not run"));
         }
     }
-    if problems.is_empty() {
-        figures.agreed += 1;
-    } else {
-        figures
-            .failures
-            .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
-    }
+    figures.note(shell, line, &problems);
 }
 
 #[test]
 fn the_model_predicts_what_bash_and_dash_run() {
-    let Some(shells) = Shells::find() else {
-        assert!(
-            std::env::var_os(REQUIRED).is_none(),
-            "bash and dash must both be on PATH for the differential test ({REQUIRED} is set): \
-             install them (Debian: apt-get install bash dash)"
-        );
-        eprintln!(
-            "bash or dash is not on PATH: the differential test is skipped (set {REQUIRED}=1 to \
-             make that a failure, as scripts/test.sh does)"
-        );
+    let Some(shells) = Shells::required() else {
         return;
     };
     let stubs: Vec<String> = STUBS.iter().map(|s| (*s).to_owned()).collect();
@@ -615,13 +630,7 @@ fn check_guard_line(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut F
         .filter(|entry| !expected.iter().any(|(p, _)| matches(p, entry)))
         .map(|entry| format!("ran {entry:?}, not predicted"))
         .collect();
-    if problems.is_empty() {
-        figures.agreed += 1;
-    } else {
-        figures
-            .failures
-            .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
-    }
+    figures.note(shell, line, &problems);
 }
 
 #[test]
@@ -637,11 +646,7 @@ fn whatever_the_guard_corpus_runs_under_bash_and_dash_the_model_found() {
         eprintln!("the guards' corpus is not in this checkout: its differential test is skipped");
         return;
     };
-    let Some(shells) = Shells::find() else {
-        assert!(
-            std::env::var_os(REQUIRED).is_none(),
-            "bash and dash must both be on PATH for the differential test ({REQUIRED} is set)"
-        );
+    let Some(shells) = Shells::required() else {
         return;
     };
     let lines = guard_corpus(&text);

@@ -58,14 +58,7 @@ pub(super) fn command(judge: &Judge, name: &str, command: &Command) -> Option<St
     let code = match command.code.as_ref()? {
         Word::Static(code) => code.clone(),
         // What is known of it: a value not known is an empty-handed placeholder.
-        Word::Dynamic(d) => d
-            .parts
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) | Part::Glob(t) => t.as_str(),
-                Part::Unknown { .. } => UNKNOWN,
-            })
-            .collect(),
+        Word::Dynamic(d) => super::written(&d.parts, &|_| UNKNOWN.to_owned()),
     };
     judge_code(judge, command, language, &code, judge.depth)
 }

@@ -112,14 +112,7 @@ fn is_socket(path: &str) -> bool {
 fn path_text(word: &Word) -> String {
     match word {
         Word::Static(s) => s.clone(),
-        Word::Dynamic(d) => d
-            .parts
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) | Part::Glob(t) => t.as_str(),
-                Part::Unknown { .. } => "",
-            })
-            .collect(),
+        Word::Dynamic(d) => super::written(&d.parts, &|_| String::new()),
     }
 }
 

@@ -433,18 +433,20 @@ fn shown_word(judge: &Judge, command: &Command, word: &Word) -> String {
         Word::Static(s) if s.is_empty() || s.contains([' ', '\t', '\n']) => format!("'{s}'"),
         Word::Static(s) => s.clone(),
         Word::Dynamic(d) if d.span.len() < command.span.len() => judge.source(&d.span).to_owned(),
-        Word::Dynamic(d) => d
-            .parts
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) | Part::Glob(t) => t.clone(),
-                Part::Unknown {
-                    name: Some(name), ..
-                } => format!("${name}"),
-                Part::Unknown { name: None, .. } => "…".to_owned(),
-            })
-            .collect(),
+        Word::Dynamic(d) => paths::parts_text(&d.parts),
     }
+}
+
+/// What is known of a dynamic word, as text: its text and patterns as written, `unknown`'s
+/// answer for each value not known (given the variable's name, if it is one's).
+fn written(parts: &[Part], unknown: &dyn Fn(Option<&str>) -> String) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(t) | Part::Glob(t) => t.clone(),
+            Part::Unknown { name, .. } => unknown(name.as_deref()),
+        })
+        .collect()
 }
 
 /// The name a program is judged by: its last path component, without a `.exe`.

@@ -318,18 +318,12 @@ fn harmless_device(name: &str) -> bool {
         || name.starts_with("udp/")
 }
 
-/// A word's parts as text, for a message (`$…` for a value not known).
-fn parts_text(parts: &[Part]) -> String {
-    parts
-        .iter()
-        .map(|p| match p {
-            Part::Text(t) | Part::Glob(t) => t.clone(),
-            Part::Unknown {
-                name: Some(name), ..
-            } => format!("${name}"),
-            Part::Unknown { name: None, .. } => "…".to_owned(),
-        })
-        .collect()
+/// A word's parts as text, for a message (`$NAME` for a variable's value not known, `…` for
+/// another).
+pub(super) fn parts_text(parts: &[Part]) -> String {
+    super::written(parts, &|name| {
+        name.map_or("…".to_owned(), |n| format!("${n}"))
+    })
 }
 
 /// The word's start and its characters, patterns and values.
