@@ -73,8 +73,11 @@
 //! - A variable the line assigns is known to the words after it (arguments, redirection
 //!   targets), but a program or a script named through it is dynamic: an assignment the line
 //!   makes can depend on what ran before it, and a program that is not written in the line
-//!   itself is not what a reader approves. An assignment or a `cd` made under a condition
-//!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
+//!   itself is not what a reader approves (the command is read all the same, for a guard). An
+//!   assignment or a `cd` made under a condition (`&&`, `||`, `if`, loops) leaves the variable
+//!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
+//!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
+//!   the line starts in.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
 //!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
 //!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell
@@ -90,6 +93,13 @@
 //!   with a command substitution in an array subscript (`let 'x=a[$(…)]'`).
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
+//! - A line that another program gives a shell of its choosing or runs elsewhere — `eval`,
+//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `chroot`, `env -S` — is read as
+//!   commands of its own (a guard judges them) and stays dynamic: it is not a line a reader
+//!   approves as written.
+//! - The words `xargs` adds are the words it reads, when its input is text the line writes;
+//!   when `find` writes it, or for `find -exec`'s `{}`, a path starting with `find`'s start
+//!   point ([`Part::Unknown`] after it); otherwise a value not known.
 //! - A part nested deeper than the walk follows (some hundred levels of `$(…)`, `( … )`,
 //!   `{ …; }` and nested lines together) is dynamic: reading a line never overflows the stack.
 //! - A command under a condition is still reported, with [`Command::conditional`] set: the

@@ -8,7 +8,8 @@
 //!   get a copy of the scope (directory and variables): a `cd` or an assignment inside does not
 //!   reach the commands after it.
 //! - A branch (the right of `&&`/`||`, the arms of `if` and `case`, loop and function bodies) is
-//!   walked in a copy too, and afterwards a directory or a variable it changed is unknown.
+//!   walked in a copy too, and afterwards a directory or a variable it changed is unknown. The
+//!   parts of a run of `&&` share one copy: each sees what the parts before it did.
 //! - A nested line (a shell's `-c` string, a here-document or here-string fed to a shell,
 //!   `trap`'s action) is parsed again, with the same rules, in a child scope that keeps only the
 //!   exported variables.
