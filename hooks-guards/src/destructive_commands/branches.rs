@@ -186,6 +186,28 @@ fn push(judge: &Judge, command: &Command, args: &[Word], repo: Option<&Path>) ->
         if !(removes || rewrites) {
             continue;
         }
+        // `HEAD` is the current branch, when the repository says it.
+        let current;
+        let dest = match dest {
+            "HEAD" | "@" => match repo.and_then(current_branch) {
+                Some(Head::Branch(b)) => {
+                    current = b;
+                    current.as_str()
+                }
+                Some(Head::Detached) => continue,
+                None => {
+                    return judge.guard.unknown(|| {
+                        format!(
+                            "`{}` force-pushes or deletes the current branch, which the guard \
+                             cannot read and may be protected ({})",
+                            shown(),
+                            judge.guard.protected_branches.join(", ")
+                        )
+                    });
+                }
+            },
+            dest => dest,
+        };
         if let Some(branch) = protected(judge, dest) {
             let does = if removes {
                 "deletes the protected branch"

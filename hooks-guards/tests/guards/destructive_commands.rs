@@ -324,3 +324,78 @@ fn an_unknown_guard_name_is_an_error_with_a_suggestion() {
         "{error}"
     );
 }
+
+#[test]
+fn a_force_push_with_no_refspec_is_judged_by_the_branch_head_names() {
+    let temp = tempfile::tempdir().unwrap();
+    let repo = temp.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    // A worktree: `.git` is a file naming the repository's own directory.
+    let worktree = temp.path().join("worktree");
+    std::fs::create_dir_all(worktree.join("src")).unwrap();
+    let gitdir = temp.path().join("repo/.git/worktrees/w");
+    std::fs::create_dir_all(&gitdir).unwrap();
+    std::fs::write(
+        worktree.join(".git"),
+        format!("gitdir: {}\n", gitdir.display()),
+    )
+    .unwrap();
+    let guard = DestructiveCommands::default();
+    for (head, blocked) in [
+        ("ref: refs/heads/main\n", true),
+        ("ref: refs/heads/my-feature\n", false),
+        ("4b825dc642cb6eb9a060e54bf8d69288fbee4904\n", false),
+    ] {
+        std::fs::write(repo.join(".git/HEAD"), head).unwrap();
+        std::fs::write(gitdir.join("HEAD"), head).unwrap();
+        for line in ["git push --force", "git push -f origin HEAD"] {
+            assert_eq!(
+                guard.check_in(line, Some(&repo)).is_some(),
+                blocked,
+                "{line} on {head}"
+            );
+            // From a directory of a worktree.
+            assert_eq!(
+                guard.check_in(line, Some(&worktree.join("src"))).is_some(),
+                blocked,
+                "{line} on {head}, in a worktree"
+            );
+        }
+    }
+    // With no repository to read, the branch is not known: blocked under on_unknown: block.
+    let why = guard.check("git push --force").unwrap();
+    assert!(why.contains("on_unknown: block"), "{why}");
+    let lenient = DestructiveCommands {
+        on_unknown: OnUnknown::Allow,
+        ..DestructiveCommands::default()
+    };
+    assert_eq!(lenient.check("git push --force"), None);
+}
+
+#[test]
+fn the_hook_judges_in_the_session_s_project_directory() {
+    let hooks = HooksBuilder::new()
+        .builtin(DestructiveCommands::default())
+        .build()
+        .unwrap();
+    let call = |cmd: &str| ToolCall::new("bash", json!({ "command": cmd }));
+    let session = hooks.session("project");
+    session.set_project_dir("/srv/shop");
+    let turn = session.begin_turn();
+    // The project itself, and what holds it, are protected once the guard knows where it is.
+    assert!(
+        turn.intercept_tool_call(call("rm -rf /srv/shop"))
+            .is_blocked()
+    );
+    assert!(turn.intercept_tool_call(call("rm -rf ..")).is_blocked());
+    assert!(
+        !turn
+            .intercept_tool_call(call("rm -rf build ../other/build"))
+            .is_blocked()
+    );
+    assert!(
+        !turn
+            .intercept_tool_call(call("rm -rf /srv/other-shop"))
+            .is_blocked()
+    );
+}
