@@ -69,7 +69,10 @@ project_rules! {
         "shell_tools": UserOnly,
         "command_keys": UserOnly,
         "protected_branches": Union,
+        "on_unknown": Stronger(crate::destructive_commands::OnUnknown::LEVELS),
         "block_pipe_to_shell": Raise,
+        "git_discards": Raise,
+        "delete_outside_temp": Raise,
     }
     ProtectedPaths {
         "paths": Union,

@@ -2,16 +2,25 @@
 //!
 //! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
 //! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
-//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `xargs`), the directory each is looked up from
-//! (`cd` moves it for the commands after it), the scripts a shell or an interpreter runs or
-//! sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the lines a shell runs
-//! from `-c STRING`, a here-document or a here-string (read again with the same rules), and the
-//! files the line reads and writes through redirections. Redirection targets are files
-//! *written* or *read*, never scripts.
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `busybox`, `flock`,
+//! `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is looked up from (`cd`
+//! moves it for the commands after it), the scripts a shell or an interpreter runs or sources
+//! (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter is
+//! given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
+//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`,
+//! `printf …`, `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`,
+//! `flock -c`, `watch` and `env -S` run (each read again with the same rules), and the files
+//! the line reads and writes through redirections. Redirection targets are files *written* or
+//! *read*, never scripts; a here-document given to a program that is not a shell is data.
+//! The words `xargs` adds to its command are the words it reads when the line gives them, and
+//! the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
+//! point. What would run and cannot be read is listed in [`Line::unread`].
 //!
-//! What the line computes when it runs — a glob, a brace expansion, a command substitution, a
-//! variable the caller does not know, a variable the line itself sets naming a program, `eval`
-//! — is never guessed: it is a [`Dynamic`] with the byte span in the line and the reason.
+//! What the line computes when it runs — a glob, a command substitution, a variable the caller
+//! does not know, a variable the line itself sets naming a program — is never guessed: it is a
+//! [`Dynamic`] with the byte span in the line, the reason and, for a word, what is known of it
+//! ([`Part`]s: `"$X/out"` is a value not known then `/out`), so that a guard can judge what the
+//! word may be.
 //! Consent pins the files a hook runs with it, and refuses to pin a line whose program or
 //! script is dynamic; the guards read tool calls' shell commands with it.
 //!
@@ -55,13 +64,20 @@
 //! - Static means the same on every run given the caller's [`Context`]: the variables it knows
 //!   (the project directory, the hook's `env`), and whether every other variable is unset
 //!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context.
-//! - An unquoted expansion whose value holds a blank or a glob character is dynamic (the shell
-//!   splits and globs it); an unquoted expansion that is empty disappears, as in the shell.
+//! - Under [`Shell::Bash`] a brace expansion is the words it makes (`/{etc,usr}` is `/etc`
+//!   and `/usr`, `{1..3}` is `1 2 3`); under [`Shell::Posix`] it is dynamic (dash leaves it as
+//!   written, bash as `sh` expands it). An unquoted expansion of a known value is split at its
+//!   blanks into words (the line cannot have changed `IFS`: that is dynamic); one that is empty
+//!   disappears, as in the shell. A word holding an unquoted glob character is dynamic, its
+//!   pattern kept in its [`Part`]s.
 //! - A variable the line assigns is known to the words after it (arguments, redirection
 //!   targets), but a program or a script named through it is dynamic: an assignment the line
 //!   makes can depend on what ran before it, and a program that is not written in the line
-//!   itself is not what a reader approves. An assignment or a `cd` made under a condition
-//!   (`&&`, `||`, `if`, loops) leaves the variable or the directory unknown after it.
+//!   itself is not what a reader approves (the command is read all the same, for a guard). An
+//!   assignment or a `cd` made under a condition (`&&`, `||`, `if`, loops) leaves the variable
+//!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
+//!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
+//!   the line starts in.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
 //!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
 //!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell
@@ -77,6 +93,13 @@
 //!   with a command substitution in an array subscript (`let 'x=a[$(…)]'`).
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
+//! - A line that another program gives a shell of its choosing or runs elsewhere — `eval`,
+//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `chroot`, `env -S` — is read as
+//!   commands of its own (a guard judges them) and stays dynamic: it is not a line a reader
+//!   approves as written.
+//! - The words `xargs` adds are the words it reads, when its input is text the line writes;
+//!   when `find` writes it, or for `find -exec`'s `{}`, a path starting with `find`'s start
+//!   point ([`Part::Unknown`] after it); otherwise a value not known.
 //! - A part nested deeper than the walk follows (some hundred levels of `$(…)`, `( … )`,
 //!   `{ …; }` and nested lines together) is dynamic: reading a line never overflows the stack.
 //! - A command under a condition is still reported, with [`Command::conditional`] set: the
@@ -205,6 +228,53 @@ pub struct Dynamic {
     /// Why it cannot be known, as a sentence fragment ("a glob, matched against files when the
     /// line runs").
     pub why: String,
+    /// For a word: what is known of it, in order (`"$X/out"` is a value not known, then
+    /// `/out`; `/?*` is `/` then two glob patterns). Empty for a part of the line that is not
+    /// a word.
+    pub parts: Vec<Part>,
+}
+
+/// A piece of a dynamic word.
+///
+/// A guard judges a word it cannot know by these: `"$TMPDIR/x"` can only name an entry `x`,
+/// while `"$X/.."` or `$X/*` can name any directory.
+///
+/// ```
+/// use hookchain_shell::{Context, Line, Part, Shell, Word};
+///
+/// let line = Line::parse(r#"rm -rf "$X/out" /?*"#, Shell::Bash, &Context::new("/w"));
+/// let Word::Dynamic(out) = &line.commands[0].args[1] else { panic!() };
+/// assert_eq!(
+///     out.parts,
+///     [
+///         Part::Unknown { name: Some("X".into()), split: false },
+///         Part::Text("/out".into()),
+///     ]
+/// );
+/// let Word::Dynamic(root) = &line.commands[0].args[2] else { panic!() };
+/// assert_eq!(
+///     root.parts,
+///     [Part::Text("/".into()), Part::Glob("?".into()), Part::Glob("*".into())]
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// Text that is the same on every run, after quote removal.
+    Text(String),
+    /// A pattern character the shell matches against file names when the line runs, as
+    /// written: `*`, `?`, or a class `[…]`.
+    Glob(String),
+    /// A value known only when the line runs: `name` is the variable it is the value of (`$X`,
+    /// `${X}`, `${X:?}`; `HOME` for a `~` whose home is not known), `None` for anything else
+    /// (a command substitution, a `${…}` operation, a word a program feeds, such as the paths
+    /// `find` hands to `-exec` or the words `xargs` reads). `split` when it is unquoted: the
+    /// shell may split it into several words, or none, and match its glob characters.
+    Unknown {
+        /// The variable, when it is one's value.
+        name: Option<String>,
+        /// Unquoted: split and globbed.
+        split: bool,
+    },
 }
 
 impl std::fmt::Display for Dynamic {
@@ -239,6 +309,16 @@ pub struct Command {
     /// `true` when it runs only if something before it succeeds or fails, or in a branch, loop
     /// or function body.
     pub conditional: bool,
+    /// Where its standard input comes from.
+    pub input: Input,
+    /// Its redirections, as indices in [`Line::redirects`] (a wrapped command shares its
+    /// wrapper's).
+    pub redirects: Range<usize>,
+    /// The program text an interpreter runs that the line holds: its inline code
+    /// (`python3 -c CODE`, `perl -e CODE`, `node -e CODE`, `ruby -e CODE`), or what its
+    /// standard input holds when the line gives it (`echo 'print(1)' | python3`). A shell's
+    /// line is read instead, as commands of its own.
+    pub code: Option<Word>,
     /// Its byte span in the line (see [`Dynamic::span`] for nested lines).
     pub span: Range<usize>,
 }
@@ -260,6 +340,27 @@ impl Command {
             .as_static()
             .is_some_and(|p| is_builtin(self.shell, p))
     }
+}
+
+/// Where a command's standard input comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// The line's own standard input (the agent's, or nothing).
+    Inherited,
+    /// A pipe from the part of a pipeline before it: `from` are the indices, in
+    /// [`Line::commands`], of the commands of that part; `text` is what they write, when the
+    /// model knows it (`echo TEXT`, `printf FORMAT ARGS` with static words, `cat` of a
+    /// here-document).
+    Pipe {
+        /// The commands writing into the pipe.
+        from: Range<usize>,
+        /// What they write, when it is known.
+        text: Option<String>,
+    },
+    /// A here-document's body or a here-string.
+    Text(Word),
+    /// A file read with `<`.
+    File(Word),
 }
 
 /// A script a command runs or sources.
@@ -333,6 +434,13 @@ pub struct Line {
     /// [`Word::Dynamic`] in its command and is not listed here; the commands of its
     /// substitution are.)
     pub dynamic: Vec<Dynamic>,
+    /// What would run that the model could not read as commands, each also in
+    /// [`dynamic`](Self::dynamic): code computed when the line runs (`bash -c "$X"`, `eval
+    /// "$X"`, `curl … | sh`, `xargs sh -c`), text the grammar does not parse, parts nested
+    /// too deeply. A guard that judges commands decides these by its policy for what it cannot
+    /// read. (A program named by a dynamic word is a command of [`commands`](Self::commands)
+    /// with a dynamic [`program`](Command::program); a script's content is not the line's.)
+    pub unread: Vec<Dynamic>,
 }
 
 impl Line {
@@ -381,7 +489,9 @@ impl Line {
     }
 }
 
-/// The last component of a program's path (`/usr/bin/bash` → `bash`).
+/// The last component of a program's path (`/usr/bin/bash` → `bash`), without a `.exe`
+/// (`python3.exe`, as Git Bash and WSL lines name programs, is `python3`).
 pub(crate) fn base_name(program: &str) -> &str {
-    program.rsplit('/').next().unwrap_or(program)
+    let base = program.rsplit('/').next().unwrap_or(program);
+    base.strip_suffix(".exe").unwrap_or(base)
 }

@@ -7,7 +7,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use crate::model::{Scope, Var, Walker};
-use crate::{Dynamic, Shell, Word};
+use crate::{Dynamic, Part, Shell, Word};
 
 /// A word's value as the walk returns it.
 pub(crate) struct Value {
@@ -18,33 +18,82 @@ pub(crate) struct Value {
     pub(crate) line_var: bool,
 }
 
+/// One character of a word, or what stands in a word for a value not known.
+#[derive(Clone)]
+enum Atom {
+    /// A character; `glob` when the shell would match it against files (unquoted, written
+    /// or from an unquoted expansion), `brace` when it takes part in brace expansion
+    /// (unquoted and written in the line).
+    Ch { c: char, glob: bool, brace: bool },
+    /// A value only known when the line runs.
+    Gap(Part),
+    /// A blank of an unquoted expansion: the shell splits the word there.
+    Split,
+}
+
 /// The pieces a word is built of, before they are joined.
 #[derive(Default)]
 struct Pieces {
-    text: String,
+    atoms: Vec<Atom>,
     dynamic: Option<Dynamic>,
     quoted: bool,
-    /// Unquoted literal text, escaped characters blanked: where globs and braces are looked for.
-    bare: String,
     line_var: bool,
     any: bool,
 }
 
 impl Pieces {
-    fn fail(&mut self, span: Range<usize>, why: impl Into<String>) {
+    /// Something not computed: the word is dynamic, with `part` standing for it.
+    fn fail(&mut self, span: Range<usize>, why: impl Into<String>, part: Part) {
         if self.dynamic.is_none() {
             self.dynamic = Some(Dynamic {
                 span,
                 why: why.into(),
+                parts: Vec::new(),
             });
         }
+        self.atoms.push(Atom::Gap(part));
     }
+
+    /// Text that is quoted (or otherwise out of reach of globs and braces).
+    fn quoted_text(&mut self, s: &str) {
+        self.atoms.extend(s.chars().map(|c| Atom::Ch {
+            c,
+            glob: false,
+            brace: false,
+        }));
+    }
+
+    fn text(&self) -> String {
+        text_of(&self.atoms)
+    }
+}
+
+/// An unknown value: `name` when it is a variable's, `split` when it is unquoted.
+fn unknown(name: Option<&str>, split: bool) -> Part {
+    Part::Unknown {
+        name: name.map(str::to_owned),
+        split,
+    }
+}
+
+fn text_of(atoms: &[Atom]) -> String {
+    atoms
+        .iter()
+        .filter_map(|a| match a {
+            Atom::Ch { c, .. } => Some(*c),
+            _ => None,
+        })
+        .collect()
 }
 
 const GLOB: [char; 3] = ['*', '?', '['];
 
+/// How many words one word may expand to through braces before it is dynamic.
+const MAX_BRACE_WORDS: usize = 1024;
+
 impl Walker<'_> {
-    /// The value of an argument word.
+    /// The value of a word that stays one word (a redirection's target, a `case` value): a
+    /// brace expansion or a split in it is dynamic.
     pub(crate) fn word(&mut self, node: Node, scope: &mut Scope) -> Value {
         self.word_in(node, scope, false)
     }
@@ -53,40 +102,136 @@ impl Walker<'_> {
     pub(crate) fn word_in(&mut self, node: Node, scope: &mut Scope, assignment: bool) -> Value {
         let mut p = Pieces::default();
         self.piece(node, scope, false, assignment, true, &mut p);
-        if !assignment && p.dynamic.is_none() {
-            if p.bare.contains(GLOB) {
-                p.fail(
-                    self.span(node),
-                    "a glob, matched against files when the line runs",
-                );
-            } else if braces(&p.bare) {
-                // Under `sh` too: macOS's `/bin/sh` is bash, which expands braces.
-                p.fail(
-                    self.span(node),
-                    "a brace expansion, several words when the line runs",
-                );
-            }
-        }
-        if p.dynamic.is_none()
-            && p.text.contains('[')
-            && (p.text.contains("$(") || p.text.contains('`'))
+        let mut values = self.finish(node, p, assignment, false);
+        values.pop().unwrap_or(Value {
+            word: Word::Static(String::new()),
+            vanished: true,
+            line_var: false,
+        })
+    }
+
+    /// The words a command's word becomes: under bash a brace expansion is several words
+    /// (`/{etc,usr}`), an unquoted expansion of a known value with blanks is split; words
+    /// that expand to nothing are left out.
+    pub(crate) fn words(&mut self, node: Node, scope: &mut Scope) -> Vec<Value> {
+        let mut p = Pieces::default();
+        self.piece(node, scope, false, false, true, &mut p);
+        self.finish(node, p, false, true)
+            .into_iter()
+            .filter(|v| !v.vanished)
+            .collect()
+    }
+
+    /// Joins the pieces into the word or words they make.
+    fn finish(&mut self, node: Node, p: Pieces, assignment: bool, many: bool) -> Vec<Value> {
+        let span = self.span(node);
+        let text = p.text();
+        if p.dynamic.is_none() && text.contains('[') && (text.contains("$(") || text.contains('`'))
         {
             // `let 'x=a[$(./x.sh)]'`, `[[ $v -eq 0 ]]`, `declare -i`: bash runs a command
             // substitution written in an array subscript of text it evaluates as arithmetic.
-            let span = self.span(node);
             self.dynamic(
-                span,
+                span.clone(),
                 "text with a command substitution in an array subscript, which bash runs when \
                  it evaluates the text as arithmetic",
             );
         }
-        let vanished = !p.quoted && p.text.is_empty() && p.dynamic.is_none() && p.any;
+        let whole = |why: &str, p: &Pieces| Value {
+            word: Word::Dynamic(Dynamic {
+                span: span.clone(),
+                why: why.to_owned(),
+                parts: vec![unknown(None, true)],
+            }),
+            vanished: false,
+            line_var: p.line_var,
+        };
+        if assignment {
+            let atoms = p.atoms.clone();
+            return vec![self.field(&span, atoms, &p, None)];
+        }
+        let braced = braces(&p.atoms);
+        let expanded = match braced {
+            false => vec![p.atoms.clone()],
+            // Under `sh` too: macOS's `/bin/sh` is bash, which expands braces.
+            true if self.shell == Shell::Posix || !many => {
+                return vec![whole(
+                    "a brace expansion, several words when the line runs",
+                    &p,
+                )];
+            }
+            true => {
+                let mut budget = MAX_BRACE_WORDS;
+                match brace_expand(&p.atoms, &mut budget) {
+                    Some(words) => words,
+                    None => {
+                        return vec![whole(
+                            "a brace expansion of more words than this model follows",
+                            &p,
+                        )];
+                    }
+                }
+            }
+        };
+        let splits = p.atoms.iter().any(|a| matches!(a, Atom::Split));
+        if splits && !many {
+            let why = match &p.dynamic {
+                Some(d) => d.why.clone(),
+                None => "an unquoted expansion split into words when the line runs".to_owned(),
+            };
+            return vec![whole(&why, &p)];
+        }
+        let mut out = Vec::new();
+        for atoms in expanded {
+            if !splits {
+                let vanish = !p.quoted && atoms.is_empty() && p.dynamic.is_none() && p.any;
+                if braced && atoms.is_empty() && !p.quoted {
+                    continue;
+                }
+                out.push(self.field(&span, atoms, &p, Some(vanish)));
+                continue;
+            }
+            for field in atoms.split(|a| matches!(a, Atom::Split)) {
+                if !field.is_empty() {
+                    out.push(self.field(&span, field.to_vec(), &p, Some(false)));
+                }
+            }
+        }
+        out
+    }
+
+    /// One word of the result: static, or dynamic with what is known of it.
+    fn field(
+        &mut self,
+        span: &Range<usize>,
+        atoms: Vec<Atom>,
+        p: &Pieces,
+        vanished: Option<bool>,
+    ) -> Value {
+        let globs = vanished.is_some()
+            && atoms
+                .iter()
+                .any(|a| matches!(a, Atom::Ch { c, glob: true, .. } if GLOB.contains(c)));
+        let gaps = atoms.iter().any(|a| matches!(a, Atom::Gap(_)));
+        let word = if gaps || globs {
+            let why = match (&p.dynamic, gaps) {
+                (Some(d), true) => d.why.clone(),
+                _ => "a glob, matched against files when the line runs".to_owned(),
+            };
+            let span = match (&p.dynamic, gaps) {
+                (Some(d), true) => d.span.clone(),
+                _ => span.clone(),
+            };
+            Word::Dynamic(Dynamic {
+                span,
+                why,
+                parts: parts_of(&atoms, vanished.is_some()),
+            })
+        } else {
+            Word::Static(text_of(&atoms))
+        };
         Value {
-            word: match p.dynamic {
-                Some(d) => Word::Dynamic(d),
-                None => Word::Static(p.text),
-            },
-            vanished,
+            word,
+            vanished: vanished.unwrap_or(false),
             line_var: p.line_var,
         }
     }
@@ -101,7 +246,11 @@ impl Walker<'_> {
         p: &mut Pieces,
     ) {
         if !self.enter(node) {
-            p.fail(self.span(node), "parts nested too deeply to follow");
+            p.fail(
+                self.span(node),
+                "parts nested too deeply to follow",
+                unknown(None, !quoted),
+            );
             return;
         }
         self.piece_in(node, scope, quoted, assignment, first, p);
@@ -119,6 +268,7 @@ impl Walker<'_> {
         p: &mut Pieces,
     ) {
         let span = self.span(node);
+        let computed = unknown(None, !quoted && !assignment);
         match node.kind() {
             "word"
             | "number"
@@ -129,27 +279,35 @@ impl Walker<'_> {
             | "special_variable_name" => {
                 let raw = self.text(node).to_owned();
                 if quoted {
-                    p.text.push_str(&raw);
+                    p.quoted_text(&raw);
                     return;
                 }
                 if first && (raw == "~" || raw.starts_with("~/")) {
+                    p.any = true;
                     match scope.vars.get("HOME") {
-                        Some(Var::Known { value, .. }) => {
-                            p.text.push_str(value);
-                            p.any = true;
-                            self.bare(&raw[1..], p);
-                        }
-                        _ => p.fail(span, "`~`, the home directory, which is not known"),
+                        Some(Var::Known { value, .. }) => p.quoted_text(value),
+                        _ => p.fail(
+                            span,
+                            "`~`, the home directory, which is not known",
+                            unknown(Some("HOME"), false),
+                        ),
                     }
+                    self.bare(&raw[1..], p);
                     return;
                 }
                 if first && raw.starts_with('~') {
                     p.fail(
                         span,
                         "`~user`, a home directory looked up when the line runs",
+                        unknown(None, false),
                     );
                     return;
                 }
+                self.bare(&raw, p);
+            }
+            "brace_expression" => {
+                // `{1..3}`: the grammar's node for a sequence, read as the text it is.
+                let raw = self.text(node).to_owned();
                 self.bare(&raw, p);
             }
             "string" | "translated_string" => {
@@ -164,29 +322,36 @@ impl Walker<'_> {
                         continue;
                     }
                     let literal = self.src.get(pos..child.start_byte()).unwrap_or("");
-                    p.text.push_str(&dq_unescape(literal));
+                    p.quoted_text(&dq_unescape(literal));
                     self.piece(child, scope, true, assignment, false, p);
                     pos = child.end_byte();
                 }
                 let literal = self.src.get(pos..end).unwrap_or("");
-                p.text.push_str(&dq_unescape(literal));
+                p.quoted_text(&dq_unescape(literal));
             }
             "raw_string" => {
                 p.quoted = true;
-                let raw = self.text(node);
-                p.text
-                    .push_str(raw.get(1..raw.len().saturating_sub(1)).unwrap_or(""));
+                let raw = self.text(node).to_owned();
+                p.quoted_text(raw.get(1..raw.len().saturating_sub(1)).unwrap_or(""));
             }
             "ansi_c_string" => {
                 p.quoted = true;
                 if self.shell == Shell::Posix {
-                    p.fail(span, "`$'…'` quoting, which a POSIX sh may not read");
+                    p.fail(
+                        span,
+                        "`$'…'` quoting, which a POSIX sh may not read",
+                        unknown(None, false),
+                    );
                     return;
                 }
                 let raw = self.text(node);
                 match ansi_c(raw.get(2..raw.len().saturating_sub(1)).unwrap_or("")) {
-                    Some(s) => p.text.push_str(&s),
-                    None => p.fail(span, "a `$'…'` escape this model does not decode"),
+                    Some(s) => p.quoted_text(&s),
+                    None => p.fail(
+                        span,
+                        "a `$'…'` escape this model does not decode",
+                        unknown(None, false),
+                    ),
                 }
             }
             "simple_expansion" => {
@@ -208,15 +373,14 @@ impl Walker<'_> {
                 } else {
                     "a process substitution's file"
                 };
-                p.fail(span, why);
+                p.any = true;
+                p.fail(span, why, computed);
             }
             "arithmetic_expansion" => {
                 let mut copy = scope.clone();
                 self.statement_seq(node, &mut copy);
-                p.fail(span, "an arithmetic expansion");
-            }
-            "brace_expression" => {
-                p.fail(span, "a brace expansion, several words when the line runs")
+                p.any = true;
+                p.fail(span, "an arithmetic expansion", computed);
             }
             "concatenation" => {
                 let mut cursor = node.walk();
@@ -227,17 +391,20 @@ impl Walker<'_> {
                     } else {
                         let raw = self.text(child).to_owned();
                         if quoted {
-                            p.text.push_str(&raw);
+                            p.quoted_text(&raw);
                         } else {
                             self.bare(&raw, p);
                         }
                     }
                 }
             }
-            kind => p.fail(span, format!("`{kind}` is not read by this model")),
+            kind => p.fail(
+                span,
+                format!("`{kind}` is not read by this model"),
+                computed,
+            ),
         }
     }
-
     /// Walks the commands of a substitution.
     pub(crate) fn statement_seq(&mut self, node: Node, scope: &mut Scope) {
         let mut cursor = node.walk();
@@ -255,14 +422,18 @@ impl Walker<'_> {
             if c == '\\' {
                 match chars.next() {
                     Some('\n') | None => {}
-                    Some(e) => {
-                        p.text.push(e);
-                        p.bare.push(' ');
-                    }
+                    Some(e) => p.atoms.push(Atom::Ch {
+                        c: e,
+                        glob: false,
+                        brace: false,
+                    }),
                 }
             } else {
-                p.text.push(c);
-                p.bare.push(c);
+                p.atoms.push(Atom::Ch {
+                    c,
+                    glob: true,
+                    brace: true,
+                });
             }
         }
     }
@@ -281,35 +452,41 @@ impl Walker<'_> {
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        let split = !quoted && !assignment;
         if !valid {
-            p.fail(span, format!("`${name}`, a special parameter"));
+            p.fail(
+                span,
+                format!("`${name}`, a special parameter"),
+                unknown(None, split),
+            );
             return;
         }
         match self.lookup(name, scope) {
             Var::Known { value, line, .. } => {
-                if !quoted && !assignment {
-                    if value.contains([' ', '\t', '\n']) {
-                        p.fail(
-                            span,
-                            format!("`${name}` unquoted, split into words when the line runs"),
-                        );
-                        return;
-                    }
-                    if value.contains(GLOB) {
-                        p.fail(
-                            span,
-                            format!("`${name}` unquoted, matched against files when the line runs"),
-                        );
-                        return;
+                p.line_var |= line;
+                if !split {
+                    p.quoted_text(&value);
+                    return;
+                }
+                // Unquoted, the value is split at blanks (the line cannot have set `IFS`:
+                // that makes it dynamic) and its glob characters match files.
+                for c in value.chars() {
+                    if matches!(c, ' ' | '\t' | '\n') {
+                        p.atoms.push(Atom::Split);
+                    } else {
+                        p.atoms.push(Atom::Ch {
+                            c,
+                            glob: true,
+                            brace: false,
+                        });
                     }
                 }
-                p.line_var |= line;
-                p.text.push_str(&value);
             }
             Var::Unset => {}
             Var::Unknown { .. } => p.fail(
                 span,
                 format!("`${name}`, a variable not known before the line runs"),
+                unknown(Some(name), split),
             ),
         }
     }
@@ -322,7 +499,8 @@ impl Walker<'_> {
         }
     }
 
-    /// `${NAME}`, `${NAME:-word}` and kin; any other operation is dynamic.
+    /// `${NAME}`, `${NAME:-word}` and kin, `${NAME:?message}`; any other operation is
+    /// dynamic.
     fn expansion(
         &mut self,
         node: Node,
@@ -332,6 +510,7 @@ impl Walker<'_> {
         p: &mut Pieces,
     ) {
         let span = self.span(node);
+        let split = !quoted && !assignment;
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         // `${`, NAME, then either `}` or an operator, its word parts, `}`.
@@ -340,15 +519,20 @@ impl Walker<'_> {
             .copied()
             .filter(|n| !matches!(self.text(*n), "${" | "}"))
             .collect();
+        p.any = true;
         let Some((name, rest)) = inner.split_first() else {
-            p.fail(span, "an empty `${}`");
+            p.fail(span, "an empty `${}`", unknown(None, split));
             return;
         };
         if name.kind() != "variable_name" {
             // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
             let mut copy = scope.clone();
             self.substitutions(node, &mut copy);
-            p.fail(span, "a `${…}` operation this model does not compute");
+            p.fail(
+                span,
+                "a `${…}` operation this model does not compute",
+                unknown(None, split),
+            );
             return;
         }
         let name = self.text(*name).to_owned();
@@ -364,22 +548,49 @@ impl Walker<'_> {
                 "`${…@P}`, which runs the command substitutions of the value",
             );
         }
+        let var = self.lookup(&name, scope);
+        if matches!(op.as_str(), ":?" | "?") {
+            // The value, or the shell stops with the message: the message's substitutions
+            // may run.
+            let mut copy = scope.clone();
+            self.substitutions(node, &mut copy);
+            match var {
+                Var::Known { ref value, .. } if !(op == ":?" && value.is_empty()) => {
+                    self.variable(&name, span, scope, quoted, assignment, p);
+                }
+                Var::Unknown { .. } => {
+                    self.variable(&name, span, scope, quoted, assignment, p);
+                }
+                _ => p.fail(
+                    span,
+                    format!("`${{{name}{op}}}` of a variable unset, which stops the shell"),
+                    unknown(None, split),
+                ),
+            }
+            return;
+        }
         if !matches!(op.as_str(), ":-" | "-" | ":=" | "=" | ":+" | "+") {
             // What it cannot compute may still run commands (`${x/a/$(./x.sh)}`).
             let mut copy = scope.clone();
             self.substitutions(node, &mut copy);
-            p.fail(span, "a `${…}` operation this model does not compute");
+            p.fail(
+                span,
+                "a `${…}` operation this model does not compute",
+                unknown(None, split),
+            );
             return;
         }
-        let var = self.lookup(&name, scope);
         let colon = op.starts_with(':');
         let set = match &var {
             Var::Known { value, .. } => !(colon && value.is_empty()),
             Var::Unset => false,
             Var::Unknown { .. } => {
+                let mut copy = scope.clone();
+                self.substitutions(node, &mut copy);
                 p.fail(
                     span,
                     format!("`${name}`, a variable not known before the line runs"),
+                    unknown(None, split),
                 );
                 return;
             }
@@ -389,42 +600,244 @@ impl Walker<'_> {
         if !use_word {
             if !alternative {
                 self.variable(&name, span, scope, quoted, assignment, p);
-            } else {
-                p.any = true;
             }
             return;
         }
-        // The word: evaluated in place, with the quoting of the expansion.
+        // The word: evaluated in place, with the quoting of the expansion; the shell neither
+        // expands its braces nor, when it is written unquoted, leaves its blanks unsplit.
         let mut word = Pieces::default();
         for part in value {
             self.piece(*part, scope, quoted, assignment, false, &mut word);
         }
-        if word.dynamic.is_none() && !quoted && !assignment {
-            if word.bare.contains(GLOB) {
+        if word.dynamic.is_none() && split {
+            let text = word.text();
+            if word
+                .atoms
+                .iter()
+                .any(|a| matches!(a, Atom::Ch { c, glob: true, .. } if GLOB.contains(c)))
+            {
                 word.fail(
                     span.clone(),
                     "a glob, matched against files when the line runs",
+                    unknown(None, true),
                 );
-            } else if word.text.contains([' ', '\t', '\n']) {
+            } else if text.contains([' ', '\t', '\n']) {
                 word.fail(
                     span.clone(),
                     "a default split into words when the line runs",
+                    unknown(None, true),
                 );
             }
         }
         if let Some(d) = word.dynamic {
             p.dynamic.get_or_insert(d);
+            p.atoms.push(Atom::Gap(unknown(None, split)));
             return;
         }
         if op.ends_with('=') {
             self.setting(&name, span.clone());
-            scope.assign(&name, Some(word.text.clone()), true);
+            scope.assign(&name, Some(word.text()), true);
         }
-        p.any = true;
         p.quoted |= word.quoted;
         p.line_var |= word.line_var;
-        p.text.push_str(&word.text);
+        // A default's characters never start a brace expansion.
+        p.atoms.extend(word.atoms.into_iter().map(|a| match a {
+            Atom::Ch { c, glob, .. } => Atom::Ch {
+                c,
+                glob,
+                brace: false,
+            },
+            other => other,
+        }));
     }
+}
+
+/// What is known of a dynamic word's atoms: text, glob patterns (when `globs`: the word is
+/// matched against files), unknown values.
+fn parts_of(atoms: &[Atom], globs: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    let mut i = 0;
+    while i < atoms.len() {
+        match &atoms[i] {
+            Atom::Ch { c, glob, .. } if globs && *glob && GLOB.contains(c) => {
+                let mut pattern = c.to_string();
+                if *c == '[' {
+                    // A class runs to the next `]` that is not its first character.
+                    let close =
+                        (i + 2..atoms.len()).find(|&k| matches!(atoms[k], Atom::Ch { c: ']', .. }));
+                    if let Some(close) = close {
+                        pattern = text_of(&atoms[i..=close]);
+                        i = close;
+                    }
+                }
+                parts.push(Part::Glob(pattern));
+            }
+            Atom::Ch { c, .. } => match parts.last_mut() {
+                Some(Part::Text(t)) => t.push(*c),
+                _ => parts.push(Part::Text(c.to_string())),
+            },
+            Atom::Gap(part) => parts.push(part.clone()),
+            Atom::Split => {}
+        }
+        i += 1;
+    }
+    parts
+}
+
+/// `true` when the atoms hold a brace expansion: a `{` and a `}` that take part in one, with a
+/// `,` or `..` between.
+fn braces(atoms: &[Atom]) -> bool {
+    let active = |a: &Atom, ch: char| matches!(a, Atom::Ch { c, brace: true, .. } if *c == ch);
+    let Some(open) = atoms.iter().position(|a| active(a, '{')) else {
+        return false;
+    };
+    let Some(close) = atoms[open..].iter().rposition(|a| active(a, '}')) else {
+        return false;
+    };
+    let inside = &atoms[open + 1..open + close];
+    inside.iter().any(|a| active(a, ',')) || text_of(inside).contains("..")
+}
+
+/// Bash's brace expansion of `atoms`: the words it becomes, in order; `None` past `budget`
+/// words. A `{…}` with no `,` at its level and no sequence is left as it is, and the search
+/// goes on after its `{` (`{a}{b,c}` is `{a}b {a}c`).
+fn brace_expand(atoms: &[Atom], budget: &mut usize) -> Option<Vec<Vec<Atom>>> {
+    let active = |a: &Atom, ch: char| matches!(a, Atom::Ch { c, brace: true, .. } if *c == ch);
+    let mut from = 0;
+    while let Some(offset) = atoms[from..].iter().position(|a| active(a, '{')) {
+        let open = from + offset;
+        // The matching `}`, and the `,` at this level.
+        let mut depth = 0;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (k, a) in atoms.iter().enumerate().skip(open + 1) {
+            if active(a, '{') {
+                depth += 1;
+            } else if active(a, '}') {
+                if depth == 0 {
+                    close = Some(k);
+                    break;
+                }
+                depth -= 1;
+            } else if depth == 0 && active(a, ',') {
+                commas.push(k);
+            }
+        }
+        let Some(close) = close else {
+            return Some(vec![atoms.to_vec()]);
+        };
+        let alternatives: Vec<Vec<Atom>> = if commas.is_empty() {
+            match sequence(&atoms[open + 1..close]) {
+                Some(items) => items
+                    .into_iter()
+                    .map(|s| {
+                        s.chars()
+                            .map(|c| Atom::Ch {
+                                c,
+                                glob: false,
+                                brace: false,
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                None => {
+                    from = open + 1;
+                    continue;
+                }
+            }
+        } else {
+            let mut bounds = vec![open];
+            bounds.extend(&commas);
+            bounds.push(close);
+            bounds
+                .windows(2)
+                .map(|w| atoms[w[0] + 1..w[1]].to_vec())
+                .collect()
+        };
+        let preamble = &atoms[..open];
+        let tails = brace_expand(&atoms[close + 1..], budget)?;
+        let mut out = Vec::new();
+        for alternative in alternatives {
+            for middle in brace_expand(&alternative, budget)? {
+                for tail in &tails {
+                    *budget = budget.checked_sub(1)?;
+                    let mut word = preamble.to_vec();
+                    word.extend(middle.iter().cloned());
+                    word.extend(tail.iter().cloned());
+                    out.push(word);
+                }
+            }
+        }
+        return Some(out);
+    }
+    Some(vec![atoms.to_vec()])
+}
+
+/// A sequence expression's words: `1..3`, `01..10..3`, `a..e`; `None` when the text is not
+/// one.
+fn sequence(inside: &[Atom]) -> Option<Vec<String>> {
+    if inside.iter().any(|a| !matches!(a, Atom::Ch { .. })) {
+        return None;
+    }
+    let text = text_of(inside);
+    let parts: Vec<&str> = text.split("..").collect();
+    let (from, to, step) = match parts.as_slice() {
+        [a, b] => (*a, *b, None),
+        [a, b, c] => (*a, *b, Some(*c)),
+        _ => return None,
+    };
+    let step: i64 = match step {
+        Some(s) => s.parse::<i64>().ok()?.checked_abs()?.max(1),
+        None => 1,
+    };
+    let letter = |s: &str| {
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Some(c),
+            _ => None,
+        }
+    };
+    if let (Some(a), Some(b)) = (letter(from), letter(to)) {
+        let (a, b) = (a as i64, b as i64);
+        let items = stepped(a, b, step)?;
+        return Some(
+            items
+                .into_iter()
+                .filter_map(|n| char::from_u32(n as u32).map(String::from))
+                .collect(),
+        );
+    }
+    let a: i64 = from.parse().ok()?;
+    let b: i64 = to.parse().ok()?;
+    let padded =
+        |s: &str| s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0');
+    let width = if padded(from) || padded(to) {
+        from.len().max(to.len())
+    } else {
+        0
+    };
+    Some(
+        stepped(a, b, step)?
+            .into_iter()
+            .map(|n| {
+                if n < 0 {
+                    format!("-{:0>w$}", -n, w = width.saturating_sub(1))
+                } else {
+                    format!("{n:0>width$}")
+                }
+            })
+            .collect(),
+    )
+}
+
+/// `a`, `a ± step`, … up to `b`; `None` past [`MAX_BRACE_WORDS`].
+fn stepped(a: i64, b: i64, step: i64) -> Option<Vec<i64>> {
+    let count = (a.abs_diff(b) / step.unsigned_abs()) as usize + 1;
+    if count > MAX_BRACE_WORDS {
+        return None;
+    }
+    let dir = if b >= a { step } else { -step };
+    Some((0..count as i64).map(|k| a + k * dir).collect())
 }
 
 /// Inside double quotes a backslash escapes only `$`, `` ` ``, `"`, `\` and a newline.
@@ -447,19 +860,6 @@ fn dq_unescape(s: &str) -> String {
         }
     }
     out
-}
-
-/// `true` when unquoted text holds a brace expansion: `{`, then `,` or `..`, then `}`.
-fn braces(bare: &str) -> bool {
-    let Some(open) = bare.find('{') else {
-        return false;
-    };
-    let rest = &bare[open + 1..];
-    let Some(close) = rest.find('}') else {
-        return false;
-    };
-    let inside = &rest[..close];
-    inside.contains(',') || inside.contains("..")
 }
 
 /// The text of a bash `$'…'` string's inside, escapes decoded; `None` for an escape it does not

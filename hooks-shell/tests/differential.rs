@@ -4,9 +4,9 @@
 //!
 //! The sandbox: a temporary directory as the working directory and `HOME`, an environment of
 //! `PATH` and `HOME` alone (`env -i`), `PATH` a directory of stub programs that append their
-//! name and arguments to a log (`env`, `nice` and `timeout` log, then do their job), scripts in
-//! the directory and in `sub/` that append their own path and arguments, standard input
-//! `/dev/null`, and a time limit per line. Nothing reaches the network.
+//! name and arguments to a log (`env`, `nice`, `timeout`, `cat`, `find` and `xargs` log, then do
+//! their job), scripts in the directory and in `sub/` that append their own path and arguments,
+//! standard input `/dev/null`, and a time limit per line. Nothing reaches the network.
 //!
 //! The rules checked, per line and shell:
 //! - a line the model reads as static: every program or script that ran was predicted, with its
@@ -21,11 +21,9 @@ use std::time::{Duration, Instant};
 use hookchain_shell::{Context, Line, Shell, Word};
 
 /// Stub programs on `PATH`: they log and do nothing else.
-const STUBS: &[&str] = &[
-    "jq", "cat", "date", "ls", "grep", "tee", "git", "python3", "node",
-];
+const STUBS: &[&str] = &["jq", "date", "ls", "grep", "tee", "git", "python3", "node"];
 /// Stubs that log, then run the real program (which finds the other stubs on `PATH`).
-const PASSING: &[&str] = &["env", "nice", "timeout", "nohup"];
+const PASSING: &[&str] = &["env", "nice", "timeout", "nohup", "cat", "find", "xargs"];
 
 /// Set (as `scripts/test.sh` does) to make a missing `bash` or `dash` a failure, not a skip.
 const REQUIRED: &str = "HOOKCHAIN_DIFFERENTIAL_REQUIRED";
@@ -49,6 +47,24 @@ impl Shells {
             bash: on_path("bash")?,
             dash: on_path("dash")?,
         })
+    }
+
+    /// The shells, or `None` (the test is skipped, saying so) when one is missing and
+    /// [`REQUIRED`] is not set; a failure when it is.
+    fn required() -> Option<Shells> {
+        let shells = Shells::find();
+        if shells.is_none() {
+            assert!(
+                std::env::var_os(REQUIRED).is_none(),
+                "bash and dash must both be on PATH for the differential test ({REQUIRED} is \
+                 set): install them (Debian: apt-get install bash dash)"
+            );
+            eprintln!(
+                "bash or dash is not on PATH: the differential test is skipped (set {REQUIRED}=1 \
+                 to make that a failure, as scripts/test.sh does)"
+            );
+        }
+        shells
     }
 }
 /// Scripts that exist in the sandbox's directory and in its `sub/`.
@@ -79,6 +95,9 @@ const CORPUS: &[&str] = &[
     "cd sub; cd ..; ./a.sh top",
     "(cd sub; ./a.sh) ; ./a.sh",
     "cd sub | ./a.sh",
+    // A run of `&&` goes on in the directory its `cd` went to.
+    "true && cd sub && ./a.sh chained",
+    "true && cd sub && ./a.sh && ./x.sh also-in-sub || ./y.sh",
     "env A=1 nice -n 5 timeout 5 python3 -W ignore x.py",
     "env ./x.sh e",
     "env -C sub bash -c './a.sh from-env-c'",
@@ -92,9 +111,36 @@ const CORPUS: &[&str] = &[
     "bash <<'EOF'\n./y.sh doc\nEOF",
     "cat <<EOF\n./x.sh\nEOF",
     "echo ./x.sh | bash",
+    // Text a shell reads on its standard input, when the line gives it.
+    "echo './x.sh e1' | sh",
+    "echo -n './x.sh e2' | bash",
+    "printf '%s\\n' './x.sh p1' './y.sh p2' | sh",
+    "printf './z.sh p3\\n' | bash -s",
+    "cat <<'EOF' | sh\n./x.sh piped-doc\nEOF",
+    "bash -s <<< './y.sh s'",
+    // A word the grammar skips before a here-document, and the `PWD` the shell starts with.
+    "./x.sh - <<'EOF'\ndata\nEOF",
+    "./x.sh >out.txt after the redirection",
+    "\"$PWD\"/y.sh pwd",
+    // What xargs and find -exec run, with the words they add.
+    "echo a b | xargs ./x.sh",
+    "printf 'a\\nb c\\n' | xargs ./x.sh x",
+    "echo a b | xargs -n1 ./x.sh one",
+    "printf 'a\\nb\\n' | xargs -I{} ./x.sh pre-{}",
+    "echo \"'q r'\" s | xargs ./y.sh",
+    "find sub -name a.sh -exec ./x.sh {} \\;",
+    "find . -maxdepth 0 -exec ./y.sh found {} +",
+    "find sub -name a.sh | xargs ./z.sh",
     "./x.sh \"a b\" 'c d' e\\ f",
     r#"./x.sh "$HOME/q" ~/r"#,
     "./x.sh {a,b}",
+    // Brace expansion, known under bash (dash leaves the braces as they are).
+    "./x.sh /{etc,usr} x{,y} {a}{b,c} a{b,c{d,e}}f",
+    "./x.sh {1..3} {01..3} {c..a} {1..7..3} {-2..1}",
+    "./x.sh '{a,b}' \\{a,b} {a\\,b} \"{\"a,b} {a,b",
+    // A known value, unquoted, is split at its blanks.
+    "X='a  b'; ./x.sh $X \"$X\" x$X",
+    "X=' lead trail '; ./x.sh [$X]",
     "./x.sh $(date)",
     "./x.sh `date`",
     "cat <(./y.sh p)",
@@ -169,6 +215,8 @@ struct Sandbox {
     dir: PathBuf,
     bin: PathBuf,
     log: PathBuf,
+    /// The bare names whose runs the log holds.
+    logged: std::collections::HashSet<String>,
 }
 
 fn logger(name: &str, log: &Path, then: Option<&str>) -> String {
@@ -191,7 +239,9 @@ fn write_exec(path: &Path, text: &str) {
 }
 
 impl Sandbox {
-    fn new(shells: Shells) -> Sandbox {
+    /// A sandbox whose `PATH` holds `stubs` (they log) and `passing` (they log, then run the
+    /// real program).
+    fn new(shells: Shells, stubs: &[String], passing: &[&str]) -> Sandbox {
         let temp = tempfile::tempdir().unwrap();
         let root = temp.path().canonicalize().unwrap();
         let dir = root.join("work");
@@ -199,10 +249,10 @@ impl Sandbox {
         let log = root.join("ran.log");
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::create_dir_all(&bin).unwrap();
-        for name in STUBS {
+        for name in stubs {
             write_exec(&bin.join(name), &logger(name, &log, None));
         }
-        for name in PASSING {
+        for name in passing {
             let real = on_path(name).unwrap_or_else(|| panic!("`{name}` is not on PATH"));
             write_exec(
                 &bin.join(name),
@@ -223,12 +273,18 @@ impl Sandbox {
             }
         }
         std::fs::write(dir.join("x.py"), "print()\n").unwrap();
+        let logged = stubs
+            .iter()
+            .cloned()
+            .chain(passing.iter().map(|p| (*p).to_owned()))
+            .collect();
         Sandbox {
             _temp: temp,
             shells,
             dir,
             bin,
             log,
+            logged,
         }
     }
 
@@ -257,7 +313,7 @@ impl Sandbox {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap();
+            .unwrap_or_else(|e| panic!("`{line}` under {shell:?} could not start: {e}"));
         let start = Instant::now();
         loop {
             if child.try_wait().unwrap().is_some() {
@@ -291,7 +347,7 @@ impl Sandbox {
 /// dynamic), and whether it is certain to run.
 fn predicted(sandbox: &Sandbox, line: &Line) -> Vec<(Vec<Option<String>>, bool)> {
     let mut out = Vec::new();
-    let logged = |program: &str| -> bool { STUBS.contains(&program) || PASSING.contains(&program) };
+    let logged = |program: &str| -> bool { sandbox.logged.contains(program) };
     for command in &line.commands {
         let args = |words: &[Word]| -> Vec<Option<String>> {
             words
@@ -366,6 +422,18 @@ struct Figures {
     failures: Vec<String>,
 }
 
+impl Figures {
+    /// Counts a line run under `shell`: agreed when there are no `problems`.
+    fn note(&mut self, shell: Shell, line: &str, problems: &[String]) {
+        if problems.is_empty() {
+            self.agreed += 1;
+        } else {
+            self.failures
+                .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
+        }
+    }
+}
+
 fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
     let model = Line::parse(line, shell, &sandbox.context());
     let ran = sandbox.run(shell, line);
@@ -393,30 +461,16 @@ fn check(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
             problems.push(format!("predicted {entry:?}, did not run"));
         }
     }
-    if problems.is_empty() {
-        figures.agreed += 1;
-    } else {
-        figures
-            .failures
-            .push(format!("{shell:?} `{line}`: {}", problems.join("; ")));
-    }
+    figures.note(shell, line, &problems);
 }
 
 #[test]
 fn the_model_predicts_what_bash_and_dash_run() {
-    let Some(shells) = Shells::find() else {
-        assert!(
-            std::env::var_os(REQUIRED).is_none(),
-            "bash and dash must both be on PATH for the differential test ({REQUIRED} is set): \
-             install them (Debian: apt-get install bash dash)"
-        );
-        eprintln!(
-            "bash or dash is not on PATH: the differential test is skipped (set {REQUIRED}=1 to \
-             make that a failure, as scripts/test.sh does)"
-        );
+    let Some(shells) = Shells::required() else {
         return;
     };
-    let sandbox = Sandbox::new(shells);
+    let stubs: Vec<String> = STUBS.iter().map(|s| (*s).to_owned()).collect();
+    let sandbox = Sandbox::new(shells, &stubs, PASSING);
     let mut figures = Figures::default();
     let lines: Vec<String> = CORPUS
         .iter()
@@ -443,4 +497,191 @@ fn the_model_predicts_what_bash_and_dash_run() {
     );
     // The comparison must compare: most lines are static.
     assert!(figures.agreed * 2 > figures.run, "too few lines compared");
+}
+
+/// Where the guards' corpus is, in the workspace (not in a package of this crate alone).
+const GUARD_CORPUS: &str = "../hooks-guards/tests/guards/destructive_commands.corpus";
+
+/// The commands of the guards' corpus (see its head for its format).
+fn guard_corpus(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(more) = trimmed.strip_prefix('|') {
+            if let Some(last) = lines.last_mut() {
+                last.push('\n');
+                last.push_str(more.strip_prefix(' ').unwrap_or(more));
+            }
+        } else if !trimmed.is_empty()
+            && !trimmed.starts_with('#')
+            && let Some((_, command)) = line.split_once(": ")
+        {
+            lines.push(command.to_owned());
+        }
+    }
+    lines
+}
+
+/// Text that is never run, whatever the model says of it: paths of the system, changes of
+/// `PATH` or of the directory, descriptors and devices, loops, functions (fork bombs), jobs
+/// in the background, signals, decoding tricks. A corpus of destructive commands is run only
+/// where none of its programs can be the real one and nothing it writes leaves the sandbox.
+const NEVER_RUN: &[&str] = &[
+    "/bin",
+    "/usr",
+    "/sbin",
+    "/lib",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/etc",
+    "/boot",
+    "/opt",
+    "/var",
+    "/home",
+    "/Users",
+    "/root",
+    "/mnt",
+    "PATH",
+    "kill",
+    "exec",
+    "trap",
+    "ulimit",
+    "enable",
+    "source",
+    "function",
+    "while",
+    "until",
+    "for ",
+    "()",
+    "\\x",
+    "\\0",
+    "base64",
+    "mkfifo",
+    "cd ",
+    "pushd",
+    "popd",
+    "chroot",
+    "coproc",
+    "$((",
+    "<>",
+    "command",
+    "hash",
+    "ENV",
+    // A login or interactive shell reads the system's startup files, which set their own
+    // `PATH`: what it runs then is the real program.
+    "-l",
+    "--login",
+    "-i",
+    "--rcfile",
+    "--init-file",
+];
+
+/// `true` when `line` may be run in the guard sandbox: it holds none of [`NEVER_RUN`], no job
+/// in the background, and the model finds in it nothing it cannot read, no program named by a
+/// path, and no write outside the sandbox's directory.
+fn safe_to_run(line: &str, model: &Line) -> bool {
+    let background = line.char_indices().any(|(i, c)| {
+        c == '&'
+            && !line[i..].starts_with("&&")
+            && !line[..i].ends_with('&')
+            && !line[..i].ends_with('>')
+    });
+    if background || NEVER_RUN.iter().any(|n| line.contains(n)) {
+        return false;
+    }
+    if !model.dynamic.is_empty() || !model.unread.is_empty() {
+        return false;
+    }
+    let programs_bare = model
+        .commands
+        .iter()
+        .all(|c| c.program.as_static().is_some_and(|p| !p.contains('/')));
+    let writes_inside = model.redirects.iter().filter(|r| r.writes()).all(|r| {
+        r.target.as_static().is_some_and(|t| {
+            t == "/dev/null"
+                || (!t.is_empty()
+                    && t.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        })
+    });
+    programs_bare && writes_inside
+}
+
+/// The names a line may run as a program: its words of letters, digits, `.`, `_`, `+`, `-`.
+fn names(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+}
+
+/// Runs `line` in the guard sandbox and checks that whatever ran was a command the model
+/// found, with its arguments (every prediction may or may not run: a wrapper is a stub there).
+fn check_guard_line(sandbox: &Sandbox, shell: Shell, line: &str, figures: &mut Figures) {
+    let model = Line::parse(line, shell, &sandbox.context());
+    if !safe_to_run(line, &model) {
+        figures.dynamic += 1;
+        return;
+    }
+    let ran = sandbox.run(shell, line);
+    figures.run += 1;
+    let expected = predicted(sandbox, &model);
+    let problems: Vec<String> = ran
+        .iter()
+        .filter(|entry| !expected.iter().any(|(p, _)| matches(p, entry)))
+        .map(|entry| format!("ran {entry:?}, not predicted"))
+        .collect();
+    figures.note(shell, line, &problems);
+}
+
+#[test]
+fn whatever_the_guard_corpus_runs_under_bash_and_dash_the_model_found() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(GUARD_CORPUS);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os(REQUIRED).is_none(),
+            "the guards' corpus `{}` is not there ({REQUIRED} is set): run the test from the \
+             hookchain workspace",
+            path.display()
+        );
+        eprintln!("the guards' corpus is not in this checkout: its differential test is skipped");
+        return;
+    };
+    let Some(shells) = Shells::required() else {
+        return;
+    };
+    let lines = guard_corpus(&text);
+    // Every name of the corpus is a stub that only logs: no real program runs but the shells.
+    let mut stubs: Vec<String> = lines
+        .iter()
+        .flat_map(|l| names(l))
+        .filter(|n| !matches!(*n, "bash" | "sh" | "dash"))
+        .map(str::to_owned)
+        .collect();
+    stubs.sort();
+    stubs.dedup();
+    let sandbox = Sandbox::new(shells, &stubs, &[]);
+    let mut figures = Figures::default();
+    for line in &lines {
+        for shell in [Shell::Bash, Shell::Posix] {
+            check_guard_line(&sandbox, shell, line, &mut figures);
+        }
+    }
+    eprintln!(
+        "differential, guards' corpus: {} lines x bash, dash: {} run, {} agreed, {} not run \
+         (see NEVER_RUN and safe_to_run), {} disagreed",
+        lines.len(),
+        figures.run,
+        figures.agreed,
+        figures.dynamic,
+        figures.failures.len()
+    );
+    assert!(
+        figures.failures.is_empty(),
+        "the model missed what the shell ran:\n{}",
+        figures.failures.join("\n")
+    );
+    assert!(
+        figures.run * 4 > lines.len(),
+        "too few lines of the corpus run"
+    );
 }

@@ -8,7 +8,8 @@
 //!   get a copy of the scope (directory and variables): a `cd` or an assignment inside does not
 //!   reach the commands after it.
 //! - A branch (the right of `&&`/`||`, the arms of `if` and `case`, loop and function bodies) is
-//!   walked in a copy too, and afterwards a directory or a variable it changed is unknown.
+//!   walked in a copy too, and afterwards a directory or a variable it changed is unknown. The
+//!   parts of a run of `&&` share one copy: each sees what the parts before it did.
 //! - A nested line (a shell's `-c` string, a here-document or here-string fed to a shell,
 //!   `trap`'s action) is parsed again, with the same rules, in a child scope that keeps only the
 //!   exported variables.
@@ -24,7 +25,7 @@ use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
 
 use crate::table::{self, is_builtin};
-use crate::{Command, Context, Dynamic, Line, Redirect, RedirectKind, Script, Shell, Word};
+use crate::{Command, Context, Dynamic, Input, Line, Redirect, RedirectKind, Script, Shell, Word};
 
 /// How deep lines may nest in each other (`sh -c "sh -c '…'"`) before the rest is dynamic.
 const MAX_DEPTH: usize = 8;
@@ -39,6 +40,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         commands: Vec::new(),
         redirects: Vec::new(),
         dynamic: Vec::new(),
+        unread: Vec::new(),
     };
     let vars = cx
         .vars
@@ -56,6 +58,18 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
     // The shell's `OLDPWD` at start is not the caller's to know (bash drops one that names no
     // directory); the line's own `cd` sets it.
     vars.insert("OLDPWD".to_owned(), Var::Unknown { exported: true });
+    // The shell sets `PWD` to the directory it starts in, whatever the caller says of the rest.
+    if !vars.contains_key("PWD") {
+        let pwd = match cx.dir.is_absolute() {
+            true => Var::Known {
+                value: cx.dir.display().to_string(),
+                line: false,
+                exported: true,
+            },
+            false => Var::Unknown { exported: true },
+        };
+        vars.insert("PWD".to_owned(), pwd);
+    }
     let mut scope = Scope {
         dir: Some(cx.dir.clone()),
         vars,
@@ -72,6 +86,8 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         depth: 0,
         level: 0,
         seen: &mut seen,
+        redirecting: 0..0,
+        dropped: Vec::new(),
     };
     walker.source(&mut scope);
     out
@@ -163,15 +179,9 @@ impl Scope {
     }
 }
 
-/// Where a command's standard input comes from, for a shell or interpreter that would read its
-/// program from it.
-#[derive(Debug, Clone)]
-pub(crate) enum Stdin {
-    Inherited,
-    Pipe,
-    Text(Word),
-    File(Word),
-}
+/// Where a command's standard input comes from (for a shell or an interpreter, what would
+/// give it its program).
+pub(crate) type Stdin = Input;
 
 pub(crate) struct Walker<'a> {
     pub(crate) src: &'a str,
@@ -185,6 +195,11 @@ pub(crate) struct Walker<'a> {
     level: usize,
     /// The dynamic parts said so far (a line may hold tens of thousands).
     seen: &'a mut HashSet<Dynamic>,
+    /// The redirections of the simple command being read (indices in [`Line::redirects`]).
+    pub(crate) redirecting: Range<usize>,
+    /// Words the grammar skipped after the simple command about to be read (`python3 - <<EOF`
+    /// loses its `-`), to be added to it.
+    pub(crate) dropped: Vec<String>,
 }
 
 impl Walker<'_> {
@@ -200,9 +215,19 @@ impl Walker<'_> {
         let d = Dynamic {
             span,
             why: why.into(),
+            parts: Vec::new(),
         };
         if self.seen.insert(d.clone()) {
             self.out.dynamic.push(d.clone());
+        }
+        d
+    }
+
+    /// Notes a part whose commands the model cannot read: dynamic, and unread.
+    pub(crate) fn unread(&mut self, span: Range<usize>, why: impl Into<String>) -> Dynamic {
+        let d = self.dynamic(span, why);
+        if !self.out.unread.contains(&d) {
+            self.out.unread.push(d.clone());
         }
         d
     }
@@ -220,23 +245,22 @@ impl Walker<'_> {
     }
 
     fn source(&mut self, scope: &mut Scope) {
-        let mut parser = Parser::new();
-        if parser
-            .set_language(&tree_sitter_bash::LANGUAGE.into())
-            .is_err()
-        {
-            let span = 0..self.src.len();
-            self.dynamic(span, "the bash grammar could not be loaded");
-            return;
-        }
         if let Some(at) = continued_word(self.src) {
             // bash joins `./x\<newline>.sh` into one word; the grammar splits it in two.
             let span = self.span_fix.clone().unwrap_or(at..at + 2);
-            self.dynamic(
-                span,
-                "a word continued on the next line, which the grammar splits and the shell \
-                 joins",
-            );
+            let why = "a word continued on the next line, which the grammar splits and the shell \
+                 joins";
+            self.dynamic(span, why);
+            // What runs is not read: the whole line is, for a guard, as written.
+            let whole = self.span_fix.clone().unwrap_or(0..self.src.len());
+            let d = Dynamic {
+                span: whole,
+                why: why.to_owned(),
+                parts: Vec::new(),
+            };
+            if !self.out.unread.contains(&d) {
+                self.out.unread.push(d);
+            }
         }
         if let Some(at) = self.src.find('\r') {
             // bash reads a carriage return as a character of a word; the grammar reads it as
@@ -248,9 +272,9 @@ impl Walker<'_> {
                  a blank",
             );
         }
-        let Some(tree) = parser.parse(self.src, None) else {
-            let span = 0..self.src.len();
-            self.dynamic(span, "the line could not be parsed");
+        let Some(tree) = parse_tree(self.src) else {
+            let span = self.span_fix.clone().unwrap_or(0..self.src.len());
+            self.unread(span, "the line could not be parsed");
             return;
         };
         self.statement(tree.root_node(), scope, &Stdin::Inherited);
@@ -259,7 +283,7 @@ impl Walker<'_> {
     /// Parses `text` as a line of its own, run by `shell` in `scope`.
     fn nested(&mut self, text: &str, shell: Shell, scope: &mut Scope, span: Range<usize>) {
         if self.depth >= MAX_DEPTH {
-            self.dynamic(span, "lines nested too deeply to follow");
+            self.unread(span, "lines nested too deeply to follow");
             return;
         }
         let mut inner = Walker {
@@ -271,6 +295,8 @@ impl Walker<'_> {
             depth: self.depth + 1,
             level: self.level,
             seen: &mut *self.seen,
+            redirecting: 0..0,
+            dropped: Vec::new(),
         };
         inner.source(scope);
     }
@@ -295,7 +321,7 @@ impl Walker<'_> {
     pub(crate) fn enter(&mut self, node: Node) -> bool {
         if self.level >= MAX_LEVEL {
             let span = self.span(node);
-            self.dynamic(span, "parts nested too deeply to follow");
+            self.unread(span, "parts nested too deeply to follow");
             return false;
         }
         self.level += 1;
@@ -312,6 +338,28 @@ impl Walker<'_> {
             self.leave();
         }
     }
+}
+
+thread_local! {
+    /// One parser per thread: made once, it parses every line the thread reads (a nested line
+    /// is parsed after its outer line's tree is built, so the parser is never used twice at
+    /// once).
+    static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The tree of `src`, or `None` when the grammar cannot be loaded or the parse is given up.
+fn parse_tree(src: &str) -> Option<tree_sitter::Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(src, None)
+    })
 }
 
 /// The named children of `node`, each with the field it fills (`condition`, `value`, …).

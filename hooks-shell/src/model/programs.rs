@@ -66,10 +66,12 @@ impl Walker<'_> {
         let mut stdin_mode = false;
         while i < rest.len() {
             let Some(word) = rest[i].0.as_static() else {
-                self.dynamic(
-                    rest[i].1.clone(),
-                    "a shell's option computed when the line runs",
-                );
+                let why = if command_mode {
+                    "the line given to the shell is computed when it runs"
+                } else {
+                    "a shell's option computed when the line runs"
+                };
+                self.unread(rest[i].1.clone(), why);
                 return;
             };
             if word == "--" || word == "-" {
@@ -123,7 +125,7 @@ impl Walker<'_> {
                         "the line given to the shell is computed when it runs ({})",
                         d.why
                     );
-                    self.dynamic(d.span.clone(), why);
+                    self.unread(d.span.clone(), why);
                 }
                 None => {}
             }
@@ -145,27 +147,36 @@ impl Walker<'_> {
         span: Range<usize>,
         scope: &mut Scope,
     ) {
-        match stdin {
-            Stdin::Text(Word::Static(text)) => {
-                if let Some(shell) = shell {
-                    let mut inner = scope.child();
-                    self.nested(&text.clone(), shell, &mut inner, span);
-                }
-            }
+        let text = match stdin {
+            Stdin::Text(Word::Static(text)) => text.clone(),
+            Stdin::Pipe {
+                text: Some(text), ..
+            } => text.clone(),
             Stdin::Text(Word::Dynamic(d)) => {
                 let why = format!("runs code computed when the line runs ({})", d.why);
-                self.dynamic(d.span.clone(), why);
+                self.unread(d.span.clone(), why);
+                return;
             }
             Stdin::File(file) => {
                 let file = file.clone();
                 self.script(at, &file, &span, false, &[], false, scope);
+                return;
             }
-            Stdin::Pipe => {
-                self.dynamic(span, "runs the code it reads from a pipe");
+            Stdin::Pipe { .. } => {
+                self.unread(span, "runs the code it reads from a pipe");
+                return;
             }
             Stdin::Inherited => {
-                self.dynamic(span, "runs the code it reads from its standard input");
+                self.unread(span, "runs the code it reads from its standard input");
+                return;
             }
+        };
+        match shell {
+            Some(shell) => {
+                let mut inner = scope.child();
+                self.nested(&text, shell, &mut inner, span);
+            }
+            None => self.out.commands[at].code = Some(Word::Static(text)),
         }
     }
 
@@ -245,16 +256,44 @@ impl Walker<'_> {
                         rest[i].1.clone(),
                         "runs code found outside the line (a module)",
                     );
-                    return;
+                    if !interp.options_after_inline {
+                        // `python3 -m mod ARGS`: what follows is the module's.
+                        return;
+                    }
+                    // Read on (`perl -MFile::Path -e CODE`): the option's value is skipped.
+                    let inline_value = long && word.contains('=');
+                    if attached.is_empty() && !inline_value {
+                        step = 2;
+                    }
+                    break;
                 }
                 if interp.inline.contains(&option.as_str()) {
+                    let inline_value = long && word.contains('=');
+                    let code = if inline_value {
+                        Some(Word::Static(
+                            word.split_once('=').map_or("", |(_, v)| v).to_owned(),
+                        ))
+                    } else if attached.is_empty() {
+                        step = 2;
+                        rest.get(i + 1).map(|(w, _, _)| w.clone())
+                    } else {
+                        Some(Word::Static(attached.to_owned()))
+                    };
+                    let command = &mut self.out.commands[at];
+                    // Several `-e` are one program, a line each (perl, ruby, node's last).
+                    command.code = match (command.code.take(), code) {
+                        (Some(Word::Static(a)), Some(Word::Static(b))) => {
+                            Some(Word::Static(format!("{a}\n{b}")))
+                        }
+                        (Some(Word::Dynamic(d)), _) | (_, Some(Word::Dynamic(d))) => {
+                            Some(Word::Dynamic(d))
+                        }
+                        (a, b) => b.or(a),
+                    };
                     if !interp.options_after_inline {
                         return;
                     }
                     inline = true;
-                    if attached.is_empty() {
-                        step = 2;
-                    }
                     break;
                 }
                 if interp.valued.contains(&option.as_str()) {

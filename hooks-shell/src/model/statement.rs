@@ -30,7 +30,7 @@ impl Walker<'_> {
                     self.assignment(part, scope, false);
                 }
             }
-            "declaration_command" => self.declaration(node, scope),
+            "declaration_command" => self.declaration(node, scope, stdin),
             "unset_command" => {
                 let mut cursor = node.walk();
                 let parts: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -137,7 +137,7 @@ impl Walker<'_> {
             }
             "ERROR" => {
                 let span = self.span(node);
-                self.dynamic(span, "the line does not parse here");
+                self.unread(span, "the line does not parse here");
                 let mut copy = scope.branch();
                 self.sequence(node, &mut copy);
                 scope.merge(copy);
@@ -145,9 +145,13 @@ impl Walker<'_> {
             kind if !node.is_named() => {
                 let _ = kind;
             }
+            kind if kind.ends_with("redirect") => {
+                // A redirection alone: `$(< file)` (bash reads the file), `> file` (truncates).
+                self.redirections(&[node], scope, stdin);
+            }
             kind => {
                 let span = self.span(node);
-                self.dynamic(span, format!("`{kind}` is not read by this model"));
+                self.unread(span, format!("`{kind}` is not read by this model"));
                 let mut copy = scope.branch();
                 self.substitutions(node, &mut copy);
                 scope.merge(copy);
@@ -155,7 +159,7 @@ impl Walker<'_> {
         }
         if node.is_missing() {
             let span = self.span(node);
-            self.dynamic(span, "the line is incomplete here");
+            self.unread(span, "the line is incomplete here");
         }
     }
 
@@ -185,7 +189,7 @@ impl Walker<'_> {
                 "regex" | "extglob_pattern" | "test_operator" | "variable_name" => {}
                 "ERROR" => {
                     let span = self.span(child);
-                    self.dynamic(span, "the line does not parse here");
+                    self.unread(span, "the line does not parse here");
                 }
                 _ => self.test_words(child, scope),
             }
@@ -216,7 +220,7 @@ impl Walker<'_> {
                 }
                 "ERROR" => {
                     let span = self.span(child);
-                    self.dynamic(span, "the line does not parse here");
+                    self.unread(span, "the line does not parse here");
                 }
                 _ => self.substitutions(child, scope),
             }
@@ -225,6 +229,34 @@ impl Walker<'_> {
 
     pub(super) fn redirected(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         let body = node.child_by_field_name("body");
+        // Text between the command and its first redirection that the grammar skipped without
+        // an error (`python3 - <<EOF` loses its `-`): plain words are the command's; anything
+        // else is not read.
+        if let Some(b) = body {
+            let next = {
+                let mut c = node.walk();
+                node.children(&mut c)
+                    .find(|n| n.start_byte() >= b.end_byte())
+            };
+            if let Some(next) = next {
+                let gap = self.src.get(b.end_byte()..next.start_byte()).unwrap_or("");
+                let plain = |w: &str| {
+                    w.chars().all(|c| {
+                        c.is_ascii_alphanumeric()
+                            || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',')
+                    })
+                };
+                let words: Vec<&str> = gap.split_whitespace().collect();
+                if !words.is_empty() {
+                    if b.kind() == "command" && words.iter().all(|w| plain(w)) {
+                        self.dropped = words.into_iter().map(str::to_owned).collect();
+                    } else {
+                        let span = self.span(node);
+                        self.unread(span, "text the grammar skips");
+                    }
+                }
+            }
+        }
         let mut redirects = Vec::new();
         let mut after = Vec::new();
         let mut cursor = node.walk();
@@ -254,6 +286,7 @@ impl Walker<'_> {
                 }
             }
         }
+        let first = self.out.commands.len();
         let mut copy;
         let scope_for_body: &mut Scope = if after.is_empty() {
             scope
@@ -285,9 +318,12 @@ impl Walker<'_> {
             if part.kind() == "pipeline" {
                 let mut c = part.walk();
                 let cmds: Vec<Node> = part.named_children(&mut c).collect();
+                let mut feed = self.pipe_from(first);
                 for cmd in cmds {
                     let mut copy = scope.clone();
-                    self.statement(cmd, &mut copy, &Stdin::Pipe);
+                    let next = self.out.commands.len();
+                    self.statement(cmd, &mut copy, &feed);
+                    feed = self.pipe_from(next);
                 }
             } else {
                 let mut branch = scope.branch();
@@ -327,9 +363,11 @@ impl Walker<'_> {
         }
         let last = parts.len().saturating_sub(1);
         let mut tail = Some(tail);
+        let mut feed = stdin.clone();
         for (i, part) in parts.iter().enumerate() {
             let mut copy = scope.clone();
-            let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
+            let input = feed;
+            let first = self.out.commands.len();
             let redirects = if i == last {
                 tail.take().unwrap_or_default()
             } else {
@@ -343,11 +381,48 @@ impl Walker<'_> {
                     self.statement(*part, &mut copy, &input);
                 }
             }
+            feed = self.pipe_from(first);
+        }
+    }
+
+    /// The input of the part of a pipeline after the commands from `first` on.
+    pub(super) fn pipe_from(&self, first: usize) -> Stdin {
+        let from = first..self.out.commands.len();
+        let text = self.output(from.clone());
+        Stdin::Pipe { from, text }
+    }
+
+    /// What the commands `from` write, when the model knows it: `echo` and `printf` of static
+    /// words, `cat` of a text it is given.
+    fn output(&self, from: Range<usize>) -> Option<String> {
+        let [command] = &self.out.commands[from] else {
+            return None;
+        };
+        if !command.wrappers.is_empty() {
+            return None;
+        }
+        let args: Vec<&str> = command
+            .args
+            .iter()
+            .map(Word::as_static)
+            .collect::<Option<_>>()?;
+        match command.program.as_static()? {
+            "echo" => echo(command.shell, &args),
+            "printf" => printf(&args),
+            "cat" if args.iter().all(|a| *a == "-") => match &command.input {
+                Input::Text(Word::Static(text)) => Some(text.clone()),
+                Input::Pipe { text, .. } => text.clone(),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
     /// `a && b`, `a || b` (nested to the left: `(a && b) || c`): the first part runs, the
-    /// others are branches. `tail` are redirections of the last command.
+    /// others are branches. A run of `&&` is one branch, each part seeing what the parts
+    /// before it did (`cd x && rm -rf *` runs `rm` in `x` if it runs at all); a part after
+    /// `||` sees what any part before it may have done. `tail` are redirections of the last
+    /// command.
     pub(super) fn list<'t>(
         &mut self,
         node: Node<'t>,
@@ -355,38 +430,69 @@ impl Walker<'_> {
         stdin: &Stdin,
         tail: Vec<Node<'t>>,
     ) {
-        let mut cursor = node.walk();
-        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-        let Some((last, rest)) = parts.split_last() else {
+        // The operands, left to right, each with the operator before it.
+        let mut parts: Vec<(Node<'t>, bool)> = Vec::new();
+        let mut at = node;
+        let mut levels = 0;
+        loop {
+            let mut cursor = at.walk();
+            let children: Vec<Node<'t>> = at.children(&mut cursor).collect();
+            let and = children
+                .iter()
+                .any(|c| !c.is_named() && self.text(*c) == "&&");
+            let named: Vec<Node<'t>> = children.into_iter().filter(|c| c.is_named()).collect();
+            let [left, right] = named.as_slice() else {
+                parts.extend(named.iter().rev().map(|n| (*n, false)));
+                break;
+            };
+            parts.push((*right, and));
+            levels += 1;
+            if left.kind() == "list" && levels < 64 {
+                at = *left;
+            } else {
+                parts.push((*left, false));
+                break;
+            }
+        }
+        parts.reverse();
+        let Some(((first, _), rest)) = parts.split_first() else {
             return;
         };
-        for (i, part) in rest.iter().enumerate() {
-            if i == 0 {
-                self.statement(*part, scope, stdin);
+        self.statement(*first, scope, stdin);
+        let mut chain: Option<Scope> = None;
+        let last = rest.len().saturating_sub(1);
+        let mut tail = Some(tail);
+        for (i, (part, and)) in rest.iter().enumerate() {
+            let mut branch = match (and, chain.take()) {
+                (true, Some(chain)) => chain,
+                (_, previous) => {
+                    if let Some(previous) = previous {
+                        scope.merge(previous);
+                    }
+                    scope.branch()
+                }
+            };
+            let tail = if i == last {
+                tail.take().unwrap_or_default()
             } else {
-                let mut branch = scope.branch();
-                self.statement(*part, &mut branch, stdin);
+                Vec::new()
+            };
+            match part.kind() {
+                _ if tail.is_empty() => self.statement(*part, &mut branch, stdin),
+                "command" => self.command(*part, &mut branch, stdin, tail),
+                _ => {
+                    let input = self.redirections(&tail, &mut branch, stdin);
+                    self.statement(*part, &mut branch, &input);
+                }
+            }
+            if *and {
+                chain = Some(branch);
+            } else {
                 scope.merge(branch);
             }
         }
-        let mut branch = if rest.is_empty() {
-            scope.clone()
-        } else {
-            scope.branch()
-        };
-        match last.kind() {
-            _ if tail.is_empty() => self.statement(*last, &mut branch, stdin),
-            "command" => self.command(*last, &mut branch, stdin, tail),
-            "list" => self.list(*last, &mut branch, stdin, tail),
-            _ => {
-                let input = self.redirections(&tail, &mut branch, stdin);
-                self.statement(*last, &mut branch, &input);
-            }
-        }
-        if rest.is_empty() {
-            *scope = branch;
-        } else {
-            scope.merge(branch);
+        if let Some(chain) = chain {
+            scope.merge(chain);
         }
     }
 
@@ -447,7 +553,7 @@ impl Walker<'_> {
                     (RedirectKind::HereDocument, target)
                 }
                 "herestring_redirect" if self.shell == Shell::Posix => {
-                    let d = self.dynamic(span.clone(), "`<<<`, which a POSIX sh does not read");
+                    let d = self.unread(span.clone(), "`<<<`, which a POSIX sh does not read");
                     input = Stdin::Text(Word::Dynamic(d.clone()));
                     (RedirectKind::HereString, Word::Dynamic(d))
                 }
@@ -502,6 +608,10 @@ impl Walker<'_> {
         Word::Dynamic(Dynamic {
             span,
             why: "a here-document with expansions, expanded when the line runs".into(),
+            parts: vec![crate::Part::Unknown {
+                name: None,
+                split: false,
+            }],
         })
     }
 
@@ -546,18 +656,29 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn declaration(&mut self, node: Node, scope: &mut Scope) {
-        let export = node.child(0).is_some_and(|k| self.text(k) == "export");
+    /// `export`, `declare`, `local`, `readonly`, `typeset`: the variables they set, and the
+    /// builtin itself as a command (`export -p` prints the environment).
+    pub(super) fn declaration(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        let keyword = node
+            .child(0)
+            .map(|k| self.text(k).to_owned())
+            .unwrap_or_default();
+        let export = keyword == "export";
         let mut cursor = node.walk();
         let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        let mut args = Vec::new();
         for part in parts {
             match part.kind() {
-                "variable_assignment" => self.assignment(part, scope, export),
+                "variable_assignment" => {
+                    self.assignment(part, scope, export);
+                    args.push(Word::Static(self.text(part).to_owned()));
+                }
                 "variable_name" if !export => {
                     // `declare PATH`, `local PATH`: declared, and unset in a function.
                     let name = self.text(part).to_owned();
                     let span = self.span(part);
                     self.setting(&name, span);
+                    args.push(Word::Static(name));
                 }
                 "variable_name" => {
                     let name = self.text(part).to_owned();
@@ -566,11 +687,102 @@ impl Walker<'_> {
                     {
                         *exported = true;
                     }
+                    args.push(Word::Static(name));
                 }
                 _ => {
-                    self.word(part, scope);
+                    let value = self.word(part, scope);
+                    args.push(value.word);
                 }
             }
+        }
+        self.out.commands.push(Command {
+            program: Word::Static(keyword),
+            args,
+            dir: scope.dir.clone(),
+            shell: self.shell,
+            wrappers: Vec::new(),
+            scripts: Vec::new(),
+            conditional: scope.conditional,
+            input: stdin.clone(),
+            redirects: self.redirecting.clone(),
+            code: None,
+            span: self.span(node),
+        });
+    }
+}
+
+/// What `echo ARGS` writes under `shell`: bash's `echo` reads `-n`, `-e`, `-E` and writes
+/// backslashes as they are unless `-e`; dash's reads `-n` and always decodes backslashes.
+/// `None` where a backslash would be decoded.
+fn echo(shell: Shell, args: &[&str]) -> Option<String> {
+    let mut newline = true;
+    let mut decode = shell == Shell::Posix;
+    let mut rest = args;
+    while let Some((first, tail)) = rest.split_first() {
+        let flags = first.strip_prefix('-').filter(|f| !f.is_empty());
+        let known = match shell {
+            Shell::Bash => flags.is_some_and(|f| f.chars().all(|c| matches!(c, 'n' | 'e' | 'E'))),
+            Shell::Posix => flags == Some("n"),
+        };
+        if !known {
+            break;
+        }
+        for c in flags.unwrap_or("").chars() {
+            match c {
+                'n' => newline = false,
+                'e' => decode = true,
+                _ => decode = shell == Shell::Posix,
+            }
+        }
+        rest = tail;
+    }
+    let text = rest.join(" ");
+    if decode && text.contains('\\') {
+        return None;
+    }
+    Some(if newline { format!("{text}\n") } else { text })
+}
+
+/// What `printf FORMAT ARGS` writes, for a format of text, `%s`, `%%` and the escapes `\n`,
+/// `\t`, `\\`; `None` for anything else.
+fn printf(args: &[&str]) -> Option<String> {
+    let args = match args.first() {
+        Some(&"--") => &args[1..],
+        _ => args,
+    };
+    let (format, mut values) = args.split_first()?;
+    if format.starts_with('-') {
+        return None;
+    }
+    let mut out = String::new();
+    // The format is used again while values are left, as printf does (bounded by them).
+    loop {
+        let mut used = 0;
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next()? {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    '\\' => out.push('\\'),
+                    _ => return None,
+                },
+                '%' => match chars.next()? {
+                    '%' => out.push('%'),
+                    's' => {
+                        if let Some((value, tail)) = values.split_first() {
+                            out.push_str(value);
+                            values = tail;
+                        }
+                        used += 1;
+                    }
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if values.is_empty() || used == 0 {
+            return Some(out);
         }
     }
 }
