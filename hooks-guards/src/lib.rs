@@ -102,7 +102,6 @@ mod project_file;
 mod project_rules;
 pub mod protected_paths;
 pub mod secrets;
-mod shell;
 mod shell_call;
 pub mod stop_verifier;
 pub mod workflow_guard;

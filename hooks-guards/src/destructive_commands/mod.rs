@@ -486,10 +486,3 @@ pub(crate) fn excerpt(line: &str) -> String {
         format!("{cut}…")
     }
 }
-
-/// The words of the hand-written lexer, shortened for a message (the guards that still read
-/// commands with it).
-pub(crate) fn excerpt_words(words: &[crate::shell::Word]) -> String {
-    let line: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    excerpt(&line.join(" "))
-}
