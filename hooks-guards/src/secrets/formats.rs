@@ -1,6 +1,7 @@
 //! The formats the guard knows by name: vendor keys whose kind and kept prefix it says
 //! (`sk-ant-…[masked anthropic key]`), keys known by their context (`aws_secret_access_key =
-//! …`, an `Authorization:` header, a hex private key after its name) and PEM private keys.
+//! …`, an `Authorization:` header, a hex private key after its name, a URL's password, a
+//! quoted value assigned to a password's name) and PEM private keys.
 //!
 //! # The rules it keeps
 //!
@@ -18,6 +19,82 @@ use regex::Regex;
 
 use super::catalogue::shannon_entropy;
 use super::private_key;
+
+/// The kind of a quoted value assigned to a password's or a key's name.
+pub(super) const PASSWORD: &str = "password";
+
+/// A detector's `group` that says: the first group that took part in the match (a regex with
+/// one alternative per kind of quote).
+pub(super) const FIRST_GROUP: usize = usize::MAX;
+
+/// Words a value assigned to a password's name holds when it stands for one or names one.
+const NOT_A_PASSWORD: &[&str] = &[
+    "test",
+    "fake",
+    "example",
+    "dummy",
+    "sample",
+    "changeme",
+    "password",
+    "passwd",
+    "secret",
+    "xxx",
+    "***",
+    "your",
+    "placeholder",
+    "redacted",
+    "todo",
+    "none",
+    "null",
+    "undefined",
+    "true",
+    "false",
+    "default",
+    "mock",
+    "foo",
+    "bar",
+];
+
+/// A value assigned to a password's or a key's name that is a password: it has a letter or a
+/// digit, is no placeholder, test value or template, and no name — an identifier (`real_key`,
+/// `OPENAI_API_KEY`, `apiKeyHeader`, `x-api-key`), a path, a URL or a format string.
+fn is_password(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    if !s.bytes().any(|b| b.is_ascii_alphanumeric())
+        || NOT_A_PASSWORD.iter().any(|w| lower.contains(w))
+        || s.contains("://")
+        || s.contains("...")
+        || s.contains('…')
+        || s.starts_with(['/', '.', '~', '%', '{', '$', '<', '#'])
+        || s.contains(['(', ')']) && s.ends_with(')')
+    {
+        return false;
+    }
+    // An identifier: one word of one case, words of one case (digits allowed) joined by `_`,
+    // `-` or `.`, or camelCase.
+    let one_case = |w: &str, digits: bool| {
+        let ok = |b: u8, lower: bool| {
+            (digits && b.is_ascii_digit())
+                || if lower {
+                    b.is_ascii_lowercase()
+                } else {
+                    b.is_ascii_uppercase()
+                }
+        };
+        !w.is_empty() && (w.bytes().all(|b| ok(b, true)) || w.bytes().all(|b| ok(b, false)))
+    };
+    let words: Vec<&str> = s.split(['_', '-', '.']).collect();
+    let words_of_one_case = if words.len() == 1 {
+        one_case(s, false)
+    } else {
+        words.iter().all(|w| one_case(w, true))
+    };
+    let camel = s.bytes().all(|b| b.is_ascii_alphabetic())
+        && s.split(|c: char| c.is_ascii_uppercase())
+            .skip(1)
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()));
+    !(words_of_one_case || camel)
+}
 
 /// One kind of secret: where it is (capture group `group` of `regex`), a check of the match,
 /// and how many of its first bytes a mask keeps.
@@ -50,13 +127,33 @@ fn random(s: &str) -> bool {
     shannon_entropy(s.as_bytes()) > 3.0
 }
 
-/// A JSON Web Token: its header, base64url of a JSON object (a token-shaped string whose
-/// header decodes to something else is not one).
+/// A JSON Web Token: its header (and, unsigned, its claims too) base64url of a JSON object (a
+/// token-shaped string whose parts decode to something else is not one).
 pub(super) fn is_jwt(s: &str) -> bool {
-    let header = s.split('.').next().unwrap_or_default();
-    base64url_decode(header)
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|v| v.is_object())
+    let parts: Vec<&str> = s.split('.').collect();
+    let json = |part: &str| {
+        base64url_decode(part)
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .is_some_and(|v| v.is_object())
+    };
+    match parts.as_slice() {
+        [header, claims] => json(header) && json(claims),
+        [header, ..] => json(header),
+        [] => false,
+    }
+}
+
+/// A password in a URL's user info that is not a stand-in for one (`password`, `pass`,
+/// `****`, `<password>`, `$PASSWORD`, `${DB_PASSWORD}`).
+fn url_password(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    let stand_in = [
+        "password", "passwd", "pass", "pwd", "secret", "changeme", "pw",
+    ]
+    .contains(&lower.as_str())
+        || s.starts_with(['$', '<', '{', '%'])
+        || s.bytes().all(|b| b == b'*' || b == b'x' || b == b'X');
+    !stand_in
 }
 
 /// `text` decoded as base64url (or base64), padding optional; `None` on a character of
@@ -97,11 +194,17 @@ fn through_separator(s: &str, n: usize) -> usize {
         .map_or(0, |(i, _)| i + 1)
 }
 
+/// `pattern` with each `\b` an ASCII word boundary: a Unicode one stops the regex engine's
+/// fast automaton on any text that is not all ASCII, and the keys it bounds are ASCII.
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
 macro_rules! detector {
     ($kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
         Detector {
             kind: $kind,
-            regex: Regex::new($re).expect("a valid built-in regular expression"),
+            regex: Regex::new(&ascii_boundaries($re)).expect("a valid built-in regular expression"),
             group: $group,
             check: $check,
             keep: $keep,
@@ -110,7 +213,7 @@ macro_rules! detector {
 }
 
 /// The detectors, the more specific first (at the same place, the first one found wins).
-/// GitLab and Slack tokens are the catalogue's: its rules know each prefix's exact length.
+/// GitLab and Slack tokens are mostly the catalogue's: its rules know each prefix's length.
 pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
     vec![
         detector!(
@@ -152,6 +255,23 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             mixed,
             |_| 11
         ),
+        // The catalogue knows each Slack and GitLab prefix's usual length; these take the
+        // forms its rules leave out: a legacy Slack token with short number groups, a GitLab
+        // CI/CD job token without a partition, a pipeline trigger token of any characters.
+        detector!(
+            "slack token",
+            r"\bxox[abposr]-(?:[0-9]+-){2,3}[A-Za-z0-9]{12,}",
+            0,
+            |s| s.rsplit('-').next().is_some_and(mixed),
+            |s| through_separator(s, 1)
+        ),
+        detector!(
+            "gitlab token",
+            r"\b(glcbt-(?:[0-9a-fA-F]{2}_)?[A-Za-z0-9_-]{20}|glptt-[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|$)",
+            1,
+            random,
+            |s| through_separator(s, 1)
+        ),
         detector!(
             "slack webhook",
             r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}",
@@ -170,7 +290,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         detector!("npm token", r"\bnpm_[A-Za-z0-9]{36}", 0, mixed, |_| 4),
         detector!(
             "pypi token",
-            r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+            r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}",
             0,
             any,
             |_| 5
@@ -205,6 +325,28 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             0,
             mixed,
             |_| 6
+        ),
+        detector!(
+            "discord bot token",
+            r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
+            0,
+            mixed,
+            none
+        ),
+        detector!(
+            "mailchimp key",
+            r"\b[0-9a-f]{32}-us[0-9]{1,2}\b",
+            0,
+            mixed,
+            none
+        ),
+        // A legacy npm token is a UUID; `_authToken=` says it is one.
+        detector!(
+            "npm token",
+            r#"(?i)_authToken["']?\s*[=:]\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"#,
+            1,
+            any,
+            none
         ),
         detector!(
             "telegram bot token",
@@ -244,9 +386,10 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             mixed,
             none
         ),
+        // Signed or not (`alg: none` carries its claims all the same).
         detector!(
             "jwt",
-            r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+            r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{10,})?",
             0,
             is_jwt,
             |_| 3
@@ -256,6 +399,14 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             r#"(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)"#,
             1,
             mixed,
+            none
+        ),
+        // `scheme://user:password@host`: a connection string with its password.
+        detector!(
+            "url password",
+            r#"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[A-Za-z0-9.-]+"#,
+            1,
+            url_password,
             none
         ),
         detector!(
@@ -268,6 +419,29 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             } else {
                 0
             }
+        ),
+        // A quoted value assigned to (or compared with) a name that says it is a password or
+        // a key: `password = "…"`, `"db_pass": "…"`, `if (api_key == "…")`, `"…" == passwd`.
+        detector!(
+            PASSWORD,
+            concat!(
+                r#"(?i)\b[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*"#,
+                r#"["']?(?:\[[0-9]*\])?\s*(?:=|:|:=|::=|=>|\?=|[!=]==?)\s*@?"#,
+                r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})'|`([^`\s]{6,128})`)"#,
+            ),
+            FIRST_GROUP,
+            is_password,
+            none
+        ),
+        detector!(
+            PASSWORD,
+            concat!(
+                r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})')\s*[!=]==?\s*"#,
+                r#"(?i)[A-Za-z0-9_.]*(?:passw(?:or)?d|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*\b"#,
+            ),
+            FIRST_GROUP,
+            is_password,
+            none
         ),
     ]
 });

@@ -11,9 +11,11 @@
 //!   `glcbt-`, `glimt-`, `glffct-`, `glft-`, `glagent-`, `gloas-`, `GR1348941…`), Slack
 //!   (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxe-`, `xoxe.xoxp-`, `xapp-`, and
 //!   incoming-webhook URLs), Stripe (`sk_live_`, `rk_live_`), Google (`AIza…`), npm (`npm_`),
-//!   PyPI (`pypi-AgEIcHlwaS5vcmc…`), Twilio (`SK` + 32 hex), SendGrid (`SG.….…`), Hugging Face
-//!   (`hf_`), Groq (`gsk_`), xAI (`xai-`), DigitalOcean (`dop_v1_`, ...), Shopify (`shpat_`,
-//!   ...), Telegram bot tokens, JSON Web Tokens, Azure storage account keys (`AccountKey=…`).
+//!   PyPI (`pypi-AgEIcHlwaS5vcmc…`, and TestPyPI's), Twilio (`SK` + 32 hex), SendGrid
+//!   (`SG.….…`), Hugging Face (`hf_`), Groq (`gsk_`), xAI (`xai-`), DigitalOcean (`dop_v1_`,
+//!   ...), Shopify (`shpat_`, ...), Telegram and Discord bot tokens, Mailchimp keys (`…-us21`),
+//!   JSON Web Tokens (signed or not, the header JSON), Azure storage account keys
+//!   (`AccountKey=…`).
 //!   And every other format of **gitleaks' rule set**, read as data (the catalogue below): some
 //!   two hundred vendors, from 1Password and Adafruit to Yandex and Zendesk, and its generic
 //!   rule for a long random value assigned to a name that says it is a key, a token, a secret
@@ -22,7 +24,11 @@
 //!   (`aws_secret_access_key = …`, `aws configure set aws_secret_access_key …`) or next to
 //!   their key id (a credentials CSV), bearer and basic credentials in an `Authorization:`
 //!   header (`Authorization: Bearer …`), 64-digit hex private keys after a name that says so
-//!   (`private_key = 0x…`, `PRIVATE_KEY=…`, `secret_key: …`);
+//!   (`private_key = 0x…`, `PRIVATE_KEY=…`, `secret_key: …`), an npm token after
+//!   `_authToken=`, the password of a URL (`postgres://app:…@db/app`), and a quoted value
+//!   assigned to or compared with a password's or a key's name (`password = "…"`, `"db_pass":
+//!   "…"`, `if (api_key == "…")`) when it is no placeholder, test value, template or name
+//!   (`"OPENAI_API_KEY"`, `"x-api-key"`, `"apiKeyHeader"`);
 //! - private keys in PEM blocks (`-----BEGIN [RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP] PRIVATE
 //!   KEY-----`): every key `ssh-keygen`, `openssl` and `gpg` write, encrypted or not, as they
 //!   write it or JSON-encoded in a string; a truncated block is masked to the end of the text.
@@ -45,8 +51,9 @@
 //! that are not written as a phrase (a word list in code, a bullet list, a sentence), and prose.
 //! Strings listed in `allow` (test fixtures) pass too.
 //!
-//! Known limits: a key of a format neither named nor in the catalogue, or a short or bare
-//! password (`hunter2`, `password = "value with spaces"`), is not recognised; a seed phrase's
+//! Known limits: a key of a format neither named nor in the catalogue, a bare password
+//! (`hunter2` in prose), an unquoted one (`password = hunter2`: in a `.conf` it is one, in code
+//! a name) or one with spaces (`password = "correct horse battery"`) is not recognised; a seed phrase's
 //! checksum is not verified (a phrase typed with a wrong word is still one to protect); the
 //! catalogue's rules that need a file path (four, on `.php`, `.tf`, YAML and `nuget.config`
 //! files) and gitleaks' decoding of encoded segments are left out.
@@ -84,7 +91,10 @@
 //! to write into a file (a `Write`'s `content`, an `Edit`'s `new_string`) or to send in a
 //! command (a `Bash` `command`) is one it was given or found, and a masked call would write
 //! `…[masked …]` into the file or send it; the model, told why, can write the key's name
-//! instead.
+//! instead. What is found by its name alone — a quoted `password = "…"`, gitleaks' generic rule
+//! — does not stop a call: the model writes such values into test fixtures and examples all
+//! the time, and a real one it could only have from a message or a result, where the guard
+//! blocked or masked it.
 //!
 //! A masked secret keeps a short prefix and says what it was: `sk-ant-…[masked anthropic key]`,
 //! `AKIA…[masked aws access key id]`, `-----BEGIN RSA PRIVATE KEY-----…[masked private key]`,
@@ -251,13 +261,13 @@ fn tool_call_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>
     let config = cx.config::<Secrets>()?;
     Ok(match config.intercept_tool_call {
         Action::Off => HookResult::Pass,
-        Action::Mask => match config.mask_value(&call.args) {
+        Action::Mask => match config.mask_value_in(&call.args, Scope::Call) {
             Some(masked) => HookResult::Rewrite(masked),
             None => HookResult::Pass,
         },
         Action::Block => {
             let mut found = Vec::new();
-            config.scan_value(&call.args, &mut String::new(), &mut found);
+            config.scan_value(&call.args, Scope::Call, &mut String::new(), &mut found);
             match found.first() {
                 None => HookResult::Pass,
                 Some((field, _)) => {
@@ -296,7 +306,12 @@ fn tool_result_hook(
         },
         Action::Block => {
             let mut found = Vec::new();
-            config.scan_value(&result.tool_response, &mut String::new(), &mut found);
+            config.scan_value(
+                &result.tool_response,
+                Scope::All,
+                &mut String::new(),
+                &mut found,
+            );
             if found.is_empty() {
                 HookResult::Pass
             } else {
@@ -339,6 +354,21 @@ impl Finding {
     }
 }
 
+/// What a scan looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Every kind.
+    All,
+    /// A tool call's arguments: every kind but the generic ones ([`GENERIC`]).
+    Call,
+}
+
+/// The kinds found by a name alone, not a format: a value assigned to a password's or a key's
+/// name. They do not stop a tool call: the model writes such values into test fixtures and
+/// examples all the time, and a real one it could only have from a message or a result,
+/// where the guard blocked or masked it.
+const GENERIC: &[&str] = &[formats::PASSWORD, "generic api key"];
+
 /// Where a finding comes from, the earlier the more specific: the named formats in their
 /// order, then the catalogue's vendor rules in theirs, its generic rule, then seed phrases.
 type Rank = (u8, usize);
@@ -356,8 +386,19 @@ impl Secrets {
     /// assert!(Secrets::default().scan("commit 9fceb02d0ae598e95dc970b74767f19372d61af8").is_empty());
     /// ```
     pub fn scan(&self, text: &str) -> Vec<Finding> {
+        self.scan_in(text, Scope::All)
+    }
+
+    fn scan_in(&self, text: &str, scope: Scope) -> Vec<Finding> {
         let mut found: Vec<(Rank, Finding)> = Vec::new();
-        let mut add = |rank: Rank, kind: &'static str, range: Range<usize>, keep: usize| {
+        let mut add = |rank: Rank,
+                       kind: &'static str,
+                       range: Range<usize>,
+                       whole: Range<usize>,
+                       keep: usize| {
+            if scope == Scope::Call && GENERIC.contains(&kind) {
+                return;
+            }
             let secret = &text[range.clone()];
             // A private key is judged by its body, a token by its header; anything else by
             // what placeholders say.
@@ -369,10 +410,19 @@ impl Secrets {
             if stand_in || self.allow.iter().any(|a| a == secret) {
                 return;
             }
-            // What a named format finds is held to gitleaks' allowlists for its vendor.
+            // What a named format finds is held to gitleaks' allowlists for its vendor; a
+            // password, when it is a value gitleaks' generic rule could match (`[\w.=-]`), to
+            // those of that rule (its stopwords are words of identifiers, not of passwords).
             if rank.0 == 0 {
-                let line = catalogue::line_of(text.as_bytes(), range.clone());
-                if CATALOGUE.allows(kind, secret, &String::from_utf8_lossy(line)) {
+                let line = catalogue::line_of(text.as_bytes(), whole.clone());
+                let generic_value = secret
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'=' | b'-'));
+                let vendor = match kind {
+                    formats::PASSWORD if generic_value => "generic api key",
+                    _ => kind,
+                };
+                if CATALOGUE.allows(vendor, secret, &text[whole], &String::from_utf8_lossy(line)) {
                     return;
                 }
             }
@@ -388,7 +438,12 @@ impl Secrets {
         };
         for (order, detector) in DETECTORS.iter().enumerate() {
             for captures in detector.regex.captures_iter(text) {
-                let Some(m) = captures.get(detector.group) else {
+                let group = if detector.group == formats::FIRST_GROUP {
+                    captures.iter().skip(1).flatten().next()
+                } else {
+                    captures.get(detector.group)
+                };
+                let Some(m) = group else {
                     continue;
                 };
                 let secret = m.as_str();
@@ -396,10 +451,12 @@ impl Secrets {
                 if next.is_some_and(|c| c.is_ascii_alphanumeric()) || !(detector.check)(secret) {
                     continue;
                 }
+                let whole = captures.get(0).map_or(m.range(), |w| w.range());
                 add(
                     (0, order),
                     detector.kind,
                     m.range(),
+                    whole,
                     (detector.keep)(secret),
                 );
             }
@@ -408,10 +465,16 @@ impl Secrets {
         CATALOGUE.find(text, &mut hits);
         for hit in hits {
             let generic = u8::from(hit.kind.starts_with("generic"));
-            add((1 + generic, hit.order), hit.kind, hit.range, hit.keep);
+            add(
+                (1 + generic, hit.order),
+                hit.kind,
+                hit.range.clone(),
+                hit.range,
+                hit.keep,
+            );
         }
         for range in seed_phrase::seed_phrases(text) {
-            add((3, 0), "seed phrase", range, 0);
+            add((3, 0), "seed phrase", range.clone(), range, 0);
         }
         // The earliest first; at the same start the more specific. What overlaps the one
         // before is joined to it.
@@ -437,7 +500,11 @@ impl Secrets {
     /// assert_eq!(masked, "AWS_ACCESS_KEY_ID=AKIA…[masked aws access key id]");
     /// ```
     pub fn mask(&self, text: &str) -> Option<String> {
-        let found = self.scan(text);
+        self.mask_in(text, Scope::All)
+    }
+
+    fn mask_in(&self, text: &str, scope: Scope) -> Option<String> {
+        let found = self.scan_in(text, scope);
         if found.is_empty() {
             return None;
         }
@@ -466,10 +533,15 @@ impl Secrets {
     /// assert_eq!(masked, json!({"ghp_…[masked github token]": {"scopes": ["repo"]}}));
     /// ```
     pub fn mask_value(&self, value: &Value) -> Option<Value> {
+        self.mask_value_in(value, Scope::All)
+    }
+
+    fn mask_value_in(&self, value: &Value, scope: Scope) -> Option<Value> {
         match value {
-            Value::String(text) => self.mask(text).map(Value::String),
+            Value::String(text) => self.mask_in(text, scope).map(Value::String),
             Value::Array(items) => {
-                let masked: Vec<Option<Value>> = items.iter().map(|v| self.mask_value(v)).collect();
+                let masked: Vec<Option<Value>> =
+                    items.iter().map(|v| self.mask_value_in(v, scope)).collect();
                 if masked.iter().all(Option::is_none) {
                     return None;
                 }
@@ -485,14 +557,14 @@ impl Secrets {
                 let mut changed = false;
                 let mut out = Map::new();
                 for (key, value) in map {
-                    let key = match self.mask(key) {
+                    let key = match self.mask_in(key, scope) {
                         Some(masked) => {
                             changed = true;
                             masked
                         }
                         None => key.clone(),
                     };
-                    let value = match self.mask_value(value) {
+                    let value = match self.mask_value_in(value, scope) {
                         Some(masked) => {
                             changed = true;
                             masked
@@ -516,28 +588,42 @@ impl Secrets {
     /// The secrets in every string of `value`, keys included, each with the path of the
     /// string it is in (`content`, `edits[1].new_string`; a key found in a name has the path
     /// of the object holding it).
-    fn scan_value(&self, value: &Value, path: &mut String, found: &mut Vec<(String, Finding)>) {
+    fn scan_value(
+        &self,
+        value: &Value,
+        scope: Scope,
+        path: &mut String,
+        found: &mut Vec<(String, Finding)>,
+    ) {
         match value {
             Value::String(text) => {
-                found.extend(self.scan(text).into_iter().map(|f| (path.clone(), f)));
+                found.extend(
+                    self.scan_in(text, scope)
+                        .into_iter()
+                        .map(|f| (path.clone(), f)),
+                );
             }
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let len = path.len();
                     path.push_str(&format!("[{i}]"));
-                    self.scan_value(item, path, found);
+                    self.scan_value(item, scope, path, found);
                     path.truncate(len);
                 }
             }
             Value::Object(map) => {
                 for (key, item) in map {
-                    found.extend(self.scan(key).into_iter().map(|f| (path.clone(), f)));
+                    found.extend(
+                        self.scan_in(key, scope)
+                            .into_iter()
+                            .map(|f| (path.clone(), f)),
+                    );
                     let len = path.len();
                     if !path.is_empty() {
                         path.push('.');
                     }
                     path.push_str(key);
-                    self.scan_value(item, path, found);
+                    self.scan_value(item, scope, path, found);
                     path.truncate(len);
                 }
             }

@@ -5,8 +5,9 @@
 //!
 //! - A placeholder says so: `example`, `your`, `xxxxxx`, `redacted`, `dummy`, `changeme`, ...,
 //!   six or more characters counting up (`123456`, `abcdef`, `klmnop`: a random key has such
-//!   a run about once in a million), or eight or more of one character (`ghp_********`,
-//!   `sk-ant-aaaaaaaa…`).
+//!   a run about once in a million), or runs of eight or more of one character with little
+//!   else (`ghp_********`, `sk-ant-aaaaaaaa…`; a Twitter bearer token's 22 leading `A` are
+//!   followed by its random part).
 //! - A template stands for its value: `$VAR`, `${VAR}`, `${{ secrets.X }}`, `{{ x }}`,
 //!   `<token>`, `%VAR%`.
 //! - A few values are published by their vendors as examples and used in their documentation
@@ -43,19 +44,41 @@ pub(super) fn is_placeholder(secret: &str) -> bool {
     if WORDS.iter().any(|w| lower.contains(w)) {
         return true;
     }
-    // Eight or more of one character, or six or more counting up (`klmnop`, `456789`).
+    // Filler, or six or more counting up (`klmnop`, `456789`).
     let bytes = lower.as_bytes();
-    bytes.windows(8).any(|w| w.iter().all(|b| *b == w[0]))
+    filled(bytes)
         || bytes.windows(6).any(|w| {
             w.iter().all(u8::is_ascii_alphanumeric) && w.windows(2).all(|p| p[1] == p[0] + 1)
         })
 }
 
-/// `$VAR`, `${VAR}`, `${{ … }}`, `{{ … }}`, `<…>`, `%VAR%`: a reference to the value.
+/// Is `bytes` mostly filler: runs of eight or more of one character, with fewer than 16
+/// other characters? (`ghp_xxxx…`, `AKIAZZZZ…`. A key whose format has such a run keeps its
+/// random part: a Twitter bearer token starts with 22 `A`.)
+fn filled(bytes: &[u8]) -> bool {
+    let mut rest = 0;
+    let mut runs = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..].iter().take_while(|b| **b == bytes[i]).count();
+        if run >= 8 {
+            runs = true;
+        } else {
+            rest += run;
+        }
+        i += run;
+    }
+    runs && rest < 16
+}
+
+/// `$VAR`, `${VAR}`, `${{ … }}`, `{{ … }}`, `<…>`, `%VAR%`, the whole value: a reference to
+/// it. (A value that only holds `${` among other characters is no template.)
 fn is_template(secret: &str) -> bool {
-    secret.starts_with('$')
-        || secret.contains("${")
-        || secret.contains("{{")
+    let name = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    secret
+        .strip_prefix('$')
+        .is_some_and(|rest| name(rest) || (rest.starts_with('{') && rest.ends_with('}')))
+        || (secret.starts_with("{{") && secret.ends_with("}}"))
         || (secret.starts_with('<') && secret.ends_with('>'))
         || (secret.len() > 2 && secret.starts_with('%') && secret.ends_with('%'))
 }
@@ -72,6 +95,7 @@ mod tests {
             "YOUR_API_KEY",
             "sk-ant-aaaaaaaaaaaaaaaaaaaaaaaa",
             "$OPENAI_API_KEY",
+            "{{ api_key }}",
             "${DB_PASSWORD}",
             "${{ secrets.DEPLOY_KEY }}",
             "<access-token>",
@@ -82,9 +106,11 @@ mod tests {
             assert!(is_placeholder(s), "{s}");
         }
         for s in [
+            "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0gT7lTb9xWq3cVr8pYzKd2NfHs6JmQa1EuRiOo5LkPbCw4DnXg",
             "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H",
             "sk_test_jikXYEm9F9jZjsmQmncOnG4Q6JJl3NteJ8U5PQNIpUnsV8pzkmtu",
             "wlgQAumUOAHFrZKszseH28rHEzcpszEV3ZtFotr5",
+            "m{{h}o)p${e]nob(ody[finds>-_$#thisone}}",
         ] {
             assert!(!is_placeholder(s), "{s}");
         }

@@ -25,6 +25,8 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use regex::Regex;
+
 /// The BIP-39 English word list, sorted.
 static BIP39: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     include_str!("../../data/bip39-english.txt")
@@ -37,11 +39,15 @@ const COUNTS: [usize; 5] = [24, 21, 18, 15, 12];
 
 /// Is `word` a BIP-39 English word (lower case, upper case or capitalised)?
 fn is_word(word: &str) -> bool {
-    (3..=8).contains(&word.len())
-        && word.bytes().all(|b| b.is_ascii_alphabetic())
-        && BIP39
-            .binary_search(&word.to_ascii_lowercase().as_str())
-            .is_ok()
+    let mut lower = [0u8; 8];
+    if !(3..=8).contains(&word.len()) || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return false;
+    }
+    for (to, from) in lower.iter_mut().zip(word.bytes()) {
+        *to = from.to_ascii_lowercase();
+    }
+    let lower = &lower[..word.len()];
+    BIP39.binary_search_by(|w| w.as_bytes().cmp(lower)).is_ok()
 }
 
 /// The largest count BIP-39 allows that is at most `n`.
@@ -72,21 +78,21 @@ impl Token<'_> {
     }
 }
 
-/// The tokens of `text[range]` split at any of `separators`.
-fn tokens<'a>(text: &'a str, range: Range<usize>, separators: &[char]) -> Vec<Token<'a>> {
-    let part = &text[range.clone()];
-    let mut out = Vec::new();
-    let mut at = 0;
-    for piece in part.split(separators) {
-        if !piece.is_empty() {
-            out.push(Token {
-                start: range.start + at,
-                text: piece,
-            });
-        }
-        at += piece.len() + 1;
-    }
-    out
+/// The tokens of `text[range]` split at any of `separators`, in order.
+fn tokens<'a>(
+    text: &'a str,
+    range: Range<usize>,
+    separators: &'a [char],
+) -> impl DoubleEndedIterator<Item = Token<'a>> + 'a {
+    let start = range.start;
+    let part = &text[range];
+    part.split(separators)
+        .filter(|piece| !piece.is_empty())
+        .map(move |piece| Token {
+            // `piece` is a slice of `part`: its place is its distance from `part`'s start.
+            start: start + (piece.as_ptr() as usize - part.as_ptr() as usize),
+            text: piece,
+        })
 }
 
 /// `1.`, `12)`, `3:`: the number of a numbered item.
@@ -106,7 +112,14 @@ pub(super) fn seed_phrases(text: &str) -> Vec<Range<usize>> {
             found.push(range);
             continue;
         }
-        found.extend(numbered(text, block.clone()));
+        // A numbered list has a number closed by `.`, `)` or `:`.
+        let labelled = text[block.clone()]
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b')' | b':'));
+        if labelled {
+            found.extend(numbered(text, block.clone()));
+        }
         found.extend(line_ends(text, block));
     }
     found.sort_by_key(|r| r.start);
@@ -139,8 +152,9 @@ fn blocks(text: &str) -> Vec<Range<usize>> {
 /// The block, when it is only a phrase: every token a list word (or the number of a numbered
 /// list), separated by whitespace, `,` or `|`, in brackets or not.
 fn whole_block(text: &str, block: Range<usize>) -> Option<Range<usize>> {
-    let inner = text[block.clone()].trim();
-    let offset = block.start + text[block.clone()].find(inner).unwrap_or(0);
+    let whole = &text[block.clone()];
+    let inner = whole.trim();
+    let offset = block.start + whole.len() - whole.trim_start().len();
     let (inner, offset) = match inner.strip_prefix('[').and_then(|i| i.strip_suffix(']')) {
         Some(i) => (i, offset + 1),
         None => (inner, offset),
@@ -148,6 +162,9 @@ fn whole_block(text: &str, block: Range<usize>) -> Option<Range<usize>> {
     let separators = [' ', '\t', '\r', '\n', ',', '|'];
     let mut words: Vec<Range<usize>> = Vec::new();
     for token in tokens(text, offset..offset + inner.len(), &separators) {
+        if words.len() > COUNTS[0] {
+            return None;
+        }
         if number_label(token.text).is_some() {
             continue;
         }
@@ -163,9 +180,15 @@ fn whole_block(text: &str, block: Range<usize>) -> Option<Range<usize>> {
     Some(words.first()?.start..words.last()?.end)
 }
 
-/// The numbered lists of list words in `block`: `1. word 2. word …` or one item a line.
+/// A numbered item: its number and its word.
+static ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)([0-9]{1,2})[.):][ \t]*([A-Za-z]{3,8})(?-u:\b)")
+        .expect("a valid regular expression")
+});
+
+/// The numbered lists of list words in `block`: `1. word 2. word …` or one item a line, items
+/// separated by whitespace alone.
 fn numbered(text: &str, block: Range<usize>) -> Vec<Range<usize>> {
-    let toks = tokens(text, block, &[' ', '\t', '\r', '\n']);
     let mut out = Vec::new();
     let mut run: Vec<Range<usize>> = Vec::new();
     let mut close = |run: &mut Vec<Range<usize>>| {
@@ -174,25 +197,24 @@ fn numbered(text: &str, block: Range<usize>) -> Vec<Range<usize>> {
         }
         run.clear();
     };
-    let mut i = 0;
-    while i < toks.len() {
-        let label = number_label(toks[i].text);
-        let word = toks.get(i + 1).map(Token::word);
-        match (label, word) {
-            (Some(n), Some((range, w))) if n == run.len() + 1 && is_word(w) => {
-                run.push(range);
-                i += 2;
-            }
-            (Some(1), Some((range, w))) if is_word(w) => {
-                close(&mut run);
-                run.push(range);
-                i += 2;
-            }
-            _ => {
-                close(&mut run);
-                i += 1;
-            }
+    let part = &text[block.clone()];
+    let mut last_end = 0;
+    for item in ITEM.captures_iter(part) {
+        let (Some(whole), Some(number), Some(word)) = (item.get(0), item.get(1), item.get(2))
+        else {
+            continue;
+        };
+        let n: usize = number.as_str().parse().unwrap_or(0);
+        let adjacent = part[last_end..whole.start()].trim().is_empty();
+        if !(adjacent && n == run.len() + 1) {
+            close(&mut run);
         }
+        if is_word(word.as_str()) && n == run.len() + 1 {
+            run.push(block.start + word.start()..block.start + word.end());
+        } else {
+            close(&mut run);
+        }
+        last_end = whole.end();
     }
     close(&mut run);
     out
@@ -204,15 +226,16 @@ fn line_ends(text: &str, block: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = block.start;
     for line in text[block].split_inclusive('\n') {
-        let toks = tokens(text, at..at + line.len(), &[' ', '\t', '\r', '\n']);
+        let mut toks = tokens(text, at..at + line.len(), &[' ', '\t', '\r', '\n']).rev();
         at += line.len();
         // The words at the end of the line, the last one first: only the last may carry
         // closing punctuation, and one with an opening quote or bracket starts the run.
         let mut words: Vec<Range<usize>> = Vec::new();
-        for (i, token) in toks.iter().enumerate().rev() {
+        let mut last = true;
+        for token in toks.by_ref() {
             let unopened = token.text.trim_start_matches(OPEN);
             let opened = unopened.len() != token.text.len();
-            let word = if i + 1 == toks.len() {
+            let word = if std::mem::take(&mut last) {
                 unopened.trim_end_matches(CLOSE)
             } else {
                 unopened

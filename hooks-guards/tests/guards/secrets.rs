@@ -372,6 +372,33 @@ const FIND: &[(&str, &str)] = &[
         "gitlab token",
         "GITLAB_TOKEN=glpat-0luQNeRNC2GuC43zVM7hB5JXAABNfMoJFsqV.01kx2ugz0",
     ),
+    // Formats another suite knows by their shape (detect-secrets' Discord, Mailchimp and npm
+    // plugins), a URL's password, an unsigned JWT.
+    (
+        "discord bot token",
+        "DISCORD_TOKEN=MTE0MzA1MjgzNDIxNTQzNjI5OA.1QDxwp.jX-D8UT8PDQSXrPVed5HjrAoVrt",
+    ),
+    (
+        "mailchimp key",
+        "MAILCHIMP_KEY=cca95bf8e2f8559f823cdef7f73edd77-us21",
+    ),
+    (
+        "npm token",
+        "//registry.npmjs.org/:_authToken=875b6eff-3759-429a-b6cf-e8355d6e1742",
+    ),
+    (
+        "url password",
+        "DATABASE_URL=postgres://app:YF6T5yDiNGbA@db.internal:5432/app",
+    ),
+    (
+        "jwt",
+        "token=eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiI0MiIsInJvbGUiOiJhZG1pbiJ9",
+    ),
+    // A quoted value assigned to, or compared with, a password's or a key's name.
+    ("password", "DB_PASSWORD = \"Xk3v9#QpL2mZr!\""),
+    ("password", "{\"db_pass\": \"pR7$kW2q!Lm9\"}"),
+    ("password", "if (api_key == \"Zt8#qL3vW1pX\") {"),
+    ("password", "if (\"Zt8#qL3vW1pX\" !== my_password_sec) {"),
     // Vendors the built-in formats do not name, from the catalogue.
     (
         "sendinblue api token",
@@ -463,6 +490,18 @@ const PASS: &[&str] = &[
     "Release steps:\n- build\n- test\n- review\n- merge\n- update\n- upgrade\n- install\n- remove\n- clean\n- check\n- audit\n- bundle\n- release",
     "seasons:\n  - spring\n  - summer\n  - autumn\n  - winter\nmonths:\n  - march\n  - april\n  - august\n  - october\ncolours:\n  - blue\n  - green\n  - black\n  - brown",
     "The garden has apple cherry lemon olive kiwi coconut avocado tomato potato onion garlic pepper trees in it.",
+    // A password's or a key's name given a placeholder, a name, a template or a test value.
+    "password = \"password\"",
+    "api_key: \"OPENAI_API_KEY\"",
+    "password_label = \"Enter your password\"",
+    "secret = \"my-app-secret-name\"",
+    "LLM_SECRET_NAME = \"NEXUS-GPT4-API-KEY\"",
+    "apiKey: \"apiKeyHeader\"",
+    "password = \"test1234\"",
+    "api_key = os.getenv(\"API_KEY\")",
+    "DATABASE_URL=postgres://user:password@localhost:5432/app",
+    "MONGO_URL=mongodb+srv://admin:<password>@cluster0.example.net/db",
+    "REDIS_URL=redis://default:${REDIS_PASSWORD}@cache:6379",
     // Documented example values and templates.
     "STRIPE_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc # Stripe's documented test key",
     "password = os.environ[\"DB_PASSWORD\"]",
@@ -807,5 +846,31 @@ fn a_secret_that_is_a_key_of_a_json_object_in_a_tool_result_is_masked_or_blocked
     assert!(
         turn.transform_tool_result(result(json!({KEY: 1})))
             .is_blocked()
+    );
+}
+
+#[test]
+fn a_value_found_only_by_its_name_is_masked_in_a_result_but_does_not_stop_a_tool_call() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-generic").begin_turn();
+    let fixture = "def test_login():\n    password = \"Xk3v9#QpL2mZr!\"\n";
+    let write = ToolCall::new(
+        "Write",
+        json!({"file_path": "tests/test_login.py", "content": fixture}),
+    );
+    assert!(
+        !turn.intercept_tool_call(write).is_blocked(),
+        "a password the model writes into a test is its own"
+    );
+    let masked = turn
+        .transform_tool_result(result(json!(fixture)))
+        .continued()
+        .unwrap();
+    assert_eq!(
+        masked.tool_response,
+        json!("def test_login():\n    password = \"…[masked password]\"\n")
     );
 }
