@@ -22,9 +22,11 @@
 //!   allows — `regexes` tried on the secret, the match or the lines of the match
 //!   (`regexTarget`), `stopwords` looked for in the secret, and with `condition = "AND"` every
 //!   check of the list needed.
-//! - **What needs a file path is left out**: a rule with a `path` (a text here has none, so
-//!   gitleaks would not report it either), and an allowlist check on `paths` or `commits` (it
-//!   never holds, so an `AND` allowlist that has one never allows).
+//! - **A rule for some files runs on a text read from one**: a rule with a `path` runs only
+//!   when the text's file is known and matches it (a tool's result whose input names its
+//!   file); a rule on file names alone (`pkcs12-file`: a finding is the file, not a text) is
+//!   left out, and an allowlist check on `paths` or `commits` never holds (so an `AND`
+//!   allowlist that has one never allows).
 //! - gitleaks' decoding of base64, hex and percent-encoded segments is not done.
 
 use std::ops::Range;
@@ -158,6 +160,8 @@ fn is_repetition(rest: &str) -> bool {
 /// One rule of the file.
 #[derive(Debug)]
 struct Rule {
+    /// The files it is for (`(?i)\.(?:tf|hcl)$`): it runs only on a text read from one.
+    path: Option<LazyRegex>,
     kind: &'static str,
     regex: LazyRegex,
     secret_group: usize,
@@ -330,10 +334,7 @@ impl Catalogue {
                 left_out.push((id.to_owned(), "it has no regex (a rule on file paths)"));
                 continue;
             };
-            if table.keys.contains_key("path") {
-                left_out.push((id.to_owned(), "it needs a file path"));
-                continue;
-            }
+
             let mut keywords: Vec<String> = list(&table.keys, "keywords")
                 .into_iter()
                 .map(|k| k.to_ascii_lowercase())
@@ -341,6 +342,7 @@ impl Catalogue {
                 .collect();
             keywords.sort_by_key(|k| std::cmp::Reverse(k.len()));
             rules.push(Rule {
+                path: string(&table.keys, "path").map(|p| LazyRegex::new(p.to_owned())),
                 kind: kind_of(id),
                 regex: LazyRegex::new(regex.to_owned()),
                 secret_group: number(&table.keys, "secretGroup").max(0.0) as usize,
@@ -412,7 +414,9 @@ impl Catalogue {
         let mut out: Vec<&'static str> = self
             .rules
             .iter()
-            .filter(|r| r.regex.get().is_none())
+            .filter(|r| {
+                r.regex.get().is_none() || r.path.as_ref().is_some_and(|p| p.get().is_none())
+            })
             .map(|r| r.kind)
             .collect();
         for allowlist in self
@@ -447,7 +451,7 @@ impl Catalogue {
     }
 
     /// The secrets the rules find in `text`, in no order, overlapping as they may.
-    pub(super) fn find(&self, text: &str, out: &mut Vec<Hit>) {
+    pub(super) fn find(&self, text: &str, file: Option<&str>, out: &mut Vec<Hit>) {
         let bytes = text.as_bytes();
         let mut run = vec![false; self.rules.len()];
         for index in &self.unkeyed {
@@ -464,7 +468,10 @@ impl Catalogue {
             None => run.fill(true),
         }
         for (order, rule) in self.rules.iter().enumerate() {
-            if run[order] {
+            let for_this_file = rule.path.as_ref().is_none_or(|p| {
+                file.is_some_and(|f| p.get().is_some_and(|r| r.is_match(f.as_bytes())))
+            });
+            if run[order] && for_this_file {
                 self.find_rule(rule, order, text, out);
             }
         }
@@ -595,7 +602,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rule_of_the_vendored_file_is_read_and_compiles_but_those_needing_a_path() {
+    fn every_rule_of_the_vendored_file_is_read_and_compiles_but_the_one_on_file_names() {
         let catalogue = Catalogue::from_text(RULE_FILE).expect("the vendored file reads");
         let in_file = RULE_FILE.matches("\n[[rules]]\n").count();
         assert_eq!(in_file, 222);
@@ -605,16 +612,7 @@ mod tests {
             .iter()
             .map(|(id, _)| id.as_str())
             .collect();
-        assert_eq!(
-            left,
-            [
-                "freemius-secret-key",
-                "hashicorp-tf-password",
-                "kubernetes-secret-yaml",
-                "nuget-config-password",
-                "pkcs12-file"
-            ]
-        );
+        assert_eq!(left, ["pkcs12-file"]);
         assert_eq!(catalogue.uncompiled(), Vec::<&str>::new());
         assert!(catalogue.has_keyword_search());
     }
@@ -648,7 +646,7 @@ mod tests {
         .unwrap();
         let kinds = |text: &str| -> Vec<(&'static str, String, usize)> {
             let mut out = Vec::new();
-            catalogue.find(text, &mut out);
+            catalogue.find(text, None, &mut out);
             out.iter()
                 .map(|h| (h.kind, text[h.range.clone()].to_owned(), h.keep))
                 .collect()

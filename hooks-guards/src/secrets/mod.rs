@@ -53,10 +53,12 @@
 //!
 //! Known limits: a key of a format neither named nor in the catalogue, a bare password
 //! (`hunter2` in prose), an unquoted one (`password = hunter2`: in a `.conf` it is one, in code
-//! a name) or one with spaces (`password = "correct horse battery"`) is not recognised; a seed phrase's
-//! checksum is not verified (a phrase typed with a wrong word is still one to protect); the
-//! catalogue's rules that need a file path (four, on `.php`, `.tf`, YAML and `nuget.config`
-//! files) and gitleaks' decoding of encoded segments are left out.
+//! a name) or one with spaces (`password = "correct horse battery"`) is not recognised; a seed
+//! phrase's checksum is not verified (a phrase typed with a wrong word is still one to
+//! protect); the catalogue's rules for file names (a `.tf` file's password, a Kubernetes
+//! `Secret`, a `nuget.config`, a `.php` file's Freemius key) run only on a tool's result whose
+//! input names the file (`file_path`, `path`) or through [`Secrets::scan_file`]; gitleaks'
+//! decoding of encoded segments is not done.
 //!
 //! # The catalogue: gitleaks' rules, as data
 //!
@@ -91,10 +93,11 @@
 //! to write into a file (a `Write`'s `content`, an `Edit`'s `new_string`) or to send in a
 //! command (a `Bash` `command`) is one it was given or found, and a masked call would write
 //! `…[masked …]` into the file or send it; the model, told why, can write the key's name
-//! instead. What is found by its name alone — a quoted `password = "…"`, gitleaks' generic rule
-//! — does not stop a call: the model writes such values into test fixtures and examples all
-//! the time, and a real one it could only have from a message or a result, where the guard
-//! blocked or masked it.
+//! instead. A quoted `password = "…"`, found by its name alone whatever the value looks like,
+//! does not stop a call: the model writes such values into test fixtures and examples all the
+//! time, and a real one it could only have from a message or a result, where the guard blocked
+//! or masked it. (A long random value assigned to a key's or a token's name, gitleaks' generic
+//! rule, does.)
 //!
 //! A masked secret keeps a short prefix and says what it was: `sk-ant-…[masked anthropic key]`,
 //! `AKIA…[masked aws access key id]`, `-----BEGIN RSA PRIVATE KEY-----…[masked private key]`,
@@ -121,7 +124,8 @@
 //!   rules only for the keywords it holds.
 //! - Where findings overlap, they are masked as one, under the kind of the one that starts
 //!   first (at the same place, the named format before the catalogue's vendor rules, these in
-//!   their file's order, then its generic rule): no part of either is left.
+//!   their file's order, then what is known by a name alone: gitleaks' generic rule, a quoted
+//!   password): no part of either is left.
 //! - Scanning never panics and does no I/O; the hooks run with `on_error = block`, so a hook
 //!   that fails blocks.
 
@@ -259,15 +263,20 @@ fn outbound_hook(message: &Outbound, cx: &HookContext) -> Result<HookResult<Stri
 
 fn tool_call_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, ConfigError> {
     let config = cx.config::<Secrets>()?;
+    // The file a call writes, when it names one: the catalogue's rules for such files run.
+    let scope = Scope {
+        call: true,
+        file: file_read(&call.args),
+    };
     Ok(match config.intercept_tool_call {
         Action::Off => HookResult::Pass,
-        Action::Mask => match config.mask_value_in(&call.args, Scope::Call) {
+        Action::Mask => match config.mask_value_in(&call.args, scope) {
             Some(masked) => HookResult::Rewrite(masked),
             None => HookResult::Pass,
         },
         Action::Block => {
             let mut found = Vec::new();
-            config.scan_value(&call.args, Scope::Call, &mut String::new(), &mut found);
+            config.scan_value(&call.args, scope, &mut String::new(), &mut found);
             match found.first() {
                 None => HookResult::Pass,
                 Some((field, _)) => {
@@ -298,20 +307,19 @@ fn tool_result_hook(
     cx: &HookContext,
 ) -> Result<HookResult<Value>, ConfigError> {
     let config = cx.config::<Secrets>()?;
+    let scope = Scope {
+        call: false,
+        file: file_read(&result.tool_input),
+    };
     Ok(match config.transform_tool_result {
         Action::Off => HookResult::Pass,
-        Action::Mask => match config.mask_value(&result.tool_response) {
+        Action::Mask => match config.mask_value_in(&result.tool_response, scope) {
             Some(masked) => HookResult::Rewrite(masked),
             None => HookResult::Pass,
         },
         Action::Block => {
             let mut found = Vec::new();
-            config.scan_value(
-                &result.tool_response,
-                Scope::All,
-                &mut String::new(),
-                &mut found,
-            );
+            config.scan_value(&result.tool_response, scope, &mut String::new(), &mut found);
             if found.is_empty() {
                 HookResult::Pass
             } else {
@@ -354,23 +362,42 @@ impl Finding {
     }
 }
 
-/// What a scan looks for.
+/// What a scan looks for, and where the text comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scope {
-    /// Every kind.
-    All,
-    /// A tool call's arguments: every kind but the generic ones ([`GENERIC`]).
-    Call,
+struct Scope<'a> {
+    /// A tool call's arguments: every kind but those found by a name alone ([`GENERIC`]).
+    call: bool,
+    /// The file the text was read from, when known: the catalogue's rules for such files run.
+    file: Option<&'a str>,
 }
 
-/// The kinds found by a name alone, not a format: a value assigned to a password's or a key's
-/// name. They do not stop a tool call: the model writes such values into test fixtures and
-/// examples all the time, and a real one it could only have from a message or a result,
-/// where the guard blocked or masked it.
-const GENERIC: &[&str] = &[formats::PASSWORD, "generic api key"];
+impl Scope<'_> {
+    /// Every kind, in a text from no known file.
+    const ALL: Scope<'static> = Scope {
+        call: false,
+        file: None,
+    };
+}
+
+/// The file a tool reads or writes, named in its input (`file_path`, `path`, `filename`,
+/// `notebook_path`): the catalogue's rules for such files (a `.tf` file's password, a
+/// Kubernetes `Secret` manifest, a `nuget.config`) run on what it returned or is given.
+fn file_read(input: &Value) -> Option<&str> {
+    ["file_path", "path", "filename", "notebook_path"]
+        .iter()
+        .find_map(|key| input.get(key)?.as_str())
+}
+
+/// The kinds found by a name alone whatever the value looks like: a quoted value assigned to a
+/// password's name. They do not stop a tool call: the model writes such values into test
+/// fixtures and examples all the time, and a real one it could only have from a message or a
+/// result, where the guard blocked or masked it. (gitleaks' generic rule, which also wants a
+/// long random value, does stop one.)
+const GENERIC: &[&str] = &[formats::PASSWORD];
 
 /// Where a finding comes from, the earlier the more specific: the named formats in their
-/// order, then the catalogue's vendor rules in theirs, its generic rule, then seed phrases.
+/// order, then the catalogue's vendor rules in theirs, its generic rule and the guard's
+/// password assignments, then seed phrases.
 type Rank = (u8, usize);
 
 impl Secrets {
@@ -386,17 +413,39 @@ impl Secrets {
     /// assert!(Secrets::default().scan("commit 9fceb02d0ae598e95dc970b74767f19372d61af8").is_empty());
     /// ```
     pub fn scan(&self, text: &str) -> Vec<Finding> {
-        self.scan_in(text, Scope::All)
+        self.scan_in(text, Scope::ALL)
     }
 
-    fn scan_in(&self, text: &str, scope: Scope) -> Vec<Finding> {
+    /// The secrets in `text` read from the file `path`: [`scan`](Self::scan)'s, and those of
+    /// the catalogue's rules for such files (a password in a `.tf` or `.hcl` file, the data of
+    /// a Kubernetes `Secret` in YAML, a password in a `nuget.config`). The guard scans a tool's
+    /// result so when the tool's input names the file (`file_path`, `path`).
+    ///
+    /// ```
+    /// use hookchain::guards::Secrets;
+    ///
+    /// let manifest = "apiVersion: v1\nkind: Secret\ndata:\n  dsn: aG9zdD1kYi5pbnRlcm5hbCBwb3J0PTU0MzI=\n";
+    /// assert!(Secrets::default().scan(manifest).is_empty());
+    /// assert_eq!(Secrets::default().scan_file(manifest, "k8s/secret.yaml").len(), 1);
+    /// ```
+    pub fn scan_file(&self, text: &str, path: &str) -> Vec<Finding> {
+        self.scan_in(
+            text,
+            Scope {
+                call: false,
+                file: Some(path),
+            },
+        )
+    }
+
+    fn scan_in(&self, text: &str, scope: Scope<'_>) -> Vec<Finding> {
         let mut found: Vec<(Rank, Finding)> = Vec::new();
         let mut add = |rank: Rank,
                        kind: &'static str,
                        range: Range<usize>,
                        whole: Range<usize>,
                        keep: usize| {
-            if scope == Scope::Call && GENERIC.contains(&kind) {
+            if scope.call && GENERIC.contains(&kind) {
                 return;
             }
             let secret = &text[range.clone()];
@@ -413,7 +462,7 @@ impl Secrets {
             // What a named format finds is held to gitleaks' allowlists for its vendor; a
             // password, when it is a value gitleaks' generic rule could match (`[\w.=-]`), to
             // those of that rule (its stopwords are words of identifiers, not of passwords).
-            if rank.0 == 0 {
+            if rank.0 == 0 || kind == formats::PASSWORD {
                 let line = catalogue::line_of(text.as_bytes(), whole.clone());
                 let generic_value = secret
                     .bytes()
@@ -452,8 +501,15 @@ impl Secrets {
                     continue;
                 }
                 let whole = captures.get(0).map_or(m.range(), |w| w.range());
+                // A password is known by its name alone: any vendor's format found at the
+                // same place says better what it is.
+                let tier = if detector.kind == formats::PASSWORD {
+                    2
+                } else {
+                    0
+                };
                 add(
-                    (0, order),
+                    (tier, order),
                     detector.kind,
                     m.range(),
                     whole,
@@ -462,7 +518,7 @@ impl Secrets {
             }
         }
         let mut hits = Vec::new();
-        CATALOGUE.find(text, &mut hits);
+        CATALOGUE.find(text, scope.file, &mut hits);
         for hit in hits {
             let generic = u8::from(hit.kind.starts_with("generic"));
             add(
@@ -500,10 +556,10 @@ impl Secrets {
     /// assert_eq!(masked, "AWS_ACCESS_KEY_ID=AKIA…[masked aws access key id]");
     /// ```
     pub fn mask(&self, text: &str) -> Option<String> {
-        self.mask_in(text, Scope::All)
+        self.mask_in(text, Scope::ALL)
     }
 
-    fn mask_in(&self, text: &str, scope: Scope) -> Option<String> {
+    fn mask_in(&self, text: &str, scope: Scope<'_>) -> Option<String> {
         let found = self.scan_in(text, scope);
         if found.is_empty() {
             return None;
@@ -533,10 +589,10 @@ impl Secrets {
     /// assert_eq!(masked, json!({"ghp_…[masked github token]": {"scopes": ["repo"]}}));
     /// ```
     pub fn mask_value(&self, value: &Value) -> Option<Value> {
-        self.mask_value_in(value, Scope::All)
+        self.mask_value_in(value, Scope::ALL)
     }
 
-    fn mask_value_in(&self, value: &Value, scope: Scope) -> Option<Value> {
+    fn mask_value_in(&self, value: &Value, scope: Scope<'_>) -> Option<Value> {
         match value {
             Value::String(text) => self.mask_in(text, scope).map(Value::String),
             Value::Array(items) => {
@@ -591,7 +647,7 @@ impl Secrets {
     fn scan_value(
         &self,
         value: &Value,
-        scope: Scope,
+        scope: Scope<'_>,
         path: &mut String,
         found: &mut Vec<(String, Finding)>,
     ) {

@@ -850,19 +850,21 @@ fn a_secret_that_is_a_key_of_a_json_object_in_a_tool_result_is_masked_or_blocked
 }
 
 #[test]
-fn a_value_found_only_by_its_name_is_masked_in_a_result_but_does_not_stop_a_tool_call() {
+fn a_quoted_password_is_masked_in_a_result_but_does_not_stop_a_tool_call_a_random_key_does() {
     let hooks = HooksBuilder::new()
         .builtin(Secrets::default())
         .build()
         .unwrap();
     let turn = hooks.session("secrets-generic").begin_turn();
     let fixture = "def test_login():\n    password = \"Xk3v9#QpL2mZr!\"\n";
-    let write = ToolCall::new(
-        "Write",
-        json!({"file_path": "tests/test_login.py", "content": fixture}),
-    );
+    let write = |content: &str| {
+        ToolCall::new(
+            "Write",
+            json!({"file_path": "tests/test_login.py", "content": content}),
+        )
+    };
     assert!(
-        !turn.intercept_tool_call(write).is_blocked(),
+        !turn.intercept_tool_call(write(fixture)).is_blocked(),
         "a password the model writes into a test is its own"
     );
     let masked = turn
@@ -872,5 +874,67 @@ fn a_value_found_only_by_its_name_is_masked_in_a_result_but_does_not_stop_a_tool
     assert_eq!(
         masked.tool_response,
         json!("def test_login():\n    password = \"…[masked password]\"\n")
+    );
+    // A long random value assigned to a token's name (gitleaks' generic rule) is a key.
+    let hardcoded = "client = Client(auth_token=\"q8Zr3LmW5vTx9KpB2nYc7HsJ4dFg6A\")\n";
+    let blocked = turn
+        .intercept_tool_call(write(hardcoded))
+        .blocked()
+        .expect("a random token written into code is blocked");
+    assert!(
+        blocked.reason.to_string().contains("a generic api key"),
+        "{}",
+        blocked.reason
+    );
+}
+
+#[test]
+fn the_catalogues_rules_for_a_kind_of_file_run_on_what_a_tool_read_from_one() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-files").begin_turn();
+    // A Kubernetes Secret's data is base64, which says nothing of itself: gitleaks' rule for
+    // Secret manifests knows it by the file (YAML) and the manifest's kind.
+    let manifest = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  dsn: aG9zdD1kYi5pbnRlcm5hbCBwb3J0PTU0MzIgc3NsbW9kZT1yZXF1aXJl\n";
+    let read = |input: serde_json::Value| ToolResult {
+        tool_name: "Read".into(),
+        tool_input: input,
+        tool_use_id: None,
+        tool_response: json!(manifest),
+        is_error: false,
+        blocked: None,
+    };
+    let masked = turn
+        .transform_tool_result(read(json!({"file_path": "deploy/db-secret.yaml"})))
+        .continued()
+        .unwrap();
+    assert_ne!(
+        masked.tool_response,
+        json!(manifest),
+        "masked in a YAML file"
+    );
+    assert!(
+        !masked
+            .tool_response
+            .as_str()
+            .unwrap()
+            .contains("aG9zdD1kYi5pbnRlcm5h")
+    );
+    let same = turn
+        .transform_tool_result(read(json!({"command": "echo"})))
+        .continued()
+        .unwrap();
+    assert_eq!(
+        same.tool_response,
+        json!(manifest),
+        "no file named: no file rule"
+    );
+    assert_eq!(
+        Secrets::default()
+            .scan_file(manifest, "deploy/db-secret.yaml")
+            .len(),
+        1
     );
 }
