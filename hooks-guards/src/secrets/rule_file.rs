@@ -91,12 +91,16 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
                 let mut rest = rest.trim().to_owned();
                 // An array goes on until the line that closes it.
                 if rest.starts_with('[') {
-                    while !array_closed(&rest) {
+                    let mut brackets = Brackets::default();
+                    brackets.read(&rest);
+                    while !brackets.closed() {
                         let (_, more) = lines
                             .next()
                             .ok_or(format!("line {at}: the array of `{key}` is not closed"))?;
                         rest.push('\n');
                         rest.push_str(more.trim());
+                        brackets.read("\n");
+                        brackets.read(more.trim());
                     }
                 }
                 let value = value(&rest).map_err(|e| format!("line {at}: `{key}`: {e}"))?;
@@ -117,29 +121,69 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
     Ok(file)
 }
 
-/// Does `text` (starting with `[`) hold the `]` that closes the array, outside strings?
-fn array_closed(text: &str) -> bool {
-    scan_strings(text).is_some_and(|closed| closed)
+/// Where an array's text stands, read a piece at a time (each line once: the rule file's
+/// stopword arrays run to a thousand lines): how deep in brackets, and in which string or
+/// comment.
+#[derive(Debug, Default)]
+struct Brackets {
+    depth: usize,
+    opened: bool,
+    /// The string being read: `"`, `'`, or a `'''` string, or none.
+    quote: Option<Quote>,
+    escaped: bool,
+    comment: bool,
 }
 
-/// Walks `text`, an array, skipping strings and comments: `Some(true)` when its closing `]`
-/// is reached, `Some(false)` when the text ends first, `None` on a string left open.
-fn scan_strings(text: &str) -> Option<bool> {
-    let mut rest = text.strip_prefix('[')?;
-    loop {
-        rest = rest.trim_start_matches([' ', '\t', '\n', ',']);
-        if rest.is_empty() {
-            return Some(false);
+/// The kind of string [`Brackets`] is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    Basic,
+    Literal,
+    MultiLine,
+}
+
+impl Brackets {
+    /// Reads `text`, the next piece of the array.
+    fn read(&mut self, text: &str) {
+        let mut chars = text.char_indices();
+        while let Some((i, c)) = chars.next() {
+            let triple = text[i..].starts_with("'''");
+            if self.comment {
+                self.comment = c != '\n';
+                continue;
+            }
+            match self.quote {
+                Some(Quote::Basic) if self.escaped => self.escaped = false,
+                Some(Quote::Basic) if c == '\\' => self.escaped = true,
+                Some(Quote::Basic) if c == '"' => self.quote = None,
+                Some(Quote::Literal) if c == '\'' => self.quote = None,
+                Some(Quote::MultiLine) if triple => {
+                    self.quote = None;
+                    chars.nth(1);
+                }
+                Some(_) => {}
+                None => match c {
+                    '[' => {
+                        self.depth += 1;
+                        self.opened = true;
+                    }
+                    ']' => self.depth = self.depth.saturating_sub(1),
+                    '#' => self.comment = true,
+                    '"' => self.quote = Some(Quote::Basic),
+                    '\'' if triple => {
+                        self.quote = Some(Quote::MultiLine);
+                        chars.nth(1);
+                    }
+                    '\'' => self.quote = Some(Quote::Literal),
+                    _ => {}
+                },
+            }
         }
-        if rest.starts_with(']') {
-            return Some(true);
-        }
-        if let Some(comment) = rest.strip_prefix('#') {
-            rest = comment.split_once('\n').map_or("", |(_, after)| after);
-            continue;
-        }
-        let (_, after) = string(rest).ok()?;
-        rest = after;
+    }
+
+    /// Has the array's closing `]` been read?
+    fn closed(&self) -> bool {
+        self.opened && self.depth == 0
     }
 }
 
@@ -240,6 +284,7 @@ mod tests {
             "[allowlist]\n",
             "regexes = [\n    '''^a$''',\n    # why\n    '''b''',\n]\n",
             "stopwords = [\"x\\\"y\", \"\\u00e9\"]\n",
+            "paths = [\n    '''a]b''', # ] in a comment\n    \"c]\",\n]\n",
             "[[rules]]\n",
             "id = \"one\"\n",
             "regex = '''\\b(x)[\"']'''\n",
@@ -257,6 +302,10 @@ mod tests {
         assert_eq!(
             file.allowlist["stopwords"],
             Value::List(vec!["x\"y".into(), "é".into()])
+        );
+        assert_eq!(
+            file.allowlist["paths"],
+            Value::List(vec!["a]b".into(), "c]".into()])
         );
         assert_eq!(file.rules.len(), 1);
         assert_eq!(
