@@ -268,38 +268,14 @@ fn tool_call_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>
         call: true,
         file: file_read(&call.args),
     };
-    Ok(match config.intercept_tool_call {
-        Action::Off => HookResult::Pass,
-        Action::Mask => match config.mask_value_in(&call.args, scope) {
-            Some(masked) => HookResult::Rewrite(masked),
-            None => HookResult::Pass,
-        },
-        Action::Block => {
-            let mut found = Vec::new();
-            config.scan_value(&call.args, scope, &mut String::new(), &mut found);
-            match found.first() {
-                None => HookResult::Pass,
-                Some((field, _)) => {
-                    let field = if field.is_empty() {
-                        "its arguments".to_owned()
-                    } else {
-                        format!("`{field}`")
-                    };
-                    let place = format!("the call of tool `{}`", call.name);
-                    let findings: Vec<Finding> = found.into_iter().map(|(_, f)| f).collect();
-                    HookResult::block(block_reason(
-                        &place,
-                        &findings,
-                        &format!(
-                            "found in {field}, it was not run: write the secret's name (an \
-                             environment variable, a secret store) rather than its value, and \
-                             tell the user if a real secret was about to leave"
-                        ),
-                    ))
-                }
-            }
-        }
-    })
+    Ok(config.act_on_value(
+        config.intercept_tool_call,
+        &call.args,
+        scope,
+        &format!("the call of tool `{}`", call.name),
+        "it was not run: write the secret's name (an environment variable, a secret store) \
+         rather than its value, and tell the user if a real secret was about to leave",
+    ))
 }
 
 fn tool_result_hook(
@@ -311,24 +287,13 @@ fn tool_result_hook(
         call: false,
         file: file_read(&result.tool_input),
     };
-    Ok(match config.transform_tool_result {
-        Action::Off => HookResult::Pass,
-        Action::Mask => match config.mask_value_in(&result.tool_response, scope) {
-            Some(masked) => HookResult::Rewrite(masked),
-            None => HookResult::Pass,
-        },
-        Action::Block => {
-            let mut found = Vec::new();
-            config.scan_value(&result.tool_response, scope, &mut String::new(), &mut found);
-            if found.is_empty() {
-                HookResult::Pass
-            } else {
-                let place = format!("the result of tool `{}`", result.tool_name);
-                let findings: Vec<Finding> = found.into_iter().map(|(_, f)| f).collect();
-                HookResult::block(block_reason(&place, &findings, "the result was withheld"))
-            }
-        }
-    })
+    Ok(config.act_on_value(
+        config.transform_tool_result,
+        &result.tool_response,
+        scope,
+        &format!("the result of tool `{}`", result.tool_name),
+        "the result was withheld",
+    ))
 }
 
 fn response_hook(text: &str, cx: &HookContext) -> Result<HookResult<String>, ConfigError> {
@@ -684,6 +649,39 @@ impl Secrets {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// What `action` makes of a JSON `value` (a call's arguments, a tool's result): a block's
+    /// reason names where the first secret is (`in \`content\``).
+    fn act_on_value(
+        &self,
+        action: Action,
+        value: &Value,
+        scope: Scope<'_>,
+        place: &str,
+        fix: &str,
+    ) -> HookResult<Value> {
+        match action {
+            Action::Off => HookResult::Pass,
+            Action::Mask => match self.mask_value_in(value, scope) {
+                Some(masked) => HookResult::Rewrite(masked),
+                None => HookResult::Pass,
+            },
+            Action::Block => {
+                let mut found = Vec::new();
+                self.scan_value(value, scope, &mut String::new(), &mut found);
+                let Some((field, _)) = found.first() else {
+                    return HookResult::Pass;
+                };
+                let place = if field.is_empty() {
+                    place.to_owned()
+                } else {
+                    format!("`{field}` of {place}")
+                };
+                let findings: Vec<Finding> = found.into_iter().map(|(_, f)| f).collect();
+                HookResult::block(block_reason(&place, &findings, fix))
+            }
         }
     }
 
