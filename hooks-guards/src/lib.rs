@@ -4,7 +4,7 @@
 //! | extension | guards against | point(s) |
 //! |---|---|---|
 //! | [`destructive-commands`](DestructiveCommands) | irreversible data loss and credential exfiltration in shell tool calls | `intercept_tool_call` |
-//! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks) | `intercept_tool_call` |
+//! | [`protected-paths`](ProtectedPaths) | writes and edits to configured paths (real path logic: `..`, absolute/relative, symlinks), by write tools and by shell commands (`>`, `tee`, `sed -i`, `cp`, `rm`, …) | `intercept_tool_call` |
 //! | [`workflow-guard`](WorkflowGuard) | writes before a valid plan exists (plan before implement): blocks write tools outside the plan and allowed paths, routes implementation requests to planning, tells the model the plan's status | `intercept_tool_call`, `transform_user_input`, `turn_start` |
 //! | [`module-router`](ModuleRouter) | repository-wide exploration (`rg`, `grep -r`, `find`, `fd`, `ls -R`, `tree`, `Grep`/`Glob` at the root) before the turn has read the routing files (`ARCHITECTURE.md`, `docs/modules.md`) | `intercept_tool_call`, `after_tool_call` |
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
@@ -68,10 +68,11 @@
 //!   built-in's config has a project rule (`project_rules.rs`: lists of protected things are
 //!   joined, what scopes a guard or where it writes is the user's only, limits only go down),
 //!   and a test fails on a field without one.
-//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks; an
-//!   injector reads its files or runs git, with a time limit), never
-//!   reaches the network, and never panics on input: its hooks run with `on_error = block`, so
-//!   a guard that fails blocks rather than letting the action through.
+//! - A guard does no I/O but what its job needs (protected-paths resolves symlinks and lists
+//!   the directories a shell command's glob names; an injector reads its files or runs git,
+//!   with a time limit), never reaches the network, and never panics on input: its hooks run
+//!   with `on_error = block`, so a guard that fails blocks rather than letting the action
+//!   through.
 //! - **A repository is untrusted input**: its `.git/config`, `.gitattributes`, files and
 //!   symlinks are written by whoever wrote it. Every git command a guard or injector runs is
 //!   built in one place, with each program-running setting of git switched off
@@ -102,6 +103,7 @@ mod project_rules;
 pub mod protected_paths;
 pub mod secrets;
 mod shell;
+mod shell_call;
 pub mod stop_verifier;
 pub mod workflow_guard;
 

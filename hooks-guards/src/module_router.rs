@@ -15,10 +15,15 @@
 //! - `intercept_tool_call`: until then, exploration of the repository root is blocked:
 //!   - in a shell tool's command: `rg`/`ag`/`ack`, `grep -r`, `git grep`, `git ls-files`,
 //!     `find`, `fd`, `ls -R`, `tree`, with no path or a path that is the project directory or
-//!     above it (`.`, `./`, `*`, `..`, the absolute root), read through `sudo`, `env`,
-//!     `bash -c`, chains and `$(…)`, and after a `cd` of the same line (`cd src && rg foo` is
-//!     inside `src`); `find -maxdepth 1`, `fd -d 1` and `tree -L 1` list one level, as `ls`
-//!     does, and pass;
+//!     above it (`.`, `./`, `*`, `..`, the absolute root), read with the shell model (the
+//!     reading protected-paths shares): through `sudo`, `env` and the other wrappers,
+//!     `bash -euo pipefail -c '…'`, `sh <<< '…'`, `echo '…' | sh`, chains and `$(…)`, with
+//!     `$'…'` decoded, and from the directory a `cd` of the same line leaves it in
+//!     (`cd src && rg foo` is inside `src`; after a `cd` whose target is unknown, every
+//!     directory the line visits counts, its start included); a here-document's body given
+//!     to a program that is no shell is data, not commands. `find -maxdepth 1`, `fd -d 1` and
+//!     `tree -L 1` list one level, as `ls` does, and pass; a path the line computes from a
+//!     variable the guard does not know (`rg foo "$DIR"`) is no root;
 //!   - a search tool's call ([`ModuleRouter::search_tools`]: `Grep`, `Glob`, `search_files`,
 //!     ...) with no path, an empty one or the root, under [`ModuleRouter::search_path_keys`]
 //!     (for a glob tool, a pattern like `src/**/*.rs` is inside `src`).
@@ -86,9 +91,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::destructive_commands::{excerpt, excerpt_words};
 use crate::protected_paths::{collect_paths, project_dir, resolve};
-use crate::shell::{self, Command, Word};
+use crate::shell_call::{Arg, Cmd, ShellCall, pattern};
 use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{AfterToolCall, InterceptToolCall, ToolResult};
 use hookchain_core::{HookContext, HookResult, ToolCall, project};
@@ -270,15 +274,8 @@ impl ModuleRouter {
             return Ok(None);
         }
         let explorations = if is_shell {
-            let base = self.workdir(&call.args, &project);
-            match shell::command_line(&call.args, &self.command_keys) {
-                Some(line) => match shell::commands(&line) {
-                    Ok(commands) => shell_explorations(&commands, &base),
-                    Err(_) => vec![Exploration {
-                        shown: excerpt(&line),
-                        paths: vec![project.clone()],
-                    }],
-                },
+            match ShellCall::read(&call.args, &self.command_keys, &self.workdir_keys, &project) {
+                Some(shell) => shell_explorations(&shell),
                 None => Vec::new(),
             }
         } else {
@@ -321,18 +318,25 @@ impl ModuleRouter {
             collect_paths(&result.tool_input, &self.path_keys, &[], &mut paths);
             reads.extend(paths.iter().map(|p| resolve(p, &project)));
         } else if self.shell_tools.contains(&result.tool_name)
-            && let Some(line) = shell::command_line(&result.tool_input, &self.command_keys)
-            && let Ok(commands) = shell::commands(&line)
+            && let Some(shell) = ShellCall::read(
+                &result.tool_input,
+                &self.command_keys,
+                &self.workdir_keys,
+                &project,
+            )
         {
-            let mut base = self.workdir(&result.tool_input, &project);
-            for command in &commands {
-                let Some(name) = command.words.first().map(|w| shell::basename(&w.text)) else {
+            for command in &shell.commands {
+                // A read counts only from a directory the line is sure of.
+                let ([dir], Some(name)) = (command.dirs.as_slice(), command.name()) else {
                     continue;
                 };
-                if let Some(dir) = cd_target(command, &base) {
-                    base = dir;
-                } else if self.read_commands.iter().any(|c| c == name) {
-                    reads.extend(operands(&command.words[1..]).map(|p| resolve(p, &base)));
+                if self.read_commands.iter().any(|c| c == name) {
+                    let operands = command.args.iter().filter_map(Arg::known);
+                    reads.extend(
+                        operands
+                            .filter(|a| !a.starts_with('-'))
+                            .map(|p| resolve(p, dir)),
+                    );
                 }
             }
         }
@@ -387,58 +391,71 @@ impl ModuleRouter {
     fn project(&self, session: &Path) -> Result<PathBuf, String> {
         project_dir(self.project_dir.as_deref(), session, Self::NAME)
     }
-
-    /// The working directory a shell tool's call runs in.
-    fn workdir(&self, args: &Value, project: &Path) -> PathBuf {
-        self.workdir_keys
-            .iter()
-            .find_map(|k| args.get(k).and_then(Value::as_str))
-            .map_or_else(|| resolve(".", project), |dir| resolve(dir, project))
-    }
 }
 
-/// The explorations of a line's commands, each from the directory the `cd`s before it left.
-fn shell_explorations(commands: &[Command], start: &Path) -> Vec<Exploration> {
-    let mut base = start.to_path_buf();
+/// The explorations of a line's commands, each from the directories it may run in.
+fn shell_explorations(shell: &ShellCall) -> Vec<Exploration> {
     let mut out = Vec::new();
-    for command in commands {
-        if let Some(dir) = cd_target(command, &base) {
-            base = dir;
+    for command in &shell.commands {
+        let Some(name) = command.name() else {
             continue;
-        }
-        if let Some(paths) = explored(&command.words) {
-            let paths = if paths.is_empty() {
-                vec![base.clone()]
-            } else {
-                paths
-                    .iter()
-                    .map(|p| resolve(&literal_dir(p), &base))
-                    .collect()
-            };
-            out.push(Exploration {
-                shown: excerpt_words(&command.words),
-                paths,
-            });
-        }
+        };
+        let Some(paths) = explored(name, &words(command)) else {
+            continue;
+        };
+        let paths = command
+            .dirs
+            .iter()
+            .flat_map(|dir| -> Vec<PathBuf> {
+                if paths.is_empty() {
+                    vec![resolve(".", dir)]
+                } else {
+                    paths
+                        .iter()
+                        .map(|p| resolve(&literal_dir(p), dir))
+                        .collect()
+                }
+            })
+            .collect();
+        out.push(Exploration {
+            shown: command.shown(),
+            paths,
+        });
     }
     out
 }
 
-/// Where `cd DIR` / `pushd DIR` goes from `base`.
-fn cd_target(command: &Command, base: &Path) -> Option<PathBuf> {
-    let name = command.words.first()?.text.as_str();
-    if name != "cd" && name != "pushd" {
-        return None;
-    }
-    let dir = operands(&command.words[1..]).next().unwrap_or("~");
-    Some(resolve(dir, base))
+/// A command's arguments as [`explored`] reads them: a known one as it is; a glob or a brace
+/// expansion as its known prefix followed by `*` (`src/*` searches `src`); one holding a
+/// part nobody can tell before the run (a variable, a substitution) as a path that is no
+/// root.
+fn words(command: &Cmd) -> Vec<String> {
+    command
+        .args
+        .iter()
+        .map(|arg| match arg {
+            Arg::Known(s) => s.clone(),
+            Arg::Computed(c) => {
+                let pattern_only = c
+                    .written
+                    .as_deref()
+                    .and_then(|w| pattern::read(w, &|_| None))
+                    .is_some_and(|alternatives| alternatives.iter().all(|a| !a.has_unknown()));
+                match (&c.known, pattern_only) {
+                    (Some(known), true) => format!("{known}*"),
+                    _ => UNREAD.to_owned(),
+                }
+            }
+        })
+        .collect()
 }
+
+/// What an argument nobody can tell before the run stands for: a name no path has.
+const UNREAD: &str = "\u{E000}";
 
 /// The paths a command explores recursively (empty: its working directory), or `None` when it
 /// is no recursive exploration.
-fn explored(words: &[Word]) -> Option<Vec<String>> {
-    let name = shell::basename(&words.first()?.text);
-    let args = &words[1..];
+fn explored(name: &str, args: &[String]) -> Option<Vec<String>> {
     match name {
         "rg" | "ag" | "ack" | "pt" => {
             let parsed = Args::parse(args, RG_VALUES);
@@ -460,7 +477,7 @@ fn explored(words: &[Word]) -> Option<Vec<String>> {
             recursive.then(|| parsed.paths_after_pattern())
         }
         "git" => {
-            let sub = args.first()?.text.as_str();
+            let sub = args.first()?.as_str();
             let parsed = Args::parse(&args[1..], GREP_VALUES);
             match sub {
                 "grep" => Some(parsed.paths_after_pattern()),
@@ -471,16 +488,16 @@ fn explored(words: &[Word]) -> Option<Vec<String>> {
         "find" => {
             let paths: Vec<String> = args
                 .iter()
-                .map(|w| w.text.as_str())
+                .map(String::as_str)
                 .skip_while(|a| matches!(*a, "-H" | "-L" | "-P"))
                 .take_while(|a| !a.starts_with('-') && !matches!(*a, "(" | "!" | ","))
                 .map(str::to_owned)
                 .collect();
             let depth = args
                 .iter()
-                .position(|w| w.text == "-maxdepth")
+                .position(|w| w == "-maxdepth")
                 .and_then(|i| args.get(i + 1))
-                .and_then(|w| w.text.parse::<u32>().ok());
+                .and_then(|w| w.parse::<u32>().ok());
             (depth.is_none_or(|d| d > 1)).then_some(paths)
         }
         "fd" | "fdfind" => {
@@ -631,10 +648,10 @@ struct Args {
 }
 
 impl Args {
-    fn parse(words: &[Word], with_value: &[&str]) -> Args {
+    fn parse(words: &[String], with_value: &[&str]) -> Args {
         let mut options = Vec::new();
         let mut positional = Vec::new();
-        let mut words = words.iter().map(|w| w.text.as_str());
+        let mut words = words.iter().map(String::as_str);
         while let Some(word) = words.next() {
             if word == "--" {
                 positional.extend(words.by_ref().map(str::to_owned));
@@ -701,14 +718,6 @@ impl Args {
             .cloned()
             .collect()
     }
-}
-
-/// The words of a command that are not options.
-fn operands(words: &[Word]) -> impl Iterator<Item = &str> {
-    words
-        .iter()
-        .map(|w| w.text.as_str())
-        .filter(|w| !w.starts_with('-'))
 }
 
 /// The directory a glob path names before its first wildcard: `src/**/*.rs` → `src`, `*` and

@@ -77,6 +77,10 @@ project_rules! {
         "write_tools": UserOnly,
         "path_keys": UserOnly,
         "patch_keys": UserOnly,
+        // A project may name more shell tools to watch, never fewer.
+        "shell_tools": Union,
+        "command_keys": UserOnly,
+        "workdir_keys": UserOnly,
     }
     Secrets {
         "transform_user_input": Stronger(SECRET_ACTIONS),

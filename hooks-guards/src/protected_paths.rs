@@ -1,15 +1,34 @@
-//! `protected-paths`: blocks writes and edits to configured paths, with real path logic.
+//! `protected-paths`: blocks writes and edits to configured paths, with real path logic — by
+//! write tools and by shell commands.
 //!
 //! # What it owns
 //!
 //! A write tool's call (by name, [`ProtectedPaths::write_tools`]) names the files it writes
 //! under [`ProtectedPaths::path_keys`], at any depth of its args (`edits[2].file_path`), and, for
-//! patch tools, in the patch text (`*** Update File: x`, `+++ b/x`). Each path, and each
-//! protected path, is resolved the way the file system will resolve it:
+//! patch tools, in the patch text (`*** Update File: x`, `+++ b/x`).
+//!
+//! A shell tool's call (by name, [`ProtectedPaths::shell_tools`]; its command line under
+//! [`ProtectedPaths::command_keys`], its working directory under
+//! [`ProtectedPaths::workdir_keys`]) is read with the shell model, and the files the line
+//! writes are judged as a write tool's: redirections (`>`, `>>`, `&>`, `<>`), `tee`, `sed -i`,
+//! `perl -i`, the destination of `cp`, `mv`, `install`, `ln` (and the source `mv` removes, and
+//! the file `ln` links to), `truncate`, `dd of=`, `touch`, `rm`, `unlink`, `shred`, `chmod`,
+//! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, … (the table is in
+//! `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
+//! `bash -c` strings (`bash -euo pipefail -c '…'`), here-strings, here-documents and `echo …`
+//! piped into a shell, substitutions and function bodies, and from the directory each command
+//! runs in (`cd .git && …`). A deletion is a write: `rm -r` (and `mv`, `chmod -R`, `chown -R`,
+//! `rsync --delete`) of a directory that holds a protected path that exists is blocked too
+//! (`rm -rf .` holds `.git`), and so is a `find` that deletes or runs a writer on what it
+//! finds, when it may select a protected path in its start directory (`find . -name .env
+//! -delete`; `find . -name '*.pyc' -delete` selects no `.git`). Reads are not writes:
+//! `cat .env`, `cp .env.example x`.
+//!
+//! Each path, and each protected path, is resolved the way the file system will resolve it:
 //!
 //! - `~` and `$HOME` are the home directory; a relative path is relative to the project
 //!   directory ([`ProtectedPaths::project_dir`], default: the session's project directory,
-//!   `cx.project_dir()`);
+//!   `cx.project_dir()`), or for a shell command to the directory it runs in;
 //! - `.` and `//` collapse and `..` climbs, so `src/../.git/config` is `.git/config` and a
 //!   path that climbs out of the project lands where it lands;
 //! - every symlink on the way is followed (a link in the project that points at `.git`, or at
@@ -19,6 +38,21 @@
 //!
 //! and the call is blocked when a resolved path is a protected path or inside one. Matching is
 //! by path components, never substrings: `.github/x` is not inside `.git`.
+//!
+//! # What a shell command's unknown target means
+//!
+//! A target the line only computes when it runs is judged by what is known of it:
+//!
+//! - a glob or a brace expansion is expanded as bash expands it, against the files there are
+//!   (`.gi*/config`, `~/.ssh/{authorized_keys,config}`), and each file it names is judged;
+//! - a word with a part nobody can tell before the run — a variable the guard does not know,
+//!   a command substitution — is blocked when the directory known before that part is a
+//!   protected path or inside one (`> ~/.ssh/$NAME`, `cp x .git/hooks/"$H"`), and passes
+//!   otherwise: `> "$OUT"`, `tee "$LOG"` and `cp x "$DEST"` are ordinary work, and what
+//!   they name cannot be known;
+//! - a relative path after a `cd` the line makes unknown (`cd "$(…)" && echo x > config`) is
+//!   judged from every directory the line is known to visit: where it starts and every
+//!   directory a `cd` of it names.
 //!
 //! # Config
 //!
@@ -30,21 +64,28 @@
 //!     project_dir: /work/repo          # default: the session's project directory
 //!     write_tools: [write_file, edit_file, Write, Edit, MultiEdit, apply_patch]   # and more, see below
 //!     path_keys: [path, file_path]     # and more, see below
+//!     shell_tools: [bash, Bash, shell]  # default: destructive-commands' shell_tools
 //! ```
 //!
 //! A pattern with a `*` matches by glob: one without a `/` (`*.pem`) matches a file's name
 //! anywhere, one with a `/` matches the path relative to the project directory.
 //!
-//! Known limits: shell commands that write files (`echo x > .git/config`) are the shell's, not a
-//! write tool's — `destructive-commands` reads those; a case-insensitive file system is compared
-//! case-sensitively.
+//! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what
+//! a program writes of its own accord (`git config`, a build), are not read; a directory
+//! removed whole is checked for the protected paths given as paths, not for a glob
+//! (`rm -r certs` with `*.pem` protected), and `find`'s `-name` is matched against a
+//! protected path's own name, not the names inside it (`find . -name config -delete` is let
+//! through though it reaches `.git/config`); a symlink the same line creates before writing
+//! through it is not followed unless it points at a protected path (then `ln` itself is
+//! blocked); a case-insensitive file system is compared case-sensitively.
 
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{BuiltinExtension, hook_options, reason};
+use crate::shell_call::{ShellCall, Write};
+use crate::{BuiltinExtension, DestructiveCommands, hook_options, reason};
 use hookchain_core::points::InterceptToolCall;
 use hookchain_core::{HookContext, ToolCall};
 use hookchain_core::{HookResult, project};
@@ -88,11 +129,20 @@ pub struct ProtectedPaths {
     pub path_keys: Vec<String>,
     /// The args of a patch tool that hold the patch text (default: `input`, `patch`, `diff`).
     pub patch_keys: Vec<String>,
+    /// The tools whose calls are shell commands, whose writes are judged too (default:
+    /// destructive-commands' `shell_tools`).
+    pub shell_tools: Vec<String>,
+    /// The args that hold a shell command (default: `command`, `cmd`).
+    pub command_keys: Vec<String>,
+    /// The args of a shell tool that hold its working directory, relative to the project
+    /// directory (default: `cwd`, `workdir`, `working_directory`, `dir`).
+    pub workdir_keys: Vec<String>,
 }
 
 impl Default for ProtectedPaths {
     fn default() -> Self {
         let strings = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect();
+        let shells = DestructiveCommands::default();
         ProtectedPaths {
             paths: strings(&[".git", "hookchain.yaml", "~/.config/hookchain", "~/.ssh"]),
             project_dir: None,
@@ -129,6 +179,9 @@ impl Default for ProtectedPaths {
                 "new_path",
             ]),
             patch_keys: strings(&["input", "patch", "diff"]),
+            shell_tools: shells.shell_tools,
+            command_keys: shells.command_keys,
+            workdir_keys: strings(&["cwd", "workdir", "working_directory", "dir"]),
         }
     }
 }
@@ -154,14 +207,24 @@ fn guard_hook(call: &ToolCall, cx: &HookContext) -> Result<HookResult<Value>, St
 }
 
 impl ProtectedPaths {
-    /// Why `call` must not run, or `None` (also for a tool that is not a write tool). An error
-    /// when the project directory is not configured and the current directory cannot be read.
+    /// Why `call` must not run, or `None` (also for a tool that is neither a write tool nor a
+    /// shell tool). An error when the project directory is not configured and the current
+    /// directory cannot be read.
     pub fn check_call(&self, call: &ToolCall) -> Result<Option<String>, String> {
         self.check_call_in(call, &project::decide(None))
     }
 
     /// [`check_call`](Self::check_call) in a session whose project directory is `session`.
     fn check_call_in(&self, call: &ToolCall, session: &Path) -> Result<Option<String>, String> {
+        if self.shell_tools.contains(&call.name) {
+            let project = self.project(session)?;
+            if let Some(shell) =
+                ShellCall::read(&call.args, &self.command_keys, &self.workdir_keys, &project)
+                && let Some(why) = self.check_shell(&shell, &project)
+            {
+                return Ok(Some(format!("`{}` {why}", call.name)));
+            }
+        }
         if !self.write_tools.contains(&call.name) {
             return Ok(None);
         }
@@ -175,6 +238,91 @@ impl ProtectedPaths {
             .iter()
             .find_map(|p| self.check_path_in(p, &project))
             .map(|why| format!("`{}` {why}", call.name)))
+    }
+
+    /// Why the shell command line `line`, run in the project directory, must not run, or
+    /// `None`: it writes a protected path.
+    ///
+    /// ```
+    /// use hookchain::guards::ProtectedPaths;
+    ///
+    /// let guard = ProtectedPaths {
+    ///     paths: vec![".env".into()],
+    ///     project_dir: Some("/work/repo".into()),
+    ///     ..ProtectedPaths::default()
+    /// };
+    /// assert!(guard.check_command("bash -c 'echo KEY=x >> .env'").unwrap().is_some());
+    /// assert!(guard.check_command("cp .env.example .env.sample").unwrap().is_none());
+    /// ```
+    pub fn check_command(&self, line: &str) -> Result<Option<String>, String> {
+        let project = self.project(&project::decide(None))?;
+        Ok(self.check_shell(&ShellCall::read_line(line, &project), &project))
+    }
+
+    /// Why the shell call's writes must not happen, or `None`.
+    fn check_shell(&self, shell: &ShellCall, project: &Path) -> Option<String> {
+        shell
+            .writes()
+            .iter()
+            .find_map(|write| self.check_write(write, project))
+    }
+
+    /// Why one write of a shell command must not happen, or `None`.
+    fn check_write(&self, write: &Write, project: &Path) -> Option<String> {
+        let with = format!("with `{}`", write.by);
+        for path in &write.paths {
+            let text = path.to_string_lossy();
+            // A name removed: a symlink there is removed, not what it points at (but `link/`
+            // and `link/.` go through it).
+            let last_is_name =
+                !text.ends_with('/') && !text.ends_with("/.") && !text.ends_with("..");
+            let target = match (path.parent(), path.file_name()) {
+                (Some(parent), Some(name)) if write.removes && last_is_name => {
+                    resolve(&parent.to_string_lossy(), project).join(name)
+                }
+                _ => resolve(&text, project),
+            };
+            if let Some(pattern) = self.protected_by(&target, project) {
+                return Some(format!(
+                    "would write `{}`{} {with}, inside the protected path `{pattern}`: {FIX}",
+                    write.shown,
+                    resolves_to(&write.shown, &target),
+                ));
+            }
+            if let Some(finds) = &write.finds
+                && let Some(pattern) =
+                    self.held_by(&target, project, |inside| finds.may_select(inside))
+            {
+                return Some(format!(
+                    "would delete or change what `find` selects in `{}`{} {with}, and it may \
+                     select the protected path `{pattern}`: {FIX}",
+                    write.shown,
+                    resolves_to(&write.shown, &target),
+                ));
+            }
+            if write.tree
+                && let Some(pattern) = self.held_by(&target, project, |_| true)
+            {
+                return Some(format!(
+                    "would change `{}`{} and all it holds {with}, and it holds the protected \
+                     path `{pattern}`: {FIX}",
+                    write.shown,
+                    resolves_to(&write.shown, &target),
+                ));
+            }
+        }
+        for dir in write.unknown_in.iter().flatten() {
+            let target = resolve(&dir.to_string_lossy(), project);
+            if let Some(pattern) = self.protected_by(&target, project) {
+                return Some(format!(
+                    "would write `{}` {with}, a file in {}, inside the protected path \
+                     `{pattern}` (what it names is only known when it runs): {FIX}",
+                    write.shown,
+                    target.display(),
+                ));
+            }
+        }
+        None
     }
 
     /// Why writing `path` must not happen, or `None`.
@@ -202,24 +350,54 @@ impl ProtectedPaths {
 
     fn check_path_in(&self, raw: &str, project: &Path) -> Option<String> {
         let target = resolve(raw, project);
-        for pattern in &self.paths {
-            if covers(pattern, &target, project) {
-                let shown = if raw == target.to_string_lossy() {
-                    String::new()
-                } else {
-                    format!(" (it resolves to {})", target.display())
-                };
-                return Some(format!(
-                    "would write `{raw}`{shown}, inside the protected path `{pattern}`: \
-                     protected paths are not written by the agent; ask the user to change it"
-                ));
-            }
-        }
-        None
+        let pattern = self.protected_by(&target, project)?;
+        Some(format!(
+            "would write `{raw}`{}, inside the protected path `{pattern}`: {FIX}",
+            resolves_to(raw, &target)
+        ))
+    }
+
+    /// The protected path that covers the resolved path `target`.
+    fn protected_by(&self, target: &Path, project: &Path) -> Option<&str> {
+        self.paths
+            .iter()
+            .find(|pattern| covers(pattern, target, project))
+            .map(String::as_str)
+    }
+
+    /// The protected path (given as a path, not a glob) that exists inside the resolved
+    /// directory `target` and that `reached` (given its path below `target`) says is reached.
+    fn held_by(
+        &self,
+        target: &Path,
+        project: &Path,
+        reached: impl Fn(&Path) -> bool,
+    ) -> Option<&str> {
+        self.paths
+            .iter()
+            .filter(|pattern| !pattern.contains('*'))
+            .find(|pattern| {
+                let protected = resolve(pattern, project);
+                protected.strip_prefix(target).is_ok_and(&reached)
+                    && std::fs::symlink_metadata(&protected).is_ok()
+            })
+            .map(String::as_str)
     }
 
     fn collect_paths(&self, value: &Value, out: &mut Vec<String>) {
         collect_paths(value, &self.path_keys, &self.patch_keys, out);
+    }
+}
+
+/// What every block ends with: what to do instead.
+const FIX: &str = "protected paths are not written by the agent; ask the user to change it";
+
+/// " (it resolves to /x/y)" when `raw` is not already the path it resolves to, else "".
+fn resolves_to(raw: &str, target: &Path) -> String {
+    if raw == target.to_string_lossy() {
+        String::new()
+    } else {
+        format!(" (it resolves to {})", target.display())
     }
 }
 

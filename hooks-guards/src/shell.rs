@@ -12,9 +12,10 @@
 //! - Nothing is expanded: `$HOME`, `~` and globs stay as written, for the guard to judge.
 //!   (shell-words splits words but knows no operators, which is why this module exists.)
 //! - [`unwrap`] takes wrappers off a command (`sudo`, `env`, `nice`, `timeout`, `xargs`,
-//!   `FOO=bar`, ...) and hands back the line a `bash -c`, `eval` or `env -S` runs;
-//!   [`commands`] does both for a whole line, substitutions included, so a guard that judges
-//!   one command at a time sees every command the line runs.
+//!   `FOO=bar`, ...) and hands back the line a `bash -c`, `eval` or `env -S` runs.
+//!
+//! Only `destructive-commands` reads commands with it; the other guards read a shell tool's
+//! call with the shell model (`shell_call`).
 
 /// A word of a command: its text with quotes and escapes removed, and the command lines of the
 /// substitutions in it.
@@ -306,67 +307,8 @@ fn backticks(chars: &[char], start: usize, word: &mut Word) -> usize {
     i + 1
 }
 
-/// The command line of a shell tool's `args`: the first of `keys` it has (or the args
-/// themselves), a string as it is, an argv (a list of strings) quoted back into one line.
-pub(crate) fn command_line(args: &serde_json::Value, keys: &[String]) -> Option<String> {
-    use serde_json::Value;
-    match keys.iter().find_map(|k| args.get(k)).unwrap_or(args) {
-        Value::String(line) => Some(line.clone()),
-        Value::Array(argv) => Some(
-            argv.iter()
-                .filter_map(Value::as_str)
-                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        _ => None,
-    }
-}
-
-/// How deep `bash -c`, `eval` and `$(…)` may nest for [`commands`].
+/// How deep `bash -c`, `eval` and `$(…)` may nest for a guard that reads them.
 pub(crate) const MAX_DEPTH: usize = 8;
-
-/// Every simple command `line` runs, wrappers taken off (its words are the argv, its
-/// redirections kept), in order: the commands of each pipeline, of every `bash -c` / `eval` /
-/// `env -S` line and of every `$(…)` and `` `…` ``, read as lines of their own. `Err` with the
-/// line when it nests deeper than [`MAX_DEPTH`], so a guard can refuse what it cannot read.
-pub(crate) fn commands(line: &str) -> Result<Vec<Command>, String> {
-    let mut out = Vec::new();
-    commands_at(line, 0, &mut out)?;
-    Ok(out)
-}
-
-fn commands_at(line: &str, depth: usize, out: &mut Vec<Command>) -> Result<(), String> {
-    if depth > MAX_DEPTH {
-        return Err(line.to_owned());
-    }
-    for pipeline in parse(line) {
-        for command in pipeline {
-            for word in command
-                .words
-                .iter()
-                .chain(command.redirects.iter().map(|r| &r.target))
-            {
-                for sub in &word.subs {
-                    commands_at(sub, depth + 1, out)?;
-                }
-            }
-            match unwrap(&command.words) {
-                Unwrapped::Argv(argv) => out.push(Command {
-                    words: argv.to_vec(),
-                    redirects: command.redirects.clone(),
-                }),
-                Unwrapped::Line(inner) => commands_at(&inner, depth + 1, out)?,
-                Unwrapped::Done if !command.redirects.is_empty() => out.push(Command {
-                    words: Vec::new(),
-                    redirects: command.redirects.clone(),
-                }),
-                Unwrapped::Done => {}
-            }
-        }
-    }
-    Ok(())
-}
 
 /// What a command runs once its wrappers are taken off ([`unwrap`]).
 pub(crate) enum Unwrapped<'a> {
@@ -595,34 +537,6 @@ mod tests {
         assert_eq!(p[0][0].redirects[0].target.text, "/dev/sda");
         assert_eq!(p[1][0].redirects[0].op, "<");
         assert_eq!(p[1][0].redirects[0].target.text, ".env");
-    }
-
-    #[test]
-    fn commands_are_read_through_wrappers_shells_and_substitutions() {
-        let argv = |line: &str| -> Vec<String> {
-            commands(line)
-                .unwrap()
-                .iter()
-                .map(|c| {
-                    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
-                    words.join(" ")
-                })
-                .collect()
-        };
-        assert_eq!(
-            argv("sudo -u root env A=1 bash -c 'cd x && rg foo' | head"),
-            ["cd x", "rg foo", "head"]
-        );
-        assert_eq!(
-            argv("echo \"$(find / -name x)\""),
-            ["find / -name x", "echo $(find / -name x)"]
-        );
-        let nested = (0..12).fold("ls".to_owned(), |line, _| format!("eval {line}"));
-        assert!(commands(&nested).is_err());
-        assert_eq!(
-            commands("> out.txt").unwrap()[0].redirects[0].target.text,
-            "out.txt"
-        );
     }
 
     #[test]

@@ -10,9 +10,15 @@
 //!   its args, and in patch texts) is blocked while the plan is not valid, unless every file it
 //!   writes is the plan file itself or under one of [`WorkflowGuard::allowed_paths`]. A write
 //!   tool's call that names no file it writes is blocked (it may write anything). With
-//!   [`WorkflowGuard::shell_writes`] on, a shell tool's command that writes files (`>`, `>>`,
-//!   `tee`, `touch`, `mkdir`, `cp`, `mv`, `rm`, `sed -i`, `patch`, `git apply`, ..., through
-//!   `sudo`, `bash -c` and chains) is held to the same rule.
+//!   [`WorkflowGuard::shell_writes`] on, a shell tool's command that writes files is held to the
+//!   same rule: the files it writes are read as protected-paths reads them, with the shell
+//!   model (`>`, `>>`, `tee`, `touch`, `mkdir`, `cp`, `mv`, `rm`, `sed -i`, `chmod`, `curl -o`,
+//!   ..., through `sudo` and other wrappers, `bash -euo pipefail -c '…'`, `sh <<< '…'`,
+//!   `echo '…' | sh`, substitutions, chains and `cd`); a here-document's body given to a
+//!   program that is no shell is data (`cat <<EOF > plans/active/plan.md` writes the plan
+//!   only). Files it does not name (`patch`, `git apply`, `tar -x`, `> "$OUT"`) are open only
+//!   where the directory known to hold them is under an allowed path; writes to devices
+//!   (`/dev/null`) are none.
 //! - `transform_user_input`: while the plan is not valid, a message that reads as an
 //!   implementation request (it starts, after "please", "can you", "let's", ..., with one of
 //!   [`WorkflowGuard::request_patterns`]: "implement", "add", "fix", ...) is rewritten into
@@ -86,7 +92,9 @@
 //! ```
 //!
 //! Known limits: a shell command's writes are read from the command line (an interpreter's
-//! script that writes, `python x.py`, is not seen), and only with `shell_writes: true`. A
+//! script that writes, `python x.py`, is not seen), and only with `shell_writes: true`; its
+//! relative paths are taken from the project directory (a shell tool's working-directory arg
+//! is not read). A
 //! request is told by its first words only: "build fails with E0308, why?" starts with
 //! `build` and is routed to planning too (the plan it asks for is the cost of that mistake).
 
@@ -97,7 +105,7 @@ use serde_json::Value;
 
 use crate::project_file::{FileError, Links, read_capped};
 use crate::protected_paths::{collect_paths, covers, project_dir, resolve};
-use crate::shell::{self, Command};
+use crate::shell_call::ShellCall;
 use crate::{BuiltinExtension, DestructiveCommands, ProtectedPaths, hook_options, reason};
 use hookchain_core::points::{InterceptToolCall, TransformUserInput, TurnStart, TurnStartEvent};
 use hookchain_core::{HookContext, HookResult, ToolCall, project};
@@ -276,27 +284,36 @@ impl WorkflowGuard {
 
     /// [`check_call`](Self::check_call) in a session whose project directory is `session`.
     fn check_call_in(&self, call: &ToolCall, session: &Path) -> Result<Option<String>, String> {
+        let is_shell = self.shell_writes && self.shell_tools.contains(&call.name);
+        if !is_shell && !self.blocked_tools.contains(&call.name) {
+            return Ok(None);
+        }
+        let project = self.project(session)?;
         let writes: Vec<Write> = if self.blocked_tools.contains(&call.name) {
             let mut paths = Vec::new();
             collect_paths(&call.args, &self.path_keys, &self.patch_keys, &mut paths);
             if paths.is_empty() {
                 // A write tool whose files cannot be told may write anything.
-                vec![Write::Unnamed]
+                vec![Write::Unnamed(Vec::new())]
             } else {
-                paths.into_iter().map(Write::File).collect()
-            }
-        } else if self.shell_writes && self.shell_tools.contains(&call.name) {
-            match shell::command_line(&call.args, &self.command_keys) {
-                Some(line) => shell_writes(&line),
-                None => return Ok(None),
+                paths
+                    .into_iter()
+                    .map(|path| Write::File {
+                        raw: path.clone(),
+                        shown: path,
+                        dir: false,
+                    })
+                    .collect()
             }
         } else {
-            return Ok(None);
+            match ShellCall::read(&call.args, &self.command_keys, &[], &project) {
+                Some(shell) => shell_writes(&shell),
+                None => return Ok(None),
+            }
         };
         if writes.is_empty() {
             return Ok(None);
         }
-        let project = self.project(session)?;
         let Some(write) = writes.iter().find(|w| !self.open(w, &project)) else {
             return Ok(None);
         };
@@ -304,8 +321,8 @@ impl WorkflowGuard {
             return Ok(None);
         };
         let what = match write {
-            Write::File(path) | Write::Dir(path) => format!("would write `{path}`"),
-            Write::Unnamed => "would write files it does not name".to_owned(),
+            Write::File { shown, .. } => format!("would write `{shown}`"),
+            Write::Unnamed(_) => "would write files it does not name".to_owned(),
         };
         let open = if self.allowed_paths.is_empty() {
             String::new()
@@ -419,12 +436,22 @@ impl WorkflowGuard {
     }
 
     /// Whether `write` is open before a plan exists: the plan file, a directory on the way to
-    /// it (inside the project), or under an allowed path. Files it does not name never are.
+    /// it (inside the project), or under an allowed path. Files it does not name are open only
+    /// where every directory known to hold them is under an allowed path.
     fn open(&self, write: &Write, project: &Path) -> bool {
+        let allowed = |target: &Path| {
+            self.allowed_paths
+                .iter()
+                .any(|pattern| covers(pattern, target, project))
+        };
         let (raw, dir) = match write {
-            Write::File(raw) => (raw, false),
-            Write::Dir(raw) => (raw, true),
-            Write::Unnamed => return false,
+            Write::File { raw, dir, .. } => (raw, *dir),
+            Write::Unnamed(dirs) => {
+                return !dirs.is_empty()
+                    && dirs
+                        .iter()
+                        .all(|d| allowed(&resolve(&d.to_string_lossy(), project)));
+            }
         };
         let target = resolve(raw, project);
         let plan = resolve(&self.plan_path, project);
@@ -433,10 +460,7 @@ impl WorkflowGuard {
                 && plan.starts_with(&target)
                 && target.starts_with(resolve(".", project))
                 && target != resolve(".", project))
-            || self
-                .allowed_paths
-                .iter()
-                .any(|pattern| covers(pattern, &target, project))
+            || allowed(&target)
     }
 
     fn project(&self, session: &Path) -> Result<PathBuf, String> {
@@ -476,79 +500,35 @@ fn starts_with_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
     }
 }
 
-/// What a shell command writes: a file, a directory it creates, or files it does not name.
+/// What a call writes: a file or a directory it creates (`raw`, resolved from the project
+/// directory; `shown` as the call names it), or files it does not name, in directories known
+/// to hold them (none: anywhere).
 enum Write {
-    File(String),
-    Dir(String),
-    Unnamed,
+    File {
+        raw: String,
+        shown: String,
+        dir: bool,
+    },
+    Unnamed(Vec<PathBuf>),
 }
 
-/// What a shell command line writes; a line nested too deep to read writes what it does not
-/// name.
-fn shell_writes(line: &str) -> Vec<Write> {
-    let Ok(commands) = shell::commands(line) else {
-        return vec![Write::Unnamed];
-    };
-    commands.iter().flat_map(command_writes).collect()
-}
-
-/// What one command writes.
-fn command_writes(command: &Command) -> Vec<Write> {
-    let mut out: Vec<Write> = command
-        .redirects
-        .iter()
-        .filter(|r| r.op.contains('>'))
-        .map(|r| r.target.text.clone())
-        .filter(|t| !matches!(t.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr"))
-        .map(Write::File)
-        .collect();
-    let Some(name) = command.words.first().map(|w| shell::basename(&w.text)) else {
-        return out;
-    };
-    let args: Vec<&str> = command.words[1..].iter().map(|w| w.text.as_str()).collect();
-    let operands: Vec<String> = args
-        .iter()
-        .filter(|w| !w.starts_with('-'))
-        .map(|s| (*s).to_owned())
-        .collect();
-    let in_place = args.iter().any(|a| {
-        a.starts_with("--in-place")
-            || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
-    });
-    match name {
-        "tee" | "touch" | "rm" | "rmdir" | "truncate" | "shred" | "unlink" => {
-            out.extend(operands.into_iter().map(Write::File))
-        }
-        "mkdir" => out.extend(operands.into_iter().map(Write::Dir)),
-        "cp" | "mv" | "install" | "ln" | "rsync" => {
-            out.extend(operands.into_iter().last().map(Write::File))
-        }
-        "sed" | "perl" if in_place => {
-            // Operands are files, but the script: the first operand unless `-e`/`-f` gave it.
-            let mut files = Vec::new();
-            let mut script_given = false;
-            let mut words = args.iter();
-            while let Some(word) = words.next() {
-                if matches!(*word, "-e" | "-f" | "--expression" | "--file") {
-                    script_given = true;
-                    words.next();
-                } else if !word.starts_with('-') {
-                    files.push((*word).to_owned());
-                }
+/// What a shell command writes, devices left out.
+fn shell_writes(shell: &ShellCall) -> Vec<Write> {
+    let mut out = Vec::new();
+    for write in shell.writes() {
+        for path in &write.paths {
+            if path.starts_with("/dev") {
+                continue;
             }
-            let skip = usize::from(!script_given);
-            out.extend(files.into_iter().skip(skip).map(Write::File));
+            out.push(Write::File {
+                raw: path.to_string_lossy().into_owned(),
+                shown: write.shown.clone(),
+                dir: write.creates_dir,
+            });
         }
-        "dd" => out.extend(
-            args.iter()
-                .filter_map(|a| a.strip_prefix("of="))
-                .map(|f| Write::File(f.to_owned())),
-        ),
-        "patch" => out.push(Write::Unnamed),
-        "git" if operands.first().is_some_and(|s| s == "apply" || s == "am") => {
-            out.push(Write::Unnamed)
+        if let Some(dirs) = write.unknown_in {
+            out.push(Write::Unnamed(dirs));
         }
-        _ => {}
     }
     out
 }

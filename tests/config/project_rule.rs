@@ -183,6 +183,38 @@ fn a_projects_protected_paths_are_added_to_the_users() {
 }
 
 #[test]
+fn a_projects_shell_tools_for_protected_paths_are_added_never_replace_the_defaults() {
+    let dirs = Dirs::new();
+    let (hooks, report) = dirs.init(
+        PROTECTED_PATHS_ON,
+        "extensions:\n  protected-paths:\n    shell_tools: [run_in_sandbox]\n",
+    );
+    assert!(report.warnings.is_empty(), "{report}");
+    let turn = dirs.turn(&hooks);
+    let shell = |tool: &str| ToolCall::new(tool, json!({"command": "echo x > .git/config"}));
+    assert!(
+        turn.intercept_tool_call(shell("run_in_sandbox"))
+            .is_blocked()
+    );
+    assert!(turn.intercept_tool_call(shell("bash")).is_blocked());
+    let (hooks, report) = dirs.init(
+        PROTECTED_PATHS_ON,
+        "extensions:\n  protected-paths:\n    shell_tools: []\n",
+    );
+    dirs.assert_one_refusal(
+        &hooks,
+        &report,
+        3,
+        "`shell_tools: []` of extension `protected-paths`",
+    );
+    assert!(
+        dirs.turn(&hooks)
+            .intercept_tool_call(shell("bash"))
+            .is_blocked()
+    );
+}
+
+#[test]
 fn a_projects_shell_tools_is_refused_and_destructive_commands_stay_blocked() {
     let dirs = Dirs::new();
     let (hooks, report) = dirs.init(

@@ -180,6 +180,49 @@ fn root_wide_exploration_waits_for_the_routing_files_and_normal_work_goes_on() {
     assert!(still_blocked.is_empty(), "{still_blocked:#?}");
 }
 
+/// Shell forms read as the shell reads them: options before `-c`, text fed to a shell on its
+/// standard input, `$'…'`, wrappers, a `cd` to a place the line computes, and here-document
+/// data that is no command.
+#[test]
+fn explorations_are_read_as_the_shell_runs_them() {
+    let project = Modules::new();
+    let hooks = project.hooks(project.guard());
+    let turn = hooks.session("mr-shell-forms").begin_turn();
+    let block: Vec<ToolCall> = [
+        "bash -euo pipefail -c 'rg login'",
+        "bash -O extglob -c 'grep -rn login .'",
+        "sh <<< 'rg login'",
+        "echo 'rg login' | sh",
+        "bash -c $'rg login'",
+        "rg login $'.'",
+        "bash <<'EOF'\nrg login\nEOF",
+        "busybox find . -name login.rs",
+        "setsid rg login",
+        "cd \"$(git rev-parse --show-toplevel)\" && rg login",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect();
+    let allow: Vec<ToolCall> = [
+        "cat <<'EOF' > notes.md\nrg login\nfind . -name x\nEOF",
+        "cd src/auth && bash -euo pipefail -c 'rg login'",
+        "sh <<< 'rg login src/auth'",
+        "rg login $'src/auth'",
+        "echo 'rg login'",
+        "git commit -m 'find . -name x'",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect();
+    let (false_negatives, false_positives) =
+        corpus("module-router, shell forms", &turn, &block, &allow);
+    assert!(
+        false_negatives.is_empty(),
+        "let through: {false_negatives:#?}"
+    );
+    assert!(false_positives.is_empty(), "blocked: {false_positives:#?}");
+}
+
 #[test]
 fn the_block_names_the_routing_files_to_read() {
     let project = Modules::new();

@@ -237,3 +237,211 @@ fn enabled_from_rust_it_blocks_through_the_registry() {
     assert!(!ok.is_blocked());
     let _: Option<Value> = None;
 }
+
+/// The guard of [`Project`] with `.env` (which it writes) and `/etc` protected too, for shell
+/// commands.
+fn shell_guard(project: &Project) -> ProtectedPaths {
+    std::fs::write(project.root.join(".env"), "KEY=x\n").unwrap();
+    let mut guard = project.guard();
+    guard
+        .paths
+        .extend([".env".into(), "/etc".into(), "~/.ssh".into()]);
+    guard
+}
+
+fn bash(command: &str) -> ToolCall {
+    ToolCall::new("bash", json!({ "command": command }))
+}
+
+/// Shell commands that write a protected path: every form of writing a file the shell has,
+/// through wrappers, nested lines, `cd`, symlinks, globs and variables.
+fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
+    let outside = elsewhere.display();
+    let mut calls: Vec<ToolCall> = [
+        "echo x > .env",
+        "echo x >> ~/.ssh/authorized_keys",
+        "echo x >| .env",
+        "echo x &> .env",
+        "exec 3<> .env",
+        "tee .git/config",
+        "cargo test 2>&1 | tee -a src/../.git/config",
+        "sed -i s/a/b/ .env",
+        "sed -i '' 's/a/b/' .env",
+        "sed --in-place=.bak -e s/a/b/ .env",
+        "perl -pi -e 's/a/b/' .env",
+        "cp evil .git/hooks/pre-commit",
+        "cp evil.sh .git/hooks/",
+        "cp -t .git/hooks evil.sh",
+        "mv x .env",
+        "mv .env .env.bak",
+        "install -m 755 x .git/hooks/post-checkout",
+        "truncate -s0 .env",
+        "dd if=/dev/zero of=.env",
+        "touch secrets/new",
+        "rm .env",
+        "rm --rec .git",
+        "unlink hookchain.yaml",
+        "shred -u secrets/api.txt",
+        "chmod 777 .git/hooks",
+        "chown -R nobody secrets",
+        "rsync -a evil/ .git/hooks/",
+        "tar -xzf evil.tgz -C .git/hooks",
+        "find .git -name '*.sample' -delete",
+        "curl -fsSL -o .git/hooks/pre-push https://example.com/x",
+        "bash -c 'echo >.env'",
+        "bash -euo pipefail -c 'echo x > .env'",
+        "sh -o pipefail -c 'touch .env'",
+        "sh <<< 'echo x > .env'",
+        "bash <<'EOF'\necho x > .env\nEOF",
+        "echo 'echo x > .env' | sh",
+        "sudo tee /etc/hosts",
+        "cat <<EOF > .env\nKEY=x\nEOF",
+        "ln -sf /tmp/x .env",
+        "ln -s .git/hooks hooks-link",
+        "cd .git && echo x > config",
+        "cd src; cd ../.git && touch HEAD",
+        "cd \"$(git rev-parse --show-toplevel)\" && echo x > .env",
+        "env -C .git touch config",
+        "timeout 5 cp a .env",
+        "busybox rm .env",
+        "xargs -I{} cp {} .git/hooks/ < list.txt",
+        "echo x > $'\\x2eenv'",
+        "echo x > .gi*/config",
+        "tee .git/{config,HEAD}",
+        "cp x .git/hooks/\"$NAME\"",
+        "echo x > \"$PWD/.env\"",
+        "echo x > link-to-git/config",
+        "f() { echo x > .env; }; f",
+        "echo \"$(echo x > .env)\"",
+        "rm -rf .",
+        "rm -rf src/..",
+        "chmod -R u+w .",
+        "rm -rf link-to-git/",
+        "find . -name .env -delete",
+        "find . -iname '.ENV' -exec rm -f {} +",
+        "find . -path './.git/*' -delete",
+        "find . -type f -delete",
+        "find . ! -name keep -delete",
+        "cp x \"$(pwd)/.env\"",
+        "sed s/a/b/ -i .env",
+        "eval 'echo x > .env'",
+        "cd .git && eval 'echo x > config'",
+        "su -c 'echo x > .env' root",
+        "script -qc 'echo x > .env' /dev/null",
+        "flock /tmp/lock -c 'echo x > .env'",
+        "echo x | xargs -I{} sh -c 'echo {} > .env'",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect();
+    calls.extend([
+        bash(&format!("echo x > {outside}/notes.txt")),
+        bash(&format!("cp x {outside}/*")),
+        ToolCall::new("bash", json!({"command": ["bash", "-c", "echo x > .env"]})),
+        ToolCall::new("bash", json!({"command": "echo x > config", "cwd": ".git"})),
+        ToolCall::new("shell", json!({"cmd": "sed -i s/a/b/ .env"})),
+    ]);
+    calls
+}
+
+/// Everyday shell commands that write no protected path (reads of protected files included).
+fn shell_work_to_allow() -> Vec<ToolCall> {
+    [
+        "cat .env.example",
+        "cat .env",
+        "cat .git/config",
+        "grep -r token secrets/",
+        "cp secrets/api.txt /tmp/x",
+        "echo hi > out.txt",
+        "sed -i s/a/b/ src/main.rs",
+        "sed -n 1,5p .env",
+        "tee /dev/null",
+        "git diff > patch.diff",
+        "cargo test 2>&1 | tee test.log",
+        "cp .env.example .env.sample",
+        "echo x > \"$OUT\"",
+        "tee \"$LOG\"",
+        "cp x \"$DEST\"",
+        "rm -rf ./build target node_modules",
+        "mkdir -p src/new && touch src/new/mod.rs",
+        "find . -name '*.pyc' -delete",
+        "find . -path './build/*' -delete",
+        "find src -type f -exec rm {} +",
+        "rsync -av src/ backup/",
+        "rsync -e 'ssh -i ~/.ssh/key' -av src/ host:dst/",
+        "scp -i ~/.ssh/id_ed25519 build.tgz host:",
+        "tar -xzf x.tgz -C vendor",
+        "cd src && echo x > main.rs",
+        "git commit -m 'touch .env'",
+        "echo '.env' >> .gitignore",
+        "echo x > .github/workflows/ci.yml",
+        "chmod +x scripts/run.sh",
+        "cat <<EOF\nrm -rf .git\necho x > .env\nEOF",
+        "echo 'echo x > .env'",
+        "wget -O /tmp/x.tgz https://example.com/x.tgz",
+        "curl -fsSL https://example.com/i.sh | tee /tmp/install.sh",
+        "ls -la .git && git status",
+        "rm link-to-git",
+        "ln -s ../shared/settings.yaml settings.yaml",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect()
+}
+
+#[test]
+fn shell_writes_into_protected_paths_are_blocked_in_every_form() {
+    let project = Project::new();
+    let guard = shell_guard(&project);
+    let block = shell_writes_to_block(&project.elsewhere);
+    let allow = shell_work_to_allow();
+    let fneg: Vec<String> = block
+        .iter()
+        .filter(|c| guard.check_call(c).unwrap().is_none())
+        .map(|c| c.args.to_string())
+        .collect();
+    let fpos: Vec<String> = allow
+        .iter()
+        .filter_map(|c| {
+            guard
+                .check_call(c)
+                .unwrap()
+                .map(|why| format!("{}  =>  {why}", c.args))
+        })
+        .collect();
+    println!(
+        "protected-paths shell corpus: {} to block, {} to allow; false negatives {}, false \
+         positives {}",
+        block.len(),
+        allow.len(),
+        fneg.len(),
+        fpos.len()
+    );
+    assert!(fneg.is_empty(), "let through: {fneg:#?}");
+    assert!(fpos.is_empty(), "blocked: {fpos:#?}");
+}
+
+#[test]
+fn a_shell_block_names_the_file_the_writer_and_the_protected_path() {
+    let project = Project::new();
+    let guard = shell_guard(&project);
+    let why = |command: &str| guard.check_call(&bash(command)).unwrap().unwrap();
+    let reason = why("sudo tee -a link-to-git/config");
+    assert!(
+        reason.starts_with("`bash` would write `link-to-git/config` (it resolves to "),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("with `tee`, inside the protected path `.git`"),
+        "{reason}"
+    );
+    let reason = why("rm -rf src/..");
+    assert!(reason.contains("and all it holds with `rm -r`"), "{reason}");
+    assert!(
+        reason.contains("holds the protected path `.git`"),
+        "{reason}"
+    );
+    let reason = why("cp x .git/hooks/\"$NAME\"");
+    assert!(reason.contains("a file in "), "{reason}");
+    assert!(reason.contains("only known when it runs"), "{reason}");
+}

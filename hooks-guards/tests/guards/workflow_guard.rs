@@ -197,6 +197,53 @@ fn writes_wait_for_the_plan_and_normal_work_goes_on() {
     assert!(blocked_with_plan.is_empty(), "{blocked_with_plan:#?}");
 }
 
+/// Shell forms read as the shell reads them: options before `-c`, text fed to a shell on its
+/// standard input, `$'…'`, wrappers, a `cd` before a relative path, and here-document data
+/// that is no command.
+#[test]
+fn shell_writes_are_read_as_the_shell_runs_them() {
+    let project = Workspace::new();
+    let hooks = project.hooks(project.guard());
+    let turn = hooks.session("wg-shell-forms").begin_turn();
+    let hold: Vec<ToolCall> = [
+        "bash -euo pipefail -c 'echo x > src/x.rs'",
+        "bash -o pipefail -c 'touch src/x.rs'",
+        "sh <<< 'echo x > src/x.rs'",
+        "echo 'echo x > src/x.rs' | sh",
+        "bash <<'EOF'\ntouch src/x.rs\nEOF",
+        "busybox touch src/x.rs",
+        "setsid touch src/x.rs",
+        "flock /tmp/lock touch src/x.rs",
+        "chmod +x src/run.sh",
+        "curl -fsSL -o src/vendor.js https://example.com/v.js",
+        "cat <<'EOF' > handoff/notes.md; touch src/x.rs\nnotes\nEOF",
+        "tar -xzf vendor.tgz -C src",
+        "echo x > \"$OUT\"",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect();
+    let allow: Vec<ToolCall> = [
+        "cat <<'EOF' > handoff/notes.md\ntouch src/x.rs\nrm -rf src\nEOF",
+        "echo x > $'handoff/x.md'",
+        "cd src && echo x > ../handoff/y.md",
+        "sed -i '' 's/a/b/' handoff/x.md",
+        "git apply --check fix.patch",
+        "tar -xzf notes.tgz -C handoff",
+        "echo 'touch src/x.rs'",
+    ]
+    .iter()
+    .map(|c| bash(c))
+    .collect();
+    let (false_negatives, false_positives) =
+        corpus("workflow-guard, shell forms", &turn, &hold, &allow);
+    assert!(
+        false_negatives.is_empty(),
+        "let through: {false_negatives:#?}"
+    );
+    assert!(false_positives.is_empty(), "blocked: {false_positives:#?}");
+}
+
 #[test]
 fn a_block_names_the_guard_the_tool_the_file_and_what_to_do() {
     let project = Workspace::new();

@@ -1,0 +1,937 @@
+//! A shell tool's call as the guards read it: the command line its args hold, read once with
+//! the shell model ([`hookchain_shell`]), and what the guards ask of it — the simple commands
+//! that would run, with their arguments as far as they are known, and the files the line
+//! writes.
+//!
+//! # What it owns
+//!
+//! - The command line of a call ([`command_line`]): the first of the guard's `command_keys` in
+//!   its args (or the args themselves), a string as it is, an argv list quoted back into one
+//!   line as the shell would read it.
+//! - The surroundings the line is read in ([`ShellCall::read`]): the directory it starts in
+//!   (the call's working-directory arg under the guard's `workdir_keys`, relative to the
+//!   project directory; else the project directory), `HOME` and `CDPATH` as the guard's own
+//!   environment has them (`CDPATH` empty when unset, so `cd src && …` is known to stay in the
+//!   project), and `PWD`.
+//! - [`ShellCall::commands`]: every simple command the line may run — through wrappers
+//!   (`sudo`, `env`, `timeout`, `busybox`, `xargs`, …), `bash -c` strings (options before `-c`
+//!   included), here-strings and here-documents fed to a shell, substitutions, function bodies,
+//!   conditional ones — each with its arguments ([`Arg`]) and the directories it may run in.
+//!   A here-document's body given to a program that is no shell (`cat <<EOF`) is data, never
+//!   commands.
+//! - [`ShellCall::writes`]: the files the line writes (the table is in [`writes`]).
+//!
+//! # The rules it keeps
+//!
+//! - The line is parsed once per call, with `bash`'s grammar (`$'…'`, brace expansion); what the
+//!   model reads — quote removal, known expansions, wrappers, nested lines — is the model's.
+//! - A variable the guard does not know is an unknown part of the word it stands in:
+//!   `"$HOME/.ssh/$F"` is known as far as `~/.ssh/`, `"$OUT"` not at all ([`Computed`]). It is
+//!   never guessed and never dropped.
+//! - A word the line computes (a glob, a brace expansion, a command substitution) is read from
+//!   the line's own text ([`pattern`]): its alternatives, its pattern, its known prefix. In a
+//!   `-c` string the word is read from the string, re-parsed on its own; where the text of a
+//!   word cannot be found (a here-document given to a shell), nothing of it is known.
+//! - A command whose directory the line leaves unknown (after `cd "$(…)"`, `cd ..`, a `cd`
+//!   under a condition) may run in any directory the line is known to visit: where it starts,
+//!   and every directory a `cd`, `pushd` or `env -C` of the line names.
+//! - Where the model says a line runs code it does not read but the code is known, the code is
+//!   read as a line of its own, in its command's directory: text a shell reads from a pipe
+//!   whose writer is `echo` or `printf` of a known string (`echo 'rm x' | sh`), the known
+//!   words `eval` runs, and the `-c` string of `su`, `runuser`, `script`, `flock` and of a
+//!   shell `xargs` runs. So is what follows a here-document's delimiter on its line (`cat
+//!   <<EOF > .env; rm x`), which the grammar gives to the here-document; and `3<> f` opens `f`
+//!   to write. `$(pwd)` and `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use hookchain_shell::{Command, Context, Line, RedirectKind, Shell, Word};
+use serde_json::Value;
+
+use crate::destructive_commands::excerpt;
+use crate::protected_paths::resolve;
+
+pub(crate) mod pattern;
+pub(crate) mod writes;
+
+pub(crate) use writes::Write;
+
+/// The value an unknown variable is read with: a character no path or option holds, so that a
+/// word holding it is known exactly up to it.
+const UNKNOWN: char = '\u{E000}';
+
+/// How many variables of a line are read as unknown parts (the rest stay unknown words).
+const MAX_UNKNOWN_VARS: usize = 64;
+
+/// How deep a word in nested `-c` strings, or a line given to a shell the model leaves
+/// unread, is looked for.
+const MAX_REREAD: usize = 4;
+
+/// How many lines the model leaves unread are read at most.
+const MAX_GIVEN: usize = 32;
+
+/// The command line of a shell tool's `args`: the first of `keys` it has (or the args
+/// themselves), a string as it is, an argv (a list of strings) quoted back into one line.
+pub(crate) fn command_line(args: &Value, keys: &[String]) -> Option<String> {
+    match keys.iter().find_map(|k| args.get(k)).unwrap_or(args) {
+        Value::String(line) => Some(line.clone()),
+        Value::Array(argv) => Some(
+            argv.iter()
+                .filter_map(Value::as_str)
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+/// An argument of a command, as far as it is known before the line runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Arg {
+    /// Known in full: quotes removed, `~` and known variables expanded.
+    Known(String),
+    /// Computed when the line runs.
+    Computed(Computed),
+}
+
+/// A word computed when the line runs, and what of it is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Computed {
+    /// The word as the line writes it, when its text can be found (a glob, a brace expansion,
+    /// a substitution).
+    pub(crate) written: Option<String>,
+    /// Its value up to its first unknown part, when that is all that is unknown (`/home/u/.ssh/`
+    /// of `"$HOME/.ssh/$F"`).
+    pub(crate) known: Option<String>,
+}
+
+impl Arg {
+    /// The text when known in full.
+    pub(crate) fn known(&self) -> Option<&str> {
+        match self {
+            Arg::Known(s) => Some(s),
+            Arg::Computed(_) => None,
+        }
+    }
+
+    /// How the argument reads in a message: its text, or the word as written.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Arg::Known(s) => s.clone(),
+            Arg::Computed(c) => match (&c.written, &c.known) {
+                (Some(w), _) => w.clone(),
+                (None, Some(k)) => format!("{k}…"),
+                (None, None) => "…".to_owned(),
+            },
+        }
+    }
+}
+
+/// A simple command the line may run.
+#[derive(Debug, Clone)]
+pub(crate) struct Cmd {
+    /// The program as named (`/bin/rm`, `rm`), when known.
+    pub(crate) program: Option<String>,
+    /// Its arguments.
+    pub(crate) args: Vec<Arg>,
+    /// The directories it may run in: one when the line says, every directory the line is
+    /// known to visit when a `cd` before it makes it unknown.
+    pub(crate) dirs: Vec<PathBuf>,
+    /// The wrappers it runs through, outermost first.
+    pub(crate) wrappers: Vec<String>,
+}
+
+impl Cmd {
+    /// The program's name without its directory (`rm` of `/bin/rm`).
+    pub(crate) fn name(&self) -> Option<&str> {
+        let program = self.program.as_deref()?;
+        Some(program.rsplit('/').next().unwrap_or(program))
+    }
+
+    /// The command as a message shows it.
+    pub(crate) fn shown(&self) -> String {
+        let mut words = vec![self.program.clone().unwrap_or_else(|| "…".to_owned())];
+        words.extend(self.args.iter().map(Arg::shown));
+        excerpt(&words.join(" ").replace(UNKNOWN, "…"))
+    }
+}
+
+/// A redirection to or from a file.
+#[derive(Debug, Clone)]
+pub(crate) struct Redir {
+    /// What it does.
+    pub(crate) kind: RedirectKind,
+    /// The file.
+    pub(crate) target: Arg,
+    /// The directories a relative target may be taken from (see [`Cmd::dirs`]).
+    pub(crate) dirs: Vec<PathBuf>,
+    /// How it is written in the line (`>`, `>>`, `&>`), for messages.
+    pub(crate) operator: String,
+}
+
+/// A shell tool's call, read (see the [module docs](self)).
+#[derive(Debug, Clone)]
+pub(crate) struct ShellCall {
+    /// Every simple command it may run, in the order the shell would start them.
+    pub(crate) commands: Vec<Cmd>,
+    /// Every redirection to or from a file, nested ones included.
+    pub(crate) redirects: Vec<Redir>,
+    /// The variables known before the line runs (`HOME`, `PWD`, `CDPATH`).
+    vars: Vec<(String, String)>,
+}
+
+/// A line and its text: the call's own, or one a shell reads from a pipe.
+struct Level {
+    text: String,
+    line: Line,
+}
+
+/// A line nested in a word (a `-c` string), parsed on its own: its text and the line.
+type Nested = Option<(String, Line)>;
+
+/// What reading a level needs to know: the variables, and the nested texts re-read so far.
+struct Reader<'a> {
+    /// The variables known before the line runs.
+    vars: &'a [(String, String)],
+    /// Those and the unknown ones, as the context gives them to the model.
+    context_vars: Vec<(String, String)>,
+    cx: &'a Context,
+    reread: HashMap<(String, Range<usize>), Nested>,
+}
+
+impl ShellCall {
+    /// Reads the shell tool call `args`: its command line under the first of `command_keys`,
+    /// run in its working directory under the first of `workdir_keys` (relative to `project`)
+    /// or in `project`. `None` when the args hold no command line.
+    pub(crate) fn read(
+        args: &Value,
+        command_keys: &[String],
+        workdir_keys: &[String],
+        project: &Path,
+    ) -> Option<ShellCall> {
+        let line = command_line(args, command_keys)?;
+        let start = match workdir_keys
+            .iter()
+            .find_map(|k| args.get(k).and_then(Value::as_str))
+        {
+            Some(dir) => {
+                let dir = crate::protected_paths::expand_home(dir).unwrap_or_else(|| dir.into());
+                project.join(dir)
+            }
+            None => project.to_path_buf(),
+        };
+        Some(ShellCall::read_line(&line, &start))
+    }
+
+    /// Reads the command line `line` run in `start`.
+    pub(crate) fn read_line(line: &str, start: &Path) -> ShellCall {
+        let mut vars: Vec<(String, String)> = vec![("PWD".into(), start.display().to_string())];
+        if let Some(home) = std::env::var_os("HOME") {
+            vars.push(("HOME".into(), home.to_string_lossy().into_owned()));
+        }
+        let cdpath = std::env::var("CDPATH").unwrap_or_default();
+        vars.push(("CDPATH".into(), cdpath));
+        let known: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
+        let unknown: Vec<(String, String)> = variables(line)
+            .into_iter()
+            .filter(|name| !known.contains(name) && name != "OLDPWD")
+            .take(MAX_UNKNOWN_VARS)
+            .map(|name| (name, UNKNOWN.to_string()))
+            .collect();
+        let cx = Context::new(start)
+            .vars(vars.iter().cloned())
+            .vars(unknown.iter().cloned());
+        // `$(pwd)` is `$PWD` (the model knows where each `cd` leaves `PWD`).
+        let text = line.replace("$(pwd)", "${PWD}").replace("`pwd`", "${PWD}");
+        let parsed = Line::parse(&text, Shell::Bash, &cx);
+        let mut levels = vec![Level { text, line: parsed }];
+        let context_vars: Vec<(String, String)> = vars.iter().chain(&unknown).cloned().collect();
+        let given = given_lines(&levels[0], start, &context_vars);
+        levels.extend(given);
+        let mut reader = Reader {
+            vars: &vars,
+            context_vars,
+            cx: &cx,
+            reread: HashMap::new(),
+        };
+        let mut rests = Vec::new();
+        for level in &levels {
+            heredoc_rests(&level.text, &level.line, &mut reader, 0, &mut rests);
+        }
+        levels.extend(rests);
+        let visited = visited_dirs(&levels, start);
+        let mut call = ShellCall {
+            commands: Vec::new(),
+            redirects: Vec::new(),
+            vars: vars.clone(),
+        };
+        for level in &levels {
+            let dirs = |dir: &Option<PathBuf>| match dir {
+                Some(d) => vec![d.clone()],
+                None => visited.clone(),
+            };
+            for (at, command) in level.line.commands.iter().enumerate() {
+                let args = command
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(k, word)| reader.arg(&level.text, &level.line, at, k, word, 0))
+                    .collect();
+                call.commands.push(Cmd {
+                    program: command.program.as_static().map(str::to_owned),
+                    args,
+                    dirs: dirs(&command.dir),
+                    wrappers: command.wrappers.clone(),
+                });
+            }
+            for (at, redirect) in level.line.redirects.iter().enumerate() {
+                if !matches!(
+                    redirect.kind,
+                    RedirectKind::Read
+                        | RedirectKind::Write
+                        | RedirectKind::Append
+                        | RedirectKind::ReadWrite
+                ) {
+                    continue;
+                }
+                let target = reader.redirect_target(&level.text, &level.line, at, 0);
+                let operator = operator(&level.text, &redirect.span);
+                // `3<> f` opens `f` to write as well.
+                let kind = match redirect.kind {
+                    RedirectKind::Read if operator.ends_with("<>") => RedirectKind::ReadWrite,
+                    kind => kind,
+                };
+                call.redirects.push(Redir {
+                    kind,
+                    target,
+                    dirs: dirs(&redirect.dir),
+                    operator,
+                });
+            }
+        }
+        call
+    }
+
+    /// The files the line writes (see [`writes`]).
+    pub(crate) fn writes(&self) -> Vec<Write> {
+        writes::of(self)
+    }
+
+    /// The value of a variable known before the line runs.
+    pub(crate) fn var(&self, name: &str) -> Option<String> {
+        self.vars
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+impl Reader<'_> {
+    fn var(&self, name: &str) -> Option<String> {
+        self.vars
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The argument `k` of the command `at` of `line` (whose text is `text`).
+    fn arg(
+        &mut self,
+        text: &str,
+        line: &Line,
+        at: usize,
+        k: usize,
+        word: &Word,
+        depth: usize,
+    ) -> Arg {
+        match word {
+            Word::Static(s) => static_arg(s),
+            Word::Dynamic(d) => {
+                let command = &line.commands[at];
+                if d.span != command.span && d.span.end <= text.len() {
+                    return self.written(word_around(text, &d.span, command.span.start));
+                }
+                // A word of a nested line: the span is the word that holds the line.
+                if let Some((inner_text, inner)) = self.nested(text, &d.span, depth)
+                    && let Some(found) = same_command(line, at, &inner)
+                    && let Some(inner_word) = inner.commands[found].args.get(k)
+                {
+                    return self.arg(&inner_text, &inner, found, k, inner_word, depth + 1);
+                }
+                Arg::Computed(Computed {
+                    written: None,
+                    known: None,
+                })
+            }
+        }
+    }
+
+    /// The target of the redirection `at` of `line`.
+    fn redirect_target(&mut self, text: &str, line: &Line, at: usize, depth: usize) -> Arg {
+        let redirect = &line.redirects[at];
+        match &redirect.target {
+            Word::Static(s) => static_arg(s),
+            Word::Dynamic(d) => {
+                if d.span != redirect.span && redirect.span.end <= text.len() {
+                    let raw = &text[redirect.span.clone()];
+                    return self.written(strip_operator(raw).unwrap_or(raw));
+                }
+                if let Some((inner_text, inner)) = self.nested(text, &d.span, depth)
+                    && let Some(found) = same_redirect(line, at, &inner)
+                {
+                    return self.redirect_target(&inner_text, &inner, found, depth + 1);
+                }
+                Arg::Computed(Computed {
+                    written: None,
+                    known: None,
+                })
+            }
+        }
+    }
+
+    /// A computed word as the line writes it.
+    fn written(&self, raw: &str) -> Arg {
+        let raw = raw.trim();
+        let var = |name: &str| self.var(name);
+        let known =
+            pattern::read(raw, &var).and_then(|alternatives| match alternatives.as_slice() {
+                [one] => Some(one.known_prefix()),
+                _ => None,
+            });
+        Arg::Computed(Computed {
+            written: Some(raw.to_owned()),
+            known,
+        })
+    }
+
+    /// The line held by the word at `span` of `text`, parsed on its own.
+    fn nested(&mut self, text: &str, span: &Range<usize>, depth: usize) -> Nested {
+        if depth >= MAX_REREAD || span.end > text.len() {
+            return None;
+        }
+        let key = (text.to_owned(), span.clone());
+        if let Some(found) = self.reread.get(&key) {
+            return found.clone();
+        }
+        let var = |name: &str| self.var(name);
+        let found = pattern::literal(&text[span.clone()], &var).map(|inner| {
+            let line = Line::parse(&inner, Shell::Bash, self.cx);
+            (inner, line)
+        });
+        self.reread.insert(key, found.clone());
+        found
+    }
+}
+
+/// The word of `text` the computed part at `span` stands in, from the blank before it (not
+/// before `floor`) on: all of `~/.ssh/$(…)` where the model names `$(…)`. Only the part itself
+/// when the text before it holds a quote but for a leading `"` (a blank inside quotes would
+/// make the word start earlier than the blank found).
+fn word_around<'t>(text: &'t str, span: &Range<usize>, floor: usize) -> &'t str {
+    let before = &text[floor.min(span.start)..span.start];
+    let start = before
+        .rfind(|c: char| c.is_whitespace() || ";&|<>()".contains(c))
+        .map_or(0, |at| at + 1);
+    let lead = &before[start..];
+    let plain = lead
+        .trim_start_matches('"')
+        .chars()
+        .all(|c| !"'\\\"`".contains(c));
+    if plain {
+        &text[span.start - lead.len()..span.end]
+    } else {
+        &text[span.clone()]
+    }
+}
+
+/// A static word: known, or known up to an unknown variable in it.
+fn static_arg(s: &str) -> Arg {
+    match s.find(UNKNOWN) {
+        None => Arg::Known(s.to_owned()),
+        Some(at) => Arg::Computed(Computed {
+            written: None,
+            known: Some(s[..at].to_owned()),
+        }),
+    }
+}
+
+/// The command of `inner` (a nested line re-parsed) that is the command `at` of `outer`: the
+/// same program and the same known arguments, the same in the order of those alike.
+fn same_command(outer: &Line, at: usize, inner: &Line) -> Option<usize> {
+    let command = &outer.commands[at];
+    let alike = |a: &Command, b: &Command| {
+        a.program == b.program
+            && a.args.len() == b.args.len()
+            && a.args
+                .iter()
+                .zip(&b.args)
+                .all(|(x, y)| x.as_static().is_none() || x.as_static() == y.as_static())
+    };
+    let nth = outer.commands[..at]
+        .iter()
+        .filter(|c| c.span == command.span && alike(command, c))
+        .count();
+    inner
+        .commands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| alike(command, c))
+        .map(|(k, _)| k)
+        .nth(nth)
+}
+
+/// The redirection of `inner` that is the redirection `at` of `outer` (see [`same_command`]).
+fn same_redirect(outer: &Line, at: usize, inner: &Line) -> Option<usize> {
+    let redirect = &outer.redirects[at];
+    let nth = outer.redirects[..at]
+        .iter()
+        .filter(|r| r.span == redirect.span && r.kind == redirect.kind)
+        .count();
+    inner
+        .redirects
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.kind == redirect.kind)
+        .map(|(k, _)| k)
+        .nth(nth)
+}
+
+/// What follows the delimiter of each here-document of `line` on its first line (`> .env; rm
+/// x` of `cat <<EOF > .env; rm x`), read as lines of their own into `out`: the grammar gives
+/// them to the here-document, and the model does not read them. A here-document of a nested
+/// line is looked for in the nested line's own text.
+fn heredoc_rests(
+    text: &str,
+    line: &Line,
+    reader: &mut Reader<'_>,
+    depth: usize,
+    out: &mut Vec<Level>,
+) {
+    for redirect in &line.redirects {
+        if redirect.kind != RedirectKind::HereDocument {
+            continue;
+        }
+        let Some(raw) = text.get(redirect.span.clone()) else {
+            continue;
+        };
+        if !raw.starts_with("<<") {
+            if let Some((inner_text, inner)) = reader.nested(text, &redirect.span, depth) {
+                heredoc_rests(&inner_text, &inner, reader, depth + 1, out);
+            }
+            continue;
+        }
+        let first = raw.lines().next().unwrap_or_default();
+        let after = first
+            .trim_start_matches("<<")
+            .trim_start_matches('-')
+            .trim_start();
+        // The delimiter: a quoted word, or a word up to a blank or an operator.
+        let end = match after.chars().next() {
+            Some(q @ ('\'' | '"')) => after[1..].find(q).map_or(after.len(), |k| k + 2),
+            _ => after
+                .find(|c: char| c.is_whitespace() || "<>|;&()".contains(c))
+                .unwrap_or(after.len()),
+        };
+        let rest = after[end..].trim();
+        if rest.is_empty() {
+            continue;
+        }
+        let dir = redirect
+            .dir
+            .clone()
+            .unwrap_or_else(|| reader.cx.dir().to_path_buf());
+        let cx = Context::new(dir).vars(reader.context_vars.iter().cloned());
+        let text = format!(": {rest}");
+        let line = Line::parse(&text, Shell::Bash, &cx);
+        out.push(Level { text, line });
+    }
+}
+
+/// The redirection's word after its descriptor and operator (`2>> "$LOG"` → `"$LOG"`).
+fn strip_operator(raw: &str) -> Option<&str> {
+    let rest = raw.trim_start();
+    let rest = match rest.strip_prefix('{') {
+        Some(named) => &named[named.find('}')? + 1..],
+        None => rest.trim_start_matches(|c: char| c.is_ascii_digit()),
+    };
+    ["&>>", "&>", ">>", ">|", ">&", "<>", ">", "<"]
+        .iter()
+        .find_map(|op| rest.strip_prefix(op))
+}
+
+/// How the redirection at `span` of `text` is written, its operator only (`>>` of `2>> x`).
+fn operator(text: &str, span: &Range<usize>) -> String {
+    let Some(raw) = text.get(span.clone()) else {
+        return ">".to_owned();
+    };
+    let word_start = strip_operator(raw).map_or(raw.len(), |rest| raw.len() - rest.len());
+    let op = raw[..word_start].trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+    if op.is_empty() {
+        ">".to_owned()
+    } else {
+        op.trim().to_owned()
+    }
+}
+
+/// The names of the variables `line` expands (`$NAME`, `${NAME…`), in order, once each.
+fn variables(line: &str) -> Vec<String> {
+    let bytes = line.as_bytes();
+    let mut names: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        let from = if bytes.get(i + 1) == Some(&b'{') {
+            i + 2
+        } else {
+            i + 1
+        };
+        let len = bytes[from.min(bytes.len())..]
+            .iter()
+            .enumerate()
+            .take_while(|(k, b)| {
+                b.is_ascii_alphabetic() || **b == b'_' || (*k > 0 && b.is_ascii_digit())
+            })
+            .count();
+        if len > 0 {
+            let name = line[from..from + len].to_owned();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        i = from + len.max(1);
+    }
+    names
+}
+
+/// The directories the line is known to visit: where it starts, and every directory a `cd`,
+/// `pushd` or `env -C` of it names (from the directory it runs in, or from `start` where that
+/// is unknown).
+fn visited_dirs(levels: &[Level], start: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![start.to_path_buf()];
+    for level in levels {
+        for command in &level.line.commands {
+            let base = command.dir.clone().unwrap_or_else(|| start.to_path_buf());
+            let named = match command.program.as_static() {
+                Some("cd" | "pushd") => command
+                    .args
+                    .iter()
+                    .filter_map(Word::as_static)
+                    .find(|a| !a.starts_with('-') || *a == "-"),
+                Some(p) if p.rsplit('/').next() == Some("env") => command
+                    .args
+                    .iter()
+                    .position(|a| matches!(a.as_static(), Some("-C" | "--chdir")))
+                    .and_then(|k| command.args.get(k + 1))
+                    .and_then(Word::as_static),
+                _ => None,
+            };
+            if let Some(dir) = named.filter(|d| *d != "-") {
+                let dir = resolve(dir, &base);
+                if !dirs.contains(&dir) {
+                    dirs.push(dir);
+                }
+            }
+        }
+    }
+    dirs
+}
+
+/// The lines of `level` (and of the lines found in it, to a bounded depth) that a command runs
+/// and the model leaves unread: text a shell reads from a pipe whose writer prints it (`echo
+/// 'rm x' | sh`, `printf 'rm x\n' | bash -s`), the known words `eval` runs, and the string a
+/// program gives a shell with `-c` (`su`, `runuser`, `script`, `flock`, a shell run by
+/// `xargs`).
+fn given_lines(top: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level> {
+    let given_in = |level: &Level| given_in(level, start, vars);
+    let mut out: Vec<(Level, usize)> = given_in(top).into_iter().map(|l| (l, 1)).collect();
+    let mut k = 0;
+    while k < out.len() && out.len() < MAX_GIVEN {
+        let depth = out[k].1;
+        if depth < MAX_REREAD {
+            let more = given_in(&out[k].0);
+            out.extend(more.into_iter().map(|l| (l, depth + 1)));
+        }
+        k += 1;
+    }
+    out.into_iter().map(|(level, _)| level).collect()
+}
+
+/// The lines [`given_lines`] finds in `level` itself, each run in its command's directory
+/// (`start` where that is unknown).
+fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level> {
+    let commands = &level.line.commands;
+    let mut out = Vec::new();
+    for (at, command) in commands.iter().enumerate() {
+        let Some(program) = command.program.as_static() else {
+            continue;
+        };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
+        let text = match (name, Shell::of_program(program)) {
+            (_, Some(_)) if at > 0 => {
+                // Options only: a `-c` string or a script operand is read by the model.
+                let reads_stdin = words.as_ref().is_some_and(|w| {
+                    w.iter()
+                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s")
+                });
+                let writer = &commands[at - 1];
+                let between = level
+                    .text
+                    .get(writer.span.end..command.span.start)
+                    .map(str::trim);
+                if reads_stdin && between == Some("|") {
+                    printed(writer)
+                } else {
+                    None
+                }
+            }
+            ("eval", _) => words.map(|w| w.join(" ")),
+            ("su" | "runuser" | "script" | "flock", _) => words.and_then(|w| dash_c(&w)),
+            ("xargs", _) => words.and_then(|w| {
+                let shell = w.iter().position(|a| Shell::of_program(a).is_some())?;
+                dash_c(&w[shell + 1..])
+            }),
+            _ => None,
+        };
+        if let Some(text) = text {
+            let dir = command.dir.as_deref().unwrap_or(start);
+            let cx = Context::new(dir).vars(vars.iter().cloned());
+            let line = Line::parse(&text, Shell::Bash, &cx);
+            out.push(Level { text, line });
+        }
+    }
+    out
+}
+
+/// The string after a `-c` (alone, or ending a cluster such as `-qc`) or `--command`.
+fn dash_c(words: &[&str]) -> Option<String> {
+    let at = words.iter().position(|w| {
+        *w == "--command" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
+    });
+    match at {
+        Some(at) => words.get(at + 1).map(|s| (*s).to_owned()),
+        None => words
+            .iter()
+            .find_map(|w| w.strip_prefix("--command="))
+            .map(str::to_owned),
+    }
+}
+
+/// What `echo` or `printf` prints, when its words are known and hold no escape or format it
+/// would read.
+fn printed(command: &Command) -> Option<String> {
+    let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
+    let words = words?;
+    match command.program.as_static()?.rsplit('/').next()? {
+        "echo" => {
+            let (newline, words) = match words.first() {
+                Some(&"-n") => (false, &words[1..]),
+                _ => (true, &words[..]),
+            };
+            let text = words.join(" ");
+            if words.first().is_some_and(|w| w.starts_with('-')) || text.contains('\\') {
+                return None;
+            }
+            Some(if newline { text + "\n" } else { text })
+        }
+        "printf" => match words.as_slice() {
+            [format] if !format.contains('%') => {
+                let text = format.replace("\\n", "\n").replace("\\t", "\t");
+                (!text.contains('\\')).then_some(text)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(line: &str) -> ShellCall {
+        ShellCall::read_line(line, Path::new("/nonexistent-proj"))
+    }
+
+    fn programs(call: &ShellCall) -> Vec<String> {
+        call.commands.iter().map(Cmd::shown).collect()
+    }
+
+    #[test]
+    fn an_argv_is_quoted_back_into_one_line() {
+        let args = serde_json::json!({"command": ["bash", "-c", "echo 'x' > .env"]});
+        let line = command_line(&args, &["command".to_owned()]).unwrap();
+        assert_eq!(line, r#"'bash' '-c' 'echo '\''x'\'' > .env'"#);
+        let call = read(&line);
+        assert_eq!(call.redirects[0].target, Arg::Known(".env".into()));
+    }
+
+    #[test]
+    fn unknown_variables_are_known_up_to_where_they_stand() {
+        let call = read(r#"cp x "$HOME_DIR/.ssh/$F" "$OUT""#);
+        let cp = &call.commands[0];
+        assert_eq!(
+            cp.args[1],
+            Arg::Computed(Computed {
+                written: None,
+                known: Some(String::new())
+            })
+        );
+        let call = read(r#"cp x /home/u/.ssh/"$F""#);
+        assert_eq!(
+            call.commands[0].args[1],
+            Arg::Computed(Computed {
+                written: None,
+                known: Some("/home/u/.ssh/".into())
+            })
+        );
+    }
+
+    #[test]
+    fn a_glob_is_read_from_the_line_and_from_a_nested_string() {
+        for line in [
+            "cp x /etc/ss*/k",
+            "bash -c 'cp x /etc/ss*/k'",
+            "sudo sh -c \"bash -c 'cp x /etc/ss*/k'\"",
+        ] {
+            let call = read(line);
+            let cp = call
+                .commands
+                .iter()
+                .find(|c| c.name() == Some("cp"))
+                .unwrap();
+            assert_eq!(
+                cp.args[1],
+                Arg::Computed(Computed {
+                    written: Some("/etc/ss*/k".into()),
+                    known: Some("/etc/ss".into())
+                }),
+                "{line}"
+            );
+        }
+        let call = read("echo x > .gi*/config");
+        assert_eq!(
+            call.redirects[0].target,
+            Arg::Computed(Computed {
+                written: Some(".gi*/config".into()),
+                known: Some(".gi".into())
+            })
+        );
+        assert_eq!(call.redirects[0].operator, ">");
+    }
+
+    #[test]
+    fn text_piped_into_a_shell_is_read_as_a_line() {
+        let call = read("echo 'rg login > out.txt' | sh");
+        assert!(
+            programs(&call).contains(&"rg login".to_owned()),
+            "{:?}",
+            programs(&call)
+        );
+        assert_eq!(call.redirects[0].target, Arg::Known("out.txt".into()));
+        // Not a shell, or a shell given its own line: nothing more to read.
+        assert_eq!(read("echo 'rg x' | cat").commands.len(), 2);
+        assert_eq!(read("echo 'rg x' | sh -c 'ls'").commands.len(), 3);
+    }
+
+    #[test]
+    fn lines_given_to_a_shell_by_eval_su_script_flock_and_xargs_are_read() {
+        for line in [
+            "eval 'rg x > out'",
+            "eval rg x '>' out",
+            "su -c 'rg x > out' root",
+            "runuser -u bob -c 'rg x > out'",
+            "script -qc 'rg x > out' /dev/null",
+            "flock /tmp/l -c 'rg x > out'",
+            "ls | xargs -I{} sh -c 'rg x > out'",
+            "eval \"eval 'rg x > out'\"",
+        ] {
+            let call = read(line);
+            assert!(
+                programs(&call).contains(&"rg x".to_owned()),
+                "{line}: {:?}",
+                programs(&call)
+            );
+            assert!(
+                call.redirects
+                    .iter()
+                    .any(|r| r.target == Arg::Known("out".into())),
+                "{line}"
+            );
+        }
+        let call = read("cd sub && eval 'touch x'");
+        let touch = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("touch"))
+            .unwrap();
+        assert_eq!(touch.dirs, [PathBuf::from("/nonexistent-proj/sub")]);
+        // `$(pwd)` is where the line is.
+        let call = read("cd sub && cp x \"$(pwd)/y\"");
+        let cp = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("cp"))
+            .unwrap();
+        assert_eq!(cp.args[1], Arg::Known("/nonexistent-proj/sub/y".into()));
+    }
+
+    #[test]
+    fn what_follows_a_here_documents_delimiter_is_read() {
+        let call = read("cat <<'EOF' > .env; rm x\nKEY=x\nEOF");
+        assert!(
+            programs(&call).contains(&"rm x".to_owned()),
+            "{:?}",
+            programs(&call)
+        );
+        let written: Vec<&Arg> = call.redirects.iter().map(|r| &r.target).collect();
+        assert_eq!(written, [&Arg::Known(".env".into())]);
+        let call = read("bash -c 'cat <<EOF >> .env\nx\nEOF'");
+        assert_eq!(call.redirects[0].kind, RedirectKind::Append);
+        // The body is data.
+        let call = read("cat <<EOF\nrm -rf /\nEOF");
+        assert_eq!(programs(&call), ["cat"]);
+    }
+
+    #[test]
+    fn a_descriptor_opened_to_read_and_write_writes() {
+        let call = read("exec 3<> .env");
+        assert_eq!(call.redirects[0].kind, RedirectKind::ReadWrite);
+        assert_eq!(read("wc -l < .env").redirects[0].kind, RedirectKind::Read);
+    }
+
+    #[test]
+    fn a_command_after_an_unknown_cd_may_run_in_every_directory_the_line_visits() {
+        let call = read("cd \"$(git rev-parse --show-toplevel)\" && cd .git && touch x");
+        let touch = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("touch"))
+            .unwrap();
+        assert!(
+            touch.dirs.contains(&PathBuf::from("/nonexistent-proj")),
+            "{:?}",
+            touch.dirs
+        );
+        assert!(
+            touch
+                .dirs
+                .contains(&PathBuf::from("/nonexistent-proj/.git")),
+            "{:?}",
+            touch.dirs
+        );
+        let call = read("cd src && touch x");
+        let touch = call
+            .commands
+            .iter()
+            .find(|c| c.name() == Some("touch"))
+            .unwrap();
+        assert_eq!(touch.dirs, [PathBuf::from("/nonexistent-proj/src")]);
+    }
+}
