@@ -515,6 +515,15 @@ impl Catalogue {
             {
                 continue;
             }
+            // A GitLab token has its length: one the text goes on after (a word character) is
+            // a part of something else (gitleaks' rules for them have no end of their own).
+            if rule.kind == "gitlab token"
+                && bytes
+                    .get(covered.end)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                continue;
+            }
             let range = char_boundaries(text, covered);
             let secret = &text[range.clone()];
             let keep = rule

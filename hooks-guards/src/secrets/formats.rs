@@ -255,22 +255,33 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             mixed,
             |_| 11
         ),
-        // The catalogue knows each Slack and GitLab prefix's usual length; these take the
-        // forms its rules leave out: a legacy Slack token with short number groups, a GitLab
-        // CI/CD job token without a partition, a pipeline trigger token of any characters.
+        // The catalogue knows each Slack prefix's usual length; this takes the legacy tokens
+        // its rules leave out, with shorter number groups (six digits or more, after a
+        // one-digit version or not).
         detector!(
             "slack token",
-            r"\bxox[abposr]-(?:[0-9]+-){2,3}[A-Za-z0-9]{12,}",
+            r"\bxox[abposr]-(?:[0-9]-)?(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{12,}",
             0,
             |s| s.rsplit('-').next().is_some_and(mixed),
             |s| through_separator(s, 1)
         ),
+        // GitLab's tokens as its documentation gives their lengths (detect-secrets' reading):
+        // a token goes on to a character that is not a word's.
         detector!(
             "gitlab token",
-            r"\b(glcbt-(?:[0-9a-fA-F]{2}_)?[A-Za-z0-9_-]{20}|glptt-[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|$)",
+            concat!(
+                r"\b((?:gl(?:pat|dt|ft|soat|rt)-|GR1348941)[A-Za-z0-9_-]{20,50}",
+                r"|glcbt-(?:[0-9a-fA-F]{2}_)?[A-Za-z0-9_-]{20,50}|glimt-[A-Za-z0-9_-]{25}",
+                r"|glptt-[A-Za-z0-9_-]{40}|glagent-[A-Za-z0-9_-]{50,1024}|gloas-[A-Za-z0-9_-]{64})",
+                r"(?:[^A-Za-z0-9_]|$)",
+            ),
             1,
             random,
-            |s| through_separator(s, 1)
+            |s| if s.starts_with("GR1348941") {
+                9
+            } else {
+                through_separator(s, 1)
+            }
         ),
         detector!(
             "slack webhook",
@@ -340,10 +351,11 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             mixed,
             none
         ),
-        // A legacy npm token is a UUID; `_authToken=` says it is one.
+        // A legacy npm token is a UUID; a registry's `//host/:_authToken=` in `.npmrc` says it
+        // is one.
         detector!(
             "npm token",
-            r#"(?i)_authToken["']?\s*[=:]\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"#,
+            r#"//[^\s/:]+(?:/[^\s:]*)?/:_authToken\s*=\s*["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b"#,
             1,
             any,
             none

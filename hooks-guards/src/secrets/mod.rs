@@ -41,7 +41,9 @@
 //!
 //! # What it lets through
 //!
-//! Commit hashes, sha256 sums, UUIDs, transaction hashes and other bare hex (hex counts as a
+//! Commit hashes, sha256 sums, UUIDs (a UUID is a key only after a name that says so:
+//! `api_token = "…"`, `//host/:_authToken=…`), transaction hashes and other bare hex (hex
+//! counts as a
 //! private key only after a name that says so), `data:` URLs of base64 images, public keys and
 //! certificates, code identifiers (`sk_learn_model`, `my_ghp_helper`: a key must start at a word
 //! boundary and have its vendor's length), environment references and templates (`Bearer

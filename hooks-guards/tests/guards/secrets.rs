@@ -364,6 +364,16 @@ const FIND: &[(&str, &str)] = &[
         "secret: gloas-Vign4BHS-PLokUlQQbBFK1NzZQEn-Bl8nJLzbS2-h5dyAeGUWK48L5EDJvQvfO52",
     ),
     ("gitlab token", "CI_JOB_TOKEN=glcbt-RZ_BHqeTEU8MpNbfbrpw4Qs"),
+    // Longer than the 20 characters gitleaks' rule counts (GitLab's documentation allows up
+    // to 50), and a legacy Slack token with six-digit groups.
+    (
+        "gitlab token",
+        "GITLAB_TOKEN=glpat-Vq7rT2xLp9Kd3MwZ8bNc4HsJ6gFy1A",
+    ),
+    (
+        "slack token",
+        "token: xoxp-523423-234243-234233-e039d02840a0b9379c",
+    ),
     (
         "gitlab token",
         "registration-token GR1348941tzK9Ad8QKQv7N4QKsPxQ",
