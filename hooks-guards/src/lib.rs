@@ -10,7 +10,7 @@
 //! | [`git-checkpoint`](GitCheckpoint) | losing work: a snapshot of the working tree, in a shadow git repository, at each turn's start and before each write, restorable | `turn_start`, `intercept_tool_call`, `turn_end` |
 //! | [`audit-log`](AuditLog) | nothing: it writes one JSON line per tool call (blocked ones included) to a file rotated by size, and optionally one per dispatch | `intercept_tool_call`, `after_tool_call` (wildcard: `points`) |
 //! | [`metrics`](Metrics) | nothing: it counts dispatches per point, decision and tool, read with [`Metrics::snapshot`] | every point (wildcard `*`) |
-//! | [`secrets`](Secrets) | API keys, bearer tokens, private keys and seed phrases: blocked in user input and outbound messages, masked in tool results and replies | `transform_user_input`, `outbound_message`, `transform_tool_result`, `transform_response` |
+//! | [`secrets`](Secrets) | API keys (its own formats and gitleaks' rule set), bearer tokens, private keys and seed phrases: blocked in user input, outbound messages and tool calls' arguments, masked in tool results and replies | `transform_user_input`, `outbound_message`, `intercept_tool_call`, `transform_tool_result`, `transform_response` |
 //! | [`max-iterations`](MaxIterations) | runaway turns: the model call past N (25) in one turn is refused, and a `notification` fires | `before_llm_call` |
 //! | [`stop-verifier`](StopVerifier) | unverified claims: a final reply that says files were written, tests pass or something was pushed/sent/deployed, with no successful tool call of this turn that did it, is sent back for a redo | `after_tool_call`, `on_stop` |
 //!

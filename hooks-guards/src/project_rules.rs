@@ -88,6 +88,7 @@ project_rules! {
     Secrets {
         "transform_user_input": Stronger(SECRET_ACTIONS),
         "outbound_message": Stronger(SECRET_ACTIONS),
+        "intercept_tool_call": Stronger(SECRET_ACTIONS),
         "transform_tool_result": Stronger(SECRET_ACTIONS),
         "transform_response": Stronger(SECRET_ACTIONS),
         "allow": UserOnly,

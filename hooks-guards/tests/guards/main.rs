@@ -15,6 +15,7 @@ mod metrics;
 mod module_router;
 mod protected_paths;
 mod secrets;
+mod secrets_keys;
 mod stop_verifier;
 mod untrusted_repository;
 mod workflow_guard;

@@ -4,6 +4,7 @@
 //! public keys, placeholders, code identifiers, prose). Prints the corpus sizes and the false
 //! positives and negatives. The keys are random strings in each vendor's format, none real.
 
+use hookchain_core::ToolCall;
 use hookchain_core::points::{Outbound, ToolResult};
 use hookchain_guards::BuiltinsExt;
 use hookchain_guards::secrets::{Action, Secrets};
@@ -64,7 +65,7 @@ const FIND: &[(&str, &str)] = &[
     ("gitlab token", "PRIVATE-TOKEN: glpat-MQW9cy78kyEk2FINMdB8"),
     (
         "gitlab token",
-        "CI_JOB_TOKEN=glptt-FAsHzMtxHsEPrJ7sQTVsbaXpLcOkAWRyd5uVzdLU",
+        "TRIGGER_TOKEN=glptt-5df6eaf8f08c1f1e9eb38cb93498381363550666",
     ),
     (
         "slack token",
@@ -271,6 +272,22 @@ const FIND: &[(&str, &str)] = &[
         "restore with: tortoise genre way bicycle child bachelor dream genre session usage inflict tennis.",
     ),
     (
+        "seed phrase",
+        "1) witness\n2) adjust\n3) bullet\n4) spirit\n5) winner\n6) seven\n7) dinosaur\n8) like\n9) body\n10) design\n11) atom\n12) return",
+    ),
+    (
+        "seed phrase",
+        "witness | adjust | bullet | spirit | winner | seven | dinosaur | like | body | design | atom | return",
+    ),
+    (
+        "seed phrase",
+        "1. slice 2. inject 3. glove 4. champion 5. day 6. lazy 7. program 8. surprise 9. pact 10. become 11. neither 12. repeat",
+    ),
+    (
+        "seed phrase",
+        "legal\nwinner\nthank\nyear\nwave\nsausage\nworth\nuseful\nlegal\nwinner\nthank\nyellow",
+    ),
+    (
         "github token",
         "remote: https://x-access-token:ghs_NyVkWxU4dw0ejrkNc5bp4PyjfTci2vM6ZcLh@github.com/acme/app",
     ),
@@ -281,6 +298,125 @@ const FIND: &[(&str, &str)] = &[
     (
         "stripe key",
         "stripe login --api-key sk_live_aSaOvPrEGObeBT6oZElUD2E7",
+    ),
+    // AWS: every prefix of a key id, an id with no digit, and the secret next to its id (a
+    // credentials CSV) or set by the CLI.
+    (
+        "aws access key id",
+        "AWS_ACCESS_KEY_ID=ABIAUSF2TDXB3ZUSPNSJ",
+    ),
+    (
+        "aws access key id",
+        "\"AccessKeyId\": \"ACCAAQSJ4EPPKBJX2DVO\"",
+    ),
+    (
+        "aws access key id",
+        "export AWS_ACCESS_KEY_ID=AKIAJQTPWMZRLXKVNBEH",
+    ),
+    (
+        "aws secret access key",
+        "User name,Password,Access key ID,Secret access key\nci,,AKIA3IKTZE7VM7ACZXSA,9CcPIBZRaASClUl3+tQLNwWVBDr4xlUGmZUIaqsM",
+    ),
+    (
+        "aws secret access key",
+        "aws configure set aws_secret_access_key wlgQAumUOAHFrZKszseH28rHEzcpszEV3ZtFotr5",
+    ),
+    // Hugging Face tokens are letters only.
+    (
+        "hugging face token",
+        "HF_TOKEN=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",
+    ),
+    // Slack app-level and configuration tokens.
+    (
+        "slack token",
+        "SLACK_APP_TOKEN=xapp-1-A2B3RTKMY6H-5340837852951-f69074791fbbdde1e4e0a879ceca9416609f1443f1fbe5e3deae611c509f503d",
+    ),
+    (
+        "slack token",
+        "token: xoxe.xoxp-1-nC3Q8GGepV1a3QvvJcLufQex3Qnk8xfwWgSNhlUVbMWZc7bs6xkOE0ZORfGJBnR70O0ujDWIx7FKV5tFkutqZAZqUEYmDitDbMz1LKWiXHEbAq3jzYkuDoO1NW3X3G91N9nNWyVzjk4RtOOBArjKeb99xE7ZIUXwd2mW",
+    ),
+    (
+        "slack token",
+        "refresh_token=xoxe-1-5Kfn1zB7qBnHJwAZHyZSPP9qbUbNNIeSjw4qKH8knrL0hb0k0DHzk7cyN06cGKw6GoJQq0Q2UBtC5A0MnURrUW9Bt4iTBftiF41HjPIU3ze9TXHLu732HqEyJ9QSGaKVIeDbuoDDW77owJ4Fy5",
+    ),
+    // GitLab's other token prefixes.
+    (
+        "gitlab token",
+        "CI_DEPLOY_PASSWORD=gldt-uqVZpLuGpcBBwZBnLxn1",
+    ),
+    ("gitlab token", "--token glrt-oYCNqH5nf_3xCyWoKPRM"),
+    ("gitlab token", "scim: glsoat-K-xCtH1L97hwOI4-Ablj"),
+    (
+        "gitlab token",
+        "incoming_email_token: glimt-qacRop_Q-9lZpKh_Zn8Z0jIho",
+    ),
+    (
+        "gitlab token",
+        "UNLEASH_INSTANCE_ID=glffct-BqO3zKbYXVVbjbIbmjWF",
+    ),
+    ("gitlab token", "feed_token=glft-9tmxg7do8yw2Oiky9dUq"),
+    (
+        "gitlab token",
+        "agent token glagent-JWd4qnxQFgPJFE7oO9PShx1RQEWGjK7gRz940jZAiGAsvjnInU",
+    ),
+    (
+        "gitlab token",
+        "secret: gloas-Vign4BHS-PLokUlQQbBFK1NzZQEn-Bl8nJLzbS2-h5dyAeGUWK48L5EDJvQvfO52",
+    ),
+    ("gitlab token", "CI_JOB_TOKEN=glcbt-RZ_BHqeTEU8MpNbfbrpw4Qs"),
+    // Longer than the 20 characters gitleaks' rule counts (GitLab's documentation allows up
+    // to 50), and a legacy Slack token with six-digit groups.
+    (
+        "gitlab token",
+        "GITLAB_TOKEN=glpat-Vq7rT2xLp9Kd3MwZ8bNc4HsJ6gFy1A",
+    ),
+    (
+        "slack token",
+        "token: xoxp-523423-234243-234233-e039d02840a0b9379c",
+    ),
+    (
+        "gitlab token",
+        "registration-token GR1348941tzK9Ad8QKQv7N4QKsPxQ",
+    ),
+    (
+        "gitlab token",
+        "GITLAB_TOKEN=glpat-0luQNeRNC2GuC43zVM7hB5JXAABNfMoJFsqV.01kx2ugz0",
+    ),
+    // Formats another suite knows by their shape (detect-secrets' Discord, Mailchimp and npm
+    // plugins), a URL's password, an unsigned JWT.
+    (
+        "discord bot token",
+        "DISCORD_TOKEN=MTE0MzA1MjgzNDIxNTQzNjI5OA.1QDxwp.jX-D8UT8PDQSXrPVed5HjrAoVrt",
+    ),
+    (
+        "mailchimp key",
+        "MAILCHIMP_KEY=cca95bf8e2f8559f823cdef7f73edd77-us21",
+    ),
+    (
+        "npm token",
+        "//registry.npmjs.org/:_authToken=875b6eff-3759-429a-b6cf-e8355d6e1742",
+    ),
+    (
+        "url password",
+        "DATABASE_URL=postgres://app:YF6T5yDiNGbA@db.internal:5432/app",
+    ),
+    (
+        "jwt",
+        "token=eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiI0MiIsInJvbGUiOiJhZG1pbiJ9",
+    ),
+    // A quoted value assigned to, or compared with, a password's or a key's name.
+    ("password", "DB_PASSWORD = \"Xk3v9#QpL2mZr!\""),
+    ("password", "{\"db_pass\": \"pR7$kW2q!Lm9\"}"),
+    ("password", "if (api_key == \"Zt8#qL3vW1pX\") {"),
+    ("password", "if (\"Zt8#qL3vW1pX\" !== my_password_sec) {"),
+    // Vendors the built-in formats do not name, from the catalogue.
+    (
+        "sendinblue api token",
+        "BREVO_KEY=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",
+    ),
+    (
+        "doppler api token",
+        "DOPPLER_TOKEN=dp.pt.k3Lm9QzW2xNv7BcRt5YhUj8PaSd4FgHe6KiOl1ZxCv0",
     ),
 ];
 
@@ -357,6 +493,33 @@ const PASS: &[&str] = &[
     "SKU-2024-00017 shipped; order SK1234 pending",
     "// TODO(jane): move the signing key loading into the keystore module",
     "hookchain test PreToolUse --payload-file payload.json",
+    // Twelve or more BIP-39 words that are not a seed phrase: a word list in code, a list in a
+    // sentence, a bullet list, a YAML list under its key.
+    "const FRUITS: [&str; 12] = [\"apple\", \"banana\", \"cherry\", \"grape\", \"lemon\", \"mango\", \"orange\", \"pear\", \"olive\", \"kiwi\", \"coconut\", \"avocado\"];",
+    "We stock apple, banana, cherry, grape, lemon, mango, orange, pear, olive, kiwi, coconut, avocado, tomato and potato all year.",
+    "Release steps:\n- build\n- test\n- review\n- merge\n- update\n- upgrade\n- install\n- remove\n- clean\n- check\n- audit\n- bundle\n- release",
+    "seasons:\n  - spring\n  - summer\n  - autumn\n  - winter\nmonths:\n  - march\n  - april\n  - august\n  - october\ncolours:\n  - blue\n  - green\n  - black\n  - brown",
+    "The garden has apple cherry lemon olive kiwi coconut avocado tomato potato onion garlic pepper trees in it.",
+    // A password's or a key's name given a placeholder, a name, a template or a test value.
+    "password = \"password\"",
+    "api_key: \"OPENAI_API_KEY\"",
+    "password_label = \"Enter your password\"",
+    "secret = \"my-app-secret-name\"",
+    "LLM_SECRET_NAME = \"NEXUS-GPT4-API-KEY\"",
+    "apiKey: \"apiKeyHeader\"",
+    "password = \"test1234\"",
+    "api_key = os.getenv(\"API_KEY\")",
+    "DATABASE_URL=postgres://user:password@localhost:5432/app",
+    "MONGO_URL=mongodb+srv://admin:<password>@cluster0.example.net/db",
+    "REDIS_URL=redis://default:${REDIS_PASSWORD}@cache:6379",
+    // Documented example values and templates.
+    "STRIPE_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc # Stripe's documented test key",
+    "password = os.environ[\"DB_PASSWORD\"]",
+    "api_key: ${{ secrets.OPENAI_API_KEY }}",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+    "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----",
+    "-----BEGIN RSA PRIVATE KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----",
+    "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----",
 ];
 
 #[test]
@@ -555,4 +718,233 @@ fn masks_keep_a_short_prefix_and_the_kind() {
     for (text, masked) in cases {
         assert_eq!(guard.mask(text).as_deref(), Some(masked), "{text}");
     }
+}
+
+#[test]
+fn a_secret_in_a_tool_calls_arguments_is_blocked_by_default_naming_the_argument() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-calls").begin_turn();
+    let calls = [
+        (
+            ToolCall::new(
+                "Write",
+                json!({"file_path": "app/config.py", "content": format!("import os\n\nAPI_KEY = \"{KEY}\"\n")}),
+            ),
+            "`content`",
+        ),
+        (
+            ToolCall::new(
+                "Edit",
+                json!({"file_path": ".env", "old_string": "ANTHROPIC_API_KEY=", "new_string": format!("ANTHROPIC_API_KEY={KEY}")}),
+            ),
+            "`new_string`",
+        ),
+        (
+            ToolCall::new(
+                "Bash",
+                json!({"command": format!("curl -H 'x-api-key: {KEY}' https://api.anthropic.com/v1/models")}),
+            ),
+            "`command`",
+        ),
+        (
+            ToolCall::new(
+                "MultiEdit",
+                json!({"edits": [{"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": format!("key = {KEY}")}]}),
+            ),
+            "`edits[1].new_string`",
+        ),
+    ];
+    for (call, field) in calls {
+        let blocked = turn
+            .intercept_tool_call(call.clone())
+            .blocked()
+            .unwrap_or_else(|| panic!("a key in {} is blocked", call.name));
+        let why = blocked.reason.to_string();
+        assert_eq!(&*blocked.hook, "secrets");
+        assert!(why.contains(&format!("tool `{}`", call.name)), "{why}");
+        assert!(why.contains("an anthropic key (`sk-ant-…`)"), "{why}");
+        assert!(why.contains(field), "{why}");
+        assert!(
+            !why.contains(&KEY[7..]),
+            "the reason never repeats the key: {why}"
+        );
+    }
+    let harmless = [
+        ToolCall::new(
+            "Write",
+            json!({"file_path": "app/config.py", "content": "import os\n\nAPI_KEY = os.environ[\"ANTHROPIC_API_KEY\"]\n"}),
+        ),
+        ToolCall::new(
+            "Bash",
+            json!({"command": "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user"}),
+        ),
+        ToolCall::new(
+            "Bash",
+            json!({"command": "git log -1 --format=%H && sha256sum target/release/app"}),
+        ),
+    ];
+    for call in harmless {
+        assert!(
+            !turn.intercept_tool_call(call.clone()).is_blocked(),
+            "{call:?}"
+        );
+    }
+}
+
+#[test]
+fn tool_call_arguments_can_be_masked_or_left_alone() {
+    let masking = HooksBuilder::new()
+        .builtin(Secrets {
+            intercept_tool_call: Action::Mask,
+            ..Secrets::default()
+        })
+        .build()
+        .unwrap();
+    let turn = masking.session("secrets-calls-mask").begin_turn();
+    let call = ToolCall::new(
+        "Write",
+        json!({"file_path": "notes.md", "content": format!("key: {KEY}")}),
+    );
+    let args = turn.intercept_tool_call(call.clone()).continued().unwrap();
+    assert_eq!(
+        args.args,
+        json!({"file_path": "notes.md", "content": "key: sk-ant-…[masked anthropic key]"})
+    );
+    let off = HooksBuilder::new()
+        .builtin(Secrets {
+            intercept_tool_call: Action::Off,
+            ..Secrets::default()
+        })
+        .build()
+        .unwrap();
+    let turn = off.session("secrets-calls-off").begin_turn();
+    assert_eq!(
+        turn.intercept_tool_call(call.clone())
+            .continued()
+            .unwrap()
+            .args,
+        call.args
+    );
+}
+
+#[test]
+fn a_secret_that_is_a_key_of_a_json_object_in_a_tool_result_is_masked_or_blocked() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-json-keys").begin_turn();
+    let masked = turn
+        .transform_tool_result(result(json!({"tokens": {KEY: "prod", "name": "ci"}})))
+        .continued()
+        .unwrap();
+    assert_eq!(
+        masked.tool_response,
+        json!({"tokens": {"sk-ant-…[masked anthropic key]": "prod", "name": "ci"}})
+    );
+    let blocking = HooksBuilder::new()
+        .builtin(Secrets {
+            transform_tool_result: Action::Block,
+            ..Secrets::default()
+        })
+        .build()
+        .unwrap();
+    let turn = blocking.session("secrets-json-keys-block").begin_turn();
+    assert!(
+        turn.transform_tool_result(result(json!({KEY: 1})))
+            .is_blocked()
+    );
+}
+
+#[test]
+fn a_quoted_password_is_masked_in_a_result_but_does_not_stop_a_tool_call_a_random_key_does() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-generic").begin_turn();
+    let fixture = "def test_login():\n    password = \"Xk3v9#QpL2mZr!\"\n";
+    let write = |content: &str| {
+        ToolCall::new(
+            "Write",
+            json!({"file_path": "tests/test_login.py", "content": content}),
+        )
+    };
+    assert!(
+        !turn.intercept_tool_call(write(fixture)).is_blocked(),
+        "a password the model writes into a test is its own"
+    );
+    let masked = turn
+        .transform_tool_result(result(json!(fixture)))
+        .continued()
+        .unwrap();
+    assert_eq!(
+        masked.tool_response,
+        json!("def test_login():\n    password = \"…[masked password]\"\n")
+    );
+    // A long random value assigned to a token's name (gitleaks' generic rule) is a key.
+    let hardcoded = "client = Client(auth_token=\"q8Zr3LmW5vTx9KpB2nYc7HsJ4dFg6A\")\n";
+    let blocked = turn
+        .intercept_tool_call(write(hardcoded))
+        .blocked()
+        .expect("a random token written into code is blocked");
+    assert!(
+        blocked.reason.to_string().contains("a generic api key"),
+        "{}",
+        blocked.reason
+    );
+}
+
+#[test]
+fn the_catalogues_rules_for_a_kind_of_file_run_on_what_a_tool_read_from_one() {
+    let hooks = HooksBuilder::new()
+        .builtin(Secrets::default())
+        .build()
+        .unwrap();
+    let turn = hooks.session("secrets-files").begin_turn();
+    // A Kubernetes Secret's data is base64, which says nothing of itself: gitleaks' rule for
+    // Secret manifests knows it by the file (YAML) and the manifest's kind.
+    let manifest = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  dsn: aG9zdD1kYi5pbnRlcm5hbCBwb3J0PTU0MzIgc3NsbW9kZT1yZXF1aXJl\n";
+    let read = |input: serde_json::Value| ToolResult {
+        tool_name: "Read".into(),
+        tool_input: input,
+        tool_use_id: None,
+        tool_response: json!(manifest),
+        is_error: false,
+        blocked: None,
+    };
+    let masked = turn
+        .transform_tool_result(read(json!({"file_path": "deploy/db-secret.yaml"})))
+        .continued()
+        .unwrap();
+    assert_ne!(
+        masked.tool_response,
+        json!(manifest),
+        "masked in a YAML file"
+    );
+    assert!(
+        !masked
+            .tool_response
+            .as_str()
+            .unwrap()
+            .contains("aG9zdD1kYi5pbnRlcm5h")
+    );
+    let same = turn
+        .transform_tool_result(read(json!({"command": "echo"})))
+        .continued()
+        .unwrap();
+    assert_eq!(
+        same.tool_response,
+        json!(manifest),
+        "no file named: no file rule"
+    );
+    assert_eq!(
+        Secrets::default()
+            .scan_file(manifest, "deploy/db-secret.yaml")
+            .len(),
+        1
+    );
 }

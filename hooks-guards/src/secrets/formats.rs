@@ -1,0 +1,459 @@
+//! The formats the guard knows by name: vendor keys whose kind and kept prefix it says
+//! (`sk-ant-…[masked anthropic key]`), keys known by their context (`aws_secret_access_key =
+//! …`, an `Authorization:` header, a hex private key after its name, a URL's password, a
+//! quoted value assigned to a password's name) and PEM private keys.
+//!
+//! # The rules it keeps
+//!
+//! - A detector is a regex, the group that holds the secret, a check of the secret, and how
+//!   many of its first bytes a mask keeps. A key must start at a word boundary and may not be
+//!   followed by a letter or a digit (`my_ghp_helper` and a longer word are not keys).
+//! - The detectors are listed the more specific first: at the same place, the first one found
+//!   wins (the guard then merges what overlaps, see [`super::Secrets::scan`]).
+//! - Where a vendor's key is random, the check is that it looks random (a digit and a letter,
+//!   or enough entropy): a word or an identifier with the vendor's prefix is not a key.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::catalogue::shannon_entropy;
+use super::private_key;
+
+/// The kind of a quoted value assigned to a password's or a key's name.
+pub(super) const PASSWORD: &str = "password";
+
+/// A detector's `group` that says: the first group that took part in the match (a regex with
+/// one alternative per kind of quote).
+pub(super) const FIRST_GROUP: usize = usize::MAX;
+
+/// Words a value assigned to a password's name holds when it stands for one or names one.
+const NOT_A_PASSWORD: &[&str] = &[
+    "test",
+    "fake",
+    "example",
+    "dummy",
+    "sample",
+    "changeme",
+    "password",
+    "passwd",
+    "secret",
+    "xxx",
+    "***",
+    "your",
+    "placeholder",
+    "redacted",
+    "todo",
+    "none",
+    "null",
+    "undefined",
+    "true",
+    "false",
+    "default",
+    "mock",
+    "foo",
+    "bar",
+];
+
+/// A value assigned to a password's or a key's name that is a password: it has a letter or a
+/// digit, is no placeholder, test value or template, and no name — an identifier (`real_key`,
+/// `OPENAI_API_KEY`, `apiKeyHeader`, `x-api-key`), a path, a URL or a format string.
+fn is_password(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    if !s.bytes().any(|b| b.is_ascii_alphanumeric())
+        || NOT_A_PASSWORD.iter().any(|w| lower.contains(w))
+        || s.contains("://")
+        || s.contains("...")
+        || s.contains('…')
+        || s.starts_with(['/', '.', '~', '%', '{', '$', '<', '#'])
+        || s.contains(['(', ')']) && s.ends_with(')')
+    {
+        return false;
+    }
+    // An identifier: one word of one case, words of one case (digits allowed) joined by `_`,
+    // `-` or `.`, or camelCase.
+    let one_case = |w: &str, digits: bool| {
+        let ok = |b: u8, lower: bool| {
+            (digits && b.is_ascii_digit())
+                || if lower {
+                    b.is_ascii_lowercase()
+                } else {
+                    b.is_ascii_uppercase()
+                }
+        };
+        !w.is_empty() && (w.bytes().all(|b| ok(b, true)) || w.bytes().all(|b| ok(b, false)))
+    };
+    let words: Vec<&str> = s.split(['_', '-', '.']).collect();
+    let words_of_one_case = if words.len() == 1 {
+        one_case(s, false)
+    } else {
+        words.iter().all(|w| one_case(w, true))
+    };
+    let camel = s.bytes().all(|b| b.is_ascii_alphabetic())
+        && s.split(|c: char| c.is_ascii_uppercase())
+            .skip(1)
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()));
+    !(words_of_one_case || camel)
+}
+
+/// One kind of secret: where it is (capture group `group` of `regex`), a check of the match,
+/// and how many of its first bytes a mask keeps.
+pub(super) struct Detector {
+    pub(super) kind: &'static str,
+    pub(super) regex: Regex,
+    pub(super) group: usize,
+    pub(super) check: fn(&str) -> bool,
+    pub(super) keep: fn(&str) -> usize,
+}
+
+fn any(_: &str) -> bool {
+    true
+}
+
+fn none(_: &str) -> usize {
+    0
+}
+
+/// Has a digit and a letter: random keys do, words and identifiers mostly do not.
+fn mixed(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_digit()) && s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Looks random: more than 3 bits of entropy per character (gitleaks' floor for AWS key ids).
+/// For keys of letters alone (Hugging Face) or of a narrow alphabet (AWS key ids, whose 16
+/// characters are base32 and hold no digit one time in thirty), where [`mixed`] would refuse
+/// real ones.
+fn random(s: &str) -> bool {
+    shannon_entropy(s.as_bytes()) > 3.0
+}
+
+/// A JSON Web Token: its header (and, unsigned, its claims too) base64url of a JSON object (a
+/// token-shaped string whose parts decode to something else is not one).
+pub(super) fn is_jwt(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('.').collect();
+    let json = |part: &str| {
+        base64url_decode(part)
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .is_some_and(|v| v.is_object())
+    };
+    match parts.as_slice() {
+        [header, claims] => json(header) && json(claims),
+        [header, ..] => json(header),
+        [] => false,
+    }
+}
+
+/// A password in a URL's user info that is not a stand-in for one (`password`, `pass`,
+/// `****`, `<password>`, `$PASSWORD`, `${DB_PASSWORD}`).
+fn url_password(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    let stand_in = [
+        "password", "passwd", "pass", "pwd", "secret", "changeme", "pw",
+    ]
+    .contains(&lower.as_str())
+        || s.starts_with(['$', '<', '{', '%'])
+        || s.bytes().all(|b| b == b'*' || b == b'x' || b == b'X');
+    !stand_in
+}
+
+/// `text` decoded as base64url (or base64), padding optional; `None` on a character of
+/// neither or a length no encoding has.
+fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut buffer = 0u32;
+    let mut bits = 0;
+    for b in text.bytes() {
+        let value = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// Up to and including the first `-` or `_` after the start (`glpat-`, `sk-proj-`: the last
+/// of the first `n` separators).
+fn through_separator(s: &str, n: usize) -> usize {
+    s.match_indices(['-', '_'])
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(i, _)| i + 1)
+}
+
+/// `pattern` with each `\b` an ASCII word boundary: a Unicode one stops the regex engine's
+/// fast automaton on any text that is not all ASCII, and the keys it bounds are ASCII.
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
+macro_rules! detector {
+    ($kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+        Detector {
+            kind: $kind,
+            regex: Regex::new(&ascii_boundaries($re)).expect("a valid built-in regular expression"),
+            group: $group,
+            check: $check,
+            keep: $keep,
+        }
+    };
+}
+
+/// The detectors, the more specific first (at the same place, the first one found wins).
+/// GitLab and Slack tokens are mostly the catalogue's: its rules know each prefix's length.
+pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
+    vec![
+        detector!(
+            private_key::KIND,
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
+            0,
+            private_key::has_key_body,
+            |s| s
+                .find("-----")
+                .and_then(|i| s[i + 5..].find("-----").map(|j| i + j + 10))
+                .unwrap_or(0)
+        ),
+        detector!(
+            "anthropic key",
+            r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+            0,
+            mixed,
+            |_| 7
+        ),
+        detector!(
+            "openai key",
+            r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
+            0,
+            mixed,
+            |s| through_separator(s, 2)
+        ),
+        detector!("openai key", r"\bsk-[A-Za-z0-9]{32,}", 0, mixed, |_| 3),
+        detector!(
+            "github token",
+            r"\bgh[pousr]_[A-Za-z0-9]{36}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            "github token",
+            r"\bgithub_pat_[A-Za-z0-9_]{22,}",
+            0,
+            mixed,
+            |_| 11
+        ),
+        // The catalogue knows each Slack prefix's usual length; this takes the legacy tokens
+        // its rules leave out, with shorter number groups (six digits or more, after a
+        // one-digit version or not).
+        detector!(
+            "slack token",
+            r"\bxox[abposr]-(?:[0-9]-)?(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{12,}",
+            0,
+            |s| s.rsplit('-').next().is_some_and(mixed),
+            |s| through_separator(s, 1)
+        ),
+        // GitLab's tokens as its documentation gives their lengths (detect-secrets' reading):
+        // a token goes on to a character that is not a word's.
+        detector!(
+            "gitlab token",
+            concat!(
+                r"\b((?:gl(?:pat|dt|ft|soat|rt)-|GR1348941)[A-Za-z0-9_-]{20,50}",
+                r"|glcbt-(?:[0-9a-fA-F]{2}_)?[A-Za-z0-9_-]{20,50}|glimt-[A-Za-z0-9_-]{25}",
+                r"|glptt-[A-Za-z0-9_-]{40}|glagent-[A-Za-z0-9_-]{50,1024}|gloas-[A-Za-z0-9_-]{64})",
+                r"(?:[^A-Za-z0-9_]|$)",
+            ),
+            1,
+            random,
+            |s| if s.starts_with("GR1348941") {
+                9
+            } else {
+                through_separator(s, 1)
+            }
+        ),
+        detector!(
+            "slack webhook",
+            r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}",
+            0,
+            any,
+            |_| 33
+        ),
+        detector!(
+            "stripe key",
+            r"\b[sr]k_live_[A-Za-z0-9]{20,}",
+            0,
+            mixed,
+            |_| 8
+        ),
+        detector!("google api key", r"\bAIza[0-9A-Za-z_-]{35}", 0, any, |_| 4),
+        detector!("npm token", r"\bnpm_[A-Za-z0-9]{36}", 0, mixed, |_| 4),
+        detector!(
+            "pypi token",
+            r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}",
+            0,
+            any,
+            |_| 5
+        ),
+        detector!("twilio key", r"\bSK[0-9a-f]{32}\b", 0, mixed, |_| 2),
+        detector!(
+            "sendgrid key",
+            r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
+            0,
+            any,
+            |_| 3
+        ),
+        detector!(
+            "hugging face token",
+            r"\bhf_[A-Za-z0-9]{34}",
+            0,
+            random,
+            |_| 3
+        ),
+        detector!("groq key", r"\bgsk_[A-Za-z0-9]{48,}", 0, mixed, |_| 4),
+        detector!("xai key", r"\bxai-[A-Za-z0-9]{70,}", 0, mixed, |_| 4),
+        detector!(
+            "digitalocean token",
+            r"\bdo[por]_v1_[a-f0-9]{64}",
+            0,
+            mixed,
+            |_| 7
+        ),
+        detector!(
+            "shopify token",
+            r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+            0,
+            mixed,
+            |_| 6
+        ),
+        detector!(
+            "discord bot token",
+            r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
+            0,
+            mixed,
+            none
+        ),
+        detector!(
+            "mailchimp key",
+            r"\b[0-9a-f]{32}-us[0-9]{1,2}\b",
+            0,
+            mixed,
+            none
+        ),
+        // A legacy npm token is a UUID; a registry's `//host/:_authToken=` in `.npmrc` says it
+        // is one.
+        detector!(
+            "npm token",
+            r#"//[^\s/:]+(?:/[^\s:]*)?/:_authToken\s*=\s*["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b"#,
+            1,
+            any,
+            none
+        ),
+        detector!(
+            "telegram bot token",
+            r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}",
+            0,
+            any,
+            |s| s.find(':').map_or(0, |i| i + 1)
+        ),
+        detector!(
+            "aws access key id",
+            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
+            0,
+            random,
+            |_| 4
+        ),
+        // After its name, with `=`, `:` or a space (`aws configure set aws_secret_access_key
+        // …`, `--aws-secret-access-key …`).
+        detector!(
+            "aws secret access key",
+            r#"(?i)(?:aws[_-]?secret[_-]?access[_-]?key|aws[_-]?secret[_-]?key|secret[_-]?access[_-]?key)["']?(?:\s*[:=]\s*|\s+)["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+            1,
+            mixed,
+            none
+        ),
+        // Next to its key id: a credentials CSV (`id,secret`), `id secret`, `"id": "secret"`.
+        detector!(
+            "aws secret access key",
+            r#"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}["']?[ \t]*[,;:=|\t ][ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+            1,
+            |s| mixed(s) && s.bytes().any(|b| b.is_ascii_lowercase()),
+            none
+        ),
+        detector!(
+            "azure storage key",
+            r"AccountKey=([A-Za-z0-9+/]{86}==)",
+            1,
+            mixed,
+            none
+        ),
+        // Signed or not (`alg: none` carries its claims all the same).
+        detector!(
+            "jwt",
+            r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{10,})?",
+            0,
+            is_jwt,
+            |_| 3
+        ),
+        detector!(
+            "bearer token",
+            r#"(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)"#,
+            1,
+            mixed,
+            none
+        ),
+        // `scheme://user:password@host`: a connection string with its password.
+        detector!(
+            "url password",
+            r#"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[A-Za-z0-9.-]+"#,
+            1,
+            url_password,
+            none
+        ),
+        detector!(
+            "hex private key",
+            r#"(?i)(?:private[_ -]?key|priv[_-]?key|secret[_ -]?key|signing[_ -]?key|wallet[_ -]?key)["']?\s*[:=]\s*["']?((?:0x)?[0-9a-f]{64})\b"#,
+            1,
+            mixed,
+            |s| if s.starts_with("0x") || s.starts_with("0X") {
+                2
+            } else {
+                0
+            }
+        ),
+        // A quoted value assigned to (or compared with) a name that says it is a password or
+        // a key: `password = "…"`, `"db_pass": "…"`, `if (api_key == "…")`, `"…" == passwd`.
+        detector!(
+            PASSWORD,
+            concat!(
+                r#"(?i)\b[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*"#,
+                r#"["']?(?:\[[0-9]*\])?\s*(?:=|:|:=|::=|=>|\?=|[!=]==?)\s*@?"#,
+                r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})'|`([^`\s]{6,128})`)"#,
+            ),
+            FIRST_GROUP,
+            is_password,
+            none
+        ),
+        detector!(
+            PASSWORD,
+            concat!(
+                r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})')\s*[!=]==?\s*"#,
+                r#"(?i)[A-Za-z0-9_.]*(?:passw(?:or)?d|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*\b"#,
+            ),
+            FIRST_GROUP,
+            is_password,
+            none
+        ),
+    ]
+});
