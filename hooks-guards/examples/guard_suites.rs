@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p hookchain-guards --example guard_suites -- CASES.jsonl \
-//!     [--scope scripts/guard_suites/scope.toml] [--misses] [--scoped]
+//!     [--scope scripts/guard_suites/scope.toml] [--misses] [--scoped] [--project DIR]
 //! ```
 //!
 //! `CASES.jsonl` is what `scripts/guard_suites/extract.py` writes: one case a line,
@@ -21,7 +21,16 @@
 //! - a `secrets` case is, first, what a `Read` tool returned (`input` as the result, a string)
 //!   through `transform_tool_result`: caught when blocked or when the result comes back
 //!   changed (masked); and, reported apart, the `content` of a `Write` call through
-//!   `intercept_tool_call`: caught when blocked or when the args come back changed.
+//!   `intercept_tool_call`: caught when blocked or when the args come back changed. The file
+//!   read or written is `notes.txt`, or the file a case's note names (`(file x.yaml)`: a
+//!   suite's rule for one kind of file).
+//!
+//! Every session's project directory is the same checkout, so no verdict depends on where the
+//! runner is started: `--project DIR`, else `target/guard-suites/project` under the current
+//! directory, which the runner makes as an agent's usual checkout — a git repository on a
+//! working branch (`.git/HEAD` names `refs/heads/work`), so a force push that names no branch is
+//! judged as one of that branch. (A project under the temporary directory would make every
+//! `rm -rf /tmp/*` a deletion of the project.)
 //!
 //! Only public API a user has is used, so the same runner measures the guards before and after
 //! they change.
@@ -256,8 +265,37 @@ fn decision<T: PartialEq>(flow: Flow<T>, before: &T) -> Decision {
     }
 }
 
-fn decide(hooks: &Hooks, channel: Channel, input: &str) -> Decision {
+/// The project directory every session is given (see the module docs).
+static PROJECT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Makes the default project: a git checkout on a working branch, as far as the guards read it.
+fn default_project() -> Result<std::path::PathBuf, String> {
+    let dir = std::env::current_dir()
+        .map_err(|e| format!("the current directory: {e}"))?
+        .join("target/guard-suites/project");
+    let git = dir.join(".git");
+    std::fs::create_dir_all(git.join("refs/heads"))
+        .and_then(|()| std::fs::write(git.join("HEAD"), "ref: refs/heads/work\n"))
+        .map_err(|e| format!("{}: {e} (name a project with --project DIR)", dir.display()))?;
+    Ok(dir)
+}
+
+/// The file a case's text is in: the name its note gives (`(file x.yaml)`, for a suite's rule that
+/// applies to one kind of file), else `notes.txt`.
+fn file_of(case: &Case) -> &str {
+    case.note
+        .split_once("(file ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map_or("notes.txt", |(name, _)| name)
+}
+
+fn decide(hooks: &Hooks, channel: Channel, case: &Case) -> Decision {
+    let input = case.input.as_str();
+    let file = file_of(case);
     let session = hooks.session("guard-suites");
+    if let Some(dir) = PROJECT.get() {
+        session.set_project_dir(dir);
+    }
     let turn = session.begin_turn();
     let decision = match channel {
         Channel::Command => {
@@ -265,12 +303,12 @@ fn decide(hooks: &Hooks, channel: Channel, input: &str) -> Decision {
             decision(turn.intercept_tool_call(call.clone()), &call)
         }
         Channel::ToolResult => {
-            let call = ToolCall::new("Read", json!({ "file_path": "notes.txt" }));
+            let call = ToolCall::new("Read", json!({ "file_path": file }));
             let result = ToolResult::new(&call, Ok(Value::String(input.to_owned())));
             decision(turn.transform_tool_result(result.clone()), &result)
         }
         Channel::WriteArgs => {
-            let args = json!({ "file_path": "notes.txt", "content": input });
+            let args = json!({ "file_path": file, "content": input });
             let call = ToolCall::new("Write", args);
             decision(turn.intercept_tool_call(call.clone()), &call)
         }
@@ -330,6 +368,7 @@ struct Args {
     scope: Option<String>,
     misses: bool,
     scoped: bool,
+    project: Option<std::path::PathBuf>,
 }
 
 fn args() -> Result<Args, String> {
@@ -337,6 +376,7 @@ fn args() -> Result<Args, String> {
     let mut scope = None;
     let mut misses = false;
     let mut scoped = false;
+    let mut project = None;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -346,11 +386,18 @@ fn args() -> Result<Args, String> {
                         .ok_or("--scope needs a file: --scope scripts/guard_suites/scope.toml")?,
                 )
             }
+            "--project" => {
+                project = Some(
+                    it.next()
+                        .ok_or("--project needs a directory: --project ~/src/app")?
+                        .into(),
+                )
+            }
             "--misses" => misses = true,
             "--scoped" => scoped = true,
             flag if flag.starts_with("--") => {
                 return Err(format!(
-                    "unknown option `{flag}`: the options are --scope FILE, --misses and --scoped"
+                    "unknown option `{flag}`: the options are --scope FILE, --misses, --scoped and --project DIR"
                 ));
             }
             file if cases.is_none() => cases = Some(file.to_owned()),
@@ -365,6 +412,7 @@ fn args() -> Result<Args, String> {
         scope,
         misses,
         scoped,
+        project,
     })
 }
 
@@ -395,6 +443,13 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let args = args()?;
+    let project = match &args.project {
+        Some(dir) => std::path::absolute(dir).map_err(|e| format!("--project: {e}"))?,
+        None => default_project()?,
+    };
+    PROJECT
+        .set(project)
+        .map_err(|_| "the project directory is set once")?;
     let cases = read_cases(&args.cases)?;
     let scope = match &args.scope {
         Some(path) => read_scope(path)?,
@@ -483,7 +538,7 @@ fn run() -> Result<(), String> {
                     if let Some(hooks) = &with_option[index] {
                         row.policy_with_option += 1;
                         decisions += 1;
-                        let decision = decide(hooks, channel, &case.input);
+                        let decision = decide(hooks, channel, case);
                         if decision.caught == (case.expect == Expect::Block) {
                             row.policy_option_agrees += 1;
                         } else {
@@ -504,7 +559,7 @@ fn run() -> Result<(), String> {
                 }
                 Standing::Counted => {
                     decisions += 1;
-                    let decision = decide(&defaults[case.guard.as_str()], channel, &case.input);
+                    let decision = decide(&defaults[case.guard.as_str()], channel, case);
                     match case.expect {
                         Expect::Block => {
                             row.to_block += 1;
