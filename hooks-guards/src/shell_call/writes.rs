@@ -1517,6 +1517,10 @@ mod tests {
             [".git/config", ".git/HEAD"]
         );
         // The operands `xargs` feeds are not known: a write in no known place.
-        assert!(writes("ls | xargs rm").iter().any(|w| w.0 == "xargs rm" && w.2 == Some(vec![])));
+        assert!(
+            writes("ls | xargs rm")
+                .iter()
+                .any(|w| w.0 == "xargs rm" && w.2 == Some(vec![]))
+        );
     }
 }
