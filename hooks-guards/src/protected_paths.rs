@@ -45,6 +45,9 @@
 //!
 //! - a glob or a brace expansion is expanded as bash expands it, against the files there are
 //!   (`.gi*/config`, `~/.ssh/{authorized_keys,config}`), and each file it names is judged;
+//! - a variable's default is what the word may be (`> ${OUT:-.env}` may write `.env`, and so
+//!   may `> ${OUT:+.env}`), and a command substitution of `echo` or `printf` of known words
+//!   is what it prints (`> $(echo .env)` writes `.env`);
 //! - a word with a part nobody can tell before the run — a variable the guard does not know,
 //!   a command substitution — is blocked when the directory known before that part is a
 //!   protected path or inside one (`> ~/.ssh/$NAME`, `cp x .git/hooks/"$H"`), and passes

@@ -27,11 +27,13 @@
 //!   model reads — quote removal, known expansions, wrappers, nested lines — is the model's.
 //! - A variable the guard does not know is an unknown part of the word it stands in:
 //!   `"$HOME/.ssh/$F"` is known as far as `~/.ssh/`, `"$OUT"` not at all ([`Computed`]). It is
-//!   never guessed and never dropped.
-//! - A word the line computes (a glob, a brace expansion, a command substitution) is read from
-//!   the line's own text ([`pattern`]): its alternatives, its pattern, its known prefix. In a
-//!   `-c` string the word is read from the string, re-parsed on its own; where the text of a
-//!   word cannot be found (a here-document given to a shell), nothing of it is known.
+//!   never guessed and never dropped. One the line expands with a default (`${OUT:-.env}`) is
+//!   left to the word's text, which says what the default makes it.
+//! - A word the line computes (a glob, a brace expansion, a command substitution, a default)
+//!   is read from the line's own text ([`pattern`]), from the blank before the computed part
+//!   to the blank after it: its alternatives, its pattern, its known prefix. In a `-c` string
+//!   the word is read from the string, re-parsed on its own; where the text of a word cannot be
+//!   found (a here-document given to a shell), nothing of it is known.
 //! - A command whose directory the line leaves unknown (after `cd "$(…)"`, `cd ..`, a `cd`
 //!   under a condition) may run in any directory the line is known to visit: where it starts,
 //!   and every directory a `cd`, `pushd` or `env -C` of the line names.
@@ -235,9 +237,12 @@ impl ShellCall {
         let cdpath = std::env::var("CDPATH").unwrap_or_default();
         vars.push(("CDPATH".into(), cdpath));
         let known: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
+        // A variable with a default (`${F:-.env}`) is left unknown to the model, so that the
+        // word is read from its text, default included ([`pattern`]).
+        let defaulted = defaulted(line);
         let unknown: Vec<(String, String)> = variables(line)
             .into_iter()
-            .filter(|name| !known.contains(name) && name != "OLDPWD")
+            .filter(|name| !known.contains(name) && name != "OLDPWD" && !defaulted.contains(name))
             .take(MAX_UNKNOWN_VARS)
             .map(|name| (name, UNKNOWN.to_string()))
             .collect();
@@ -427,24 +432,50 @@ impl Reader<'_> {
 }
 
 /// The word of `text` the computed part at `span` stands in, from the blank before it (not
-/// before `floor`) on: all of `~/.ssh/$(…)` where the model names `$(…)`. Only the part itself
-/// when the text before it holds a quote but for a leading `"` (a blank inside quotes would
-/// make the word start earlier than the blank found).
+/// before `floor`) to the blank after it: all of `~/.ssh/$(…)/x` where the model names
+/// `$(…)`. Only the part itself (and what follows it) when the text before it holds a quote
+/// but for leading `"`s (a blank inside quotes would make the word start earlier than the
+/// blank found).
 fn word_around<'t>(text: &'t str, span: &Range<usize>, floor: usize) -> &'t str {
     let before = &text[floor.min(span.start)..span.start];
     let start = before
         .rfind(|c: char| c.is_whitespace() || ";&|<>()".contains(c))
         .map_or(0, |at| at + 1);
     let lead = &before[start..];
+    let quotes = lead.len() - lead.trim_start_matches('"').len();
     let plain = lead
         .trim_start_matches('"')
         .chars()
         .all(|c| !"'\\\"`".contains(c));
-    if plain {
-        &text[span.start - lead.len()..span.end]
+    let (from, in_double) = if plain {
+        (span.start - lead.len(), quotes % 2 == 1)
     } else {
-        &text[span.clone()]
+        (span.start, false)
+    };
+    &text[from..word_end(text, span.end, in_double)]
+}
+
+/// Where the word going on at `at` of `text` ends (inside `"…"` when `in_double`): at the
+/// first blank or operator outside quotes, or where a quote is left open.
+fn word_end(text: &str, at: usize, mut in_double: bool) -> usize {
+    let mut chars = text[at..].char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' if !in_double || chars.peek().is_some_and(|(_, n)| "$`\"\\".contains(*n)) => {
+                chars.next();
+            }
+            '"' => in_double = !in_double,
+            '\'' if !in_double => {
+                let closed = chars.by_ref().any(|(_, q)| q == '\'');
+                if !closed {
+                    return at;
+                }
+            }
+            c if !in_double && (c.is_whitespace() || ";&|<>()".contains(c)) => return at + k,
+            _ => {}
+        }
     }
+    if in_double { at } else { text.len() }
 }
 
 /// A static word: known, or known up to an unknown variable in it.
@@ -605,6 +636,27 @@ fn variables(line: &str) -> Vec<String> {
             }
         }
         i = from + len.max(1);
+    }
+    names
+}
+
+/// The names of the variables `line` expands with a default (`${NAME:-…}`, `${NAME-…}`,
+/// `${NAME:=…}`, `${NAME=…}`), in order, once each.
+fn defaulted(line: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (at, _) in line.match_indices("${") {
+        let rest = &line[at + 2..];
+        let len = rest
+            .char_indices()
+            .take_while(|(k, c)| {
+                c.is_ascii_alphabetic() || *c == '_' || (*k > 0 && c.is_ascii_digit())
+            })
+            .count();
+        let (name, after) = rest.split_at(len);
+        let after = after.strip_prefix(':').unwrap_or(after);
+        if len > 0 && after.starts_with(['-', '=']) && !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
     }
     names
 }

@@ -1504,9 +1504,16 @@ mod tests {
         );
         assert_eq!(writes("echo > out$N.log")[0].2, Some(vec![String::new()]));
         assert_eq!(
-            writes("cp x ~/.ssh/$(echo k)")[0].2,
+            writes("cp x ~/.ssh/$(cat k)")[0].2,
             Some(vec![format!("{home}/.ssh")])
         );
+        // What `echo` prints is known, and so is a default.
+        assert_eq!(paths("cp x ~/.ssh/$(echo k)"), [format!("{home}/.ssh/k")]);
+        assert_eq!(paths("cp x \"$(echo .git)/hooks/p\""), [".git/hooks/p"]);
+        assert_eq!(paths("echo > ${OUT:-.env}"), [".env"]);
+        assert_eq!(writes("echo > ${OUT:-.env}")[0].2, Some(vec![]));
+        assert_eq!(paths("rm -rf \"${D:-build}/x\""), ["build/x"]);
+        assert_eq!(paths("echo > ${OUT:+.env}"), [".env"]);
         // A glob in a directory that does not exist names itself.
         assert_eq!(
             paths("touch /nonexistent-dir/*.rs"),

@@ -445,3 +445,59 @@ fn a_shell_block_names_the_file_the_writer_and_the_protected_path() {
     assert!(reason.contains("a file in "), "{reason}");
     assert!(reason.contains("only known when it runs"), "{reason}");
 }
+
+/// How the shell guard of a fresh [`Project`] judges `block` and `allow`: the lines of `block`
+/// it lets through and those of `allow` it blocks (with the reason).
+fn judged(block: &[&str], allow: &[&str]) -> (Vec<String>, Vec<String>) {
+    let project = Project::new();
+    let guard = shell_guard(&project);
+    let through = block
+        .iter()
+        .filter(|c| guard.check_call(&bash(c)).unwrap().is_none())
+        .map(|c| (*c).to_owned())
+        .collect();
+    let blocked = allow
+        .iter()
+        .filter_map(|c| {
+            let why = guard.check_call(&bash(c)).unwrap()?;
+            Some(format!("{c}  =>  {why}"))
+        })
+        .collect();
+    (through, blocked)
+}
+
+/// A word whose value the line states, though it computes it: a variable's default (the
+/// variable unknown, the default is what it may be) and what `echo` or `printf` prints in a
+/// substitution.
+#[test]
+fn defaults_and_printed_substitutions_name_their_files() {
+    let (through, blocked) = judged(
+        &[
+            "echo x > ${OUT:-.env}",
+            "echo x > \"${OUT:-.env}\"",
+            "echo x >> ${OUT-.env}",
+            "echo x > ${OUT:=.env}",
+            "echo x > ${OUT:+.env}",
+            "echo x >> ${HOME:-/root}/.ssh/authorized_keys",
+            "cp x \"${DEST:-.git/hooks}/pre-commit\"",
+            "rm -rf ${DIR:-.git}",
+            "bash -c 'echo x > ${F:-.env}'",
+            "echo x > $(echo .env)",
+            "echo x > `echo .env`",
+            "echo x > $(printf .env)",
+            "cp x \"$(echo .git)/hooks/p\"",
+            "rm -rf `echo .git`",
+        ],
+        &[
+            "echo x > ${OUT:-build/out.txt}",
+            "cp x ${DEST:-build/}",
+            "rm -rf ${SCRATCH:-/nonexistent-scratch}/x",
+            "mkdir -p ${BUILD_DIR:-build}",
+            "echo x > $(echo build/out.txt)",
+            "echo \"$(echo .env)\" > notes.txt",
+            "echo x > \"$OUT\"",
+        ],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
