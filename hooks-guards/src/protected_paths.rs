@@ -15,14 +15,17 @@
 //! the file `ln` links to), `truncate`, `dd of=`, `touch`, `rm`, `unlink`, `shred`, `chmod`,
 //! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, … (the table is in
 //! `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
-//! `bash -c` strings (`bash -euo pipefail -c '…'`), here-strings, here-documents and `echo …`
-//! piped into a shell, substitutions and function bodies, and from the directory each command
-//! runs in (`cd .git && …`). A deletion is a write: `rm -r` (and `mv`, `chmod -R`, `chown -R`,
-//! `rsync --delete`) of a directory that holds a protected path that exists is blocked too
-//! (`rm -rf .` holds `.git`), and so is a `find` that deletes or runs a writer on what it
-//! finds, when it may select a protected path in its start directory (`find . -name .env
-//! -delete`; `find . -name '*.pyc' -delete` selects no `.git`). Reads are not writes:
-//! `cat .env`, `cp .env.example x`.
+//! `bash -c` strings (`bash -euo pipefail -c '…'`), `env -S` strings, here-strings,
+//! here-documents, `echo …` and `cat <<EOF` piped into a shell (`| sudo sh` too), a process
+//! substitution a shell runs (`bash <(echo …)`), what `xargs` is fed by `echo`, a here-string
+//! or a `find` (`find . -name .env | xargs rm`), substitutions and function bodies, and from
+//! the directory each command runs in (`cd .git && …`). A deletion is a write: `rm -r` (and
+//! `mv`, `chmod -R`, `chown -R`, `rsync --delete`) of a directory that holds a protected path
+//! that exists is blocked too (`rm -rf .` holds `.git`), and so is a `find` that deletes or
+//! runs a command that writes what it finds (`-exec rm {} +`, `-exec sudo rm {} +`, `-exec sh
+//! -c 'rm "$1"' _ {} \;`; not `-exec cp {} /tmp`), when it may select a protected path in its
+//! start directory (`find . -name .env -delete`; `find . -name '*.pyc' -delete` selects no
+//! `.git`). Reads are not writes: `cat .env`, `cp .env.example x`.
 //!
 //! Each path, and each protected path, is resolved the way the file system will resolve it:
 //!

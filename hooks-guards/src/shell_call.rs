@@ -38,12 +38,20 @@
 //!   under a condition) may run in any directory the line is known to visit: where it starts,
 //!   and every directory a `cd`, `pushd` or `env -C` of the line names.
 //! - Where the model says a line runs code it does not read but the code is known, the code is
-//!   read as a line of its own, in its command's directory: text a shell reads from a pipe
-//!   whose writer is `echo` or `printf` of a known string (`echo 'rm x' | sh`), the known
-//!   words `eval` runs, and the `-c` string of `su`, `runuser`, `script`, `flock` and of a
-//!   shell `xargs` runs. So is what follows a here-document's delimiter on its line (`cat
-//!   <<EOF > .env; rm x`), which the grammar gives to the here-document; and `3<> f` opens `f`
-//!   to write. `$(pwd)` and `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
+//!   read as a line of its own, in its command's directory: text a shell (also one behind a
+//!   wrapper, `| sudo sh`) reads from a pipe whose writer is `echo` or `printf` of a known
+//!   string (`echo 'rm x' | sh`) or `cat` of a here-document or here-string (`cat <<EOF |
+//!   bash`), the script a shell or `source` reads from a process substitution of such a writer
+//!   (`bash <(echo 'rm x')`), the known words `eval` runs, the string `env -S` splits, and the
+//!   `-c` string of `su`, `runuser`, `script`, `flock`, `fish` and of a shell `xargs` runs. So
+//!   is what follows a here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which
+//!   the grammar gives to the here-document; and `3<> f` opens `f` to write. `$(pwd)` and
+//!   `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
+//! - What `xargs` reads, when the line says — a here-string, a here-document, a pipe from
+//!   `echo` or `printf` of known words, or from a `find` — is what it gives the command it
+//!   runs ([`Fed`]): `echo .env | xargs rm` is `rm .env`, and `find . -name .env | xargs rm` is
+//!   `find . -name .env -exec rm {} +`. What it reads from a file or another program is
+//!   unknown.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -144,6 +152,28 @@ pub(crate) struct Cmd {
     pub(crate) dirs: Vec<PathBuf>,
     /// The wrappers it runs through, outermost first.
     pub(crate) wrappers: Vec<String>,
+    /// What `xargs` gives it to work on, when the line says (`echo a b | xargs rm`).
+    pub(crate) fed: Option<Fed>,
+}
+
+/// What `xargs` gives the command it runs, read from what the line feeds `xargs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fed {
+    /// The items.
+    pub(crate) feed: Feed,
+    /// The string each item replaces in the arguments (`-I {}`), one run per item; without
+    /// it the items are appended to the arguments.
+    pub(crate) replace: Option<String>,
+}
+
+/// The items `xargs` reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Feed {
+    /// Known items: what `echo` or `printf` prints, or a here-string or here-document holds,
+    /// split as `xargs` splits it.
+    Items(Vec<String>),
+    /// The paths a `find` prints: that `find`'s arguments (its start paths and expression).
+    Found(Vec<Arg>),
 }
 
 impl Cmd {
@@ -278,6 +308,7 @@ impl ShellCall {
                 Some(d) => vec![d.clone()],
                 None => visited.clone(),
             };
+            let first = call.commands.len();
             for (at, command) in level.line.commands.iter().enumerate() {
                 let args = command
                     .args
@@ -290,7 +321,12 @@ impl ShellCall {
                     args,
                     dirs: dirs(&command.dir),
                     wrappers: command.wrappers.clone(),
+                    fed: None,
                 });
+            }
+            for at in 0..level.line.commands.len() {
+                let fed = xargs_feed(level, at, &call.commands[first..]);
+                call.commands[first + at].fed = fed;
             }
             for (at, redirect) in level.line.redirects.iter().enumerate() {
                 if !matches!(
@@ -726,29 +762,26 @@ fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level
         let name = program.rsplit('/').next().unwrap_or(program);
         let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
         let text = match (name, Shell::of_program(program)) {
-            (_, Some(_)) if at > 0 => {
+            (_, Some(_)) => {
                 // Options only: a `-c` string or a script operand is read by the model.
                 let reads_stdin = words.as_ref().is_some_and(|w| {
                     w.iter()
                         .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s")
                 });
-                let writer = &commands[at - 1];
-                let between = level
-                    .text
-                    .get(writer.span.end..command.span.start)
-                    .map(str::trim);
-                if reads_stdin && between == Some("|") {
-                    printed(writer)
+                if reads_stdin {
+                    pipe_writer(level, at).and_then(|(writer, body)| printed(writer, body))
                 } else {
-                    None
+                    substituted_script(level, at)
                 }
             }
+            ("source" | ".", _) => substituted_script(level, at),
             ("eval", _) => words.map(|w| w.join(" ")),
-            ("su" | "runuser" | "script" | "flock", _) => words.and_then(|w| dash_c(&w)),
+            ("su" | "runuser" | "script" | "flock" | "fish", _) => words.and_then(|w| dash_c(&w)),
             ("xargs", _) => words.and_then(|w| {
                 let shell = w.iter().position(|a| Shell::of_program(a).is_some())?;
                 dash_c(&w[shell + 1..])
             }),
+            ("env", _) => words.and_then(|w| split_string(&w)),
             _ => None,
         };
         if let Some(text) = text {
@@ -776,8 +809,8 @@ fn dash_c(words: &[&str]) -> Option<String> {
 }
 
 /// What `echo` or `printf` prints, when its words are known and hold no escape or format it
-/// would read.
-fn printed(command: &Command) -> Option<String> {
+/// would read; what `cat` prints of the here-document or here-string `body` it reads.
+fn printed(command: &Command, body: Option<&str>) -> Option<String> {
     let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
     let words = words?;
     match command.program.as_static()?.rsplit('/').next()? {
@@ -799,8 +832,276 @@ fn printed(command: &Command) -> Option<String> {
             }
             _ => None,
         },
+        "cat" if matches!(words.as_slice(), [] | ["-"]) => body.map(str::to_owned),
         _ => None,
     }
+}
+
+/// The command whose output the command `at` of `level` reads through a pipe (`echo x | sh`,
+/// `echo x | sudo sh`, `cat <<EOF | sh`), with the here-document or here-string the writer
+/// reads, if any: the last command that ends before it, when only a `|` (and the head of that
+/// here-document) stands between them.
+fn pipe_writer(level: &Level, at: usize) -> Option<(&Command, Option<&str>)> {
+    let commands = &level.line.commands;
+    let command = &commands[at];
+    let writer = commands[..at]
+        .iter()
+        .rev()
+        .find(|c| c.span.end <= command.span.start)?;
+    let text = &level.text;
+    let fed = level.line.redirects.iter().find(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::HereDocument | RedirectKind::HereString
+        ) && r.span.start >= writer.span.start
+            && r.span.start < command.span.start
+    });
+    let between = match fed {
+        Some(r) if r.span.start >= writer.span.end => {
+            let head = match r.kind {
+                RedirectKind::HereString => r.span.end.min(command.span.start),
+                _ => r.span.start + heredoc_head(text.get(r.span.clone())?).len(),
+            };
+            format!(
+                "{}{}",
+                text.get(writer.span.end..r.span.start)?,
+                text.get(head..command.span.start)?
+            )
+        }
+        _ => text.get(writer.span.end..command.span.start)?.to_owned(),
+    };
+    (between.trim() == "|").then(|| (writer, fed.and_then(|r| r.target.as_static())))
+}
+
+/// The head of a here-document as the line writes it: `<<EOF`, `<<- 'EOF'`, up to its
+/// delimiter's end (`raw` starts with `<<`).
+fn heredoc_head(raw: &str) -> &str {
+    let first = raw.lines().next().unwrap_or_default();
+    let after = first.trim_start_matches("<<").trim_start_matches('-');
+    let lead = first.len() - after.len();
+    let after_blank = after.trim_start();
+    let lead = lead + after.len() - after_blank.len();
+    let end = match after_blank.chars().next() {
+        Some(q @ ('\'' | '"')) => after_blank[1..]
+            .find(q)
+            .map_or(after_blank.len(), |k| k + 2),
+        _ => after_blank
+            .find(|c: char| c.is_whitespace() || "<>|;&()".contains(c))
+            .unwrap_or(after_blank.len()),
+    };
+    &first[..lead + end]
+}
+
+/// The script a shell or `source` reads from a process substitution whose command prints a
+/// known text (`bash <(echo 'rm x')`, `source <(printf …)`).
+fn substituted_script(level: &Level, at: usize) -> Option<String> {
+    let command = &level.line.commands[at];
+    let Some(Word::Dynamic(d)) = command.args.iter().find(|w| match w {
+        Word::Static(s) => !s.starts_with('-'),
+        Word::Dynamic(_) => true,
+    }) else {
+        return None;
+    };
+    if !level.text.get(d.span.clone())?.starts_with("<(") {
+        return None;
+    }
+    let inside: Vec<&Command> = level
+        .line
+        .commands
+        .iter()
+        .filter(|c| c.span.start > d.span.start && c.span.end < d.span.end)
+        .collect();
+    match inside.as_slice() {
+        [one] => printed(one, None),
+        _ => None,
+    }
+}
+
+/// The command line `env -S STRING …` runs: the string split as a line, then the words after
+/// it (`env -S 'rm x'`, `env --split-string='rm x' y`).
+fn split_string(words: &[&str]) -> Option<String> {
+    let mut k = 0;
+    while let Some(word) = words.get(k) {
+        let string = match *word {
+            "-S" | "--split-string" => words.get(k + 1).map(|s| (*s, k + 2)),
+            w if w.starts_with("--split-string=") => Some((&w[15..], k + 1)),
+            w if w.starts_with("-S") => Some((&w[2..], k + 1)),
+            "-u" | "--unset" | "-C" | "--chdir" => {
+                k += 2;
+                continue;
+            }
+            w if w.starts_with('-') || w.contains('=') => {
+                k += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        let (string, rest) = string?;
+        let mut line = string.to_owned();
+        for word in &words[rest..] {
+            line.push_str(&format!(" '{}'", word.replace('\'', "'\\''")));
+        }
+        return Some(line);
+    }
+    None
+}
+
+/// What `xargs` gives the command `at` of `level` (whose commands, read, are `cmds`), when the
+/// line says: the known items of a here-string, a here-document or a pipe from `echo` or
+/// `printf`, or the paths a piped `find` prints. `None` for a command `xargs` does not run,
+/// and when what it reads is not known (a file, `-a`, another program's output).
+fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
+    let commands = &level.line.commands;
+    let command = &commands[at];
+    if !command
+        .wrappers
+        .iter()
+        .any(|w| w.rsplit('/').next() == Some("xargs"))
+    {
+        return None;
+    }
+    let x = commands[..at].iter().rposition(|c| {
+        c.span == command.span
+            && c.program
+                .as_static()
+                .is_some_and(|p| p.rsplit('/').next() == Some("xargs"))
+    })?;
+    let xargs = &commands[x];
+    let words: Vec<&str> = xargs
+        .args
+        .iter()
+        .map(Word::as_static)
+        .collect::<Option<_>>()?;
+    let mut replace = None;
+    // `None`: blanks and newlines, with quotes; else the one delimiter.
+    let mut delimiter: Option<char> = None;
+    let mut k = 0;
+    while let Some(word) = words.get(k) {
+        match *word {
+            "-0" | "--null" => delimiter = Some('\0'),
+            "-I" => {
+                replace = Some((*words.get(k + 1)?).to_owned());
+                k += 1;
+            }
+            "-i" | "--replace" => replace = Some("{}".to_owned()),
+            "-d" | "--delimiter" => {
+                delimiter = escaped_char(words.get(k + 1)?);
+                delimiter?;
+                k += 1;
+            }
+            "-a" | "--arg-file" => return None,
+            "-E" | "-L" | "-n" | "-P" | "-s" | "--max-args" | "--max-procs" | "--max-lines"
+            | "--max-chars" | "--eof" | "--process-slot-var" => k += 1,
+            w if w.starts_with("--replace=") => replace = Some(w[10..].to_owned()),
+            w if w.starts_with("--delimiter=") => {
+                delimiter = escaped_char(&w[12..]);
+                delimiter?;
+            }
+            w if w.starts_with("--arg-file") || w.starts_with("-a") => return None,
+            w if w.starts_with("-I") => replace = Some(w[2..].to_owned()),
+            w if w.starts_with("-i") => replace = Some(w[2..].to_owned()),
+            w if w.starts_with("-d") => {
+                delimiter = escaped_char(&w[2..]);
+                delimiter?;
+            }
+            w if w.starts_with('-') && w.len() > 1 => {}
+            _ => break,
+        }
+        k += 1;
+    }
+    let own = level.line.redirects.iter().find(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::Read | RedirectKind::HereString | RedirectKind::HereDocument
+        ) && r.span.start >= xargs.span.start
+            && (r.span.start <= xargs.span.end
+                || level
+                    .text
+                    .get(xargs.span.end..r.span.start)
+                    .is_some_and(|t| t.trim().is_empty()))
+    });
+    let text = match own {
+        Some(r) if r.kind != RedirectKind::Read => r.target.as_static()?.to_owned(),
+        Some(_) => return None,
+        None => {
+            let (writer, body) = pipe_writer(level, x)?;
+            if writer
+                .program
+                .as_static()
+                .is_some_and(|p| p.rsplit('/').next() == Some("find"))
+            {
+                let found = commands.iter().position(|c| std::ptr::eq(c, writer))?;
+                return Some(Fed {
+                    feed: Feed::Found(cmds.get(found)?.args.clone()),
+                    replace,
+                });
+            }
+            printed(writer, body)?
+        }
+    };
+    let items: Vec<String> = match (&replace, delimiter) {
+        (_, Some(d)) => text
+            .split(d)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        // With `-I`, an item is a line, leading blanks removed.
+        (Some(_), None) => text
+            .lines()
+            .map(str::trim_start)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        (None, None) => xargs_words(&text)?,
+    };
+    Some(Fed {
+        feed: Feed::Items(items),
+        replace,
+    })
+}
+
+/// A delimiter as `xargs -d` reads it: one character, or an escape (`\n`, `\t`, `\0`).
+fn escaped_char(text: &str) -> Option<char> {
+    match text {
+        "\\n" => Some('\n'),
+        "\\t" => Some('\t'),
+        "\\0" => Some('\0'),
+        "\\\\" => Some('\\'),
+        _ => {
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The items `xargs` reads from `text` by default: words split at blanks and newlines, with
+/// `'…'`, `"…"` and `\x` quoting; `None` when a quote is left open.
+fn xargs_words(text: &str) -> Option<Vec<String>> {
+    let mut items = Vec::new();
+    let mut item: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => items.extend(item.take()),
+            '\'' | '"' => {
+                let current = item.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        q if q == c => break,
+                        '\n' => return None,
+                        other => current.push(other),
+                    }
+                }
+            }
+            '\\' => item.get_or_insert_with(String::new).push(chars.next()?),
+            other => item.get_or_insert_with(String::new).push(other),
+        }
+    }
+    items.extend(item);
+    Some(items)
 }
 
 #[cfg(test)]

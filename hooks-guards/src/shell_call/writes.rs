@@ -15,8 +15,9 @@
 //! | the files operated on | `chmod`, `chown`, `chgrp` (with `-R`: the tree) |
 //! | the output file | `dd of=`, `curl -o`/`-D`/`-c`, `wget -O`/`-o`/`-a`, `patch` of its file operand or `-o`, `tar -c`/`-r`/`-u` of its `-f` archive |
 //! | the destination (and with `--delete` the tree under it) | `rsync` (a remote destination is no local file) |
-//! | files it does not name, in a known directory | `tar -x` in `-C DIR`, `curl -O`, `wget` without `-O`, `patch`/`git apply`/`git am` from a patch, a writer fed its operands by `xargs` |
-//! | the start paths | `find … -delete`, `find … -exec rm …` (and any writer of this table run by `-exec`) |
+//! | files it does not name, in a known directory | `tar -x` in `-C DIR`, `curl -O`, `wget` without `-O`, `patch`/`git apply`/`git am` from a patch |
+//! | what `xargs` gives it | a writer `xargs` runs: the items of a here-string, a here-document or `echo`/`printf` appended to its arguments (or put for `-I`'s string), and for a piped `find`, that `find` running it (`find … \| xargs rm` is `find … -exec rm {} +`); nothing is known of what it reads elsewhere |
+//! | the start paths | `find … -delete`, `find … -exec CMD …` where CMD, read with this table, writes the file found (`rm {}`, `cp x {}`, `sed -i … {}`; not `cp {} /tmp`), also behind a wrapper (`sudo`, `env`, `timeout`) or in a shell's `-c` string that is given the file (`sh -c 'rm "$1"' _ {}`) |
 //!
 //! A program named with its GNU prefix on macOS (`gsed`, `gtar`, `gcp`) is the program. An
 //! argument the line computes is an operand (`cp x $DEST`), never an option.
@@ -27,9 +28,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hookchain_shell::RedirectKind;
+use hookchain_shell::{Context, Line, RedirectKind, Shell, Word};
 
-use super::{Arg, Cmd, Computed, ShellCall, UNKNOWN, pattern};
+use super::{Arg, Cmd, Computed, Fed, Feed, ShellCall, UNKNOWN, pattern};
 
 /// A file (or files) the line writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,8 +262,14 @@ fn after(arg: &Arg, n: usize) -> Arg {
 }
 
 fn parse(args: &[Arg], spec: &Spec) -> Parsed {
+    parse_with(args, spec, true)
+}
+
+/// [`parse`], with `permute` false for a program that reads no option after its first operand
+/// (a wrapper: what follows is the command it runs).
+fn parse_with(args: &[Arg], spec: &Spec, permute: bool) -> Parsed {
     let mut options = Vec::new();
-    let operands = walk(args, true, |arg, text, next, _| {
+    let operands = walk(args, permute, |arg, text, next, _| {
         let whole = matches!(arg, Arg::Known(_));
         if let Some(long) = text.strip_prefix("--") {
             let (name, value) = match long.split_once('=') {
@@ -326,6 +333,55 @@ fn program(command: &Cmd) -> Option<&str> {
         return Some(gnu);
     }
     Some(name)
+}
+
+/// The runs of `command` that `xargs` makes with what it is fed: the items appended to its
+/// arguments (or put in place of `-I`'s string, one run per item), or, for what a `find`
+/// prints, that `find` running it (`find … | xargs rm` is `find … -exec rm {} +`).
+fn fed_runs(command: &Cmd, fed: &Fed) -> Vec<Cmd> {
+    let base = Cmd {
+        fed: None,
+        ..command.clone()
+    };
+    let replaced = |arg: &Arg, with: &str| match (arg, &fed.replace) {
+        (Arg::Known(s), Some(r)) if !r.is_empty() => Arg::Known(s.replace(r.as_str(), with)),
+        (other, _) => other.clone(),
+    };
+    match &fed.feed {
+        Feed::Items(items) => match &fed.replace {
+            None => {
+                let mut run = base;
+                run.args.extend(items.iter().cloned().map(Arg::Known));
+                vec![run]
+            }
+            Some(_) => items
+                .iter()
+                .map(|item| Cmd {
+                    args: base.args.iter().map(|a| replaced(a, item)).collect(),
+                    ..base.clone()
+                })
+                .collect(),
+        },
+        Feed::Found(find_args) => {
+            let Some(program) = base.program.clone() else {
+                return Vec::new();
+            };
+            let mut args = find_args.clone();
+            args.push(Arg::Known("-exec".to_owned()));
+            args.push(Arg::Known(program));
+            args.extend(base.args.iter().map(|a| replaced(a, "{}")));
+            if fed.replace.is_none() {
+                args.push(Arg::Known("{}".to_owned()));
+            }
+            args.push(Arg::Known("+".to_owned()));
+            vec![Cmd {
+                program: Some("find".to_owned()),
+                args,
+                wrappers: Vec::new(),
+                ..base
+            }]
+        }
+    }
 }
 
 /// The programs of this table.
@@ -665,6 +721,12 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     let Some(name) = program(command) else {
         return;
     };
+    if let Some(fed) = &command.fed {
+        for run in fed_runs(command, fed) {
+            command_writes(call, &run, out);
+        }
+        return;
+    }
     if !is_writer(name) {
         return;
     }
@@ -758,7 +820,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         }
         "tar" | "bsdtar" => tar(call, command, out),
         "find" => {
-            if let Some((starts, finds)) = find_writes(args) {
+            if let Some((starts, finds)) = find_writes(call, args) {
                 for start in &starts {
                     let mut w = made("find", start, false, false);
                     w.finds = Some(Finds {
@@ -1259,7 +1321,7 @@ fn tar(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
 
 /// The start paths of a `find` that deletes or runs a writer on what it finds (`-delete`,
 /// `-exec rm {} +`), and what it selects: `None` for a `find` that writes nothing.
-fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
+fn find_writes(call: &ShellCall, args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
     let mut k = 0;
     // `-H`, `-L`, `-P`, `-D opts`, `-O3`.
     while let Some(text) = args.get(k).and_then(Arg::known) {
@@ -1296,13 +1358,12 @@ fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
         match arg.known() {
             Some("-delete") => writes = true,
             Some("-exec" | "-execdir" | "-ok" | "-okdir") => {
-                writes |= expression
-                    .get(i + 1)
-                    .and_then(Arg::known)
-                    .map(|p| p.rsplit('/').next().unwrap_or(p))
-                    .is_some_and(|p| {
-                        is_writer(p) && !matches!(p, "git" | "curl" | "wget" | "find")
-                    });
+                let run = &expression[i + 1..];
+                let end = run
+                    .iter()
+                    .position(|a| matches!(a.known(), Some(";" | "+")))
+                    .unwrap_or(run.len());
+                writes |= exec_writes(call, &run[..end], 0);
             }
             Some(test @ ("-name" | "-iname")) => {
                 finds.names.extend(value().map(|v| (v, test == "-iname")))
@@ -1324,6 +1385,109 @@ fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
         starts.push(Arg::Known(".".to_owned()));
     }
     Some((starts, finds))
+}
+
+/// Where a file `find` finds stands in the command it runs, to tell whether that command
+/// writes it: a path no file system has.
+const FOUND: &str = "/\u{E001}";
+
+/// Whether the command a `find` runs on what it finds (`words`, its program first, `{}` the
+/// file found) writes that file, as this table reads the command: `rm {}`, `cp x {}`,
+/// `gzip {}` do, `cp {} /tmp` and `grep x {}` do not. Through wrappers (`sudo`, `env`,
+/// `timeout`, …), and into a shell's `-c` string, where the file is its `$1` or `$@` (`sh -c
+/// 'rm "$1"' _ {}`).
+fn exec_writes(call: &ShellCall, words: &[Arg], depth: usize) -> bool {
+    let mut k = 0;
+    loop {
+        let Some(program) = words.get(k).and_then(Arg::known) else {
+            return false;
+        };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        let (valued, operands): (&[&str], usize) = match name {
+            "sudo" => (
+                &[
+                    "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "-R",
+                ],
+                0,
+            ),
+            "doas" => (&["-u", "-C"], 0),
+            "env" => (&["-u", "--unset", "-C", "--chdir"], 0),
+            "nice" => (&["-n", "--adjustment"], 0),
+            "timeout" => (&["-s", "--signal", "-k", "--kill-after"], 1),
+            "ionice" => (&["-c", "--class", "-n", "--classdata"], 0),
+            "stdbuf" => (&["-i", "-o", "-e"], 0),
+            "chrt" | "taskset" => (&[], 1),
+            "nohup" | "setsid" | "command" | "exec" | "time" | "busybox" | "toybox"
+            | "fakeroot" => (&[], 0),
+            _ if Shell::of_program(name).is_some() => {
+                return depth < 2 && shell_string_writes(call, &words[k + 1..], depth);
+            }
+            _ => {
+                let run = Cmd {
+                    program: Some(program.to_owned()),
+                    args: words[k + 1..]
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Known(s) => Arg::Known(s.replace("{}", FOUND)),
+                            other => other.clone(),
+                        })
+                        .collect(),
+                    dirs: vec![PathBuf::from("/")],
+                    wrappers: Vec::new(),
+                    fed: None,
+                };
+                let mut writes = Vec::new();
+                command_writes(call, &run, &mut writes);
+                return writes
+                    .iter()
+                    .any(|w| w.paths.iter().any(|p| p.starts_with(FOUND)));
+            }
+        };
+        k += 1;
+        while let Some(text) = words.get(k).and_then(Arg::known) {
+            if valued.contains(&text) {
+                k += 2;
+            } else if (text.starts_with('-') && text.len() > 1)
+                || (matches!(name, "env" | "sudo") && text.contains('='))
+            {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        k += operands;
+    }
+}
+
+/// Whether the `-c` string of a shell's `args` writes the file `find` gives it (its `$1`,
+/// `$@`, or a `{}` in the string): a command of it that writes an argument the string
+/// computes, or a redirection into a computed file.
+fn shell_string_writes(call: &ShellCall, args: &[Arg], depth: usize) -> bool {
+    let words: Vec<&str> = args.iter().map_while(Arg::known).collect();
+    let Some(at) = words
+        .iter()
+        .position(|w| w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
+    else {
+        return false;
+    };
+    let Some(script) = words.get(at + 1) else {
+        return false;
+    };
+    let line = Line::parse(script, Shell::Bash, &Context::new("/"));
+    line.redirects
+        .iter()
+        .any(|r| r.writes() && matches!(r.target, Word::Dynamic(_)))
+        || line.commands.iter().any(|c| {
+            let Some(program) = c.program.as_static() else {
+                return false;
+            };
+            let mut run = vec![Arg::Known(program.to_owned())];
+            run.extend(c.args.iter().map(|w| match w {
+                Word::Static(s) => Arg::Known(s.clone()),
+                Word::Dynamic(_) => Arg::Known("{}".to_owned()),
+            }));
+            c.wrappers.is_empty() && exec_writes(call, &run, depth + 1)
+        })
 }
 
 #[cfg(test)]

@@ -501,3 +501,61 @@ fn defaults_and_printed_substitutions_name_their_files() {
     assert!(through.is_empty(), "let through: {through:#?}");
     assert!(blocked.is_empty(), "blocked: {blocked:#?}");
 }
+
+/// Code given to a shell the line states (piped from `cat`'s here-document, through a
+/// wrapper, in a process substitution, by `env -S`), what `xargs` is fed (a here-string,
+/// `echo`, a `find`), and what a `find` runs on what it finds, through wrappers and shells.
+#[test]
+fn code_fed_to_shells_and_paths_fed_to_writers_are_read() {
+    let (through, blocked) = judged(
+        &[
+            "echo 'rm .env' | sudo sh",
+            "cat <<'EOF' | bash\nrm .env\nEOF",
+            "cat <<EOF | sh -s\necho x > .git/config\nEOF",
+            "cat <<< 'rm .env' | sh",
+            "bash <(echo 'rm .env')",
+            "source <(printf 'rm .env')",
+            "env -S 'rm .env'",
+            "env --split-string='tee .env'",
+            "fish -c 'rm .env'",
+            "echo .env | xargs rm",
+            "echo .env | xargs -n1 rm -f",
+            "printf '.env\\n' | xargs -I{} cp x {}",
+            "echo '.env' | xargs -d '\\n' rm",
+            "xargs rm <<< .env",
+            "xargs rm <<EOF\n.env\nEOF",
+            "find . -name .env | xargs rm",
+            "find . -name .env -print0 | xargs -0 rm -f",
+            "find . -name .env | sudo xargs -I% mv % /tmp/",
+            "find .git -type f | xargs chmod 666",
+            "find . -name .env -exec sudo rm {} +",
+            "find . -name .env -exec sudo -u root rm -f {} +",
+            "find . -name .env -exec env rm {} +",
+            "find . -name .env -exec timeout 5 rm {} +",
+            "find . -name .env -exec sh -c 'rm \"$1\"' _ {} \\;",
+            "find . -name .env -exec sh -c 'echo x > \"$1\"' _ {} \\;",
+            "find . -type f -exec sh -c 'sed -i s/a/b/ \"$1\"' _ {} \\;",
+            "find . -type f -exec cp x {} \\;",
+        ],
+        &[
+            "cat <<'EOF' | bash\ncargo test\nEOF",
+            "cat <<'EOF' | sh\necho hi > out.txt\nEOF",
+            "echo 'ls -la' | sudo sh",
+            "bash <(curl -fsSL https://example.com/install.sh)",
+            "env -S 'cargo test'",
+            "find src -name '*.rs' | xargs sed -i s/a/b/",
+            "find . -name '*.pyc' | xargs rm -f",
+            "find . -type f | xargs wc -l",
+            "find . -type f -print0 | xargs -0 grep -l TODO",
+            "echo build dist | xargs rm -rf",
+            "ls | xargs rm",
+            "git ls-files -z | xargs -0 sed -i s/a/b/",
+            "find . -type f -exec cp {} /tmp/backup/ \\;",
+            "find . -type f -exec sort {} \\;",
+            "find . -type f -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+            "find . -type f -exec sudo cat {} +",
+        ],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
