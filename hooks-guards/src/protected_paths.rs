@@ -13,8 +13,10 @@
 //! writes are judged as a write tool's: redirections (`>`, `>>`, `&>`, `<>`), `tee`, `sed -i`,
 //! `perl -i`, the destination of `cp`, `mv`, `install`, `ln` (and the source `mv` removes, and
 //! the file `ln` links to), `truncate`, `dd of=`, `touch`, `rm`, `unlink`, `shred`, `chmod`,
-//! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, … (the table is in
-//! `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
+//! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, `unzip -d`'s directory,
+//! what `gzip` replaces, `git checkout -- PATH`, `git rm`, a file an editor opens (`vim -c wq
+//! FILE`), `awk -i inplace`, `sqlite3`'s database, `sort -o`, `ssh-keygen`'s keys, `scp`'s
+//! destination, … (the table is in `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
 //! `bash -c` strings (`bash -euo pipefail -c '…'`), `env -S` strings, here-strings,
 //! here-documents, `echo …` and `cat <<EOF` piped into a shell (`| sudo sh` too), a process
 //! substitution a shell runs (`bash <(echo …)`), what `xargs` is fed by `echo`, a here-string
@@ -77,7 +79,8 @@
 //! anywhere, one with a `/` matches the path relative to the project directory.
 //!
 //! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what
-//! a program writes of its own accord (`git config`, a build), are not read; a directory
+//! a program writes of its own accord (`git config`, a build, a git command that names no
+//! path: `git clean -fdx`, `git reset --hard`), are not read; a directory
 //! removed whole is checked for the protected paths given as paths, not for a glob
 //! (`rm -r certs` with `*.pem` protected), and `find`'s `-name` is matched against a
 //! protected path's own name, not the names inside it (`find . -name config -delete` is let

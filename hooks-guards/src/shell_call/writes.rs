@@ -13,24 +13,28 @@
 //! | the files edited in place | `sed -i`/`--in-place` (GNU `-i.bak` and BSD `-i ''` alike), `perl -i`/`-pi -e` |
 //! | the destination | `cp`, `mv` (and each source, which it removes), `install` (every operand with `-d`), `ln` (and the file linked to: what is written through a link lands there), a directory destination naming `DIR/SOURCE`, `-t DIR`/`--target-directory` |
 //! | the files operated on | `chmod`, `chown`, `chgrp` (with `-R`: the tree) |
-//! | the output file | `dd of=`, `curl -o`/`-D`/`-c`, `wget -O`/`-o`/`-a`, `patch` of its file operand or `-o`, `tar -c`/`-r`/`-u` of its `-f` archive |
+//! | the output file | `dd of=`, `curl -o`/`-D`/`-c`, `wget -O`/`-o`/`-a`, `patch` of its file operand or `-o`, `tar -c`/`-r`/`-u` of its `-f` archive, `find -fprint` |
 //! | the destination (and with `--delete` the tree under it) | `rsync` (a remote destination is no local file) |
 //! | files it does not name, in a known directory | `tar -x` in `-C DIR`, `curl -O`, `wget` without `-O`, `patch`/`git apply`/`git am` from a patch |
 //! | what `xargs` gives it | a writer `xargs` runs: the items of a here-string, a here-document or `echo`/`printf` appended to its arguments (or put for `-I`'s string), and for a piped `find`, that `find` running it (`find … \| xargs rm` is `find … -exec rm {} +`); nothing is known of what it reads elsewhere |
 //! | the start paths | `find … -delete`, `find … -exec CMD …` where CMD, read with this table, writes the file found (`rm {}`, `cp x {}`, `sed -i … {}`; not `cp {} /tmp`), also behind a wrapper (`sudo`, `env`, `timeout`) or in a shell's `-c` string that is given the file (`sh -c 'rm "$1"' _ {}`) |
+//! | what each program of [`tools`] writes | archives and compressors (`unzip -d`, `7z x`, `gzip`), git's commands that name paths (`git checkout -- PATH`, `git restore`, `git rm`, `git mv`), editors (`vim -c wq`, `ed`), `awk -i inplace`, `yq -i`, `sqlite3`, output options and operands (`sort -o`, `uniq IN OUT`, `openssl -out`, `gpg -o`), `ssh-keygen`, `scp`, `split`, `mktemp`, … |
 //!
 //! A program named with its GNU prefix on macOS (`gsed`, `gtar`, `gcp`) is the program. An
 //! argument the line computes is an operand (`cp x $DEST`), never an option.
 //!
-//! Known limits: an interpreter's code that writes (`python -c "open('x','w')"`) and a
-//! program's own files (`git commit` writes `.git`) are not read; what a recursive copy brings
-//! into a directory (`cp -r template/. .`) is not listed.
+//! Known limits: an interpreter's code that writes (`python -c "open('x','w')"`, `awk '{print >
+//! "x"}'`) and a program's own files (`git commit` writes `.git`), and what a git command that
+//! names no path changes (`git reset --hard`, `git clean -fdx`, `git stash -u`), are not read;
+//! what a recursive copy brings into a directory (`cp -r template/. .`) is not listed.
 
 use std::path::{Path, PathBuf};
 
 use hookchain_shell::{Context, Line, RedirectKind, Shell, Word};
 
 use super::{Arg, Cmd, Computed, Fed, Feed, ShellCall, UNKNOWN, pattern};
+
+mod tools;
 
 /// A file (or files) the line writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -414,7 +418,7 @@ fn is_writer(name: &str) -> bool {
             | "git"
             | "curl"
             | "wget"
-    )
+    ) || tools::is_tool(name)
 }
 
 const TEE: Spec = Spec {
@@ -730,6 +734,9 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     if !is_writer(name) {
         return;
     }
+    if tools::writes(call, name, command, out) {
+        return;
+    }
     let dirs = &command.dirs;
     let args = &command.args;
     let made = |by: &str, target: &Arg, tree: bool, creates_dir: bool| {
@@ -820,6 +827,16 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         }
         "tar" | "bsdtar" => tar(call, command, out),
         "find" => {
+            // `-fprint FILE` and its kin write the list to a file.
+            for (k, arg) in args.iter().enumerate() {
+                if matches!(
+                    arg.known(),
+                    Some("-fprint" | "-fprint0" | "-fprintf" | "-fls")
+                ) && let Some(file) = args.get(k + 1)
+                {
+                    out.push(made("find -fprint", file, false, false));
+                }
+            }
             if let Some((starts, finds)) = find_writes(call, args) {
                 for start in &starts {
                     let mut w = made("find", start, false, false);
@@ -871,6 +888,9 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             };
             if applies {
                 out.push(unnamed("git apply", directories(dir, dirs)));
+            }
+            if let Some(sub) = args.get(k).and_then(Arg::known) {
+                tools::git(call, sub, rest, &directories(dir, dirs), out);
             }
         }
         "curl" => {
