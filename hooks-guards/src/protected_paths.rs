@@ -86,7 +86,11 @@
 //! protected path's own name, not the names inside it (`find . -name config -delete` is let
 //! through though it reaches `.git/config`); a symlink the same line creates before writing
 //! through it is not followed unless it points at a protected path (then `ln` itself is
-//! blocked); a case-insensitive file system is compared case-sensitively.
+//! blocked); a case-insensitive file system is compared case-sensitively. The shell model does
+//! not yet say what a redirection on a function's definition writes (`f() { …; } > .env`),
+//! what a `for` loop gives its variable, what arguments a `-c` string or a function is given
+//! (`sh -c 'rm "$1"' _ .env`), nor what runners it does not list start (`pkexec`, `chroot`,
+//! `watch`, `tmux`, `screen`, `parallel`): such a target is judged as unknown.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -681,3 +681,44 @@ fn programs_that_write_what_they_name_are_read() {
     assert!(through.is_empty(), "let through: {through:#?}");
     assert!(blocked.is_empty(), "blocked: {blocked:#?}");
 }
+
+/// FOR THE SHELL MODEL (`hookchain-shell`): forms that write a protected path and get through
+/// because the model does not yet say what they run or name — the guard reads what the model
+/// gives it, and each fix belongs in the model. Ignored until the model reads them; run with
+/// `--ignored` to see which still get through.
+///
+/// - a redirection on a function's definition applies at each call, and the model drops it;
+/// - a `for` loop over known words gives its variable each of them, and the model leaves the
+///   variable unknown;
+/// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
+///   and the model leaves them unknown;
+/// - runners the model does not list as wrappers start the command they are given (`pkexec`,
+///   `chroot /`, `ssh-agent`, `watch`, `tmux new-session`, `screen -dm`, `parallel`);
+/// - `cat -` reads its standard input as `cat` does, and the model drops the `-`, so the
+///   guard cannot tell that a here-document is what it prints into `| sh`.
+#[test]
+#[ignore = "needs the shell model to read these forms (see the doc comment)"]
+fn forms_the_shell_model_does_not_read_yet() {
+    let (through, blocked) = judged(
+        &[
+            "f() { echo x; } > .env; f",
+            "for f in .env; do echo x > \"$f\"; done",
+            "for f in .git/hooks/*; do cp evil \"$f\"; done",
+            "sh -c 'rm \"$1\"' _ .env",
+            "bash -c 'rm \"$0\"' .env",
+            "sh -c 'rm \"$@\"' _ .env",
+            "f() { rm \"$1\"; }; f .env",
+            "pkexec tee /etc/hosts",
+            "chroot / tee /etc/hosts",
+            "ssh-agent sh -c 'rm .env'",
+            "watch -n1 'rm .env'",
+            "tmux new-session -d 'rm .env'",
+            "screen -dm sh -c 'rm .env'",
+            "parallel rm ::: .env",
+            "cat - <<EOF | sh\nrm .env\nEOF",
+        ],
+        &[],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
