@@ -42,8 +42,10 @@
 //!   wrapper, `| sudo sh`) reads from a pipe whose writer is `echo` or `printf` of a known
 //!   string (`echo 'rm x' | sh`) or `cat` of a here-document or here-string (`cat <<EOF |
 //!   bash`), the script a shell or `source` reads from a process substitution of such a writer
-//!   (`bash <(echo 'rm x')`), the known words `eval` runs, the string `env -S` splits, and the
-//!   `-c` string of `su`, `runuser`, `script`, `flock`, `fish` and of a shell `xargs` runs. So
+//!   (`bash <(echo 'rm x')`) or from its own here-string as `/dev/stdin`, the known words
+//!   `eval` runs, the string `env -S` splits, and the `-c` string of `su`, `runuser`,
+//!   `script`, `flock`, `fish` and of a shell `xargs` runs (with what `xargs` is fed: `-I`'s
+//!   string replaced by each item, and fed by a `find`, read as that `find -exec`). So
 //!   is what follows a here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which
 //!   the grammar gives to the here-document; and `3<> f` opens `f` to write. `$(pwd)` and
 //!   `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
@@ -764,12 +766,23 @@ fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level
         let text = match (name, Shell::of_program(program)) {
             (_, Some(_)) => {
                 // Options only: a `-c` string or a script operand is read by the model.
+                let stdin = |s: &str| matches!(s, "/dev/stdin" | "/dev/fd/0");
                 let reads_stdin = words.as_ref().is_some_and(|w| {
                     w.iter()
-                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s")
+                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s" || stdin(s))
                 });
+                // `bash /dev/stdin <<< '…'`: a script the model leaves unread.
+                let script_in = words
+                    .as_ref()
+                    .is_some_and(|w| w.iter().copied().any(stdin))
+                    .then(|| own_input(level, command))
+                    .flatten()
+                    .filter(|r| r.kind != RedirectKind::Read)
+                    .and_then(|r| r.target.as_static());
                 if reads_stdin {
-                    pipe_writer(level, at).and_then(|(writer, body)| printed(writer, body))
+                    pipe_writer(level, at)
+                        .and_then(|(writer, body)| printed(writer, body))
+                        .or_else(|| script_in.map(str::to_owned))
                 } else {
                     substituted_script(level, at)
                 }
@@ -777,10 +790,7 @@ fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level
             ("source" | ".", _) => substituted_script(level, at),
             ("eval", _) => words.map(|w| w.join(" ")),
             ("su" | "runuser" | "script" | "flock" | "fish", _) => words.and_then(|w| dash_c(&w)),
-            ("xargs", _) => words.and_then(|w| {
-                let shell = w.iter().position(|a| Shell::of_program(a).is_some())?;
-                dash_c(&w[shell + 1..])
-            }),
+            ("xargs", _) => words.and_then(|w| xargs_shell_line(level, at, &w)),
             ("env", _) => words.and_then(|w| split_string(&w)),
             _ => None,
         };
@@ -966,7 +976,29 @@ fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
                 .as_static()
                 .is_some_and(|p| p.rsplit('/').next() == Some("xargs"))
     })?;
-    let xargs = &commands[x];
+    let (replace, input) = xargs_reads(level, x)?;
+    let feed = match input {
+        XargsInput::Items(items) => Feed::Items(items),
+        XargsInput::Find(find) => {
+            let found = commands.iter().position(|c| std::ptr::eq(c, find))?;
+            Feed::Found(cmds.get(found)?.args.clone())
+        }
+    };
+    Some(Fed { feed, replace })
+}
+
+/// What `xargs` reads, when the line says.
+enum XargsInput<'a> {
+    /// Known items, split as `xargs` splits them.
+    Items(Vec<String>),
+    /// What this `find` prints.
+    Find(&'a Command),
+}
+
+/// The string `-I` makes `xargs` (the command `x` of `level`) replace, and what it reads, when
+/// the line says (see [`xargs_feed`]).
+fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput<'_>)> {
+    let xargs = &level.line.commands[x];
     let words: Vec<&str> = xargs
         .args
         .iter()
@@ -1009,18 +1041,7 @@ fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
         }
         k += 1;
     }
-    let own = level.line.redirects.iter().find(|r| {
-        matches!(
-            r.kind,
-            RedirectKind::Read | RedirectKind::HereString | RedirectKind::HereDocument
-        ) && r.span.start >= xargs.span.start
-            && (r.span.start <= xargs.span.end
-                || level
-                    .text
-                    .get(xargs.span.end..r.span.start)
-                    .is_some_and(|t| t.trim().is_empty()))
-    });
-    let text = match own {
+    let text = match own_input(level, xargs) {
         Some(r) if r.kind != RedirectKind::Read => r.target.as_static()?.to_owned(),
         Some(_) => return None,
         None => {
@@ -1030,11 +1051,7 @@ fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
                 .as_static()
                 .is_some_and(|p| p.rsplit('/').next() == Some("find"))
             {
-                let found = commands.iter().position(|c| std::ptr::eq(c, writer))?;
-                return Some(Fed {
-                    feed: Feed::Found(cmds.get(found)?.args.clone()),
-                    replace,
-                });
+                return Some((replace, XargsInput::Find(writer)));
             }
             printed(writer, body)?
         }
@@ -1054,9 +1071,55 @@ fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
             .collect(),
         (None, None) => xargs_words(&text)?,
     };
-    Some(Fed {
-        feed: Feed::Items(items),
-        replace,
+    Some((replace, XargsInput::Items(items)))
+}
+
+/// The redirection `command` of `level` reads its standard input from: a file, a here-string
+/// or a here-document written on it.
+fn own_input<'a>(level: &'a Level, command: &Command) -> Option<&'a hookchain_shell::Redirect> {
+    level.line.redirects.iter().find(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::Read | RedirectKind::HereString | RedirectKind::HereDocument
+        ) && r.span.start >= command.span.start
+            && (r.span.start <= command.span.end
+                || level
+                    .text
+                    .get(command.span.end..r.span.start)
+                    .is_some_and(|t| t.trim().is_empty()))
+    })
+}
+
+/// The line a shell run by `xargs` (the command `at` of `level`, its words `words`) runs, with
+/// what `xargs` feeds it when the line says: the `-c` string with `-I`'s string replaced by
+/// each item, or, fed by a `find`, that `find` running the shell (`find … | xargs -I{} sh -c
+/// 'rm {}'` is `find … -exec sh -c 'rm {}' \;`).
+fn xargs_shell_line(level: &Level, at: usize, words: &[&str]) -> Option<String> {
+    let shell = words.iter().position(|a| Shell::of_program(a).is_some())?;
+    let script = dash_c(&words[shell + 1..])?;
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    Some(match xargs_reads(level, at) {
+        Some((Some(replace), XargsInput::Items(items))) if !replace.is_empty() => items
+            .iter()
+            .map(|item| script.replace(&replace, item))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some((replace, XargsInput::Find(find))) => {
+            let find = level.text.get(find.span.clone())?;
+            match replace.filter(|r| !r.is_empty()) {
+                Some(r) => format!(
+                    "{find} -exec {} -c {} \\;",
+                    words[shell],
+                    quote(&script.replace(&r, "{}"))
+                ),
+                None => format!(
+                    "{find} -exec {} -c {} _ {{}} +",
+                    words[shell],
+                    quote(&script)
+                ),
+            }
+        }
+        _ => script,
     })
 }
 

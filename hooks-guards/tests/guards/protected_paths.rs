@@ -536,8 +536,15 @@ fn code_fed_to_shells_and_paths_fed_to_writers_are_read() {
             "find . -name .env -exec sh -c 'echo x > \"$1\"' _ {} \\;",
             "find . -type f -exec sh -c 'sed -i s/a/b/ \"$1\"' _ {} \\;",
             "find . -type f -exec cp x {} \\;",
+            "bash /dev/stdin <<< 'rm .env'",
+            "find . -name .env | xargs -I{} sh -c 'rm {}'",
+            "find . -name .env | xargs sh -c 'rm \"$@\"' _",
+            "printf '.env\\n' | xargs -I% sh -c 'echo x > %'",
         ],
         &[
+            "bash /dev/stdin < build/script.sh",
+            "find . -name '*.tmp' | xargs -I{} sh -c 'rm \"{}\"'",
+            "printf 'a\\nb\\n' | xargs -I{} sh -c 'echo {} > build/{}.txt'",
             "cat <<'EOF' | bash\ncargo test\nEOF",
             "cat <<'EOF' | sh\necho hi > out.txt\nEOF",
             "echo 'ls -la' | sudo sh",
@@ -695,7 +702,11 @@ fn programs_that_write_what_they_name_are_read() {
 /// - runners the model does not list as wrappers start the command they are given (`pkexec`,
 ///   `chroot /`, `ssh-agent`, `watch`, `tmux new-session`, `screen -dm`, `parallel`);
 /// - `cat -` reads its standard input as `cat` does, and the model drops the `-`, so the
-///   guard cannot tell that a here-document is what it prints into `| sh`.
+///   guard cannot tell that a here-document is what it prints into `| sh`;
+/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
+///   ends the word there; `~+` is `$PWD`, and the model reads it as a user's home;
+/// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
+///   model leaves unknown.
 #[test]
 #[ignore = "needs the shell model to read these forms (see the doc comment)"]
 fn forms_the_shell_model_does_not_read_yet() {
@@ -716,6 +727,12 @@ fn forms_the_shell_model_does_not_read_yet() {
             "screen -dm sh -c 'rm .env'",
             "parallel rm ::: .env",
             "cat - <<EOF | sh\nrm .env\nEOF",
+            "echo x > .e\\\nnv",
+            "echo x > ~+/.env",
+            "CDPATH=.git cd hooks && touch x",
+            "printf -v x '%s' .env; echo y > \"$x\"",
+            "read -r x <<< .env; echo y > \"$x\"",
+            "x=(.env); echo y > \"${x[0]}\"",
         ],
         &[],
     );
