@@ -52,7 +52,8 @@
 //!   (`.gi*/config`, `~/.ssh/{authorized_keys,config}`), and each file it names is judged;
 //! - a variable's default is what the word may be (`> ${OUT:-.env}` may write `.env`, and so
 //!   may `> ${OUT:+.env}`), and a command substitution of `echo` or `printf` of known words
-//!   is what it prints (`> $(echo .env)` writes `.env`);
+//!   is what it prints (`> $(echo .env)` writes `.env`), a file's word or a directory's
+//!   (`cd ${D:-.git} && touch x`, `tar -xf x.tar -C $(echo .git)`);
 //! - a word with a part nobody can tell before the run — a variable the guard does not know,
 //!   a command substitution — is blocked when the directory known before that part is a
 //!   protected path or inside one (`> ~/.ssh/$NAME`, `cp x .git/hooks/"$H"`), and passes
@@ -90,7 +91,9 @@
 //! not yet say what a redirection on a function's definition writes (`f() { …; } > .env`),
 //! what a `for` loop gives its variable, what arguments a `-c` string or a function is given
 //! (`sh -c 'rm "$1"' _ .env`), nor what runners it does not list start (`pkexec`, `chroot`,
-//! `watch`, `tmux`, `screen`, `parallel`): such a target is judged as unknown.
+//! `watch`, `tmux`, `screen`, `parallel`), nor what a backslash-newline inside a word, `~+`,
+//! `CDPATH=DIR cd`, `printf -v`, `read` or an array make a word: such a target is judged as
+//! unknown.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -299,7 +299,7 @@ impl ShellCall {
             heredoc_rests(&level.text, &level.line, &mut reader, 0, &mut rests);
         }
         levels.extend(rests);
-        let visited = visited_dirs(&levels, start);
+        let visited = visited_dirs(&levels, start, &vars);
         let mut call = ShellCall {
             commands: Vec::new(),
             redirects: Vec::new(),
@@ -439,11 +439,17 @@ impl Reader<'_> {
     fn written(&self, raw: &str) -> Arg {
         let raw = raw.trim();
         let var = |name: &str| self.var(name);
-        let known =
-            pattern::read(raw, &var).and_then(|alternatives| match alternatives.as_slice() {
-                [one] => Some(one.known_prefix()),
-                _ => None,
-            });
+        let alternatives = pattern::read(raw, &var);
+        // Known in full after all (`$(echo .git)`, `"${HOME:-/h}"`).
+        if let Some([one]) = alternatives.as_deref()
+            && let Some(text) = one.literal()
+        {
+            return Arg::Known(text);
+        }
+        let known = alternatives.and_then(|alternatives| match alternatives.as_slice() {
+            [one] => Some(one.known_prefix()),
+            _ => None,
+        });
         Arg::Computed(Computed {
             written: Some(raw.to_owned()),
             known,
@@ -701,27 +707,40 @@ fn defaulted(line: &str) -> Vec<String> {
 
 /// The directories the line is known to visit: where it starts, and every directory a `cd`,
 /// `pushd` or `env -C` of it names (from the directory it runs in, or from `start` where that
-/// is unknown).
-fn visited_dirs(levels: &[Level], start: &Path) -> Vec<PathBuf> {
+/// is unknown) — each a computed word may be (`cd ${D:-.git}`, `cd $(echo src)`).
+fn visited_dirs(levels: &[Level], start: &Path, vars: &[(String, String)]) -> Vec<PathBuf> {
+    let var = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let mut dirs = vec![start.to_path_buf()];
     for level in levels {
         for command in &level.line.commands {
             let base = command.dir.clone().unwrap_or_else(|| start.to_path_buf());
             let named = match command.program.as_static() {
-                Some("cd" | "pushd") => command
-                    .args
-                    .iter()
-                    .filter_map(Word::as_static)
-                    .find(|a| !a.starts_with('-') || *a == "-"),
+                Some("cd" | "pushd") => command.args.iter().find(|a| {
+                    a.as_static()
+                        .is_none_or(|a| !a.starts_with('-') || a == "-")
+                }),
                 Some(p) if p.rsplit('/').next() == Some("env") => command
                     .args
                     .iter()
                     .position(|a| matches!(a.as_static(), Some("-C" | "--chdir")))
-                    .and_then(|k| command.args.get(k + 1))
-                    .and_then(Word::as_static),
+                    .and_then(|k| command.args.get(k + 1)),
                 _ => None,
             };
-            if let Some(dir) = named.filter(|d| *d != "-") {
+            let named: Vec<String> = match named {
+                Some(Word::Static(dir)) => vec![dir.clone()],
+                Some(Word::Dynamic(d))
+                    if d.span != command.span && d.span.end <= level.text.len() =>
+                {
+                    let text = word_around(&level.text, &d.span, command.span.start);
+                    pattern::read(text.trim(), &var)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(pattern::Pattern::literal)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            for dir in named.iter().filter(|d| *d != "-") {
                 let dir = resolve(dir, &base);
                 if !dirs.contains(&dir) {
                     dirs.push(dir);

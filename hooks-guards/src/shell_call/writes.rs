@@ -857,7 +857,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             }
             if outputs.is_empty() && file.is_none() && !parsed.has(&["--dry-run"]) {
                 let dir = parsed.values(&["-d", "--directory"]).into_iter().next();
-                out.push(unnamed("patch", directories(dir, dirs)));
+                out.push(unnamed("patch", directories(call, dir, dirs)));
             }
         }
         "git" => {
@@ -887,10 +887,10 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
                 _ => false,
             };
             if applies {
-                out.push(unnamed("git apply", directories(dir, dirs)));
+                out.push(unnamed("git apply", directories(call, dir, dirs)));
             }
             if let Some(sub) = args.get(k).and_then(Arg::known) {
-                tools::git(call, sub, rest, &directories(dir, dirs), out);
+                tools::git(call, sub, rest, &directories(call, dir, dirs), out);
             }
         }
         "curl" => {
@@ -909,7 +909,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             }
             if parsed.has(&["-O", "--remote-name", "--remote-name-all", "-J"]) {
                 let dir = parsed.values(&["--output-dir"]).into_iter().next();
-                out.push(unnamed("curl -O", directories(dir, dirs)));
+                out.push(unnamed("curl -O", directories(call, dir, dirs)));
             }
         }
         "wget" => {
@@ -935,7 +935,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
                     .values(&["-P", "--directory-prefix"])
                     .into_iter()
                     .next();
-                out.push(unnamed("wget", directories(dir, dirs)));
+                out.push(unnamed("wget", directories(call, dir, dirs)));
             }
         }
         _ => {}
@@ -946,15 +946,34 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     }
 }
 
-/// The directories named by `dir` (an option's value) from each of `dirs`, or `dirs`.
-fn directories(dir: Option<&Arg>, dirs: &[PathBuf]) -> Vec<PathBuf> {
+/// The directories named by `dir` (an option's value) from each of `dirs`, or `dirs`: each a
+/// computed value may be (`-C ${D:-.git}`), or the directory known to hold it.
+fn directories(call: &ShellCall, dir: Option<&Arg>, dirs: &[PathBuf]) -> Vec<PathBuf> {
     match dir {
         None => dirs.to_vec(),
         Some(Arg::Known(d)) => dirs.iter().map(|base| base.join(d)).collect(),
-        Some(Arg::Computed(c)) => dirs
-            .iter()
-            .filter_map(|base| known_dir(c.known.as_deref().unwrap_or(""), base))
-            .collect(),
+        Some(Arg::Computed(c)) => {
+            let var = |name: &str| call.var(name);
+            let alternatives = c
+                .written
+                .as_deref()
+                .and_then(|raw| pattern::read(raw, &var));
+            let mut out = Vec::new();
+            for base in dirs {
+                match &alternatives {
+                    Some(alternatives) => {
+                        for alternative in alternatives {
+                            out.extend(match alternative.literal() {
+                                Some(text) => Some(base.join(text)),
+                                None => known_dir(&alternative.known_prefix(), base),
+                            });
+                        }
+                    }
+                    None => out.extend(known_dir(c.known.as_deref().unwrap_or(""), base)),
+                }
+            }
+            out
+        }
     }
 }
 
@@ -1330,7 +1349,7 @@ fn tar(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             by: "tar -x".to_owned(),
             shown: command.shown(),
             paths: Vec::new(),
-            unknown_in: Some(directories(dir, &command.dirs)),
+            unknown_in: Some(directories(call, dir, &command.dirs)),
             tree: false,
             creates_dir: false,
             removes: false,

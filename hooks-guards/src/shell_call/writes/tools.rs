@@ -329,7 +329,7 @@ fn unzip(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         return;
     }
     let dir = parsed.values(&["-d"]).into_iter().last();
-    let into = directories(dir, &command.dirs);
+    let into = directories(call, dir, &command.dirs);
     out.push(unnamed("unzip", command, into.clone()));
     for member in parsed.operands.iter().skip(1) {
         out.push(write(call, "unzip", member, &into));
@@ -349,7 +349,7 @@ fn seven_zip(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     }
     match operands.first().and_then(|a| a.known()) {
         Some("x" | "e") => {
-            let into = directories(dir.as_ref(), &command.dirs);
+            let into = directories(call, dir.as_ref(), &command.dirs);
             out.push(unnamed("7z x", command, into.clone()));
             for member in operands.iter().skip(2) {
                 out.push(write(call, "7z x", member, &into));
