@@ -13,16 +13,21 @@
 //! writes are judged as a write tool's: redirections (`>`, `>>`, `&>`, `<>`), `tee`, `sed -i`,
 //! `perl -i`, the destination of `cp`, `mv`, `install`, `ln` (and the source `mv` removes, and
 //! the file `ln` links to), `truncate`, `dd of=`, `touch`, `rm`, `unlink`, `shred`, `chmod`,
-//! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, … (the table is in
-//! `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
-//! `bash -c` strings (`bash -euo pipefail -c '…'`), here-strings, here-documents and `echo …`
-//! piped into a shell, substitutions and function bodies, and from the directory each command
-//! runs in (`cd .git && …`). A deletion is a write: `rm -r` (and `mv`, `chmod -R`, `chown -R`,
-//! `rsync --delete`) of a directory that holds a protected path that exists is blocked too
-//! (`rm -rf .` holds `.git`), and so is a `find` that deletes or runs a writer on what it
-//! finds, when it may select a protected path in its start directory (`find . -name .env
-//! -delete`; `find . -name '*.pyc' -delete` selects no `.git`). Reads are not writes:
-//! `cat .env`, `cp .env.example x`.
+//! `chown`, `rsync`'s destination, `tar -x`'s directory, `curl -o`, `unzip -d`'s directory,
+//! what `gzip` replaces, `git checkout -- PATH`, `git rm`, a file an editor opens (`vim -c wq
+//! FILE`), `awk -i inplace`, `sqlite3`'s database, `sort -o`, `ssh-keygen`'s keys, `scp`'s
+//! destination, … (the table is in `shell_call/writes.rs`) — through wrappers (`sudo`, `env`, `timeout`, `busybox`, `xargs`),
+//! `bash -c` strings (`bash -euo pipefail -c '…'`), `env -S` strings, here-strings,
+//! here-documents, `echo …` and `cat <<EOF` piped into a shell (`| sudo sh` too), a process
+//! substitution a shell runs (`bash <(echo …)`), what `xargs` is fed by `echo`, a here-string
+//! or a `find` (`find . -name .env | xargs rm`), substitutions and function bodies, and from
+//! the directory each command runs in (`cd .git && …`). A deletion is a write: `rm -r` (and
+//! `mv`, `chmod -R`, `chown -R`, `rsync --delete`) of a directory that holds a protected path
+//! that exists is blocked too (`rm -rf .` holds `.git`), and so is a `find` that deletes or
+//! runs a command that writes what it finds (`-exec rm {} +`, `-exec sudo rm {} +`, `-exec sh
+//! -c 'rm "$1"' _ {} \;`; not `-exec cp {} /tmp`), when it may select a protected path in its
+//! start directory (`find . -name .env -delete`; `find . -name '*.pyc' -delete` selects no
+//! `.git`). Reads are not writes: `cat .env`, `cp .env.example x`.
 //!
 //! Each path, and each protected path, is resolved the way the file system will resolve it:
 //!
@@ -45,6 +50,10 @@
 //!
 //! - a glob or a brace expansion is expanded as bash expands it, against the files there are
 //!   (`.gi*/config`, `~/.ssh/{authorized_keys,config}`), and each file it names is judged;
+//! - a variable's default is what the word may be (`> ${OUT:-.env}` may write `.env`, and so
+//!   may `> ${OUT:+.env}`), and a command substitution of `echo` or `printf` of known words
+//!   is what it prints (`> $(echo .env)` writes `.env`), a file's word or a directory's
+//!   (`cd ${D:-.git} && touch x`, `tar -xf x.tar -C $(echo .git)`);
 //! - a word with a part nobody can tell before the run — a variable the guard does not know,
 //!   a command substitution — is blocked when the directory known before that part is a
 //!   protected path or inside one (`> ~/.ssh/$NAME`, `cp x .git/hooks/"$H"`), and passes
@@ -71,13 +80,20 @@
 //! anywhere, one with a `/` matches the path relative to the project directory.
 //!
 //! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what
-//! a program writes of its own accord (`git config`, a build), are not read; a directory
+//! a program writes of its own accord (`git config`, a build, a git command that names no
+//! path: `git clean -fdx`, `git reset --hard`), are not read; a directory
 //! removed whole is checked for the protected paths given as paths, not for a glob
 //! (`rm -r certs` with `*.pem` protected), and `find`'s `-name` is matched against a
 //! protected path's own name, not the names inside it (`find . -name config -delete` is let
 //! through though it reaches `.git/config`); a symlink the same line creates before writing
 //! through it is not followed unless it points at a protected path (then `ln` itself is
-//! blocked); a case-insensitive file system is compared case-sensitively.
+//! blocked); a case-insensitive file system is compared case-sensitively. The shell model does
+//! not yet say what a redirection on a function's definition writes (`f() { …; } > .env`),
+//! what a `for` loop gives its variable, what arguments a `-c` string or a function is given
+//! (`sh -c 'rm "$1"' _ .env`), nor what runners it does not list start (`pkexec`, `chroot`,
+//! `watch`, `tmux`, `screen`, `parallel`), nor what a backslash-newline inside a word, `~+`,
+//! `CDPATH=DIR cd`, `printf -v`, `read` or an array make a word: such a target is judged as
+//! unknown.
 
 use std::path::{Component, Path, PathBuf};
 

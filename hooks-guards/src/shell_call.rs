@@ -27,21 +27,33 @@
 //!   model reads — quote removal, known expansions, wrappers, nested lines — is the model's.
 //! - A variable the guard does not know is an unknown part of the word it stands in:
 //!   `"$HOME/.ssh/$F"` is known as far as `~/.ssh/`, `"$OUT"` not at all ([`Computed`]). It is
-//!   never guessed and never dropped.
-//! - A word the line computes (a glob, a brace expansion, a command substitution) is read from
-//!   the line's own text ([`pattern`]): its alternatives, its pattern, its known prefix. In a
-//!   `-c` string the word is read from the string, re-parsed on its own; where the text of a
-//!   word cannot be found (a here-document given to a shell), nothing of it is known.
+//!   never guessed and never dropped. One the line expands with a default (`${OUT:-.env}`) is
+//!   left to the word's text, which says what the default makes it.
+//! - A word the line computes (a glob, a brace expansion, a command substitution, a default)
+//!   is read from the line's own text ([`pattern`]), from the blank before the computed part
+//!   to the blank after it: its alternatives, its pattern, its known prefix. In a `-c` string
+//!   the word is read from the string, re-parsed on its own; where the text of a word cannot be
+//!   found (a here-document given to a shell), nothing of it is known.
 //! - A command whose directory the line leaves unknown (after `cd "$(…)"`, `cd ..`, a `cd`
 //!   under a condition) may run in any directory the line is known to visit: where it starts,
 //!   and every directory a `cd`, `pushd` or `env -C` of the line names.
 //! - Where the model says a line runs code it does not read but the code is known, the code is
-//!   read as a line of its own, in its command's directory: text a shell reads from a pipe
-//!   whose writer is `echo` or `printf` of a known string (`echo 'rm x' | sh`), the known
-//!   words `eval` runs, and the `-c` string of `su`, `runuser`, `script`, `flock` and of a
-//!   shell `xargs` runs. So is what follows a here-document's delimiter on its line (`cat
-//!   <<EOF > .env; rm x`), which the grammar gives to the here-document; and `3<> f` opens `f`
-//!   to write. `$(pwd)` and `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
+//!   read as a line of its own, in its command's directory: text a shell (also one behind a
+//!   wrapper, `| sudo sh`) reads from a pipe whose writer is `echo` or `printf` of a known
+//!   string (`echo 'rm x' | sh`) or `cat` of a here-document or here-string (`cat <<EOF |
+//!   bash`), the script a shell or `source` reads from a process substitution of such a writer
+//!   (`bash <(echo 'rm x')`) or from its own here-string as `/dev/stdin`, the known words
+//!   `eval` runs, the string `env -S` splits, and the `-c` string of `su`, `runuser`,
+//!   `script`, `flock`, `fish` and of a shell `xargs` runs (with what `xargs` is fed: `-I`'s
+//!   string replaced by each item, and fed by a `find`, read as that `find -exec`). So
+//!   is what follows a here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which
+//!   the grammar gives to the here-document; and `3<> f` opens `f` to write. `$(pwd)` and
+//!   `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
+//! - What `xargs` reads, when the line says — a here-string, a here-document, a pipe from
+//!   `echo` or `printf` of known words, or from a `find` — is what it gives the command it
+//!   runs ([`Fed`]): `echo .env | xargs rm` is `rm .env`, and `find . -name .env | xargs rm` is
+//!   `find . -name .env -exec rm {} +`. What it reads from a file or another program is
+//!   unknown.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -142,6 +154,28 @@ pub(crate) struct Cmd {
     pub(crate) dirs: Vec<PathBuf>,
     /// The wrappers it runs through, outermost first.
     pub(crate) wrappers: Vec<String>,
+    /// What `xargs` gives it to work on, when the line says (`echo a b | xargs rm`).
+    pub(crate) fed: Option<Fed>,
+}
+
+/// What `xargs` gives the command it runs, read from what the line feeds `xargs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fed {
+    /// The items.
+    pub(crate) feed: Feed,
+    /// The string each item replaces in the arguments (`-I {}`), one run per item; without
+    /// it the items are appended to the arguments.
+    pub(crate) replace: Option<String>,
+}
+
+/// The items `xargs` reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Feed {
+    /// Known items: what `echo` or `printf` prints, or a here-string or here-document holds,
+    /// split as `xargs` splits it.
+    Items(Vec<String>),
+    /// The paths a `find` prints: that `find`'s arguments (its start paths and expression).
+    Found(Vec<Arg>),
 }
 
 impl Cmd {
@@ -235,9 +269,12 @@ impl ShellCall {
         let cdpath = std::env::var("CDPATH").unwrap_or_default();
         vars.push(("CDPATH".into(), cdpath));
         let known: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
+        // A variable with a default (`${F:-.env}`) is left unknown to the model, so that the
+        // word is read from its text, default included ([`pattern`]).
+        let defaulted = defaulted(line);
         let unknown: Vec<(String, String)> = variables(line)
             .into_iter()
-            .filter(|name| !known.contains(name) && name != "OLDPWD")
+            .filter(|name| !known.contains(name) && name != "OLDPWD" && !defaulted.contains(name))
             .take(MAX_UNKNOWN_VARS)
             .map(|name| (name, UNKNOWN.to_string()))
             .collect();
@@ -262,7 +299,7 @@ impl ShellCall {
             heredoc_rests(&level.text, &level.line, &mut reader, 0, &mut rests);
         }
         levels.extend(rests);
-        let visited = visited_dirs(&levels, start);
+        let visited = visited_dirs(&levels, start, &vars);
         let mut call = ShellCall {
             commands: Vec::new(),
             redirects: Vec::new(),
@@ -273,6 +310,7 @@ impl ShellCall {
                 Some(d) => vec![d.clone()],
                 None => visited.clone(),
             };
+            let first = call.commands.len();
             for (at, command) in level.line.commands.iter().enumerate() {
                 let args = command
                     .args
@@ -285,7 +323,12 @@ impl ShellCall {
                     args,
                     dirs: dirs(&command.dir),
                     wrappers: command.wrappers.clone(),
+                    fed: None,
                 });
+            }
+            for at in 0..level.line.commands.len() {
+                let fed = xargs_feed(level, at, &call.commands[first..]);
+                call.commands[first + at].fed = fed;
             }
             for (at, redirect) in level.line.redirects.iter().enumerate() {
                 if !matches!(
@@ -396,11 +439,17 @@ impl Reader<'_> {
     fn written(&self, raw: &str) -> Arg {
         let raw = raw.trim();
         let var = |name: &str| self.var(name);
-        let known =
-            pattern::read(raw, &var).and_then(|alternatives| match alternatives.as_slice() {
-                [one] => Some(one.known_prefix()),
-                _ => None,
-            });
+        let alternatives = pattern::read(raw, &var);
+        // Known in full after all (`$(echo .git)`, `"${HOME:-/h}"`).
+        if let Some([one]) = alternatives.as_deref()
+            && let Some(text) = one.literal()
+        {
+            return Arg::Known(text);
+        }
+        let known = alternatives.and_then(|alternatives| match alternatives.as_slice() {
+            [one] => Some(one.known_prefix()),
+            _ => None,
+        });
         Arg::Computed(Computed {
             written: Some(raw.to_owned()),
             known,
@@ -427,24 +476,50 @@ impl Reader<'_> {
 }
 
 /// The word of `text` the computed part at `span` stands in, from the blank before it (not
-/// before `floor`) on: all of `~/.ssh/$(…)` where the model names `$(…)`. Only the part itself
-/// when the text before it holds a quote but for a leading `"` (a blank inside quotes would
-/// make the word start earlier than the blank found).
+/// before `floor`) to the blank after it: all of `~/.ssh/$(…)/x` where the model names
+/// `$(…)`. Only the part itself (and what follows it) when the text before it holds a quote
+/// but for leading `"`s (a blank inside quotes would make the word start earlier than the
+/// blank found).
 fn word_around<'t>(text: &'t str, span: &Range<usize>, floor: usize) -> &'t str {
     let before = &text[floor.min(span.start)..span.start];
     let start = before
         .rfind(|c: char| c.is_whitespace() || ";&|<>()".contains(c))
         .map_or(0, |at| at + 1);
     let lead = &before[start..];
+    let quotes = lead.len() - lead.trim_start_matches('"').len();
     let plain = lead
         .trim_start_matches('"')
         .chars()
         .all(|c| !"'\\\"`".contains(c));
-    if plain {
-        &text[span.start - lead.len()..span.end]
+    let (from, in_double) = if plain {
+        (span.start - lead.len(), quotes % 2 == 1)
     } else {
-        &text[span.clone()]
+        (span.start, false)
+    };
+    &text[from..word_end(text, span.end, in_double)]
+}
+
+/// Where the word going on at `at` of `text` ends (inside `"…"` when `in_double`): at the
+/// first blank or operator outside quotes, or where a quote is left open.
+fn word_end(text: &str, at: usize, mut in_double: bool) -> usize {
+    let mut chars = text[at..].char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' if !in_double || chars.peek().is_some_and(|(_, n)| "$`\"\\".contains(*n)) => {
+                chars.next();
+            }
+            '"' => in_double = !in_double,
+            '\'' if !in_double => {
+                let closed = chars.by_ref().any(|(_, q)| q == '\'');
+                if !closed {
+                    return at;
+                }
+            }
+            c if !in_double && (c.is_whitespace() || ";&|<>()".contains(c)) => return at + k,
+            _ => {}
+        }
     }
+    if in_double { at } else { text.len() }
 }
 
 /// A static word: known, or known up to an unknown variable in it.
@@ -609,29 +684,63 @@ fn variables(line: &str) -> Vec<String> {
     names
 }
 
+/// The names of the variables `line` expands with a default (`${NAME:-…}`, `${NAME-…}`,
+/// `${NAME:=…}`, `${NAME=…}`), in order, once each.
+fn defaulted(line: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (at, _) in line.match_indices("${") {
+        let rest = &line[at + 2..];
+        let len = rest
+            .char_indices()
+            .take_while(|(k, c)| {
+                c.is_ascii_alphabetic() || *c == '_' || (*k > 0 && c.is_ascii_digit())
+            })
+            .count();
+        let (name, after) = rest.split_at(len);
+        let after = after.strip_prefix(':').unwrap_or(after);
+        if len > 0 && after.starts_with(['-', '=']) && !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
 /// The directories the line is known to visit: where it starts, and every directory a `cd`,
 /// `pushd` or `env -C` of it names (from the directory it runs in, or from `start` where that
-/// is unknown).
-fn visited_dirs(levels: &[Level], start: &Path) -> Vec<PathBuf> {
+/// is unknown) — each a computed word may be (`cd ${D:-.git}`, `cd $(echo src)`).
+fn visited_dirs(levels: &[Level], start: &Path, vars: &[(String, String)]) -> Vec<PathBuf> {
+    let var = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let mut dirs = vec![start.to_path_buf()];
     for level in levels {
         for command in &level.line.commands {
             let base = command.dir.clone().unwrap_or_else(|| start.to_path_buf());
             let named = match command.program.as_static() {
-                Some("cd" | "pushd") => command
-                    .args
-                    .iter()
-                    .filter_map(Word::as_static)
-                    .find(|a| !a.starts_with('-') || *a == "-"),
+                Some("cd" | "pushd") => command.args.iter().find(|a| {
+                    a.as_static()
+                        .is_none_or(|a| !a.starts_with('-') || a == "-")
+                }),
                 Some(p) if p.rsplit('/').next() == Some("env") => command
                     .args
                     .iter()
                     .position(|a| matches!(a.as_static(), Some("-C" | "--chdir")))
-                    .and_then(|k| command.args.get(k + 1))
-                    .and_then(Word::as_static),
+                    .and_then(|k| command.args.get(k + 1)),
                 _ => None,
             };
-            if let Some(dir) = named.filter(|d| *d != "-") {
+            let named: Vec<String> = match named {
+                Some(Word::Static(dir)) => vec![dir.clone()],
+                Some(Word::Dynamic(d))
+                    if d.span != command.span && d.span.end <= level.text.len() =>
+                {
+                    let text = word_around(&level.text, &d.span, command.span.start);
+                    pattern::read(text.trim(), &var)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(pattern::Pattern::literal)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            for dir in named.iter().filter(|d| *d != "-") {
                 let dir = resolve(dir, &base);
                 if !dirs.contains(&dir) {
                     dirs.push(dir);
@@ -674,29 +783,34 @@ fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level
         let name = program.rsplit('/').next().unwrap_or(program);
         let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
         let text = match (name, Shell::of_program(program)) {
-            (_, Some(_)) if at > 0 => {
+            (_, Some(_)) => {
                 // Options only: a `-c` string or a script operand is read by the model.
+                let stdin = |s: &str| matches!(s, "/dev/stdin" | "/dev/fd/0");
                 let reads_stdin = words.as_ref().is_some_and(|w| {
                     w.iter()
-                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s")
+                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s" || stdin(s))
                 });
-                let writer = &commands[at - 1];
-                let between = level
-                    .text
-                    .get(writer.span.end..command.span.start)
-                    .map(str::trim);
-                if reads_stdin && between == Some("|") {
-                    printed(writer)
+                // `bash /dev/stdin <<< '…'`: a script the model leaves unread.
+                let script_in = words
+                    .as_ref()
+                    .is_some_and(|w| w.iter().copied().any(stdin))
+                    .then(|| own_input(level, command))
+                    .flatten()
+                    .filter(|r| r.kind != RedirectKind::Read)
+                    .and_then(|r| r.target.as_static());
+                if reads_stdin {
+                    pipe_writer(level, at)
+                        .and_then(|(writer, body)| printed(writer, body))
+                        .or_else(|| script_in.map(str::to_owned))
                 } else {
-                    None
+                    substituted_script(level, at)
                 }
             }
+            ("source" | ".", _) => substituted_script(level, at),
             ("eval", _) => words.map(|w| w.join(" ")),
-            ("su" | "runuser" | "script" | "flock", _) => words.and_then(|w| dash_c(&w)),
-            ("xargs", _) => words.and_then(|w| {
-                let shell = w.iter().position(|a| Shell::of_program(a).is_some())?;
-                dash_c(&w[shell + 1..])
-            }),
+            ("su" | "runuser" | "script" | "flock" | "fish", _) => words.and_then(|w| dash_c(&w)),
+            ("xargs", _) => words.and_then(|w| xargs_shell_line(level, at, &w)),
+            ("env", _) => words.and_then(|w| split_string(&w)),
             _ => None,
         };
         if let Some(text) = text {
@@ -724,8 +838,8 @@ fn dash_c(words: &[&str]) -> Option<String> {
 }
 
 /// What `echo` or `printf` prints, when its words are known and hold no escape or format it
-/// would read.
-fn printed(command: &Command) -> Option<String> {
+/// would read; what `cat` prints of the here-document or here-string `body` it reads.
+fn printed(command: &Command, body: Option<&str>) -> Option<String> {
     let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
     let words = words?;
     match command.program.as_static()?.rsplit('/').next()? {
@@ -747,8 +861,329 @@ fn printed(command: &Command) -> Option<String> {
             }
             _ => None,
         },
+        "cat" if matches!(words.as_slice(), [] | ["-"]) => body.map(str::to_owned),
         _ => None,
     }
+}
+
+/// The command whose output the command `at` of `level` reads through a pipe (`echo x | sh`,
+/// `echo x | sudo sh`, `cat <<EOF | sh`), with the here-document or here-string the writer
+/// reads, if any: the last command that ends before it, when only a `|` (and the head of that
+/// here-document) stands between them.
+fn pipe_writer(level: &Level, at: usize) -> Option<(&Command, Option<&str>)> {
+    let commands = &level.line.commands;
+    let command = &commands[at];
+    let writer = commands[..at]
+        .iter()
+        .rev()
+        .find(|c| c.span.end <= command.span.start)?;
+    let text = &level.text;
+    let fed = level.line.redirects.iter().find(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::HereDocument | RedirectKind::HereString
+        ) && r.span.start >= writer.span.start
+            && r.span.start < command.span.start
+    });
+    let between = match fed {
+        Some(r) if r.span.start >= writer.span.end => {
+            let head = match r.kind {
+                RedirectKind::HereString => r.span.end.min(command.span.start),
+                _ => r.span.start + heredoc_head(text.get(r.span.clone())?).len(),
+            };
+            format!(
+                "{}{}",
+                text.get(writer.span.end..r.span.start)?,
+                text.get(head..command.span.start)?
+            )
+        }
+        _ => text.get(writer.span.end..command.span.start)?.to_owned(),
+    };
+    (between.trim() == "|").then(|| (writer, fed.and_then(|r| r.target.as_static())))
+}
+
+/// The head of a here-document as the line writes it: `<<EOF`, `<<- 'EOF'`, up to its
+/// delimiter's end (`raw` starts with `<<`).
+fn heredoc_head(raw: &str) -> &str {
+    let first = raw.lines().next().unwrap_or_default();
+    let after = first.trim_start_matches("<<").trim_start_matches('-');
+    let lead = first.len() - after.len();
+    let after_blank = after.trim_start();
+    let lead = lead + after.len() - after_blank.len();
+    let end = match after_blank.chars().next() {
+        Some(q @ ('\'' | '"')) => after_blank[1..]
+            .find(q)
+            .map_or(after_blank.len(), |k| k + 2),
+        _ => after_blank
+            .find(|c: char| c.is_whitespace() || "<>|;&()".contains(c))
+            .unwrap_or(after_blank.len()),
+    };
+    &first[..lead + end]
+}
+
+/// The script a shell or `source` reads from a process substitution whose command prints a
+/// known text (`bash <(echo 'rm x')`, `source <(printf …)`).
+fn substituted_script(level: &Level, at: usize) -> Option<String> {
+    let command = &level.line.commands[at];
+    let Some(Word::Dynamic(d)) = command.args.iter().find(|w| match w {
+        Word::Static(s) => !s.starts_with('-'),
+        Word::Dynamic(_) => true,
+    }) else {
+        return None;
+    };
+    if !level.text.get(d.span.clone())?.starts_with("<(") {
+        return None;
+    }
+    let inside: Vec<&Command> = level
+        .line
+        .commands
+        .iter()
+        .filter(|c| c.span.start > d.span.start && c.span.end < d.span.end)
+        .collect();
+    match inside.as_slice() {
+        [one] => printed(one, None),
+        _ => None,
+    }
+}
+
+/// The command line `env -S STRING …` runs: the string split as a line, then the words after
+/// it (`env -S 'rm x'`, `env --split-string='rm x' y`).
+fn split_string(words: &[&str]) -> Option<String> {
+    let mut k = 0;
+    while let Some(word) = words.get(k) {
+        let string = match *word {
+            "-S" | "--split-string" => words.get(k + 1).map(|s| (*s, k + 2)),
+            w if w.starts_with("--split-string=") => Some((&w[15..], k + 1)),
+            w if w.starts_with("-S") => Some((&w[2..], k + 1)),
+            "-u" | "--unset" | "-C" | "--chdir" => {
+                k += 2;
+                continue;
+            }
+            w if w.starts_with('-') || w.contains('=') => {
+                k += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        let (string, rest) = string?;
+        let mut line = string.to_owned();
+        for word in &words[rest..] {
+            line.push_str(&format!(" '{}'", word.replace('\'', "'\\''")));
+        }
+        return Some(line);
+    }
+    None
+}
+
+/// What `xargs` gives the command `at` of `level` (whose commands, read, are `cmds`), when the
+/// line says: the known items of a here-string, a here-document or a pipe from `echo` or
+/// `printf`, or the paths a piped `find` prints. `None` for a command `xargs` does not run,
+/// and when what it reads is not known (a file, `-a`, another program's output).
+fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
+    let commands = &level.line.commands;
+    let command = &commands[at];
+    if !command
+        .wrappers
+        .iter()
+        .any(|w| w.rsplit('/').next() == Some("xargs"))
+    {
+        return None;
+    }
+    let x = commands[..at].iter().rposition(|c| {
+        c.span == command.span
+            && c.program
+                .as_static()
+                .is_some_and(|p| p.rsplit('/').next() == Some("xargs"))
+    })?;
+    let (replace, input) = xargs_reads(level, x)?;
+    let feed = match input {
+        XargsInput::Items(items) => Feed::Items(items),
+        XargsInput::Find(find) => {
+            let found = commands.iter().position(|c| std::ptr::eq(c, find))?;
+            Feed::Found(cmds.get(found)?.args.clone())
+        }
+    };
+    Some(Fed { feed, replace })
+}
+
+/// What `xargs` reads, when the line says.
+enum XargsInput<'a> {
+    /// Known items, split as `xargs` splits them.
+    Items(Vec<String>),
+    /// What this `find` prints.
+    Find(&'a Command),
+}
+
+/// The string `-I` makes `xargs` (the command `x` of `level`) replace, and what it reads, when
+/// the line says (see [`xargs_feed`]).
+fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput<'_>)> {
+    let xargs = &level.line.commands[x];
+    let words: Vec<&str> = xargs
+        .args
+        .iter()
+        .map(Word::as_static)
+        .collect::<Option<_>>()?;
+    let mut replace = None;
+    // `None`: blanks and newlines, with quotes; else the one delimiter.
+    let mut delimiter: Option<char> = None;
+    let mut k = 0;
+    while let Some(word) = words.get(k) {
+        match *word {
+            "-0" | "--null" => delimiter = Some('\0'),
+            "-I" => {
+                replace = Some((*words.get(k + 1)?).to_owned());
+                k += 1;
+            }
+            "-i" | "--replace" => replace = Some("{}".to_owned()),
+            "-d" | "--delimiter" => {
+                delimiter = escaped_char(words.get(k + 1)?);
+                delimiter?;
+                k += 1;
+            }
+            "-a" | "--arg-file" => return None,
+            "-E" | "-L" | "-n" | "-P" | "-s" | "--max-args" | "--max-procs" | "--max-lines"
+            | "--max-chars" | "--eof" | "--process-slot-var" => k += 1,
+            w if w.starts_with("--replace=") => replace = Some(w[10..].to_owned()),
+            w if w.starts_with("--delimiter=") => {
+                delimiter = escaped_char(&w[12..]);
+                delimiter?;
+            }
+            w if w.starts_with("--arg-file") || w.starts_with("-a") => return None,
+            w if w.starts_with("-I") => replace = Some(w[2..].to_owned()),
+            w if w.starts_with("-i") => replace = Some(w[2..].to_owned()),
+            w if w.starts_with("-d") => {
+                delimiter = escaped_char(&w[2..]);
+                delimiter?;
+            }
+            w if w.starts_with('-') && w.len() > 1 => {}
+            _ => break,
+        }
+        k += 1;
+    }
+    let text = match own_input(level, xargs) {
+        Some(r) if r.kind != RedirectKind::Read => r.target.as_static()?.to_owned(),
+        Some(_) => return None,
+        None => {
+            let (writer, body) = pipe_writer(level, x)?;
+            if writer
+                .program
+                .as_static()
+                .is_some_and(|p| p.rsplit('/').next() == Some("find"))
+            {
+                return Some((replace, XargsInput::Find(writer)));
+            }
+            printed(writer, body)?
+        }
+    };
+    let items: Vec<String> = match (&replace, delimiter) {
+        (_, Some(d)) => text
+            .split(d)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        // With `-I`, an item is a line, leading blanks removed.
+        (Some(_), None) => text
+            .lines()
+            .map(str::trim_start)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        (None, None) => xargs_words(&text)?,
+    };
+    Some((replace, XargsInput::Items(items)))
+}
+
+/// The redirection `command` of `level` reads its standard input from: a file, a here-string
+/// or a here-document written on it.
+fn own_input<'a>(level: &'a Level, command: &Command) -> Option<&'a hookchain_shell::Redirect> {
+    level.line.redirects.iter().find(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::Read | RedirectKind::HereString | RedirectKind::HereDocument
+        ) && r.span.start >= command.span.start
+            && (r.span.start <= command.span.end
+                || level
+                    .text
+                    .get(command.span.end..r.span.start)
+                    .is_some_and(|t| t.trim().is_empty()))
+    })
+}
+
+/// The line a shell run by `xargs` (the command `at` of `level`, its words `words`) runs, with
+/// what `xargs` feeds it when the line says: the `-c` string with `-I`'s string replaced by
+/// each item, or, fed by a `find`, that `find` running the shell (`find … | xargs -I{} sh -c
+/// 'rm {}'` is `find … -exec sh -c 'rm {}' \;`).
+fn xargs_shell_line(level: &Level, at: usize, words: &[&str]) -> Option<String> {
+    let shell = words.iter().position(|a| Shell::of_program(a).is_some())?;
+    let script = dash_c(&words[shell + 1..])?;
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    Some(match xargs_reads(level, at) {
+        Some((Some(replace), XargsInput::Items(items))) if !replace.is_empty() => items
+            .iter()
+            .map(|item| script.replace(&replace, item))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some((replace, XargsInput::Find(find))) => {
+            let find = level.text.get(find.span.clone())?;
+            match replace.filter(|r| !r.is_empty()) {
+                Some(r) => format!(
+                    "{find} -exec {} -c {} \\;",
+                    words[shell],
+                    quote(&script.replace(&r, "{}"))
+                ),
+                None => format!(
+                    "{find} -exec {} -c {} _ {{}} +",
+                    words[shell],
+                    quote(&script)
+                ),
+            }
+        }
+        _ => script,
+    })
+}
+
+/// A delimiter as `xargs -d` reads it: one character, or an escape (`\n`, `\t`, `\0`).
+fn escaped_char(text: &str) -> Option<char> {
+    match text {
+        "\\n" => Some('\n'),
+        "\\t" => Some('\t'),
+        "\\0" => Some('\0'),
+        "\\\\" => Some('\\'),
+        _ => {
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The items `xargs` reads from `text` by default: words split at blanks and newlines, with
+/// `'…'`, `"…"` and `\x` quoting; `None` when a quote is left open.
+fn xargs_words(text: &str) -> Option<Vec<String>> {
+    let mut items = Vec::new();
+    let mut item: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => items.extend(item.take()),
+            '\'' | '"' => {
+                let current = item.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        q if q == c => break,
+                        '\n' => return None,
+                        other => current.push(other),
+                    }
+                }
+            }
+            '\\' => item.get_or_insert_with(String::new).push(chars.next()?),
+            other => item.get_or_insert_with(String::new).push(other),
+        }
+    }
+    items.extend(item);
+    Some(items)
 }
 
 #[cfg(test)]

@@ -7,10 +7,14 @@
 //! substitution) and where it is; this module reads the word's own text for what a guard can
 //! still know of it:
 //!
-//! - its alternatives, one per brace expansion (`.git/{config,HEAD}` is two words);
+//! - its alternatives, one per brace expansion (`.git/{config,HEAD}` is two words), and two
+//!   for a default of a variable the caller does not know: `${OUT:-.env}` is the variable's
+//!   value (unknown) or `.env` (`${OUT:+.env}` is nothing or `.env`);
 //! - each alternative's pattern (`*`, `?`, `[…]` outside quotes), up to its first part that
 //!   nothing before the run can tell (a variable the guard does not know, a command
-//!   substitution, `~user`): the text before that part is the word's *known prefix*;
+//!   substitution, `~user`): the text before that part is the word's *known prefix*. A
+//!   command substitution whose command is `echo` or `printf` of known words is what it
+//!   prints (`$(echo .env)` is `.env`), as the shell would have it;
 //! - the files a pattern matches now, listed as the shell lists them ([`Pattern::matches`]).
 //!
 //! # The rules it keeps
@@ -302,6 +306,24 @@ fn tokens(word: &str, var: &dyn Fn(&str) -> Option<String>) -> Option<Vec<Token>
             '$' if chars.get(i + 1) == Some(&'"') => {
                 i = double_quoted(&chars, i + 2, var, &mut out)?;
             }
+            '$' | '`' if substitution(&chars, i, var).is_some() => {
+                let (printed, next) = substitution(&chars, i, var)?;
+                // Unquoted: split on blanks and globbed.
+                if printed.contains([' ', '\t', '\n']) {
+                    out.push(Token::Unknown);
+                    return Some(out);
+                }
+                out.extend(printed.chars().map(|c| match c {
+                    '*' | '?' | '[' => Token::Glob(c),
+                    _ => Token::Char(c),
+                }));
+                i = next;
+            }
+            '$' if parameter(&chars, i, var, false).is_some() => {
+                let (either, next) = parameter(&chars, i, var, false)?;
+                out.extend(either);
+                i = next;
+            }
             '$' => {
                 let (value, next) = variable(&chars, i, var);
                 match value {
@@ -355,9 +377,19 @@ fn double_quoted(
                 i += 2;
             }
             '\\' if chars.get(i + 1) == Some(&'\n') => i += 2,
+            '$' | '`' if substitution(chars, i, var).is_some() => {
+                let (printed, next) = substitution(chars, i, var)?;
+                out.extend(printed.chars().map(Token::Char));
+                i = next;
+            }
             '`' => {
                 out.push(Token::Unknown);
                 return Some(chars.len());
+            }
+            '$' if parameter(chars, i, var, true).is_some() => {
+                let (either, next) = parameter(chars, i, var, true)?;
+                out.extend(either);
+                i = next;
             }
             '$' => {
                 let (value, next) = variable(chars, i, var);
@@ -415,6 +447,208 @@ fn variable(
         None => (Some("$".into()), i + 1),
         Some(_) => (None, chars.len()),
     }
+}
+
+/// A command substitution at `i` (`$(…)` or `` `…` ``) whose command is `echo` or `printf` of
+/// known words: what it prints, trailing newlines removed, and the index after it (`$(echo
+/// .env)` is `.env`). `None` for any other substitution.
+fn substitution(
+    chars: &[char],
+    i: usize,
+    var: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, usize)> {
+    let (from, close) = match chars.get(i)? {
+        '`' => {
+            let from = i + 1;
+            (from, from + chars[from..].iter().position(|c| *c == '`')?)
+        }
+        _ if chars.get(i + 1) == Some(&'(') && chars.get(i + 2) != Some(&'(') => {
+            let from = i + 2;
+            (from, closing_paren(chars, from)?)
+        }
+        _ => return None,
+    };
+    let inner: String = chars[from..close].iter().collect();
+    let words = command_words(inner.trim(), var)?;
+    let (program, words) = words.split_first()?;
+    let printed = match program.as_str() {
+        "echo" => {
+            let words = match words.first().map(String::as_str) {
+                Some("-n") => &words[1..],
+                _ => words,
+            };
+            let text = words.join(" ");
+            if words.first().is_some_and(|w| w.starts_with('-')) || text.contains('\\') {
+                return None;
+            }
+            text
+        }
+        "printf" => match words {
+            [format] if !format.contains(['%', '\\']) => format.clone(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((printed.trim_end_matches('\n').to_owned(), close + 1))
+}
+
+/// The words of a simple command's text, each known in full; `None` when a word is not (or
+/// the text holds an operator).
+fn command_words(text: &str, var: &dyn Fn(&str) -> Option<String>) -> Option<Vec<String>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        match (quote, c) {
+            (None, ' ' | '\t') => {
+                if !word.is_empty() {
+                    words.push(literal(&word, var)?);
+                    word.clear();
+                }
+            }
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.push(c);
+            }
+            (Some(q), _) if c == q => {
+                quote = None;
+                word.push(c);
+            }
+            (None | Some('"'), '\\') => {
+                word.push(c);
+                k += 1;
+                word.push(*chars.get(k)?);
+            }
+            _ => word.push(c),
+        }
+        k += 1;
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if !word.is_empty() {
+        words.push(literal(&word, var)?);
+    }
+    Some(words)
+}
+
+/// The index of the `)` that closes a `$(` whose text starts at `from`: nested parentheses,
+/// quotes and backslashes skipped.
+fn closing_paren(chars: &[char], from: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut i = from;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '\'' => i += chars[i + 1..].iter().position(|c| *c == '\'')? + 1,
+            '"' => {
+                i += 1;
+                while *chars.get(i)? != '"' {
+                    i += 1 + usize::from(chars[i] == '\\');
+                }
+            }
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(i),
+            ')' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `${NAME<op>WORD}` at `i`, `op` one of `:-`, `-`, `:=`, `=`, `:+`, `+`: the tokens of what it
+/// expands to, and the index after its `}`. Of a variable the caller does not know, it may be
+/// the value (unknown) or the word, and it is read as the two alternatives of a brace
+/// expansion: `> ${F:-.env}` may write `.env`. `None` for any other form, and when its `}` is
+/// not found or its word is not one word.
+fn parameter(
+    chars: &[char],
+    i: usize,
+    var: &dyn Fn(&str) -> Option<String>,
+    quoted: bool,
+) -> Option<(Vec<Token>, usize)> {
+    if chars.get(i + 1) != Some(&'{') {
+        return None;
+    }
+    let from = i + 2;
+    let len = chars[from..]
+        .iter()
+        .enumerate()
+        .take_while(|(k, c)| {
+            c.is_ascii_alphabetic() || **c == '_' || (*k > 0 && c.is_ascii_digit())
+        })
+        .count();
+    if len == 0 {
+        return None;
+    }
+    let name: String = chars[from..from + len].iter().collect();
+    let mut at = from + len;
+    let colon = chars.get(at) == Some(&':');
+    at += usize::from(colon);
+    let op = *chars.get(at).filter(|c| matches!(c, '-' | '=' | '+'))?;
+    let word_from = at + 1;
+    let close = closing_brace(chars, word_from)?;
+    let raw: Vec<char> = chars[word_from..close].to_vec();
+    let mut word = Vec::new();
+    if quoted {
+        let mut inside = raw.clone();
+        inside.push('"');
+        double_quoted(&inside, 0, var, &mut word)?;
+    } else {
+        word = tokens(&raw.iter().collect::<String>(), var)?;
+    }
+    let value = var(&name);
+    let set = value.as_ref().map(|v| !(colon && v.is_empty()));
+    let alternative = op == '+';
+    let tokens = match (set, alternative) {
+        (Some(true), false) => value.unwrap_or_default().chars().map(Token::Char).collect(),
+        (Some(false), false) | (Some(true), true) => word,
+        (Some(false), true) => Vec::new(),
+        // Unknown: the value or the word; for `+`, nothing or the word.
+        (None, _) => {
+            let mut either = vec![Token::Brace('{')];
+            if !alternative {
+                either.push(Token::Unknown);
+            }
+            either.push(Token::Brace(','));
+            either.extend(word);
+            either.push(Token::Brace('}'));
+            either
+        }
+    };
+    Some((tokens, close + 1))
+}
+
+/// The index of the `}` that closes a `${` whose word starts at `from`: nested `${…}`, quotes
+/// and backslashes skipped.
+fn closing_brace(chars: &[char], from: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut i = from;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '\'' => i += chars[i + 1..].iter().position(|c| *c == '\'')? + 1,
+            '"' => {
+                i += 1;
+                while *chars.get(i)? != '"' {
+                    i += 1 + usize::from(chars[i] == '\\');
+                }
+            }
+            '$' if chars.get(i + 1) == Some(&'{') => {
+                depth += 1;
+                i += 1;
+            }
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The inside of `$'…'` from `i`, its escapes decoded; the index after the closing quote.

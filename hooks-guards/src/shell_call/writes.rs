@@ -13,23 +13,28 @@
 //! | the files edited in place | `sed -i`/`--in-place` (GNU `-i.bak` and BSD `-i ''` alike), `perl -i`/`-pi -e` |
 //! | the destination | `cp`, `mv` (and each source, which it removes), `install` (every operand with `-d`), `ln` (and the file linked to: what is written through a link lands there), a directory destination naming `DIR/SOURCE`, `-t DIR`/`--target-directory` |
 //! | the files operated on | `chmod`, `chown`, `chgrp` (with `-R`: the tree) |
-//! | the output file | `dd of=`, `curl -o`/`-D`/`-c`, `wget -O`/`-o`/`-a`, `patch` of its file operand or `-o`, `tar -c`/`-r`/`-u` of its `-f` archive |
+//! | the output file | `dd of=`, `curl -o`/`-D`/`-c`, `wget -O`/`-o`/`-a`, `patch` of its file operand or `-o`, `tar -c`/`-r`/`-u` of its `-f` archive, `find -fprint` |
 //! | the destination (and with `--delete` the tree under it) | `rsync` (a remote destination is no local file) |
-//! | files it does not name, in a known directory | `tar -x` in `-C DIR`, `curl -O`, `wget` without `-O`, `patch`/`git apply`/`git am` from a patch, a writer fed its operands by `xargs` |
-//! | the start paths | `find … -delete`, `find … -exec rm …` (and any writer of this table run by `-exec`) |
+//! | files it does not name, in a known directory | `tar -x` in `-C DIR`, `curl -O`, `wget` without `-O`, `patch`/`git apply`/`git am` from a patch |
+//! | what `xargs` gives it | a writer `xargs` runs: the items of a here-string, a here-document or `echo`/`printf` appended to its arguments (or put for `-I`'s string), and for a piped `find`, that `find` running it (`find … \| xargs rm` is `find … -exec rm {} +`); nothing is known of what it reads elsewhere |
+//! | the start paths | `find … -delete`, `find … -exec CMD …` where CMD, read with this table, writes the file found (`rm {}`, `cp x {}`, `sed -i … {}`; not `cp {} /tmp`), also behind a wrapper (`sudo`, `env`, `timeout`) or in a shell's `-c` string that is given the file (`sh -c 'rm "$1"' _ {}`) |
+//! | what each program of [`tools`] writes | archives and compressors (`unzip -d`, `7z x`, `gzip`), git's commands that name paths (`git checkout -- PATH`, `git restore`, `git rm`, `git mv`), editors (`vim -c wq`, `ed`), `awk -i inplace`, `yq -i`, `sqlite3`, output options and operands (`sort -o`, `uniq IN OUT`, `openssl -out`, `gpg -o`), `ssh-keygen`, `scp`, `split`, `mktemp`, … |
 //!
 //! A program named with its GNU prefix on macOS (`gsed`, `gtar`, `gcp`) is the program. An
 //! argument the line computes is an operand (`cp x $DEST`), never an option.
 //!
-//! Known limits: an interpreter's code that writes (`python -c "open('x','w')"`) and a
-//! program's own files (`git commit` writes `.git`) are not read; what a recursive copy brings
-//! into a directory (`cp -r template/. .`) is not listed.
+//! Known limits: an interpreter's code that writes (`python -c "open('x','w')"`, `awk '{print >
+//! "x"}'`) and a program's own files (`git commit` writes `.git`), and what a git command that
+//! names no path changes (`git reset --hard`, `git clean -fdx`, `git stash -u`), are not read;
+//! what a recursive copy brings into a directory (`cp -r template/. .`) is not listed.
 
 use std::path::{Path, PathBuf};
 
-use hookchain_shell::RedirectKind;
+use hookchain_shell::{Context, Line, RedirectKind, Shell, Word};
 
-use super::{Arg, Cmd, Computed, ShellCall, UNKNOWN, pattern};
+use super::{Arg, Cmd, Computed, Fed, Feed, ShellCall, UNKNOWN, pattern};
+
+mod tools;
 
 /// A file (or files) the line writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,8 +266,14 @@ fn after(arg: &Arg, n: usize) -> Arg {
 }
 
 fn parse(args: &[Arg], spec: &Spec) -> Parsed {
+    parse_with(args, spec, true)
+}
+
+/// [`parse`], with `permute` false for a program that reads no option after its first operand
+/// (a wrapper: what follows is the command it runs).
+fn parse_with(args: &[Arg], spec: &Spec, permute: bool) -> Parsed {
     let mut options = Vec::new();
-    let operands = walk(args, true, |arg, text, next, _| {
+    let operands = walk(args, permute, |arg, text, next, _| {
         let whole = matches!(arg, Arg::Known(_));
         if let Some(long) = text.strip_prefix("--") {
             let (name, value) = match long.split_once('=') {
@@ -328,6 +339,55 @@ fn program(command: &Cmd) -> Option<&str> {
     Some(name)
 }
 
+/// The runs of `command` that `xargs` makes with what it is fed: the items appended to its
+/// arguments (or put in place of `-I`'s string, one run per item), or, for what a `find`
+/// prints, that `find` running it (`find … | xargs rm` is `find … -exec rm {} +`).
+fn fed_runs(command: &Cmd, fed: &Fed) -> Vec<Cmd> {
+    let base = Cmd {
+        fed: None,
+        ..command.clone()
+    };
+    let replaced = |arg: &Arg, with: &str| match (arg, &fed.replace) {
+        (Arg::Known(s), Some(r)) if !r.is_empty() => Arg::Known(s.replace(r.as_str(), with)),
+        (other, _) => other.clone(),
+    };
+    match &fed.feed {
+        Feed::Items(items) => match &fed.replace {
+            None => {
+                let mut run = base;
+                run.args.extend(items.iter().cloned().map(Arg::Known));
+                vec![run]
+            }
+            Some(_) => items
+                .iter()
+                .map(|item| Cmd {
+                    args: base.args.iter().map(|a| replaced(a, item)).collect(),
+                    ..base.clone()
+                })
+                .collect(),
+        },
+        Feed::Found(find_args) => {
+            let Some(program) = base.program.clone() else {
+                return Vec::new();
+            };
+            let mut args = find_args.clone();
+            args.push(Arg::Known("-exec".to_owned()));
+            args.push(Arg::Known(program));
+            args.extend(base.args.iter().map(|a| replaced(a, "{}")));
+            if fed.replace.is_none() {
+                args.push(Arg::Known("{}".to_owned()));
+            }
+            args.push(Arg::Known("+".to_owned()));
+            vec![Cmd {
+                program: Some("find".to_owned()),
+                args,
+                wrappers: Vec::new(),
+                ..base
+            }]
+        }
+    }
+}
+
 /// The programs of this table.
 fn is_writer(name: &str) -> bool {
     matches!(
@@ -358,7 +418,7 @@ fn is_writer(name: &str) -> bool {
             | "git"
             | "curl"
             | "wget"
-    )
+    ) || tools::is_tool(name)
 }
 
 const TEE: Spec = Spec {
@@ -665,7 +725,16 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     let Some(name) = program(command) else {
         return;
     };
+    if let Some(fed) = &command.fed {
+        for run in fed_runs(command, fed) {
+            command_writes(call, &run, out);
+        }
+        return;
+    }
     if !is_writer(name) {
+        return;
+    }
+    if tools::writes(call, name, command, out) {
         return;
     }
     let dirs = &command.dirs;
@@ -758,7 +827,17 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         }
         "tar" | "bsdtar" => tar(call, command, out),
         "find" => {
-            if let Some((starts, finds)) = find_writes(args) {
+            // `-fprint FILE` and its kin write the list to a file.
+            for (k, arg) in args.iter().enumerate() {
+                if matches!(
+                    arg.known(),
+                    Some("-fprint" | "-fprint0" | "-fprintf" | "-fls")
+                ) && let Some(file) = args.get(k + 1)
+                {
+                    out.push(made("find -fprint", file, false, false));
+                }
+            }
+            if let Some((starts, finds)) = find_writes(call, args) {
                 for start in &starts {
                     let mut w = made("find", start, false, false);
                     w.finds = Some(Finds {
@@ -778,7 +857,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             }
             if outputs.is_empty() && file.is_none() && !parsed.has(&["--dry-run"]) {
                 let dir = parsed.values(&["-d", "--directory"]).into_iter().next();
-                out.push(unnamed("patch", directories(dir, dirs)));
+                out.push(unnamed("patch", directories(call, dir, dirs)));
             }
         }
         "git" => {
@@ -808,7 +887,10 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
                 _ => false,
             };
             if applies {
-                out.push(unnamed("git apply", directories(dir, dirs)));
+                out.push(unnamed("git apply", directories(call, dir, dirs)));
+            }
+            if let Some(sub) = args.get(k).and_then(Arg::known) {
+                tools::git(call, sub, rest, &directories(call, dir, dirs), out);
             }
         }
         "curl" => {
@@ -827,7 +909,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             }
             if parsed.has(&["-O", "--remote-name", "--remote-name-all", "-J"]) {
                 let dir = parsed.values(&["--output-dir"]).into_iter().next();
-                out.push(unnamed("curl -O", directories(dir, dirs)));
+                out.push(unnamed("curl -O", directories(call, dir, dirs)));
             }
         }
         "wget" => {
@@ -853,7 +935,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
                     .values(&["-P", "--directory-prefix"])
                     .into_iter()
                     .next();
-                out.push(unnamed("wget", directories(dir, dirs)));
+                out.push(unnamed("wget", directories(call, dir, dirs)));
             }
         }
         _ => {}
@@ -864,15 +946,34 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     }
 }
 
-/// The directories named by `dir` (an option's value) from each of `dirs`, or `dirs`.
-fn directories(dir: Option<&Arg>, dirs: &[PathBuf]) -> Vec<PathBuf> {
+/// The directories named by `dir` (an option's value) from each of `dirs`, or `dirs`: each a
+/// computed value may be (`-C ${D:-.git}`), or the directory known to hold it.
+fn directories(call: &ShellCall, dir: Option<&Arg>, dirs: &[PathBuf]) -> Vec<PathBuf> {
     match dir {
         None => dirs.to_vec(),
         Some(Arg::Known(d)) => dirs.iter().map(|base| base.join(d)).collect(),
-        Some(Arg::Computed(c)) => dirs
-            .iter()
-            .filter_map(|base| known_dir(c.known.as_deref().unwrap_or(""), base))
-            .collect(),
+        Some(Arg::Computed(c)) => {
+            let var = |name: &str| call.var(name);
+            let alternatives = c
+                .written
+                .as_deref()
+                .and_then(|raw| pattern::read(raw, &var));
+            let mut out = Vec::new();
+            for base in dirs {
+                match &alternatives {
+                    Some(alternatives) => {
+                        for alternative in alternatives {
+                            out.extend(match alternative.literal() {
+                                Some(text) => Some(base.join(text)),
+                                None => known_dir(&alternative.known_prefix(), base),
+                            });
+                        }
+                    }
+                    None => out.extend(known_dir(c.known.as_deref().unwrap_or(""), base)),
+                }
+            }
+            out
+        }
     }
 }
 
@@ -1248,7 +1349,7 @@ fn tar(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
             by: "tar -x".to_owned(),
             shown: command.shown(),
             paths: Vec::new(),
-            unknown_in: Some(directories(dir, &command.dirs)),
+            unknown_in: Some(directories(call, dir, &command.dirs)),
             tree: false,
             creates_dir: false,
             removes: false,
@@ -1259,7 +1360,7 @@ fn tar(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
 
 /// The start paths of a `find` that deletes or runs a writer on what it finds (`-delete`,
 /// `-exec rm {} +`), and what it selects: `None` for a `find` that writes nothing.
-fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
+fn find_writes(call: &ShellCall, args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
     let mut k = 0;
     // `-H`, `-L`, `-P`, `-D opts`, `-O3`.
     while let Some(text) = args.get(k).and_then(Arg::known) {
@@ -1296,13 +1397,12 @@ fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
         match arg.known() {
             Some("-delete") => writes = true,
             Some("-exec" | "-execdir" | "-ok" | "-okdir") => {
-                writes |= expression
-                    .get(i + 1)
-                    .and_then(Arg::known)
-                    .map(|p| p.rsplit('/').next().unwrap_or(p))
-                    .is_some_and(|p| {
-                        is_writer(p) && !matches!(p, "git" | "curl" | "wget" | "find")
-                    });
+                let run = &expression[i + 1..];
+                let end = run
+                    .iter()
+                    .position(|a| matches!(a.known(), Some(";" | "+")))
+                    .unwrap_or(run.len());
+                writes |= exec_writes(call, &run[..end], 0);
             }
             Some(test @ ("-name" | "-iname")) => {
                 finds.names.extend(value().map(|v| (v, test == "-iname")))
@@ -1324,6 +1424,109 @@ fn find_writes(args: &[Arg]) -> Option<(Vec<Arg>, Finds)> {
         starts.push(Arg::Known(".".to_owned()));
     }
     Some((starts, finds))
+}
+
+/// Where a file `find` finds stands in the command it runs, to tell whether that command
+/// writes it: a path no file system has.
+const FOUND: &str = "/\u{E001}";
+
+/// Whether the command a `find` runs on what it finds (`words`, its program first, `{}` the
+/// file found) writes that file, as this table reads the command: `rm {}`, `cp x {}`,
+/// `gzip {}` do, `cp {} /tmp` and `grep x {}` do not. Through wrappers (`sudo`, `env`,
+/// `timeout`, …), and into a shell's `-c` string, where the file is its `$1` or `$@` (`sh -c
+/// 'rm "$1"' _ {}`).
+fn exec_writes(call: &ShellCall, words: &[Arg], depth: usize) -> bool {
+    let mut k = 0;
+    loop {
+        let Some(program) = words.get(k).and_then(Arg::known) else {
+            return false;
+        };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        let (valued, operands): (&[&str], usize) = match name {
+            "sudo" => (
+                &[
+                    "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "-R",
+                ],
+                0,
+            ),
+            "doas" => (&["-u", "-C"], 0),
+            "env" => (&["-u", "--unset", "-C", "--chdir"], 0),
+            "nice" => (&["-n", "--adjustment"], 0),
+            "timeout" => (&["-s", "--signal", "-k", "--kill-after"], 1),
+            "ionice" => (&["-c", "--class", "-n", "--classdata"], 0),
+            "stdbuf" => (&["-i", "-o", "-e"], 0),
+            "chrt" | "taskset" => (&[], 1),
+            "nohup" | "setsid" | "command" | "exec" | "time" | "busybox" | "toybox"
+            | "fakeroot" => (&[], 0),
+            _ if Shell::of_program(name).is_some() => {
+                return depth < 2 && shell_string_writes(call, &words[k + 1..], depth);
+            }
+            _ => {
+                let run = Cmd {
+                    program: Some(program.to_owned()),
+                    args: words[k + 1..]
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Known(s) => Arg::Known(s.replace("{}", FOUND)),
+                            other => other.clone(),
+                        })
+                        .collect(),
+                    dirs: vec![PathBuf::from("/")],
+                    wrappers: Vec::new(),
+                    fed: None,
+                };
+                let mut writes = Vec::new();
+                command_writes(call, &run, &mut writes);
+                return writes
+                    .iter()
+                    .any(|w| w.paths.iter().any(|p| p.starts_with(FOUND)));
+            }
+        };
+        k += 1;
+        while let Some(text) = words.get(k).and_then(Arg::known) {
+            if valued.contains(&text) {
+                k += 2;
+            } else if (text.starts_with('-') && text.len() > 1)
+                || (matches!(name, "env" | "sudo") && text.contains('='))
+            {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        k += operands;
+    }
+}
+
+/// Whether the `-c` string of a shell's `args` writes the file `find` gives it (its `$1`,
+/// `$@`, or a `{}` in the string): a command of it that writes an argument the string
+/// computes, or a redirection into a computed file.
+fn shell_string_writes(call: &ShellCall, args: &[Arg], depth: usize) -> bool {
+    let words: Vec<&str> = args.iter().map_while(Arg::known).collect();
+    let Some(at) = words
+        .iter()
+        .position(|w| w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
+    else {
+        return false;
+    };
+    let Some(script) = words.get(at + 1) else {
+        return false;
+    };
+    let line = Line::parse(script, Shell::Bash, &Context::new("/"));
+    line.redirects
+        .iter()
+        .any(|r| r.writes() && matches!(r.target, Word::Dynamic(_)))
+        || line.commands.iter().any(|c| {
+            let Some(program) = c.program.as_static() else {
+                return false;
+            };
+            let mut run = vec![Arg::Known(program.to_owned())];
+            run.extend(c.args.iter().map(|w| match w {
+                Word::Static(s) => Arg::Known(s.clone()),
+                Word::Dynamic(_) => Arg::Known("{}".to_owned()),
+            }));
+            c.wrappers.is_empty() && exec_writes(call, &run, depth + 1)
+        })
 }
 
 #[cfg(test)]
@@ -1504,9 +1707,16 @@ mod tests {
         );
         assert_eq!(writes("echo > out$N.log")[0].2, Some(vec![String::new()]));
         assert_eq!(
-            writes("cp x ~/.ssh/$(echo k)")[0].2,
+            writes("cp x ~/.ssh/$(cat k)")[0].2,
             Some(vec![format!("{home}/.ssh")])
         );
+        // What `echo` prints is known, and so is a default.
+        assert_eq!(paths("cp x ~/.ssh/$(echo k)"), [format!("{home}/.ssh/k")]);
+        assert_eq!(paths("cp x \"$(echo .git)/hooks/p\""), [".git/hooks/p"]);
+        assert_eq!(paths("echo > ${OUT:-.env}"), [".env"]);
+        assert_eq!(writes("echo > ${OUT:-.env}")[0].2, Some(vec![]));
+        assert_eq!(paths("rm -rf \"${D:-build}/x\""), ["build/x"]);
+        assert_eq!(paths("echo > ${OUT:+.env}"), [".env"]);
         // A glob in a directory that does not exist names itself.
         assert_eq!(
             paths("touch /nonexistent-dir/*.rs"),

@@ -445,3 +445,308 @@ fn a_shell_block_names_the_file_the_writer_and_the_protected_path() {
     assert!(reason.contains("a file in "), "{reason}");
     assert!(reason.contains("only known when it runs"), "{reason}");
 }
+
+/// How the shell guard of a fresh [`Project`] judges `block` and `allow`: the lines of `block`
+/// it lets through and those of `allow` it blocks (with the reason).
+fn judged(block: &[&str], allow: &[&str]) -> (Vec<String>, Vec<String>) {
+    let project = Project::new();
+    let guard = shell_guard(&project);
+    let through = block
+        .iter()
+        .filter(|c| guard.check_call(&bash(c)).unwrap().is_none())
+        .map(|c| (*c).to_owned())
+        .collect();
+    let blocked = allow
+        .iter()
+        .filter_map(|c| {
+            let why = guard.check_call(&bash(c)).unwrap()?;
+            Some(format!("{c}  =>  {why}"))
+        })
+        .collect();
+    (through, blocked)
+}
+
+/// A word whose value the line states, though it computes it: a variable's default (the
+/// variable unknown, the default is what it may be) and what `echo` or `printf` prints in a
+/// substitution.
+#[test]
+fn defaults_and_printed_substitutions_name_their_files() {
+    let (through, blocked) = judged(
+        &[
+            "echo x > ${OUT:-.env}",
+            "echo x > \"${OUT:-.env}\"",
+            "echo x >> ${OUT-.env}",
+            "echo x > ${OUT:=.env}",
+            "echo x > ${OUT:+.env}",
+            "echo x >> ${HOME:-/root}/.ssh/authorized_keys",
+            "cp x \"${DEST:-.git/hooks}/pre-commit\"",
+            "rm -rf ${DIR:-.git}",
+            "bash -c 'echo x > ${F:-.env}'",
+            "echo x > $(echo .env)",
+            "echo x > `echo .env`",
+            "echo x > $(printf .env)",
+            "cp x \"$(echo .git)/hooks/p\"",
+            "rm -rf `echo .git`",
+            // A directory to go to, or to work in.
+            "cd ${D:-.git} && touch x",
+            "cd $(echo .git) && touch x",
+            "pushd ${D:-.git} && touch x",
+            "cd \"${D:-.git}/hooks\" && touch pre-commit",
+            "env -C ${D:-.git} touch x",
+            "tar -xf x.tar -C ${D:-.git}",
+            "unzip x.zip -d $(echo .git)",
+            "git -C ${D:-.} checkout -- .env",
+        ],
+        &[
+            "cd ${D:-build} && touch x",
+            "cd $(echo src) && rm -f x.o",
+            "echo x > ${OUT:-build/out.txt}",
+            "cp x ${DEST:-build/}",
+            "rm -rf ${SCRATCH:-/nonexistent-scratch}/x",
+            "mkdir -p ${BUILD_DIR:-build}",
+            "echo x > $(echo build/out.txt)",
+            "echo \"$(echo .env)\" > notes.txt",
+            "echo x > \"$OUT\"",
+        ],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
+
+/// Code given to a shell the line states (piped from `cat`'s here-document, through a
+/// wrapper, in a process substitution, by `env -S`), what `xargs` is fed (a here-string,
+/// `echo`, a `find`), and what a `find` runs on what it finds, through wrappers and shells.
+#[test]
+fn code_fed_to_shells_and_paths_fed_to_writers_are_read() {
+    let (through, blocked) = judged(
+        &[
+            "echo 'rm .env' | sudo sh",
+            "cat <<'EOF' | bash\nrm .env\nEOF",
+            "cat <<EOF | sh -s\necho x > .git/config\nEOF",
+            "cat <<< 'rm .env' | sh",
+            "bash <(echo 'rm .env')",
+            "source <(printf 'rm .env')",
+            "env -S 'rm .env'",
+            "env --split-string='tee .env'",
+            "fish -c 'rm .env'",
+            "echo .env | xargs rm",
+            "echo .env | xargs -n1 rm -f",
+            "printf '.env\\n' | xargs -I{} cp x {}",
+            "echo '.env' | xargs -d '\\n' rm",
+            "xargs rm <<< .env",
+            "xargs rm <<EOF\n.env\nEOF",
+            "find . -name .env | xargs rm",
+            "find . -name .env -print0 | xargs -0 rm -f",
+            "find . -name .env | sudo xargs -I% mv % /tmp/",
+            "find .git -type f | xargs chmod 666",
+            "find . -name .env -exec sudo rm {} +",
+            "find . -name .env -exec sudo -u root rm -f {} +",
+            "find . -name .env -exec env rm {} +",
+            "find . -name .env -exec timeout 5 rm {} +",
+            "find . -name .env -exec sh -c 'rm \"$1\"' _ {} \\;",
+            "find . -name .env -exec sh -c 'echo x > \"$1\"' _ {} \\;",
+            "find . -type f -exec sh -c 'sed -i s/a/b/ \"$1\"' _ {} \\;",
+            "find . -type f -exec cp x {} \\;",
+            "bash /dev/stdin <<< 'rm .env'",
+            "find . -name .env | xargs -I{} sh -c 'rm {}'",
+            "find . -name .env | xargs sh -c 'rm \"$@\"' _",
+            "printf '.env\\n' | xargs -I% sh -c 'echo x > %'",
+        ],
+        &[
+            "bash /dev/stdin < build/script.sh",
+            "find . -name '*.tmp' | xargs -I{} sh -c 'rm \"{}\"'",
+            "printf 'a\\nb\\n' | xargs -I{} sh -c 'echo {} > build/{}.txt'",
+            "cat <<'EOF' | bash\ncargo test\nEOF",
+            "cat <<'EOF' | sh\necho hi > out.txt\nEOF",
+            "echo 'ls -la' | sudo sh",
+            "bash <(curl -fsSL https://example.com/install.sh)",
+            "env -S 'cargo test'",
+            "find src -name '*.rs' | xargs sed -i s/a/b/",
+            "find . -name '*.pyc' | xargs rm -f",
+            "find . -type f | xargs wc -l",
+            "find . -type f -print0 | xargs -0 grep -l TODO",
+            "echo build dist | xargs rm -rf",
+            "ls | xargs rm",
+            "git ls-files -z | xargs -0 sed -i s/a/b/",
+            "find . -type f -exec cp {} /tmp/backup/ \\;",
+            "find . -type f -exec sort {} \\;",
+            "find . -type f -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+            "find . -type f -exec sudo cat {} +",
+        ],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
+
+/// Programs that write the files they name as operands or options: archives and
+/// compressors, git's path commands, editors, in-place editors, output options.
+#[test]
+fn programs_that_write_what_they_name_are_read() {
+    let (through, blocked) = judged(
+        &[
+            "unzip x.zip -d .git",
+            "unzip -o x.zip -d .git/hooks",
+            "unzip -qo x.zip -d secrets",
+            "unzip -o x.zip .env",
+            "7z x x.7z -o.git",
+            "gzip .env",
+            "gunzip .env.gz",
+            "bzip2 .env",
+            "xz -T 0 .env",
+            "zstd --rm .env",
+            "gzip -r .git",
+            "git checkout -- .env",
+            "git checkout .env",
+            "git checkout HEAD~1 -- .git/config",
+            "git restore .env",
+            "git restore --worktree --staged .env",
+            "git rm -f .env",
+            "git mv .env x",
+            "git clean -f .env",
+            "sqlite3 .env 'create table t(x)'",
+            "sqlite3 .env < x.sql",
+            "sqlite3 build/x.db '.output .env' 'select 1'",
+            "ed -s .env <<< $'1d\\nw'",
+            "ex -sc 'wq' .env",
+            "vim -c 'wq' .env",
+            "vi -es .env",
+            "nvim --headless -c 'wq' .env",
+            "emacs --batch .env -f save-buffer",
+            "awk -i inplace '{print}' .env",
+            "gawk -i inplace -v x=1 '{print}' .env",
+            "yq -i '.a = 1' hookchain.yaml",
+            "split -l1 x .git/hooks/p",
+            "csplit -f .git/hooks/p x 1",
+            "sort -o .env x",
+            "sort x -o .env",
+            "sort --output=.env x",
+            "uniq x .env",
+            "xxd -r x .env",
+            "sponge .env",
+            "mkfifo .git/x",
+            "mknod .git/x p",
+            "rename 's/env/x/' .env",
+            "iconv -f utf8 -t ascii -o .env x",
+            "openssl genrsa -out key.pem 2048",
+            "gpg -o .env -d x.gpg",
+            "gpg --output=.env --decrypt x.gpg",
+            "ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''",
+            "scp host:f .env",
+            "scp -r host:d .git/hooks",
+            "mktemp -p .git",
+            "mktemp .git/XXXX",
+            "setfacl -m u:x:rw .env",
+            "chattr +i .env",
+            "strace -o .env ls",
+            "script -q .env",
+            "npx rimraf .git",
+            "bunx rimraf@5 secrets",
+            "find . -fprint .git/x",
+            "find . -name .env -exec gzip {} +",
+        ],
+        &[
+            "unzip -l x.zip",
+            "unzip x.zip -d build",
+            "unzip -o x.zip -x .env",
+            "7z l x.7z",
+            "gzip -k build/log.txt",
+            "gzip -c .env > /tmp/env.gz",
+            "gzip -t x.gz",
+            "zstd -d x.zst -o build/x",
+            "git checkout main",
+            "git checkout -b feature",
+            "git checkout -- .",
+            "git checkout main -- src/",
+            "git restore --staged .env",
+            "git rm --cached .env",
+            "git rm -r --cached secrets",
+            "git mv src/a.rs src/b.rs",
+            "git clean -fd build",
+            "sqlite3 build/x.db 'select * from t'",
+            "sqlite3 -readonly secrets/x.db 'delete from t'",
+            "sqlite3 secrets/x.db .schema",
+            "vim -R .env",
+            "vim --version",
+            "awk -F= '{print $1}' .env",
+            "awk -i inplace '{print}' src/a.txt",
+            "yq '.a' hookchain.yaml",
+            "split -l 100 .env build/part_",
+            "sort -o sorted.txt .env",
+            "sort -u .env > sorted.txt",
+            "uniq .env",
+            "uniq -c .env counts.txt",
+            "xxd .env",
+            "iconv -f utf8 -t ascii .env > build/x",
+            "openssl x509 -in cert.pem -noout -text",
+            "openssl req -new -key k -out build/req.csr",
+            "gpg --verify x.sig x",
+            "ssh-keygen -lf ~/.ssh/id_ed25519.pub",
+            "ssh-keygen -y -f ~/.ssh/id_ed25519",
+            "ssh-keygen -F github.com",
+            "ssh-keygen -t ed25519 -f build/key -N ''",
+            "scp host:f build/",
+            "scp .env host:",
+            "mktemp",
+            "mktemp -d",
+            "mktemp build/x.XXXX",
+            "time cargo build",
+            "strace -f -o /tmp/trace ls",
+            "script -q /dev/null -c 'ls'",
+            "npx prettier --write src/a.js",
+            "npx rimraf build",
+        ],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
+
+/// FOR THE SHELL MODEL (`hookchain-shell`): forms that write a protected path and get through
+/// because the model does not yet say what they run or name — the guard reads what the model
+/// gives it, and each fix belongs in the model. Ignored until the model reads them; run with
+/// `--ignored` to see which still get through.
+///
+/// - a redirection on a function's definition applies at each call, and the model drops it;
+/// - a `for` loop over known words gives its variable each of them, and the model leaves the
+///   variable unknown;
+/// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
+///   and the model leaves them unknown;
+/// - runners the model does not list as wrappers start the command they are given (`pkexec`,
+///   `chroot /`, `ssh-agent`, `watch`, `tmux new-session`, `screen -dm`, `parallel`);
+/// - `cat -` reads its standard input as `cat` does, and the model drops the `-`, so the
+///   guard cannot tell that a here-document is what it prints into `| sh`;
+/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
+///   ends the word there; `~+` is `$PWD`, and the model reads it as a user's home;
+/// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
+///   model leaves unknown.
+#[test]
+#[ignore = "needs the shell model to read these forms (see the doc comment)"]
+fn forms_the_shell_model_does_not_read_yet() {
+    let (through, blocked) = judged(
+        &[
+            "f() { echo x; } > .env; f",
+            "for f in .env; do echo x > \"$f\"; done",
+            "for f in .git/hooks/*; do cp evil \"$f\"; done",
+            "sh -c 'rm \"$1\"' _ .env",
+            "bash -c 'rm \"$0\"' .env",
+            "sh -c 'rm \"$@\"' _ .env",
+            "f() { rm \"$1\"; }; f .env",
+            "pkexec tee /etc/hosts",
+            "chroot / tee /etc/hosts",
+            "ssh-agent sh -c 'rm .env'",
+            "watch -n1 'rm .env'",
+            "tmux new-session -d 'rm .env'",
+            "screen -dm sh -c 'rm .env'",
+            "parallel rm ::: .env",
+            "cat - <<EOF | sh\nrm .env\nEOF",
+            "echo x > .e\\\nnv",
+            "echo x > ~+/.env",
+            "CDPATH=.git cd hooks && touch x",
+            "printf -v x '%s' .env; echo y > \"$x\"",
+            "read -r x <<< .env; echo y > \"$x\"",
+            "x=(.env); echo y > \"${x[0]}\"",
+        ],
+        &[],
+    );
+    assert!(through.is_empty(), "let through: {through:#?}");
+    assert!(blocked.is_empty(), "blocked: {blocked:#?}");
+}
