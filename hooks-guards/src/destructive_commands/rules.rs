@@ -121,12 +121,51 @@ fn rm(judge: &Judge, command: &Command, args: &[Word]) -> Option<String> {
     let recursive =
         read.short.iter().any(|c| matches!(c, 'r' | 'R')) || read.long.contains(&"recursive");
     read.operands.iter().find_map(|t| {
+        if let Some(start) = found_under(command, t) {
+            // `find START … -exec rm {} +`: every file `find` selects, throughout START, as
+            // `find START … -delete` deletes them.
+            return part_of_target(
+                judge,
+                command,
+                &start,
+                "deletes files throughout",
+                false,
+                true,
+            );
+        }
         if recursive {
             target(judge, command, t, "deletes")
         } else {
             file_target(judge, command, t, "deletes")
         }
     })
+}
+
+/// The start point of the paths `find` feeds `command` (through `-exec … {}`, or through
+/// `xargs` reading what `find` prints) when `word` is one of them: the word's known beginning,
+/// before the path found under it.
+fn found_under(command: &Command, word: &Word) -> Option<Word> {
+    if !command
+        .wrappers
+        .iter()
+        .any(|w| matches!(w.rsplit('/').next(), Some("find" | "xargs")))
+    {
+        return None;
+    }
+    let Word::Dynamic(fed) = word else {
+        return None;
+    };
+    let (Part::Unknown { name: None, .. }, start) = fed.parts.split_last()? else {
+        return None;
+    };
+    match start {
+        [] => None,
+        [Part::Text(text)] => Some(Word::Static(text.clone())),
+        _ => Some(Word::Dynamic(Dynamic {
+            parts: start.to_vec(),
+            ..fed.clone()
+        })),
+    }
 }
 
 /// `chmod -R`, `chown -R`, `chgrp -R`: each operand after the mode or owner.
