@@ -1,5 +1,5 @@
-//! Interpreters' one-liners (`python -c`, `perl -e`, `ruby -e`, `node -e`, `php -r`, and code
-//! an interpreter reads from text the line gives it): the calls that delete a directory tree
+//! Interpreters' one-liners (`python -c`, `perl -e`, `ruby -e`, `node -e`, `php -r`, an
+//! `awk` program, and code an interpreter reads from text the line gives it): the calls that delete a directory tree
 //! and the calls that run a shell line or a program.
 //!
 //! # The rules it keeps
@@ -33,6 +33,8 @@ enum Language {
     Ruby,
     JavaScript,
     Php,
+    /// `awk`'s program text, whose `system("…")` runs a shell line.
+    Awk,
 }
 
 fn language(name: &str) -> Option<Language> {
@@ -48,6 +50,7 @@ fn language(name: &str) -> Option<Language> {
         "ruby" | "jruby" => Some(Language::Ruby),
         "node" | "nodejs" | "deno" | "bun" => Some(Language::JavaScript),
         "php" => Some(Language::Php),
+        "awk" | "gawk" | "mawk" | "nawk" => Some(Language::Awk),
         _ => None,
     }
 }
@@ -55,12 +58,37 @@ fn language(name: &str) -> Option<Language> {
 /// The rules of an interpreter's code, when `command` runs code the line holds.
 pub(super) fn command(judge: &Judge, name: &str, command: &Command) -> Option<String> {
     let language = language(name)?;
+    if language == Language::Awk {
+        let code = awk_program(&command.args)?;
+        return judge_code(judge, command, language, code, judge.depth);
+    }
     let code = match command.code.as_ref()? {
         Word::Static(code) => code.clone(),
         // What is known of it: a value not known is an empty-handed placeholder.
         Word::Dynamic(d) => super::written(&d.parts, &|_| UNKNOWN.to_owned()),
     };
     judge_code(judge, command, language, &code, judge.depth)
+}
+
+/// The program text of an `awk` command: its first operand after the options (`-F SEP`,
+/// `-v NAME=VALUE`, `--`); none when it reads its program from a file (`-f FILE`) or the
+/// program is not known.
+fn awk_program(args: &[Word]) -> Option<&str> {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.as_static()?;
+        match text {
+            "--" => return args.next()?.as_static(),
+            "-f" | "--file" => return None,
+            "-F" | "-v" | "--field-separator" | "--assign" => {
+                args.next()?;
+            }
+            _ if text.starts_with("-f") => return None,
+            _ if text.starts_with('-') && text.len() > 1 => {}
+            program => return Some(program),
+        }
+    }
+    None
 }
 
 /// Stands in code for a value only known when the line runs.
