@@ -681,4 +681,57 @@ mod tests {
         );
         assert_eq!(kinds("key: acme_fixture1234k"), vec![], "a global stopword");
     }
+
+    /// The kinds the vendored rule set finds in `text`, as gitleaks would report them.
+    fn found(text: &str) -> Vec<&'static str> {
+        let mut hits = Vec::new();
+        CATALOGUE.find(text, None, &mut hits);
+        hits.iter().map(|h| h.kind).collect()
+    }
+
+    #[test]
+    fn what_one_vendor_rule_refuses_beside_a_keys_name_gitleaks_generic_rule_still_takes() {
+        // Negatives of one vendor rule in gitleaks' own tests (a token cut short, a key not at
+        // a word's start, of the wrong case or length, with short number fields), each after a
+        // name that says key or token: its generic rule, past its entropy floor (3.5),
+        // allowlists and stopwords, flags every one, and so does the guard.
+        for text in [
+            ": export OP_SERVICE_ACCOUNT_TOKEN=ops_eyJzaWduSW5BZGRyZXNzIjoiaHR0cHM6...",
+            "key = adf4b1dbRdW3rOcB7xLthrM4BTBGK1qPLkHigpN1bXD6z",
+            "meraki-api-key: acdeFf05b1a6d4c890237bf08c5e6e8d2b4d0f2e",
+            "meraki_token = 5cb4a5f04cd412fe946667b17f0129ba17aeb2e0c7b5b7264efcebf7d022bfe2R21",
+            "\"token3\": \"xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d\"",
+        ] {
+            assert_eq!(found(text), ["generic api key"], "{text}");
+        }
+        // The same names with a value at or under the floor, or holding one of its stopwords
+        // (`account`), are not.
+        for text in [
+            "meraki_token = aaaaaaaaaa1111111111bbbbbbbbbb2222222222",
+            "api_token = \"svc_account_7Kq2xW9mZ4pR\"",
+        ] {
+            assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+        }
+        // gitleaks' PyPI rule takes a body of 50 characters or more after the prefix (a token
+        // detect-secrets, wanting 70, calls too short); 49 it does not.
+        let body = "CJDU3OTM1MjliLWIyYTYtNDEwOC05NzRkLTM0MjNiNmEwNWIzYgACF1sxLFsibWluaW1h";
+        assert_eq!(
+            found(&format!("pypi-AgEIcHlwaS5vcmc{body}")),
+            ["pypi token"]
+        );
+        assert_eq!(
+            found(&format!("pypi-AgEIcHlwaS5vcmc{}", &body[..49])),
+            Vec::<&str>::new()
+        );
+        // A Mailchimp key its rule misses after `initialize(token: ` (gitleaks' test lists it
+        // as a false negative): no rule of the set takes it; the guard's own format does.
+        let call = "MailchimpSDK.initialize(token: 7d2f0c91ab4e5836f1c2d9e0b7a64f13-us6)";
+        assert_eq!(found(call), Vec::<&str>::new());
+        let kinds: Vec<&str> = super::super::Secrets::default()
+            .scan(call)
+            .iter()
+            .map(|f| f.kind)
+            .collect();
+        assert_eq!(kinds, ["mailchimp key"]);
+    }
 }
