@@ -71,7 +71,10 @@ pub(crate) mod writes;
 pub(crate) use writes::Write;
 
 /// The value an unknown variable is read with: a character no path or option holds, so that a
-/// word holding it is known exactly up to it.
+/// word holding it is known exactly up to it. The model keeps what is known of a word with an
+/// unknown variable ([`Part`]s), but a line given to a shell with one in it (`sh -c "echo $X >
+/// .env"`) it leaves unread: read with this value, the line is read, the variable's place
+/// known.
 const UNKNOWN: char = '\u{E000}';
 
 /// How many variables of a line are read as unknown parts (the rest stay unknown words).
@@ -1185,6 +1188,9 @@ mod tests {
 
     #[test]
     fn unknown_variables_are_known_up_to_where_they_stand() {
+        // A line given to a shell with an unknown variable in it is read.
+        let call = read(r#"sh -c "echo $X > .env""#);
+        assert_eq!(call.redirects[0].target, Arg::Known(".env".into()));
         let call = read(r#"cp x "$HOME_DIR/.ssh/$F" "$OUT""#);
         let cp = &call.commands[0];
         assert_eq!(
