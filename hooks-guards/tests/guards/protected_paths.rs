@@ -329,6 +329,8 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "su -c 'echo x > .env' root",
         "script -qc 'echo x > .env' /dev/null",
         "flock /tmp/lock -c 'echo x > .env'",
+        "chroot / tee /etc/hosts",
+        "watch -n1 'rm .env'",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -524,6 +526,7 @@ fn code_fed_to_shells_and_paths_fed_to_writers_are_read() {
             "cat <<'EOF' | bash\nrm .env\nEOF",
             "cat <<EOF | sh -s\necho x > .git/config\nEOF",
             "cat <<< 'rm .env' | sh",
+            "cat - <<EOF | sh\nrm .env\nEOF",
             "bash <(echo 'rm .env')",
             "source <(printf 'rm .env')",
             "env -S 'rm .env'",
@@ -711,9 +714,7 @@ fn programs_that_write_what_they_name_are_read() {
 /// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
 ///   and the model leaves them unknown;
 /// - runners the model does not list as wrappers start the command they are given (`pkexec`,
-///   `chroot /`, `ssh-agent`, `watch`, `tmux new-session`, `screen -dm`, `parallel`);
-/// - `cat -` reads its standard input as `cat` does, and the model drops the `-`, so the
-///   guard cannot tell that a here-document is what it prints into `| sh`;
+///   `ssh-agent`, `tmux new-session`, `screen -dm`, `parallel`);
 /// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
 ///   ends the word there; `~+` is `$PWD`, and the model reads it as a user's home;
 /// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
@@ -731,13 +732,10 @@ fn forms_the_shell_model_does_not_read_yet() {
             "sh -c 'rm \"$@\"' _ .env",
             "f() { rm \"$1\"; }; f .env",
             "pkexec tee /etc/hosts",
-            "chroot / tee /etc/hosts",
             "ssh-agent sh -c 'rm .env'",
-            "watch -n1 'rm .env'",
             "tmux new-session -d 'rm .env'",
             "screen -dm sh -c 'rm .env'",
             "parallel rm ::: .env",
-            "cat - <<EOF | sh\nrm .env\nEOF",
             "echo x > .e\\\nnv",
             "echo x > ~+/.env",
             "CDPATH=.git cd hooks && touch x",
