@@ -295,6 +295,29 @@ impl Walker<'_> {
                     self.bare(&raw[1..], p);
                     return;
                 }
+                // `~+` is `$PWD` and `~-` is `$OLDPWD` under bash; dash leaves them as written.
+                if let Some((name, rest)) = [("PWD", "~+"), ("OLDPWD", "~-")]
+                    .into_iter()
+                    .find_map(|(name, t)| Some((name, raw.strip_prefix(t)?)))
+                    .filter(|(_, rest)| first && (rest.is_empty() || rest.starts_with('/')))
+                {
+                    p.any = true;
+                    match scope.vars.get(name) {
+                        Some(Var::Known { value, .. }) if self.shell == Shell::Bash => {
+                            p.quoted_text(value)
+                        }
+                        _ => p.fail(
+                            span,
+                            format!(
+                                "`{}`, which bash reads as `${name}` and dash leaves",
+                                &raw[..2]
+                            ),
+                            unknown(Some(name), false),
+                        ),
+                    }
+                    self.bare(rest, p);
+                    return;
+                }
                 if first && raw.starts_with('~') {
                     p.fail(
                         span,

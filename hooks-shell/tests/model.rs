@@ -419,6 +419,8 @@ fn programs_that_run_their_operand_are_seen_through() {
         "arch -x86_64 ./x.sh",
         "systemd-run --user -p X=1 ./x.sh",
         "unbuffer ./x.sh",
+        "ssh-agent ./x.sh",
+        "ssh-agent -t 60 ./x.sh",
     ] {
         assert_eq!(
             run_by(line, Shell::Posix),
@@ -427,7 +429,30 @@ fn programs_that_run_their_operand_are_seen_through() {
         );
     }
     assert_eq!(run_by("sudo -l", Shell::Posix), Ok(Vec::new()));
+    assert_eq!(run_by("ssh-agent -k", Shell::Posix), Ok(Vec::new()));
     assert!(run_by("chroot /srv ./x.sh", Shell::Posix).is_err());
+    // `pkexec` runs its command from the target user's home: read, from a directory not known.
+    assert!(run_by("pkexec ./x.sh", Shell::Posix).is_err());
+    let line = Line::parse("pkexec --user root tee /etc/hosts", Shell::Bash, &cx());
+    let tee = line.commands.last().unwrap();
+    assert_eq!(tee.program, Word::Static("tee".into()));
+    assert_eq!(statics(&tee.args), ["/etc/hosts"]);
+    assert_eq!(
+        (tee.dir.as_ref(), tee.wrappers.as_slice()),
+        (None, &["pkexec".to_owned()][..])
+    );
+}
+
+/// `~+` is `$PWD` and `~-` is `$OLDPWD` under bash (dash leaves them as written).
+#[test]
+fn tilde_plus_is_the_current_directory_under_bash() {
+    let line = Line::parse("cd src && touch ~+/x ~-/y ~+", Shell::Bash, &cx());
+    assert_eq!(
+        statics(&line.commands[1].args),
+        ["/w/src/x", "/w/y", "/w/src"]
+    );
+    let line = Line::parse("touch ~+/x", Shell::Posix, &cx());
+    assert!(line.commands[0].args[0].as_static().is_none());
 }
 
 /// `node ./x` runs `x.js` (or `x/index.js`): the file is not the one the line names.

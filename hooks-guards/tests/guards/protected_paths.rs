@@ -331,6 +331,9 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "flock /tmp/lock -c 'echo x > .env'",
         "chroot / tee /etc/hosts",
         "watch -n1 'rm .env'",
+        "pkexec tee /etc/hosts",
+        "ssh-agent sh -c 'rm .env'",
+        "echo x > ~+/.env",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -713,10 +716,10 @@ fn programs_that_write_what_they_name_are_read() {
 ///   variable unknown;
 /// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
 ///   and the model leaves them unknown;
-/// - runners the model does not list as wrappers start the command they are given (`pkexec`,
-///   `ssh-agent`, `tmux new-session`, `screen -dm`, `parallel`);
+/// - runners the model does not list as wrappers start the command they are given
+///   (`tmux new-session`, `screen -dm`, `parallel`);
 /// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
-///   ends the word there; `~+` is `$PWD`, and the model reads it as a user's home;
+///   lists the line as unread, which the guard does not judge;
 /// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
 ///   model leaves unknown.
 #[test]
@@ -731,13 +734,10 @@ fn forms_the_shell_model_does_not_read_yet() {
             "bash -c 'rm \"$0\"' .env",
             "sh -c 'rm \"$@\"' _ .env",
             "f() { rm \"$1\"; }; f .env",
-            "pkexec tee /etc/hosts",
-            "ssh-agent sh -c 'rm .env'",
             "tmux new-session -d 'rm .env'",
             "screen -dm sh -c 'rm .env'",
             "parallel rm ::: .env",
             "echo x > .e\\\nnv",
-            "echo x > ~+/.env",
             "CDPATH=.git cd hooks && touch x",
             "printf -v x '%s' .env; echo y > \"$x\"",
             "read -r x <<< .env; echo y > \"$x\"",

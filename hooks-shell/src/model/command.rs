@@ -315,6 +315,14 @@ impl Walker<'_> {
                 Some(None) => inner_scope.dir = None,
                 None => {}
             }
+            if base == "pkexec" && !statics[..i].contains(&Some("--keep-cwd")) {
+                // It runs the command from the target user's home, which the line does not say.
+                inner_scope.dir = None;
+                self.dynamic(
+                    span.clone(),
+                    "`pkexec` runs its command from the target user's home directory",
+                );
+            }
             let mut wrapped = wrappers;
             wrapped.push(base.clone());
             if base == "xargs" {
