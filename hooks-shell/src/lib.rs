@@ -2,11 +2,11 @@
 //!
 //! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
 //! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
-//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `busybox`, `flock`,
-//! `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is looked up from (`cd`
-//! moves it for the commands after it), the scripts a shell or an interpreter runs or sources
-//! (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter is
-//! given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `pkexec`, `ssh-agent`,
+//! `busybox`, `flock`, `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is
+//! looked up from (`cd` moves it for the commands after it), the scripts a shell or an
+//! interpreter runs or sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`),
+//! the code an interpreter is given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
 //! here-document or a here-string, or from a pipe whose text the line writes (`echo …`,
 //! `printf …`, `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`,
 //! `flock -c`, `watch` and `env -S` run (each read again with the same rules), and the files
@@ -63,7 +63,8 @@
 //!
 //! - Static means the same on every run given the caller's [`Context`]: the variables it knows
 //!   (the project directory, the hook's `env`), and whether every other variable is unset
-//!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context.
+//!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context; under bash `~+` is
+//!   `PWD` and `~-` is `OLDPWD`.
 //! - Under [`Shell::Bash`] a brace expansion is the words it makes (`/{etc,usr}` is `/etc`
 //!   and `/usr`, `{1..3}` is `1 2 3`); under [`Shell::Posix`] it is dynamic (dash leaves it as
 //!   written, bash as `sh` expands it). An unquoted expansion of a known value is split at its
@@ -78,6 +79,9 @@
 //!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
 //!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
 //!   the line starts in.
+//! - A `-c` string's operands are its `$0`, `$1`, … (`sh -c 'rm "$1"' _ x` runs `rm x`), until
+//!   `shift` or `set` moves them; `"$@"` and `$*` are known when there is one. A program named
+//!   through one is dynamic, as for a variable the line sets. A function's are not known.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
 //!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
 //!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell

@@ -476,7 +476,33 @@ impl Walker<'_> {
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
         let split = !quoted && !assignment;
-        if !valid {
+        // A `-c` string's operands: known, but a program named through one is not a program
+        // the line names (`line`), as for a variable the line sets.
+        let positional = scope.positional.as_deref().and_then(|params| match name {
+            // `"$@"` and `$*` are the one parameter there is, as `$1` would be.
+            "@" | "*" if params.len() == 2 => Some(Var::Known {
+                value: params[1].clone(),
+                line: true,
+                exported: false,
+            }),
+            "#" => Some(Var::Known {
+                value: (params.len() - 1).to_string(),
+                line: true,
+                exported: false,
+            }),
+            _ if name.chars().all(|c| c.is_ascii_digit()) => Some(
+                match name.parse::<usize>().ok().and_then(|k| params.get(k)) {
+                    Some(value) => Var::Known {
+                        value: value.clone(),
+                        line: true,
+                        exported: false,
+                    },
+                    None => Var::Unset,
+                },
+            ),
+            _ => None,
+        });
+        if !valid && positional.is_none() {
             p.fail(
                 span,
                 format!("`${name}`, a special parameter"),
@@ -484,7 +510,7 @@ impl Walker<'_> {
             );
             return;
         }
-        match self.lookup(name, scope) {
+        match positional.unwrap_or_else(|| self.lookup(name, scope)) {
             Var::Known { value, line, .. } => {
                 p.line_var |= line;
                 if !split {

@@ -177,6 +177,10 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
+    // A `-c` string's operands are its positional parameters.
+    r#"sh -c './x.sh "$1" $2 "$0"' zero 'o ne' 't wo'"#,
+    r#"bash -c './x.sh "$@" $# $*' _ one"#,
+    r#"sh -c 'set -e; ./x.sh "$1"' _ one"#,
     "bash -c 'cd sub && ./a.sh b'",
     "python3 -u x.py",
     ". ./y.sh dot",

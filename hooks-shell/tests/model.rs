@@ -720,3 +720,38 @@ fn words_after_a_redirection_and_before_a_here_document_are_the_command_s() {
     let line = Line::parse("git re\\\nset --hard", Shell::Bash, &cx());
     assert_eq!(line.unread[0].span, 0..18);
 }
+
+/// A `-c` string's operands are its `$0`, `$1`, …: known words, until `shift` or `set` moves
+/// them; a function's own are the words of each call, not known.
+#[test]
+fn a_dash_c_strings_operands_are_its_positional_parameters() {
+    for (line, args) in [
+        (r#"sh -c 'rm "$1"' _ .env"#, vec![".env"]),
+        (r#"bash -c 'rm "$0"' .env"#, vec![".env"]),
+        (r#"sh -c 'rm -f "$@"' _ .env"#, vec!["-f", ".env"]),
+        (r#"sh -c 'rm $1 "$2"' _ 'a b' c"#, vec!["a", "b", "c"]),
+        (r#"sh -c 'echo $#' _ a b"#, vec!["2"]),
+    ] {
+        let line = Line::parse(line, Shell::Bash, &cx());
+        let inner = line.commands.last().unwrap();
+        assert_eq!(statics(&inner.args), args, "{line:?}");
+    }
+    for line in [
+        r#"sh -c 'shift; rm "$1"' _ .env x"#,
+        r#"sh -c 'set -- x; rm "$1"' _ .env"#,
+        r#"sh -c 'f() { rm "$1"; }; f x' _ .env"#,
+        r#"sh -c 'rm "$@"' _ a b"#,
+        r#"sh -c 'rm "$1"'"#,
+        r#"rm "$1""#,
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let rm = parsed
+            .commands
+            .iter()
+            .find(|c| c.program == Word::Static("rm".into()))
+            .unwrap();
+        assert!(rm.args.last().unwrap().as_static().is_none(), "{line}");
+    }
+    // A program named through one is not one the line names.
+    assert!(run_by(r#"sh -c '"$1"' _ ./x.sh"#, Shell::Bash).is_err());
+}

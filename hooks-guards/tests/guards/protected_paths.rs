@@ -334,6 +334,9 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "pkexec tee /etc/hosts",
         "ssh-agent sh -c 'rm .env'",
         "echo x > ~+/.env",
+        "sh -c 'rm \"$1\"' _ .env",
+        "bash -c 'rm \"$0\"' .env",
+        "sh -c 'rm \"$@\"' _ .env",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -714,8 +717,8 @@ fn programs_that_write_what_they_name_are_read() {
 /// - a redirection on a function's definition applies at each call, and the model drops it;
 /// - a `for` loop over known words gives its variable each of them, and the model leaves the
 ///   variable unknown;
-/// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
-///   and the model leaves them unknown;
+/// - the arguments a function is given are known words, and the model leaves them unknown
+///   (a `-c` string's, it reads);
 /// - runners the model does not list as wrappers start the command they are given
 ///   (`tmux new-session`, `screen -dm`, `parallel`);
 /// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
@@ -730,9 +733,6 @@ fn forms_the_shell_model_does_not_read_yet() {
             "f() { echo x; } > .env; f",
             "for f in .env; do echo x > \"$f\"; done",
             "for f in .git/hooks/*; do cp evil \"$f\"; done",
-            "sh -c 'rm \"$1\"' _ .env",
-            "bash -c 'rm \"$0\"' .env",
-            "sh -c 'rm \"$@\"' _ .env",
             "f() { rm \"$1\"; }; f .env",
             "tmux new-session -d 'rm .env'",
             "screen -dm sh -c 'rm .env'",

@@ -356,6 +356,16 @@ impl Walker<'_> {
 
         match name.as_str() {
             "popd" => scope.dir = None,
+            // `shift` and `set -- …` move the positional parameters.
+            "shift" => scope.positional = None,
+            "set"
+                if rest.iter().any(|(w, _, _)| {
+                    w.as_static()
+                        .is_none_or(|w| !w.starts_with(['-', '+']) || w == "--" || w == "-")
+                }) =>
+            {
+                scope.positional = None;
+            }
             "pushd" if self.shell == Shell::Posix => {
                 // A builtin of bash only: `sh` may or may not move.
                 scope.dir = None;

@@ -111,6 +111,8 @@ impl Walker<'_> {
                 }
                 if let Some(body) = node.child_by_field_name("body") {
                     let mut copy = scope.branch();
+                    // A function's `$1`, … are the words of each call, not the line's.
+                    copy.positional = None;
                     self.statement(body, &mut copy, stdin);
                     scope.merge(copy);
                 }
