@@ -79,6 +79,9 @@
 //!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
 //!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
 //!   the line starts in.
+//! - A `for` loop over known words runs its body with each of them in turn (up to 16; past
+//!   that, or over a glob or a substitution, its variable is not known), and leaves its
+//!   variable unknown after it.
 //! - A `-c` string's operands are its `$0`, `$1`, … (`sh -c 'rm "$1"' _ x` runs `rm x`), until
 //!   `shift` or `set` moves them; `"$@"` and `$*` are known when there is one. A program named
 //!   through one is dynamic, as for a variable the line sets. A function's are not known.

@@ -177,6 +177,9 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
+    // A `for` loop over known words runs its body with each.
+    r#"for f in a 'b c'; do ./x.sh "$f" $f; done"#,
+    "for f in a b; do ./x.sh; done; ./y.sh \"$f\"",
     // A `-c` string's operands are its positional parameters.
     r#"sh -c './x.sh "$1" $2 "$0"' zero 'o ne' 't wo'"#,
     r#"bash -c './x.sh "$@" $# $*' _ one"#,

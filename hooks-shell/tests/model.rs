@@ -755,3 +755,36 @@ fn a_dash_c_strings_operands_are_its_positional_parameters() {
     // A program named through one is not one the line names.
     assert!(run_by(r#"sh -c '"$1"' _ ./x.sh"#, Shell::Bash).is_err());
 }
+
+/// A `for` loop over known words runs its body with each of them; over a glob, or past a few
+/// words, its variable is not known; after the loop it is not known either.
+#[test]
+fn a_for_loop_gives_its_variable_each_known_word() {
+    let line = Line::parse(
+        r#"for f in a 'b c'; do rm "$f"; done; rm "$f""#,
+        Shell::Bash,
+        &cx(),
+    );
+    let rms: Vec<Option<&str>> = line
+        .commands
+        .iter()
+        .map(|c| c.args.first().and_then(Word::as_static))
+        .collect();
+    assert_eq!(rms, [Some("a"), Some("b c"), None]);
+    assert!(
+        line.commands
+            .iter()
+            .all(|c| c.conditional || c.args[0].as_static().is_none())
+    );
+    for line in [
+        r#"for f in ./*.sh; do rm "$f"; done"#,
+        r#"for f; do rm "$f"; done"#,
+        r#"for f in $(ls); do rm "$f"; done"#,
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let rm = parsed.commands.last().unwrap();
+        assert!(rm.args[0].as_static().is_none(), "{line}");
+    }
+    // A program named through it is not one the line names.
+    assert!(run_by("for f in ./x.sh; do $f; done", Shell::Bash).is_err());
+}

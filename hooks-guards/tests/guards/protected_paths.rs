@@ -337,6 +337,7 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "sh -c 'rm \"$1\"' _ .env",
         "bash -c 'rm \"$0\"' .env",
         "sh -c 'rm \"$@\"' _ .env",
+        "for f in .env; do echo x > \"$f\"; done",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -715,8 +716,8 @@ fn programs_that_write_what_they_name_are_read() {
 /// `--ignored` to see which still get through.
 ///
 /// - a redirection on a function's definition applies at each call, and the model drops it;
-/// - a `for` loop over known words gives its variable each of them, and the model leaves the
-///   variable unknown;
+/// - a `for` loop over a glob gives its variable each file it matches, and the model leaves
+///   the variable unknown (a loop over known words, it reads);
 /// - the arguments a function is given are known words, and the model leaves them unknown
 ///   (a `-c` string's, it reads);
 /// - runners the model does not list as wrappers start the command they are given
@@ -731,7 +732,6 @@ fn forms_the_shell_model_does_not_read_yet() {
     let (through, blocked) = judged(
         &[
             "f() { echo x; } > .env; f",
-            "for f in .env; do echo x > \"$f\"; done",
             "for f in .git/hooks/*; do cp evil \"$f\"; done",
             "f() { rm \"$1\"; }; f .env",
             "tmux new-session -d 'rm .env'",

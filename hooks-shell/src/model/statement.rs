@@ -2,6 +2,9 @@
 //! here-documents, assignments and declarations.
 use super::*;
 
+/// The most words of a `for` loop read one by one (past it, the variable is not known).
+const MAX_ITEMS: usize = 16;
+
 impl Walker<'_> {
     pub(super) fn statement_in(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         match node.kind() {
@@ -66,27 +69,7 @@ impl Walker<'_> {
                 }
                 scope.merge(arm);
             }
-            "for_statement" | "select_statement" => {
-                let parts = fields(node);
-                let mut body = scope.branch();
-                for (field, part) in parts {
-                    match field {
-                        Some("variable") => {
-                            let name = self.text(part).to_owned();
-                            let span = self.span(part);
-                            self.setting(&name, span);
-                            body.assign(&name, None, true);
-                            scope.assign(&name, None, true);
-                        }
-                        Some("value") => {
-                            self.word(part, scope);
-                        }
-                        _ if part.kind() == "do_group" => self.sequence(part, &mut body),
-                        _ => self.statement(part, &mut body, stdin),
-                    }
-                }
-                scope.merge(body);
-            }
+            "for_statement" | "select_statement" => self.for_loop(node, scope, stdin),
             "case_statement" => {
                 let parts = fields(node);
                 for (field, part) in parts {
@@ -163,6 +146,66 @@ impl Walker<'_> {
             let span = self.span(node);
             self.unread(span, "the line is incomplete here");
         }
+    }
+
+    /// `for NAME in WORDS; do …; done` (and `select`): the body runs with each known word in
+    /// turn (a bounded few), else with the variable not known; after it the variable is not
+    /// known. Apart from [`statement_in`](Self::statement_in), whose frame each level of
+    /// nesting costs.
+    #[inline(never)]
+    fn for_loop(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        let parts = fields(node);
+        let mut variable = None;
+        // The words it loops over, while each is known (`None` once one is not, or
+        // without `in`: `"$@"`).
+        let mut items: Option<Vec<String>> = (node.kind() == "for_statement").then(Vec::new);
+        let mut has_values = false;
+        for (field, part) in &parts {
+            match *field {
+                Some("variable") => {
+                    let name = self.text(*part).to_owned();
+                    let span = self.span(*part);
+                    self.setting(&name, span);
+                    variable = Some(name);
+                }
+                Some("value") => {
+                    has_values = true;
+                    let values = self.words(*part, scope);
+                    for value in values.into_iter().filter(|v| !v.vanished) {
+                        match (value.word, &mut items) {
+                            (Word::Static(s), Some(items)) if !value.line_var => items.push(s),
+                            _ => items = None,
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let items = items.filter(|i| has_values && i.len() <= MAX_ITEMS);
+        // Each known word in turn (a bounded few), else the variable not known.
+        let runs: Vec<Option<String>> = match items {
+            Some(items) => items.into_iter().map(Some).collect(),
+            None => vec![None],
+        };
+        let mut after = scope.clone();
+        for item in runs {
+            let mut body = scope.branch();
+            if let Some(name) = &variable {
+                body.assign(name, item, true);
+            }
+            for (field, part) in &parts {
+                match *field {
+                    Some("variable" | "value") => {}
+                    _ if part.kind() == "do_group" => self.sequence(*part, &mut body),
+                    _ => self.statement(*part, &mut body, stdin),
+                }
+            }
+            after.merge(body);
+        }
+        if let Some(name) = &variable {
+            after.assign(name, None, true);
+        }
+        *scope = after;
     }
 
     /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
