@@ -177,6 +177,8 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
+    // A redirection on a function's definition applies at each call.
+    "f() { ./x.sh f; } > out.txt; f",
     // A `for` loop over known words runs its body with each.
     r#"for f in a 'b c'; do ./x.sh "$f" $f; done"#,
     "for f in a b; do ./x.sh; done; ./y.sh \"$f\"",

@@ -788,3 +788,17 @@ fn a_for_loop_gives_its_variable_each_known_word() {
     // A program named through it is not one the line names.
     assert!(run_by("for f in ./x.sh; do $f; done", Shell::Bash).is_err());
 }
+
+/// A redirection on a function's definition applies at each call: its target is written.
+#[test]
+fn a_redirection_on_a_function_definition_is_the_lines() {
+    for (line, kind) in [
+        ("f() { echo x; } > .env; f", RedirectKind::Write),
+        ("function g { echo x; } 2>> .env; g", RedirectKind::Append),
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let redirect = parsed.redirects.iter().find(|r| r.kind == kind).unwrap();
+        assert_eq!(redirect.target, Word::Static(".env".into()), "{line}");
+        assert_eq!(parsed.files_written(), [PathBuf::from("/w/.env")], "{line}");
+    }
+}

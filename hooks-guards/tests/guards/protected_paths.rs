@@ -338,6 +338,7 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "bash -c 'rm \"$0\"' .env",
         "sh -c 'rm \"$@\"' _ .env",
         "for f in .env; do echo x > \"$f\"; done",
+        "f() { echo x; } > .env; f",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -715,7 +716,6 @@ fn programs_that_write_what_they_name_are_read() {
 /// gives it, and each fix belongs in the model. Ignored until the model reads them; run with
 /// `--ignored` to see which still get through.
 ///
-/// - a redirection on a function's definition applies at each call, and the model drops it;
 /// - a `for` loop over a glob gives its variable each file it matches, and the model leaves
 ///   the variable unknown (a loop over known words, it reads);
 /// - the arguments a function is given are known words, and the model leaves them unknown
@@ -731,7 +731,6 @@ fn programs_that_write_what_they_name_are_read() {
 fn forms_the_shell_model_does_not_read_yet() {
     let (through, blocked) = judged(
         &[
-            "f() { echo x; } > .env; f",
             "for f in .git/hooks/*; do cp evil \"$f\"; done",
             "f() { rm \"$1\"; }; f .env",
             "tmux new-session -d 'rm .env'",

@@ -87,19 +87,7 @@ impl Walker<'_> {
                     }
                 }
             }
-            "function_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let name = self.text(name).to_owned();
-                    scope.functions.push(name);
-                }
-                if let Some(body) = node.child_by_field_name("body") {
-                    let mut copy = scope.branch();
-                    // A function's `$1`, … are the words of each call, not the line's.
-                    copy.positional = None;
-                    self.statement(body, &mut copy, stdin);
-                    scope.merge(copy);
-                }
-            }
+            "function_definition" => self.function_definition(node, scope, stdin),
             "do_group" => {
                 let mut copy = scope.branch();
                 self.sequence(node, &mut copy);
@@ -145,6 +133,33 @@ impl Walker<'_> {
         if node.is_missing() {
             let span = self.span(node);
             self.unread(span, "the line is incomplete here");
+        }
+    }
+
+    /// `NAME() BODY [REDIRECTIONS]`: the body is read where it is defined, as a branch (it runs
+    /// at each call). Apart from [`statement_in`](Self::statement_in), whose frame each level
+    /// of nesting costs.
+    #[inline(never)]
+    fn function_definition(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        if let Some(name) = node.child_by_field_name("name") {
+            let name = self.text(name).to_owned();
+            scope.functions.push(name);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut copy = scope.branch();
+            // A function's `$1`, … are the words of each call, not the line's.
+            copy.positional = None;
+            // A redirection on the definition applies at each call (`f() { …; } >
+            // .env`).
+            let redirects: Vec<Node> = {
+                let mut c = node.walk();
+                node.named_children(&mut c)
+                    .filter(|n| n.kind().ends_with("_redirect"))
+                    .collect()
+            };
+            let input = self.redirections(&redirects, &mut copy, stdin);
+            self.statement(body, &mut copy, &input);
+            scope.merge(copy);
         }
     }
 
