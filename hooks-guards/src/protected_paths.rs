@@ -88,11 +88,10 @@
 //! through though it reaches `.git/config`); a symlink the same line creates before writing
 //! through it is not followed unless it points at a protected path (then `ln` itself is
 //! blocked); a case-insensitive file system is compared case-sensitively. The shell model does
-//! not yet say what a `for` loop over a glob gives its variable, what arguments a function is given
-//! (`f() { rm "$1"; }; f .env`), nor what runners it does not list start (`tmux`,
-//! `screen`, `parallel`), nor what a backslash-newline inside a word,
-//! `CDPATH=DIR cd`, `printf -v`, `read` or an array make a word: such a target is judged as
-//! unknown.
+//! not yet say what a `for` loop over a glob gives its variable, what arguments a function is
+//! given (`f() { rm "$1"; }; f .env`), nor what runners it does not list start (`tmux`,
+//! `screen`, `parallel`), nor what a backslash-newline inside a word, `CDPATH=DIR cd`,
+//! `printf -v`, `read` or an array make a word: such a target is judged as unknown.
 
 use std::path::{Component, Path, PathBuf};
 
