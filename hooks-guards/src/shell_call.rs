@@ -1300,6 +1300,42 @@ mod tests {
     }
 
     #[test]
+    fn a_find_feeding_xargs_is_read_as_that_find_exec() {
+        for line in [
+            "find . -name .env | xargs rm",
+            "find . -name .env | sudo xargs -I% mv % /tmp/",
+        ] {
+            let call = read(line);
+            let fed = call
+                .commands
+                .iter()
+                .find(|c| matches!(c.fed, Some(Fed::Found(_))))
+                .unwrap();
+            assert!(fed.args.contains(&Arg::Known("{}".into())), "{line}");
+            let writes = call.writes();
+            assert!(
+                writes.iter().any(|w| w
+                    .finds
+                    .as_ref()
+                    .is_some_and(|f| f.names.iter().any(|(n, _)| n == ".env"))),
+                "{line}: {writes:?}"
+            );
+        }
+        // Known words are the model's, among the arguments once.
+        let rm = |line: &str| {
+            read(line)
+                .commands
+                .into_iter()
+                .find(|c| c.name() == Some("rm"))
+                .unwrap()
+        };
+        let known = rm("echo .env | xargs rm");
+        assert_eq!(known.args, [Arg::Known(".env".into())]);
+        assert_eq!(known.fed, Some(Fed::Known));
+        assert_eq!(rm("ls | xargs rm").fed, Some(Fed::Unknown));
+    }
+
+    #[test]
     fn what_follows_a_here_documents_delimiter_is_read() {
         let call = read("cat <<'EOF' > .env; rm x\nKEY=x\nEOF");
         assert!(
