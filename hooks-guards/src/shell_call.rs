@@ -48,8 +48,7 @@
 //!   string of a shell `xargs` runs (with what `xargs` is fed: `-I`'s string replaced by each
 //!   item, and fed by a `find`, read as that `find -exec`). So is what follows a
 //!   here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which the grammar gives
-//!   to the here-document; and `3<> f` opens `f` to write. `$(pwd)` and `` `pwd` `` are
-//!   `$PWD`, which the model moves with each `cd`.
+//!   to the here-document; and `3<> f` opens `f` to write.
 //! - What `xargs` reads is the model's (the words it adds to its command); a command fed the
 //!   paths a piped `find` prints is read as that `find -exec` ([`Fed`]): `find . -name .env |
 //!   xargs rm` is `find . -name .env -exec rm {} +`. What it reads from a file or another
@@ -277,8 +276,7 @@ impl ShellCall {
         let cx = Context::new(start)
             .vars(vars.iter().cloned())
             .vars(unknown.iter().cloned());
-        // `$(pwd)` is `$PWD` (the model knows where each `cd` leaves `PWD`).
-        let text = line.replace("$(pwd)", "${PWD}").replace("`pwd`", "${PWD}");
+        let text = line.to_owned();
         let parsed = Line::parse(&text, Shell::Bash, &cx);
         let mut levels = vec![Level { text, line: parsed }];
         let context_vars: Vec<(String, String)> = vars.iter().chain(&unknown).cloned().collect();

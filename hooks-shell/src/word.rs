@@ -391,6 +391,19 @@ impl Walker<'_> {
                 }
                 let mut copy = scope.clone();
                 self.statement_seq(node, &mut copy);
+                // `$(pwd)` is `$PWD` (unless the line defines a function `pwd`).
+                let raw = self.text(node);
+                let inner = raw
+                    .strip_prefix("$(")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .or_else(|| raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+                if node.kind() == "command_substitution"
+                    && inner.is_some_and(|i| matches!(i.trim(), "pwd" | "pwd -L"))
+                    && !scope.functions.iter().any(|f| f == "pwd")
+                {
+                    self.variable("PWD", span, scope, quoted, assignment, p);
+                    return;
+                }
                 let why = if node.kind() == "command_substitution" {
                     "the output of a command substitution"
                 } else {

@@ -177,6 +177,9 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
+    // `$(pwd)` is `$PWD`, wherever `cd` went.
+    "./x.sh \"$(pwd)/a\" `pwd`",
+    "cd sub && ./a.sh \"$(pwd)\" $(pwd)/b",
     // A redirection on a function's definition applies at each call.
     "f() { ./x.sh f; } > out.txt; f",
     // A `for` loop over known words runs its body with each.

@@ -192,7 +192,7 @@ fn more_wrappers_are_seen_through() {
     for line in [
         "env -iS './x.sh'",
         "env -vS./x.sh",
-        "env -C \"$(pwd)\" ./x.sh",
+        "env -C \"$(git rev-parse --show-toplevel)\" ./x.sh",
         "flock -c ./x.sh /tmp/l",
         "coproc { ./x.sh; }",
     ] {
@@ -535,7 +535,7 @@ fn a_dynamic_word_says_what_is_known_of_it() {
     let text = |s: &str| Part::Text(s.to_owned());
     let partial = Context::new("/w");
     let line = Line::parse(
-        r#"rm -rf "${BUILD:?}/out" $X/* ~/.cache "$(pwd)/x" ./build/*"#,
+        r#"rm -rf "${BUILD:?}/out" $X/* ~/.cache "$(dirname x)/x" ./build/*"#,
         Shell::Bash,
         &partial,
     );
@@ -801,4 +801,23 @@ fn a_redirection_on_a_function_definition_is_the_lines() {
         assert_eq!(redirect.target, Word::Static(".env".into()), "{line}");
         assert_eq!(parsed.files_written(), [PathBuf::from("/w/.env")], "{line}");
     }
+}
+
+/// `$(pwd)` and `` `pwd` `` are `$PWD`, which `cd` moves; not when the line defines `pwd`.
+#[test]
+fn a_substitution_of_pwd_is_the_current_directory() {
+    let line = Line::parse(r#"cd src && cp x "$(pwd)/y" `pwd`"#, Shell::Bash, &cx());
+    let cp = line
+        .commands
+        .iter()
+        .find(|c| c.program == Word::Static("cp".into()))
+        .unwrap();
+    assert_eq!(statics(&cp.args), ["x", "/w/src/y", "/w/src"]);
+    let line = Line::parse(
+        r#"pwd() { echo .git; }; cp x "$(pwd)/y""#,
+        Shell::Bash,
+        &cx(),
+    );
+    let cp = line.commands.last().unwrap();
+    assert!(cp.args[1].as_static().is_none());
 }

@@ -115,7 +115,7 @@ pub(crate) struct Scope {
     pub(crate) dir: Option<PathBuf>,
     pub(crate) vars: BTreeMap<String, Var>,
     pub(crate) conditional: bool,
-    functions: Vec<String>,
+    pub(crate) functions: Vec<String>,
     /// `$0`, `$1`, … when the line says what they are (a `-c` string's operands); `None` when
     /// they are not known.
     pub(crate) positional: Option<Vec<String>>,
