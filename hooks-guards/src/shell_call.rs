@@ -348,12 +348,19 @@ impl ShellCall {
                     RedirectKind::Read if operator.ends_with("<>") => RedirectKind::ReadWrite,
                     kind => kind,
                 };
-                call.redirects.push(Redir {
+                let redir = Redir {
                     kind,
                     target,
                     dirs: dirs(&redirect.dir),
                     operator,
-                });
+                };
+                // Read by the model and again from a here-document's rest: once.
+                if !call.redirects.iter().any(|r| {
+                    (r.kind, &r.target, &r.dirs, &r.operator)
+                        == (redir.kind, &redir.target, &redir.dirs, &redir.operator)
+                }) {
+                    call.redirects.push(redir);
+                }
             }
         }
         call
@@ -645,8 +652,10 @@ fn same_redirect(outer: &Line, at: usize, inner: &Line) -> Option<usize> {
 
 /// What follows the delimiter of each here-document of `line` on its first line (`> .env; rm
 /// x` of `cat <<EOF > .env; rm x`), read as lines of their own into `out`: the grammar gives
-/// them to the here-document, and the model does not read them. A here-document of a nested
-/// line is looked for in the nested line's own text.
+/// them to the here-document, and the model reads only what the grammar parses there (a
+/// redirection, `&& CMD`); after a `;`, `&` or `|` it lists the rest as unread, or drops it
+/// (`cat <<EOF; rm x`). A here-document of a nested line is looked for in the nested line's
+/// own text.
 fn heredoc_rests(
     text: &str,
     line: &Line,

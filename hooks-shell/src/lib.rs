@@ -79,7 +79,10 @@
 //!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
 //!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
 //!   the line starts in, and `$(pwd)` is `$PWD` (unless the line defines a function `pwd`).
-//! - A redirection on a function's definition is the line's (it applies at each call).
+//! - A redirection on a function's definition is the line's (it applies at each call), and so
+//!   is one written after a here-document's delimiter (`cat <<EOF > f`), which the grammar
+//!   hangs inside the here-document; text there the grammar cannot parse (`cat <<EOF > f; rm
+//!   x`) is listed as unread.
 //! - A `for` loop over known words runs its body with each of them in turn (up to 16; past
 //!   that, or over a glob or a substitution, its variable is not known), and leaves its
 //!   variable unknown after it.

@@ -120,6 +120,11 @@ const CORPUS: &[&str] = &[
     "bash -s <<< './y.sh s'",
     // A word the grammar skips before a here-document, and the `PWD` the shell starts with.
     "./x.sh - <<'EOF'\ndata\nEOF",
+    // A redirection after a here-document's delimiter is the command's.
+    "cat <<EOF > out.txt && ./x.sh h\nKEY=x\nEOF",
+    // `$(pwd)` is `$PWD`, wherever `cd` went.
+    "./x.sh \"$(pwd)/a\" `pwd`",
+    "cd sub && ./a.sh \"$(pwd)\" $(pwd)/b",
     "./x.sh >out.txt after the redirection",
     "\"$PWD\"/y.sh pwd",
     // What xargs and find -exec run, with the words they add.
@@ -177,9 +182,6 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
-    // `$(pwd)` is `$PWD`, wherever `cd` went.
-    "./x.sh \"$(pwd)/a\" `pwd`",
-    "cd sub && ./a.sh \"$(pwd)\" $(pwd)/b",
     // A redirection on a function's definition applies at each call.
     "f() { ./x.sh f; } > out.txt; f",
     // A `for` loop over known words runs its body with each.

@@ -821,3 +821,22 @@ fn a_substitution_of_pwd_is_the_current_directory() {
     let cp = line.commands.last().unwrap();
     assert!(cp.args[1].as_static().is_none());
 }
+
+/// A redirection written after a here-document's delimiter is the command's (the grammar
+/// hangs it inside the here-document); what follows it that the grammar cannot parse is
+/// listed as unread.
+#[test]
+fn a_redirection_after_a_here_documents_delimiter_is_read() {
+    let line = Line::parse(
+        "cat <<EOF >> .env && ./x.sh\nKEY=x\nEOF",
+        Shell::Bash,
+        &cx(),
+    );
+    assert_eq!(line.files_written(), [PathBuf::from("/w/.env")]);
+    assert_eq!(line.files_run(), Ok(paths(&["/w/x.sh"])));
+    assert!(line.commands[0].args.is_empty());
+    let line = Line::parse("cat <<'EOF' > .env; rm x\nKEY=x\nEOF", Shell::Bash, &cx());
+    assert_eq!(line.files_written(), [PathBuf::from("/w/.env")]);
+    assert!(line.commands[0].args.is_empty());
+    assert_eq!(line.unread.len(), 1);
+}

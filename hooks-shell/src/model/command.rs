@@ -54,11 +54,18 @@ impl Walker<'_> {
         }
         // The grammar hangs the words after a redirection's target on the redirection
         // (`git >/dev/null reset --hard`): they are the command's.
+        // Not past text the grammar could not parse (`cat <<EOF > f; rm x`: `rm x` is no word
+        // of `cat`'s; it is listed as unread).
         for redirect in &redirects {
             let mut cursor = redirect.walk();
+            let error_at = redirect
+                .children(&mut cursor)
+                .find(|n| n.is_error())
+                .map_or(usize::MAX, |n| n.start_byte());
             let extra: Vec<Node> = redirect
                 .children_by_field_name("destination", &mut cursor)
                 .skip(1)
+                .filter(|n| n.start_byte() < error_at)
                 .collect();
             for node in extra {
                 let at = self.span(node);

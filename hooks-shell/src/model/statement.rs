@@ -319,6 +319,9 @@ impl Walker<'_> {
         }
         let mut redirects = Vec::new();
         let mut after = Vec::new();
+        // Redirections written after a here-document's delimiter (`cat <<EOF > f`), which the
+        // grammar hangs inside it: the command's, after the here-document.
+        let mut hung = Vec::new();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -330,7 +333,15 @@ impl Walker<'_> {
                 // What a here-document's line continues with (`cat <<EOF | sh`) sits inside it.
                 let mut c = child.walk();
                 for part in child.named_children(&mut c) {
-                    if child.kind() == "heredoc_redirect"
+                    if child.kind() == "heredoc_redirect" && part.kind().ends_with("_redirect") {
+                        hung.push(part);
+                        if part.has_error() {
+                            // `cat <<EOF > f; rm x`: the grammar reads `; rm x` as more
+                            // targets of `> f`.
+                            let span = self.span(part);
+                            self.unread(span, "text after a here-document's delimiter that the grammar does not parse");
+                        }
+                    } else if child.kind() == "heredoc_redirect"
                         && matches!(
                             part.kind(),
                             "pipeline"
@@ -346,6 +357,7 @@ impl Walker<'_> {
                 }
             }
         }
+        redirects.extend(hung);
         let first = self.out.commands.len();
         let mut copy;
         let scope_for_body: &mut Scope = if after.is_empty() {
