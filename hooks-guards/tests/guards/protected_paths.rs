@@ -717,15 +717,20 @@ fn programs_that_write_what_they_name_are_read() {
 /// `--ignored` to see which still get through.
 ///
 /// - a `for` loop over a glob gives its variable each file it matches, and the model leaves
-///   the variable unknown (a loop over known words, it reads);
-/// - the arguments a function is given are known words, and the model leaves them unknown
-///   (a `-c` string's, it reads);
-/// - runners the model does not list as wrappers start the command they are given
-///   (`tmux new-session`, `screen -dm`, `parallel`);
-/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
-///   lists the line as unread, which the guard does not judge;
-/// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
-///   model leaves unknown.
+///   the variable unknown: a variable holds one known value or none, not a glob's parts (a
+///   loop over known words, it reads);
+/// - the arguments a function is given are known words, and the model leaves them unknown:
+///   it reads a function's body once, where it is defined, not at each call with its words
+///   (a `-c` string's operands, it reads);
+/// - runners the model does not list as wrappers start the command they are given, each with
+///   its own syntax for it (`tmux new-session`'s shell command, `screen -dm`'s options,
+///   `parallel`'s `:::` lists);
+/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`); the grammar
+///   ends the word there, and the model lists the line as unread, which the guard does not
+///   judge;
+/// - `CDPATH=DIR cd X` goes to `DIR/X`, and the model takes `CDPATH` from its context only;
+///   `printf -v`, `read` and an array set a variable the model leaves unknown (it follows
+///   assignments and `export` only).
 #[test]
 #[ignore = "needs the shell model to read these forms (see the doc comment)"]
 fn forms_the_shell_model_does_not_read_yet() {
