@@ -729,8 +729,8 @@ fn programs_that_write_what_they_name_are_read() {
 ///   ends the word there, and the model lists the line as unread, which the guard does not
 ///   judge;
 /// - `CDPATH=DIR cd X` goes to `DIR/X`, and the model takes `CDPATH` from its context only;
-///   `printf -v`, `read` and an array set a variable the model leaves unknown (it follows
-///   assignments and `export` only).
+///   `printf -v`, `read` and an array set a variable the model leaves unknown (their values
+///   are not computed).
 #[test]
 #[ignore = "needs the shell model to read these forms (see the doc comment)"]
 fn forms_the_shell_model_does_not_read_yet() {
