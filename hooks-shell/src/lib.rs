@@ -2,18 +2,18 @@
 //!
 //! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
 //! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
-//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `pkexec`, `ssh-agent`,
-//! `busybox`, `flock`, `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is
-//! looked up from (`cd` moves it for the commands after it), the scripts a shell or an
-//! interpreter runs or sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`),
-//! the code an interpreter is given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
-//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`,
-//! `printf …`, `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`,
-//! `flock -c`, `watch` and `env -S` run (each read again with the same rules), and the files
-//! the line reads and writes through redirections. Redirection targets are files *written* or
-//! *read*, never scripts; a here-document given to a program that is not a shell is data.
-//! The words `xargs` adds to its command are the words it reads when the line gives them, and
-//! the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `pkexec`, `ssh-agent`, `busybox`,
+//! `flock`, `runuser -u`, `chroot`, `screen`, `xargs`, `find -exec`), the directory each is looked
+//! up from (`cd` moves it for the commands after it), the scripts a shell or an interpreter runs or
+//! sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter
+//! is given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
+//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`, `printf …`,
+//! `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `tmux`
+//! (a new session's, window's or pane's command) and `env -S` run (each read again with the same
+//! rules), and the files the line reads and writes through redirections. Redirection targets are
+//! files *written* or *read*, never scripts; a here-document given to a program that is not a shell
+//! is data. The words `xargs` adds to its command are the words it reads when the line gives them,
+//! and the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
 //! point. What would run and cannot be read is listed in [`Line::unread`].
 //!
 //! What the line computes when it runs — a glob, a command substitution, a variable the caller

@@ -141,6 +141,13 @@ pub(crate) fn wrapper(program: &str) -> Option<Wrapper> {
             ],
         ),
         "doas" => w(&["-u", "-C"], false, 0, &[]),
+        // `screen -dm [-S NAME] COMMAND…` runs the command in a new window.
+        "screen" => w(
+            &["-S", "-c", "-e", "-h", "-p", "-T", "-t", "-s", "-Logfile"],
+            false,
+            0,
+            &["-ls", "-list", "-r", "-R", "-x", "-X", "-v", "-wipe", "-Q"],
+        ),
         // `pkexec [--user USER] PROGRAM…` (from the user's home, unless `--keep-cwd`).
         "pkexec" => w(&["--user"], false, 0, &["--version", "--help"]),
         // `ssh-agent [OPTIONS] COMMAND…` runs the command with the agent set up.

@@ -840,3 +840,43 @@ fn a_redirection_after_a_here_documents_delimiter_is_read() {
     assert!(line.commands[0].args.is_empty());
     assert_eq!(line.unread.len(), 1);
 }
+
+/// `tmux` runs the command of a new session, window or pane (one word is a line of `sh`), and
+/// `screen` its command; what runs under tmux is not pinnable.
+#[test]
+fn tmux_and_screen_run_their_command() {
+    let shown = |line: &str| -> Vec<(String, Option<PathBuf>)> {
+        Line::parse(line, Shell::Bash, &cx())
+            .commands
+            .iter()
+            .filter(|c| c.program.as_static() == Some("rm"))
+            .map(|c| (statics(&c.args).join(" "), c.dir.clone()))
+            .collect()
+    };
+    let here = Some(PathBuf::from("/w"));
+    assert_eq!(
+        shown("tmux new-session -d 'rm .env'"),
+        [(".env".into(), here.clone())]
+    );
+    assert_eq!(
+        shown("tmux new -d -s x rm a b"),
+        [("a b".into(), here.clone())]
+    );
+    assert_eq!(
+        shown("tmux new-window -c sub 'rm x'"),
+        [("x".into(), Some(PathBuf::from("/w/sub")))]
+    );
+    assert_eq!(shown("tmux split-window 'rm x'"), [("x".into(), None)]);
+    assert_eq!(shown("tmux -c 'rm y'"), [("y".into(), here.clone())]);
+    assert_eq!(
+        shown("screen -dmS s sh -c 'rm .env'"),
+        [(".env".into(), here)]
+    );
+    assert!(shown("tmux ls").is_empty());
+    assert!(shown("screen -ls").is_empty());
+    assert!(run_by("tmux new-session -d ./x.sh", Shell::Bash).is_err());
+    assert_eq!(
+        run_by("screen -dm ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/x.sh"]))
+    );
+}

@@ -339,6 +339,8 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "sh -c 'rm \"$@\"' _ .env",
         "for f in .env; do echo x > \"$f\"; done",
         "f() { echo x; } > .env; f",
+        "tmux new-session -d 'rm .env'",
+        "screen -dm sh -c 'rm .env'",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -722,9 +724,8 @@ fn programs_that_write_what_they_name_are_read() {
 /// - the arguments a function is given are known words, and the model leaves them unknown:
 ///   it reads a function's body once, where it is defined, not at each call with its words
 ///   (a `-c` string's operands, it reads);
-/// - runners the model does not list as wrappers start the command they are given, each with
-///   its own syntax for it (`tmux new-session`'s shell command, `screen -dm`'s options,
-///   `parallel`'s `:::` lists);
+/// - `parallel` runs its command with each word of its `:::` lists, which the model does not
+///   read;
 /// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`); the grammar
 ///   ends the word there, and the model lists the line as unread, which the guard does not
 ///   judge;
@@ -738,8 +739,6 @@ fn forms_the_shell_model_does_not_read_yet() {
         &[
             "for f in .git/hooks/*; do cp evil \"$f\"; done",
             "f() { rm \"$1\"; }; f .env",
-            "tmux new-session -d 'rm .env'",
-            "screen -dm sh -c 'rm .env'",
             "parallel rm ::: .env",
             "echo x > .e\\\nnv",
             "CDPATH=.git cd hooks && touch x",

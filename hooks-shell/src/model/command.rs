@@ -549,6 +549,9 @@ impl Walker<'_> {
                     "`cdable_vars`, which makes `cd NAME` go where a variable says",
                 );
             }
+            _ if base == "tmux" && !rest.is_empty() => {
+                self.tmux(rest, span, scope, child, stdin, wrappers);
+            }
             _ if base == "watch" && !rest.is_empty() => {
                 self.dynamic(span.clone(), "`watch` runs its arguments as a line of `sh`");
                 self.watch(rest, span, scope, child, stdin, wrappers);
@@ -803,6 +806,108 @@ impl Walker<'_> {
             }
             None => {
                 self.unread(span, "`watch` runs a line computed when the line runs");
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// `tmux [OPTIONS] new-session|new-window|split-window|respawn-pane … [COMMAND]`: the
+    /// command runs in a pane, from the directory of `-c` (else, but for a new session, the
+    /// session's, not known) — one word is a line of `sh`, several a program and its arguments.
+    /// `tmux -c LINE` runs the line. Dynamic: what runs is the tmux server's.
+    pub(super) fn tmux(
+        &mut self,
+        rest: &[(Word, Range<usize>, bool)],
+        span: Range<usize>,
+        scope: &mut Scope,
+        child: &mut Scope,
+        stdin: &Stdin,
+        wrappers: Vec<String>,
+    ) {
+        const GLOBAL: &[&str] = &["-L", "-S", "-f", "-T", "-c"];
+        const NEW: &[&str] = &[
+            "-c", "-e", "-F", "-f", "-n", "-s", "-t", "-x", "-y", "-l", "-p",
+        ];
+        let mut branch = scope.branch();
+        let computed = |words: &[(Word, Range<usize>, bool)]| {
+            words.iter().any(|(w, _, _)| w.as_static().is_none())
+        };
+        let k = after_options(rest, GLOBAL);
+        // `tmux -c LINE`: the line, run by the user's shell.
+        let global = &rest[..k.unwrap_or(rest.len())];
+        if let Some(at) = global
+            .iter()
+            .position(|(w, _, _)| w.as_static() == Some("-c"))
+        {
+            match global.get(at + 1) {
+                Some((Word::Static(line), s, _)) => {
+                    self.dynamic(span.clone(), "`tmux -c` runs its line in the user's shell");
+                    let mut inner = branch.child();
+                    self.nested(&line.clone(), Shell::Posix, &mut inner, s.clone());
+                }
+                _ => {
+                    self.unread(span, "`tmux -c` runs a line computed when the line runs");
+                }
+            }
+            return;
+        }
+        let Some(k) = k else {
+            if computed(rest) {
+                self.unread(span, "`tmux` with options computed when the line runs");
+            }
+            return;
+        };
+        let sub = rest[k].0.as_static().unwrap_or("");
+        if !matches!(
+            sub,
+            "new-session"
+                | "new"
+                | "new-window"
+                | "neww"
+                | "split-window"
+                | "splitw"
+                | "respawn-pane"
+                | "respawnp"
+                | "respawn-window"
+                | "respawnw"
+        ) {
+            return;
+        }
+        let options = &rest[k + 1..];
+        let Some(at) = after_options(options, NEW) else {
+            if computed(options) {
+                self.unread(span, "`tmux` with options computed when the line runs");
+            }
+            return;
+        };
+        let words = &options[at..];
+        self.dynamic(
+            span.clone(),
+            format!("`tmux {sub}` runs its command in a pane"),
+        );
+        let dir = options[..at]
+            .iter()
+            .position(|(w, _, _)| w.as_static() == Some("-c"))
+            .map(|p| options.get(p + 1).and_then(|(w, _, _)| w.as_static()));
+        branch.dir = match dir {
+            Some(Some(d)) => branch.dir.as_ref().map(|x| x.join(d)),
+            Some(None) => None,
+            None if matches!(sub, "new-session" | "new") => branch.dir.clone(),
+            None => None,
+        };
+        match words {
+            [(Word::Static(line), s, _)] => {
+                let mut inner = branch.child();
+                self.nested(&line.clone(), Shell::Posix, &mut inner, s.clone());
+            }
+            [(Word::Dynamic(_), s, _)] => {
+                self.unread(s.clone(), "`tmux` runs a line computed when the line runs");
+            }
+            _ => {
+                let mut wrapped = wrappers;
+                wrapped.push("tmux".into());
+                self.run(words, span, &mut branch, child, stdin, wrapped);
             }
         }
     }

@@ -339,7 +339,9 @@ impl Walker<'_> {
                             // `cat <<EOF > f; rm x`: the grammar reads `; rm x` as more
                             // targets of `> f`.
                             let span = self.span(part);
-                            self.unread(span, "text after a here-document's delimiter that the grammar does not parse");
+                            let why = "text after a here-document's delimiter that the grammar \
+                                       does not parse";
+                            self.unread(span, why);
                         }
                     } else if child.kind() == "heredoc_redirect"
                         && matches!(
