@@ -105,9 +105,9 @@
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
 //! - A line that another program gives a shell of its choosing or runs elsewhere — `eval`,
-//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `chroot`, `env -S` — is read as
-//!   commands of its own (a guard judges them) and stays dynamic: it is not a line a reader
-//!   approves as written.
+//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `tmux`, `chroot`, `pkexec`,
+//!   `env -S` — is read as commands of its own (a guard judges them) and stays dynamic: it is
+//!   not a line a reader approves as written.
 //! - The words `xargs` adds are the words it reads, when its input is text the line writes;
 //!   when `find` writes it, or for `find -exec`'s `{}`, a path starting with `find`'s start
 //!   point ([`Part::Unknown`] after it); otherwise a value not known.
