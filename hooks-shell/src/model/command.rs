@@ -809,9 +809,7 @@ impl Walker<'_> {
             }
         }
     }
-}
 
-impl Walker<'_> {
     /// `tmux [OPTIONS] new-session|new-window|split-window|respawn-pane … [COMMAND]`: the
     /// command runs in a pane, from the directory of `-c` (else, but for a new session, the
     /// session's, not known) — one word is a line of `sh`, several a program and its arguments.
