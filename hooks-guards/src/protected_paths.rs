@@ -79,21 +79,18 @@
 //! A pattern with a `*` matches by glob: one without a `/` (`*.pem`) matches a file's name
 //! anywhere, one with a `/` matches the path relative to the project directory.
 //!
-//! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what
-//! a program writes of its own accord (`git config`, a build, a git command that names no
-//! path: `git clean -fdx`, `git reset --hard`), are not read; a directory
-//! removed whole is checked for the protected paths given as paths, not for a glob
-//! (`rm -r certs` with `*.pem` protected), and `find`'s `-name` is matched against a
-//! protected path's own name, not the names inside it (`find . -name config -delete` is let
-//! through though it reaches `.git/config`); a symlink the same line creates before writing
-//! through it is not followed unless it points at a protected path (then `ln` itself is
-//! blocked); a case-insensitive file system is compared case-sensitively. The shell model does
-//! not yet say what a redirection on a function's definition writes (`f() { …; } > .env`),
-//! what a `for` loop gives its variable, what arguments a `-c` string or a function is given
-//! (`sh -c 'rm "$1"' _ .env`), nor what runners it does not list start (`pkexec`, `chroot`,
-//! `watch`, `tmux`, `screen`, `parallel`), nor what a backslash-newline inside a word, `~+`,
-//! `CDPATH=DIR cd`, `printf -v`, `read` or an array make a word: such a target is judged as
-//! unknown.
+//! Known limits: what an interpreter's code writes (`python -c "open('.env','w')"`), and what a
+//! program writes of its own accord (`git config`, a build, a git command that names no path: `git
+//! clean -fdx`, `git reset --hard`), are not read; a directory removed whole is checked for the
+//! protected paths given as paths, not for a glob (`rm -r certs` with `*.pem` protected), and
+//! `find`'s `-name` is matched against a protected path's own name, not the names inside it (`find
+//! . -name config -delete` is let through though it reaches `.git/config`); a symlink the same line
+//! creates before writing through it is not followed unless it points at a protected path (then
+//! `ln` itself is blocked); a case-insensitive file system is compared case-sensitively. The shell
+//! model does not yet say what a `for` loop over a glob gives its variable, what arguments a
+//! function is given (`f() { rm "$1"; }; f .env`), nor what `parallel` runs with its `:::` lists,
+//! nor what a backslash-newline inside a word, `CDPATH=DIR cd`, `printf -v`, `read` or an array
+//! make a word: such a target is judged as unknown.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -29,37 +29,36 @@
 //!   `"$HOME/.ssh/$F"` is known as far as `~/.ssh/`, `"$OUT"` not at all ([`Computed`]). It is
 //!   never guessed and never dropped. One the line expands with a default (`${OUT:-.env}`) is
 //!   left to the word's text, which says what the default makes it.
-//! - A word the line computes (a glob, a brace expansion, a command substitution, a default)
-//!   is read from the line's own text ([`pattern`]), from the blank before the computed part
-//!   to the blank after it: its alternatives, its pattern, its known prefix. In a `-c` string
-//!   the word is read from the string, re-parsed on its own; where the text of a word cannot be
-//!   found (a here-document given to a shell), nothing of it is known.
+//! - A word the line computes is read from what the model knows of it ([`Part`]s: its text,
+//!   its glob patterns, the variables not known), and, where the model does not know a value
+//!   the line's text tells — a command substitution printing known words (`$(echo .env)`), a
+//!   variable's default (`${OUT:-.env}`) — from the line's own text ([`pattern`]), from the
+//!   blank before the computed part to the blank after it. In a `-c` string that text is read
+//!   from the string, re-parsed on its own; where the text of a word cannot be found (a
+//!   here-document given to a shell), nothing of it is known.
 //! - A command whose directory the line leaves unknown (after `cd "$(…)"`, `cd ..`, a `cd`
 //!   under a condition) may run in any directory the line is known to visit: where it starts,
 //!   and every directory a `cd`, `pushd` or `env -C` of the line names.
-//! - Where the model says a line runs code it does not read but the code is known, the code is
-//!   read as a line of its own, in its command's directory: text a shell (also one behind a
-//!   wrapper, `| sudo sh`) reads from a pipe whose writer is `echo` or `printf` of a known
-//!   string (`echo 'rm x' | sh`) or `cat` of a here-document or here-string (`cat <<EOF |
-//!   bash`), the script a shell or `source` reads from a process substitution of such a writer
-//!   (`bash <(echo 'rm x')`) or from its own here-string as `/dev/stdin`, the known words
-//!   `eval` runs, the string `env -S` splits, and the `-c` string of `su`, `runuser`,
-//!   `script`, `flock`, `fish` and of a shell `xargs` runs (with what `xargs` is fed: `-I`'s
-//!   string replaced by each item, and fed by a `find`, read as that `find -exec`). So
-//!   is what follows a here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which
-//!   the grammar gives to the here-document; and `3<> f` opens `f` to write. `$(pwd)` and
-//!   `` `pwd` `` are `$PWD`, which the model moves with each `cd`.
-//! - What `xargs` reads, when the line says — a here-string, a here-document, a pipe from
-//!   `echo` or `printf` of known words, or from a `find` — is what it gives the command it
-//!   runs ([`Fed`]): `echo .env | xargs rm` is `rm .env`, and `find . -name .env | xargs rm` is
-//!   `find . -name .env -exec rm {} +`. What it reads from a file or another program is
-//!   unknown.
+//! - The lines other programs give a shell are the model's: text piped or fed into a shell
+//!   (`echo 'rm x' | sh`, `cat <<EOF | bash`, `sh <<< …`), the lines of `eval`, `su -c`,
+//!   `runuser -c`, `script -c`, `flock -c` and `env -S`. Where the model leaves code unread but
+//!   the code is known, it is read here as a line of its own, in its command's directory: the
+//!   script a shell or `source` reads from a process substitution of `echo` or `printf`
+//!   (`bash <(echo 'rm x')`) or from its own input as `/dev/stdin`, `fish -c`, and the `-c`
+//!   string of a shell `xargs` runs (with what `xargs` is fed: `-I`'s string replaced by each
+//!   item, and fed by a `find`, read as that `find -exec`). So is what follows a
+//!   here-document's delimiter on its line (`cat <<EOF > .env; rm x`), which the grammar gives
+//!   to the here-document; and `3<> f` opens `f` to write.
+//! - What `xargs` reads is the model's (the words it adds to its command); a command fed the
+//!   paths a piped `find` prints is read as that `find -exec` ([`Fed`]): `find . -name .env |
+//!   xargs rm` is `find . -name .env -exec rm {} +`. What it reads from a file or another
+//!   program is unknown.
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use hookchain_shell::{Command, Context, Line, RedirectKind, Shell, Word};
+use hookchain_shell::{Command, Context, Input, Line, Part, RedirectKind, Shell, Word};
 use serde_json::Value;
 
 use crate::destructive_commands::excerpt;
@@ -71,7 +70,10 @@ pub(crate) mod writes;
 pub(crate) use writes::Write;
 
 /// The value an unknown variable is read with: a character no path or option holds, so that a
-/// word holding it is known exactly up to it.
+/// word holding it is known exactly up to it. The model keeps what is known of a word with an
+/// unknown variable ([`Part`]s), but a line given to a shell with one in it (`sh -c "echo $X >
+/// .env"`) it leaves unread: read with this value, the line is read, the variable's place
+/// known.
 const UNKNOWN: char = '\u{E000}';
 
 /// How many variables of a line are read as unknown parts (the rest stay unknown words).
@@ -152,30 +154,23 @@ pub(crate) struct Cmd {
     /// The directories it may run in: one when the line says, every directory the line is
     /// known to visit when a `cd` before it makes it unknown.
     pub(crate) dirs: Vec<PathBuf>,
-    /// The wrappers it runs through, outermost first.
-    pub(crate) wrappers: Vec<String>,
-    /// What `xargs` gives it to work on, when the line says (`echo a b | xargs rm`).
+    /// What `xargs` gives it to work on, when `xargs` runs it.
     pub(crate) fed: Option<Fed>,
 }
 
-/// What `xargs` gives the command it runs, read from what the line feeds `xargs`.
+/// What `xargs` gives the command it runs. The words it reads are the model's: known items
+/// are among the command's arguments (`echo .env | xargs rm` is `rm .env`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fed {
-    /// The items.
-    pub(crate) feed: Feed,
-    /// The string each item replaces in the arguments (`-I {}`), one run per item; without
-    /// it the items are appended to the arguments.
-    pub(crate) replace: Option<String>,
-}
-
-/// The items `xargs` reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Feed {
-    /// Known items: what `echo` or `printf` prints, or a here-string or here-document holds,
-    /// split as `xargs` splits it.
-    Items(Vec<String>),
-    /// The paths a `find` prints: that `find`'s arguments (its start paths and expression).
+pub(crate) enum Fed {
+    /// Words the line gives it (a here-string, a here-document, `echo` or `printf` of known
+    /// words), among the arguments.
+    Known,
+    /// The paths a `find` prints: that `find`'s arguments (its start paths and expression);
+    /// each path found stands as `{}` in the arguments, so that the command is read as that
+    /// `find -exec` (`find . -name .env | xargs rm` is `find . -name .env -exec rm {} +`).
     Found(Vec<Arg>),
+    /// What it reads from a file or another program: not known.
+    Unknown,
 }
 
 impl Cmd {
@@ -281,8 +276,7 @@ impl ShellCall {
         let cx = Context::new(start)
             .vars(vars.iter().cloned())
             .vars(unknown.iter().cloned());
-        // `$(pwd)` is `$PWD` (the model knows where each `cd` leaves `PWD`).
-        let text = line.replace("$(pwd)", "${PWD}").replace("`pwd`", "${PWD}");
+        let text = line.to_owned();
         let parsed = Line::parse(&text, Shell::Bash, &cx);
         let mut levels = vec![Level { text, line: parsed }];
         let context_vars: Vec<(String, String)> = vars.iter().chain(&unknown).cloned().collect();
@@ -322,13 +316,20 @@ impl ShellCall {
                     program: command.program.as_static().map(str::to_owned),
                     args,
                     dirs: dirs(&command.dir),
-                    wrappers: command.wrappers.clone(),
                     fed: None,
                 });
             }
-            for at in 0..level.line.commands.len() {
-                let fed = xargs_feed(level, at, &call.commands[first..]);
-                call.commands[first + at].fed = fed;
+            for (at, command) in level.line.commands.iter().enumerate() {
+                let fed = xargs_fed(&level.line, at, &call.commands[first..]);
+                if let Some((Fed::Found(_), find)) = &fed {
+                    let find = &level.line.commands[*find];
+                    for (k, word) in command.args.iter().enumerate() {
+                        if found_word(word, find) {
+                            call.commands[first + at].args[k] = Arg::Known("{}".to_owned());
+                        }
+                    }
+                }
+                call.commands[first + at].fed = fed.map(|(fed, _)| fed);
             }
             for (at, redirect) in level.line.redirects.iter().enumerate() {
                 if !matches!(
@@ -347,12 +348,19 @@ impl ShellCall {
                     RedirectKind::Read if operator.ends_with("<>") => RedirectKind::ReadWrite,
                     kind => kind,
                 };
-                call.redirects.push(Redir {
+                let redir = Redir {
                     kind,
                     target,
                     dirs: dirs(&redirect.dir),
                     operator,
-                });
+                };
+                // Read by the model and again from a here-document's rest: once.
+                if !call.redirects.iter().any(|r| {
+                    (r.kind, &r.target, &r.dirs, &r.operator)
+                        == (redir.kind, &redir.target, &redir.dirs, &redir.operator)
+                }) {
+                    call.redirects.push(redir);
+                }
             }
         }
         call
@@ -393,6 +401,9 @@ impl Reader<'_> {
         match word {
             Word::Static(s) => static_arg(s),
             Word::Dynamic(d) => {
+                if let Some(arg) = from_parts(&d.parts) {
+                    return arg;
+                }
                 let command = &line.commands[at];
                 if d.span != command.span && d.span.end <= text.len() {
                     return self.written(word_around(text, &d.span, command.span.start));
@@ -418,6 +429,9 @@ impl Reader<'_> {
         match &redirect.target {
             Word::Static(s) => static_arg(s),
             Word::Dynamic(d) => {
+                if let Some(arg) = from_parts(&d.parts) {
+                    return arg;
+                }
                 if d.span != redirect.span && redirect.span.end <= text.len() {
                     let raw = &text[redirect.span.clone()];
                     return self.written(strip_operator(raw).unwrap_or(raw));
@@ -522,6 +536,68 @@ fn word_end(text: &str, at: usize, mut in_double: bool) -> usize {
     if in_double { at } else { text.len() }
 }
 
+/// A dynamic word as the model knows it ([`Part`]s): its text when every part is text (a
+/// word `xargs` reads, run in batches it decides), else the word written with its glob
+/// patterns and the variables not known, and its text up to the first of them. `None` when a
+/// part is a value the model does not know but the line's text may tell — a command
+/// substitution that prints known words (`$(echo .env)`), a variable's default
+/// (`${OUT:-.env}`) — or when nothing is known of it: those are read from the text
+/// ([`pattern`]).
+fn from_parts(parts: &[Part]) -> Option<Arg> {
+    if parts.is_empty() {
+        return None;
+    }
+    let mut written = String::new();
+    let mut known: Option<String> = None;
+    for part in parts {
+        match part {
+            Part::Text(text) => {
+                if text
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "._/-+@%:,=".contains(c))
+                {
+                    written.push_str(text);
+                } else {
+                    written.push_str(&format!("'{}'", text.replace('\'', "'\\''")));
+                }
+            }
+            Part::Glob(glob) => {
+                known.get_or_insert_with(|| known_text(parts));
+                written.push_str(glob);
+            }
+            Part::Unknown {
+                name: Some(name),
+                split,
+            } => {
+                known.get_or_insert_with(|| known_text(parts));
+                written.push_str(&match split {
+                    true => format!("${{{name}}}"),
+                    false => format!("\"${{{name}}}\""),
+                });
+            }
+            Part::Unknown { name: None, .. } => return None,
+        }
+    }
+    Some(match known {
+        None => static_arg(&known_text(parts)),
+        Some(known) => Arg::Computed(Computed {
+            written: Some(written),
+            known: Some(known),
+        }),
+    })
+}
+
+/// The text of `parts` up to the first that is not text.
+fn known_text(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .map_while(|p| match p {
+            Part::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A static word: known, or known up to an unknown variable in it.
 fn static_arg(s: &str) -> Arg {
     match s.find(UNKNOWN) {
@@ -576,8 +652,10 @@ fn same_redirect(outer: &Line, at: usize, inner: &Line) -> Option<usize> {
 
 /// What follows the delimiter of each here-document of `line` on its first line (`> .env; rm
 /// x` of `cat <<EOF > .env; rm x`), read as lines of their own into `out`: the grammar gives
-/// them to the here-document, and the model does not read them. A here-document of a nested
-/// line is looked for in the nested line's own text.
+/// them to the here-document, and the model reads only what the grammar parses there (a
+/// redirection, `&& CMD`); after a `;`, `&` or `|` it lists the rest as unread, or drops it
+/// (`cat <<EOF; rm x`). A here-document of a nested line is looked for in the nested line's
+/// own text.
 fn heredoc_rests(
     text: &str,
     line: &Line,
@@ -784,33 +862,25 @@ fn given_in(level: &Level, start: &Path, vars: &[(String, String)]) -> Vec<Level
         let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
         let text = match (name, Shell::of_program(program)) {
             (_, Some(_)) => {
-                // Options only: a `-c` string or a script operand is read by the model.
-                let stdin = |s: &str| matches!(s, "/dev/stdin" | "/dev/fd/0");
-                let reads_stdin = words.as_ref().is_some_and(|w| {
-                    w.iter()
-                        .all(|s| s.starts_with('-') && !s.contains('c') || *s == "-s" || stdin(s))
-                });
-                // `bash /dev/stdin <<< '…'`: a script the model leaves unread.
-                let script_in = words
-                    .as_ref()
-                    .is_some_and(|w| w.iter().copied().any(stdin))
-                    .then(|| own_input(level, command))
-                    .flatten()
-                    .filter(|r| r.kind != RedirectKind::Read)
-                    .and_then(|r| r.target.as_static());
-                if reads_stdin {
-                    pipe_writer(level, at)
-                        .and_then(|(writer, body)| printed(writer, body))
-                        .or_else(|| script_in.map(str::to_owned))
-                } else {
-                    substituted_script(level, at)
+                // `bash /dev/stdin <<< '…'`: a script read from a descriptor, which the model
+                // leaves dynamic and does not read (a pipe or a here-document given to a
+                // shell that reads its standard input, it reads).
+                let stdin = |w: &Word| matches!(w.as_static(), Some("/dev/stdin" | "/dev/fd/0"));
+                match &command.input {
+                    Input::Text(Word::Static(text))
+                    | Input::Pipe {
+                        text: Some(text), ..
+                    } if command.args.iter().any(stdin) => Some(text.clone()),
+                    _ => substituted_script(level, at),
                 }
             }
             ("source" | ".", _) => substituted_script(level, at),
-            ("eval", _) => words.map(|w| w.join(" ")),
-            ("su" | "runuser" | "script" | "flock" | "fish", _) => words.and_then(|w| dash_c(&w)),
+            // The model reads the `-c` string of `su`, `runuser`, `script` and `flock`, not
+            // fish's.
+            ("fish", _) => words.and_then(|w| dash_c(&w)),
+            // The model leaves a shell `xargs` runs unread: its line depends on what `xargs`
+            // reads.
             ("xargs", _) => words.and_then(|w| xargs_shell_line(level, at, &w)),
-            ("env", _) => words.and_then(|w| split_string(&w)),
             _ => None,
         };
         if let Some(text) = text {
@@ -838,8 +908,8 @@ fn dash_c(words: &[&str]) -> Option<String> {
 }
 
 /// What `echo` or `printf` prints, when its words are known and hold no escape or format it
-/// would read; what `cat` prints of the here-document or here-string `body` it reads.
-fn printed(command: &Command, body: Option<&str>) -> Option<String> {
+/// would read.
+fn printed(command: &Command) -> Option<String> {
     let words: Option<Vec<&str>> = command.args.iter().map(Word::as_static).collect();
     let words = words?;
     match command.program.as_static()?.rsplit('/').next()? {
@@ -861,64 +931,8 @@ fn printed(command: &Command, body: Option<&str>) -> Option<String> {
             }
             _ => None,
         },
-        "cat" if matches!(words.as_slice(), [] | ["-"]) => body.map(str::to_owned),
         _ => None,
     }
-}
-
-/// The command whose output the command `at` of `level` reads through a pipe (`echo x | sh`,
-/// `echo x | sudo sh`, `cat <<EOF | sh`), with the here-document or here-string the writer
-/// reads, if any: the last command that ends before it, when only a `|` (and the head of that
-/// here-document) stands between them.
-fn pipe_writer(level: &Level, at: usize) -> Option<(&Command, Option<&str>)> {
-    let commands = &level.line.commands;
-    let command = &commands[at];
-    let writer = commands[..at]
-        .iter()
-        .rev()
-        .find(|c| c.span.end <= command.span.start)?;
-    let text = &level.text;
-    let fed = level.line.redirects.iter().find(|r| {
-        matches!(
-            r.kind,
-            RedirectKind::HereDocument | RedirectKind::HereString
-        ) && r.span.start >= writer.span.start
-            && r.span.start < command.span.start
-    });
-    let between = match fed {
-        Some(r) if r.span.start >= writer.span.end => {
-            let head = match r.kind {
-                RedirectKind::HereString => r.span.end.min(command.span.start),
-                _ => r.span.start + heredoc_head(text.get(r.span.clone())?).len(),
-            };
-            format!(
-                "{}{}",
-                text.get(writer.span.end..r.span.start)?,
-                text.get(head..command.span.start)?
-            )
-        }
-        _ => text.get(writer.span.end..command.span.start)?.to_owned(),
-    };
-    (between.trim() == "|").then(|| (writer, fed.and_then(|r| r.target.as_static())))
-}
-
-/// The head of a here-document as the line writes it: `<<EOF`, `<<- 'EOF'`, up to its
-/// delimiter's end (`raw` starts with `<<`).
-fn heredoc_head(raw: &str) -> &str {
-    let first = raw.lines().next().unwrap_or_default();
-    let after = first.trim_start_matches("<<").trim_start_matches('-');
-    let lead = first.len() - after.len();
-    let after_blank = after.trim_start();
-    let lead = lead + after.len() - after_blank.len();
-    let end = match after_blank.chars().next() {
-        Some(q @ ('\'' | '"')) => after_blank[1..]
-            .find(q)
-            .map_or(after_blank.len(), |k| k + 2),
-        _ => after_blank
-            .find(|c: char| c.is_whitespace() || "<>|;&()".contains(c))
-            .unwrap_or(after_blank.len()),
-    };
-    &first[..lead + end]
 }
 
 /// The script a shell or `source` reads from a process substitution whose command prints a
@@ -941,47 +955,15 @@ fn substituted_script(level: &Level, at: usize) -> Option<String> {
         .filter(|c| c.span.start > d.span.start && c.span.end < d.span.end)
         .collect();
     match inside.as_slice() {
-        [one] => printed(one, None),
+        [one] => printed(one),
         _ => None,
     }
 }
 
-/// The command line `env -S STRING …` runs: the string split as a line, then the words after
-/// it (`env -S 'rm x'`, `env --split-string='rm x' y`).
-fn split_string(words: &[&str]) -> Option<String> {
-    let mut k = 0;
-    while let Some(word) = words.get(k) {
-        let string = match *word {
-            "-S" | "--split-string" => words.get(k + 1).map(|s| (*s, k + 2)),
-            w if w.starts_with("--split-string=") => Some((&w[15..], k + 1)),
-            w if w.starts_with("-S") => Some((&w[2..], k + 1)),
-            "-u" | "--unset" | "-C" | "--chdir" => {
-                k += 2;
-                continue;
-            }
-            w if w.starts_with('-') || w.contains('=') => {
-                k += 1;
-                continue;
-            }
-            _ => return None,
-        };
-        let (string, rest) = string?;
-        let mut line = string.to_owned();
-        for word in &words[rest..] {
-            line.push_str(&format!(" '{}'", word.replace('\'', "'\\''")));
-        }
-        return Some(line);
-    }
-    None
-}
-
-/// What `xargs` gives the command `at` of `level` (whose commands, read, are `cmds`), when the
-/// line says: the known items of a here-string, a here-document or a pipe from `echo` or
-/// `printf`, or the paths a piped `find` prints. `None` for a command `xargs` does not run,
-/// and when what it reads is not known (a file, `-a`, another program's output).
-fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
-    let commands = &level.line.commands;
-    let command = &commands[at];
+/// How `xargs` feeds the command `at` of `line` (whose commands, read, are `cmds`), with the
+/// index of the `find` that feeds it: `None` for a command `xargs` does not run.
+fn xargs_fed(line: &Line, at: usize, cmds: &[Cmd]) -> Option<(Fed, usize)> {
+    let command = &line.commands[at];
     if !command
         .wrappers
         .iter()
@@ -989,34 +971,53 @@ fn xargs_feed(level: &Level, at: usize, cmds: &[Cmd]) -> Option<Fed> {
     {
         return None;
     }
-    let x = commands[..at].iter().rposition(|c| {
-        c.span == command.span
-            && c.program
-                .as_static()
-                .is_some_and(|p| p.rsplit('/').next() == Some("xargs"))
-    })?;
-    let (replace, input) = xargs_reads(level, x)?;
-    let feed = match input {
-        XargsInput::Items(items) => Feed::Items(items),
-        XargsInput::Find(find) => {
-            let found = commands.iter().position(|c| std::ptr::eq(c, find))?;
-            Feed::Found(cmds.get(found)?.args.clone())
-        }
-    };
-    Some(Fed { feed, replace })
+    Some(match &command.input {
+        Input::Pipe { from, text } => match finder(line, from) {
+            Some(find) => (Fed::Found(cmds.get(find)?.args.clone()), find),
+            None if text.is_some() => (Fed::Known, at),
+            None => (Fed::Unknown, at),
+        },
+        Input::Text(Word::Static(_)) => (Fed::Known, at),
+        _ => (Fed::Unknown, at),
+    })
 }
 
-/// What `xargs` reads, when the line says.
-enum XargsInput<'a> {
-    /// Known items, split as `xargs` splits them.
-    Items(Vec<String>),
-    /// What this `find` prints.
-    Find(&'a Command),
+/// The `find` among the commands `from` of `line` (the writers of a pipe).
+fn finder(line: &Line, from: &Range<usize>) -> Option<usize> {
+    (from.start..from.end.min(line.commands.len())).find(|&k| {
+        line.commands[k]
+            .program
+            .as_static()
+            .is_some_and(|p| p.rsplit('/').next() == Some("find"))
+    })
+}
+
+/// Whether `word` is a path the model says `find` hands over: one of `find`'s start points
+/// and what is found under it (its known parts, then a part not known).
+fn found_word(word: &Word, find: &Command) -> bool {
+    let Word::Dynamic(d) = word else {
+        return false;
+    };
+    let Some((
+        Part::Unknown {
+            name: None,
+            split: false,
+        },
+        root,
+    )) = d.parts.split_last()
+    else {
+        return false;
+    };
+    find.args.iter().any(|arg| match arg {
+        Word::Static(s) => matches!(root, [Part::Text(t)] if t == s),
+        Word::Dynamic(r) => r.parts == root,
+    })
 }
 
 /// The string `-I` makes `xargs` (the command `x` of `level`) replace, and what it reads, when
-/// the line says (see [`xargs_feed`]).
-fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput<'_>)> {
+/// the line says: the items of known text, split as `xargs` splits them, or what a `find`
+/// prints.
+fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput)> {
     let xargs = &level.line.commands[x];
     let words: Vec<&str> = xargs
         .args
@@ -1060,20 +1061,13 @@ fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput<'_
         }
         k += 1;
     }
-    let text = match own_input(level, xargs) {
-        Some(r) if r.kind != RedirectKind::Read => r.target.as_static()?.to_owned(),
-        Some(_) => return None,
-        None => {
-            let (writer, body) = pipe_writer(level, x)?;
-            if writer
-                .program
-                .as_static()
-                .is_some_and(|p| p.rsplit('/').next() == Some("find"))
-            {
-                return Some((replace, XargsInput::Find(writer)));
-            }
-            printed(writer, body)?
-        }
+    let text = match &xargs.input {
+        Input::Text(Word::Static(text)) => text.clone(),
+        Input::Pipe { from, text } => match finder(&level.line, from) {
+            Some(find) => return Some((replace, XargsInput::Find(find))),
+            None => text.clone()?,
+        },
+        _ => return None,
     };
     let items: Vec<String> = match (&replace, delimiter) {
         (_, Some(d)) => text
@@ -1093,20 +1087,12 @@ fn xargs_reads(level: &Level, x: usize) -> Option<(Option<String>, XargsInput<'_
     Some((replace, XargsInput::Items(items)))
 }
 
-/// The redirection `command` of `level` reads its standard input from: a file, a here-string
-/// or a here-document written on it.
-fn own_input<'a>(level: &'a Level, command: &Command) -> Option<&'a hookchain_shell::Redirect> {
-    level.line.redirects.iter().find(|r| {
-        matches!(
-            r.kind,
-            RedirectKind::Read | RedirectKind::HereString | RedirectKind::HereDocument
-        ) && r.span.start >= command.span.start
-            && (r.span.start <= command.span.end
-                || level
-                    .text
-                    .get(command.span.end..r.span.start)
-                    .is_some_and(|t| t.trim().is_empty()))
-    })
+/// What `xargs` reads, when the line says.
+enum XargsInput {
+    /// Known items, split as `xargs` splits them.
+    Items(Vec<String>),
+    /// What this `find` (its index in the line's commands) prints.
+    Find(usize),
 }
 
 /// The line a shell run by `xargs` (the command `at` of `level`, its words `words`) runs, with
@@ -1124,7 +1110,7 @@ fn xargs_shell_line(level: &Level, at: usize, words: &[&str]) -> Option<String> 
             .collect::<Vec<_>>()
             .join("\n"),
         Some((replace, XargsInput::Find(find))) => {
-            let find = level.text.get(find.span.clone())?;
+            let find = level.text.get(level.line.commands[find].span.clone())?;
             match replace.filter(|r| !r.is_empty()) {
                 Some(r) => format!(
                     "{find} -exec {} -c {} \\;",
@@ -1209,6 +1195,9 @@ mod tests {
 
     #[test]
     fn unknown_variables_are_known_up_to_where_they_stand() {
+        // A line given to a shell with an unknown variable in it is read.
+        let call = read(r#"sh -c "echo $X > .env""#);
+        assert_eq!(call.redirects[0].target, Arg::Known(".env".into()));
         let call = read(r#"cp x "$HOME_DIR/.ssh/$F" "$OUT""#);
         let cp = &call.commands[0];
         assert_eq!(
@@ -1315,6 +1304,42 @@ mod tests {
             .find(|c| c.name() == Some("cp"))
             .unwrap();
         assert_eq!(cp.args[1], Arg::Known("/nonexistent-proj/sub/y".into()));
+    }
+
+    #[test]
+    fn a_find_feeding_xargs_is_read_as_that_find_exec() {
+        for line in [
+            "find . -name .env | xargs rm",
+            "find . -name .env | sudo xargs -I% mv % /tmp/",
+        ] {
+            let call = read(line);
+            let fed = call
+                .commands
+                .iter()
+                .find(|c| matches!(c.fed, Some(Fed::Found(_))))
+                .unwrap();
+            assert!(fed.args.contains(&Arg::Known("{}".into())), "{line}");
+            let writes = call.writes();
+            assert!(
+                writes.iter().any(|w| w
+                    .finds
+                    .as_ref()
+                    .is_some_and(|f| f.names.iter().any(|(n, _)| n == ".env"))),
+                "{line}: {writes:?}"
+            );
+        }
+        // Known words are the model's, among the arguments once.
+        let rm = |line: &str| {
+            read(line)
+                .commands
+                .into_iter()
+                .find(|c| c.name() == Some("rm"))
+                .unwrap()
+        };
+        let known = rm("echo .env | xargs rm");
+        assert_eq!(known.args, [Arg::Known(".env".into())]);
+        assert_eq!(known.fed, Some(Fed::Known));
+        assert_eq!(rm("ls | xargs rm").fed, Some(Fed::Unknown));
     }
 
     #[test]

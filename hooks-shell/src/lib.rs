@@ -2,18 +2,18 @@
 //!
 //! [`Line::parse`] reads a command line as `sh -c LINE` or `bash -c LINE` would and says what it
 //! would execute: every simple command (after its wrappers: `env`, `nice`, `timeout`, `nohup`,
-//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `busybox`, `flock`,
-//! `runuser -u`, `chroot`, `xargs`, `find -exec`), the directory each is looked up from (`cd`
-//! moves it for the commands after it), the scripts a shell or an interpreter runs or sources
-//! (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter is
-//! given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
-//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`,
-//! `printf …`, `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`,
-//! `flock -c`, `watch` and `env -S` run (each read again with the same rules), and the files
-//! the line reads and writes through redirections. Redirection targets are files *written* or
-//! *read*, never scripts; a here-document given to a program that is not a shell is data.
-//! The words `xargs` adds to its command are the words it reads when the line gives them, and
-//! the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
+//! `command`, `exec`, `time`, `stdbuf`, `setsid`, `sudo`, `doas`, `pkexec`, `ssh-agent`, `busybox`,
+//! `flock`, `runuser -u`, `chroot`, `screen`, `xargs`, `find -exec`), the directory each is looked
+//! up from (`cd` moves it for the commands after it), the scripts a shell or an interpreter runs or
+//! sources (`bash -euo pipefail x.sh`, `python3 -u x.py`, `source x.sh`), the code an interpreter
+//! is given inline ([`Command::code`]), the lines a shell runs from `-c STRING`, from a
+//! here-document or a here-string, or from a pipe whose text the line writes (`echo …`, `printf …`,
+//! `cat <<EOF`), the lines `eval`, `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `tmux`
+//! (a new session's, window's or pane's command) and `env -S` run (each read again with the same
+//! rules), and the files the line reads and writes through redirections. Redirection targets are
+//! files *written* or *read*, never scripts; a here-document given to a program that is not a shell
+//! is data. The words `xargs` adds to its command are the words it reads when the line gives them,
+//! and the paths `find -exec` and `xargs` are fed by `find` are words starting with `find`'s start
 //! point. What would run and cannot be read is listed in [`Line::unread`].
 //!
 //! What the line computes when it runs — a glob, a command substitution, a variable the caller
@@ -63,7 +63,8 @@
 //!
 //! - Static means the same on every run given the caller's [`Context`]: the variables it knows
 //!   (the project directory, the hook's `env`), and whether every other variable is unset
-//!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context.
+//!   ([`Context::complete`]) or unknown. `~` is `HOME` from the context; under bash `~+` is
+//!   `PWD` and `~-` is `OLDPWD`.
 //! - Under [`Shell::Bash`] a brace expansion is the words it makes (`/{etc,usr}` is `/etc`
 //!   and `/usr`, `{1..3}` is `1 2 3`); under [`Shell::Posix`] it is dynamic (dash leaves it as
 //!   written, bash as `sh` expands it). An unquoted expansion of a known value is split at its
@@ -77,7 +78,17 @@
 //!   assignment or a `cd` made under a condition (`&&`, `||`, `if`, loops) leaves the variable
 //!   or the directory unknown after it, but for the rest of a run of `&&`, which runs only
 //!   where it went (`mkdir x && cd x && rm -rf ./*` runs `rm` in `x`). `PWD` is the directory
-//!   the line starts in.
+//!   the line starts in, and `$(pwd)` is `$PWD` (unless the line defines a function `pwd`).
+//! - A redirection on a function's definition is the line's (it applies at each call), and so
+//!   is one written after a here-document's delimiter (`cat <<EOF > f`), which the grammar
+//!   hangs inside the here-document; text there the grammar cannot parse (`cat <<EOF > f; rm
+//!   x`) is listed as unread.
+//! - A `for` loop over known words runs its body with each of them in turn (up to 16; past
+//!   that, or over a glob or a substitution, its variable is not known), and leaves its
+//!   variable unknown after it.
+//! - A `-c` string's operands are its `$0`, `$1`, … (`sh -c 'rm "$1"' _ x` runs `rm x`), until
+//!   `shift` or `set` moves them; `"$@"` and `$*` are known when there is one. A program named
+//!   through one is dynamic, as for a variable the line sets. A function's are not known.
 //! - `cd DIR` moves the directory of the commands after it in the same shell (not past a
 //!   subshell, a pipeline or `&`). A `cd` through `..` leaves the directory unknown: where it
 //!   leads depends on links (the shell's `cd link/..` is where `link` is; `cd -P`, and a shell
@@ -94,9 +105,9 @@
 //! - A bare program name is looked up on `PATH` by the shell and is not a file of the line's;
 //!   a program named by a path (holding a `/`) is, and so is every script operand.
 //! - A line that another program gives a shell of its choosing or runs elsewhere — `eval`,
-//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `chroot`, `env -S` — is read as
-//!   commands of its own (a guard judges them) and stays dynamic: it is not a line a reader
-//!   approves as written.
+//!   `su -c`, `runuser -c`, `script -c`, `flock -c`, `watch`, `tmux`, `chroot`, `pkexec`,
+//!   `env -S` — is read as commands of its own (a guard judges them) and stays dynamic: it is
+//!   not a line a reader approves as written.
 //! - The words `xargs` adds are the words it reads, when its input is text the line writes;
 //!   when `find` writes it, or for `find -exec`'s `{}`, a path starting with `find`'s start
 //!   point ([`Part::Unknown`] after it); otherwise a value not known.

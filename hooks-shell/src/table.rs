@@ -141,6 +141,22 @@ pub(crate) fn wrapper(program: &str) -> Option<Wrapper> {
             ],
         ),
         "doas" => w(&["-u", "-C"], false, 0, &[]),
+        // `screen -dm [-S NAME] COMMAND…` runs the command in a new window.
+        "screen" => w(
+            &["-S", "-c", "-e", "-h", "-p", "-T", "-t", "-s", "-Logfile"],
+            false,
+            0,
+            &["-ls", "-list", "-r", "-R", "-x", "-X", "-v", "-wipe", "-Q"],
+        ),
+        // `pkexec [--user USER] PROGRAM…` (from the user's home, unless `--keep-cwd`).
+        "pkexec" => w(&["--user"], false, 0, &["--version", "--help"]),
+        // `ssh-agent [OPTIONS] COMMAND…` runs the command with the agent set up.
+        "ssh-agent" => w(
+            &["-a", "-E", "-O", "-P", "-t"],
+            false,
+            0,
+            &["-k", "-l", "-D", "-d"],
+        ),
         "strace" => w(
             &[
                 "-o", "-e", "-p", "-s", "-E", "-P", "-a", "-b", "-I", "-O", "-S", "-U", "-X",

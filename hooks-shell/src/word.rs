@@ -295,6 +295,29 @@ impl Walker<'_> {
                     self.bare(&raw[1..], p);
                     return;
                 }
+                // `~+` is `$PWD` and `~-` is `$OLDPWD` under bash; dash leaves them as written.
+                if let Some((name, rest)) = [("PWD", "~+"), ("OLDPWD", "~-")]
+                    .into_iter()
+                    .find_map(|(name, t)| Some((name, raw.strip_prefix(t)?)))
+                    .filter(|(_, rest)| first && (rest.is_empty() || rest.starts_with('/')))
+                {
+                    p.any = true;
+                    match scope.vars.get(name) {
+                        Some(Var::Known { value, .. }) if self.shell == Shell::Bash => {
+                            p.quoted_text(value)
+                        }
+                        _ => p.fail(
+                            span,
+                            format!(
+                                "`{}`, which bash reads as `${name}` and dash leaves",
+                                &raw[..2]
+                            ),
+                            unknown(Some(name), false),
+                        ),
+                    }
+                    self.bare(rest, p);
+                    return;
+                }
                 if first && raw.starts_with('~') {
                     p.fail(
                         span,
@@ -368,6 +391,19 @@ impl Walker<'_> {
                 }
                 let mut copy = scope.clone();
                 self.statement_seq(node, &mut copy);
+                // `$(pwd)` is `$PWD` (unless the line defines a function `pwd`).
+                let raw = self.text(node);
+                let inner = raw
+                    .strip_prefix("$(")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .or_else(|| raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+                if node.kind() == "command_substitution"
+                    && inner.is_some_and(|i| matches!(i.trim(), "pwd" | "pwd -L"))
+                    && !scope.functions.iter().any(|f| f == "pwd")
+                {
+                    self.variable("PWD", span, scope, quoted, assignment, p);
+                    return;
+                }
                 let why = if node.kind() == "command_substitution" {
                     "the output of a command substitution"
                 } else {
@@ -453,7 +489,33 @@ impl Walker<'_> {
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
         let split = !quoted && !assignment;
-        if !valid {
+        // A `-c` string's operands: known, but a program named through one is not a program
+        // the line names (`line`), as for a variable the line sets.
+        let positional = scope.positional.as_deref().and_then(|params| match name {
+            // `"$@"` and `$*` are the one parameter there is, as `$1` would be.
+            "@" | "*" if params.len() == 2 => Some(Var::Known {
+                value: params[1].clone(),
+                line: true,
+                exported: false,
+            }),
+            "#" => Some(Var::Known {
+                value: (params.len() - 1).to_string(),
+                line: true,
+                exported: false,
+            }),
+            _ if name.chars().all(|c| c.is_ascii_digit()) => Some(
+                match name.parse::<usize>().ok().and_then(|k| params.get(k)) {
+                    Some(value) => Var::Known {
+                        value: value.clone(),
+                        line: true,
+                        exported: false,
+                    },
+                    None => Var::Unset,
+                },
+            ),
+            _ => None,
+        });
+        if !valid && positional.is_none() {
             p.fail(
                 span,
                 format!("`${name}`, a special parameter"),
@@ -461,7 +523,7 @@ impl Walker<'_> {
             );
             return;
         }
-        match self.lookup(name, scope) {
+        match positional.unwrap_or_else(|| self.lookup(name, scope)) {
             Var::Known { value, line, .. } => {
                 p.line_var |= line;
                 if !split {

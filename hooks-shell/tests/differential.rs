@@ -120,6 +120,11 @@ const CORPUS: &[&str] = &[
     "bash -s <<< './y.sh s'",
     // A word the grammar skips before a here-document, and the `PWD` the shell starts with.
     "./x.sh - <<'EOF'\ndata\nEOF",
+    // A redirection after a here-document's delimiter is the command's.
+    "cat <<EOF > out.txt && ./x.sh h\nKEY=x\nEOF",
+    // `$(pwd)` is `$PWD`, wherever `cd` went.
+    "./x.sh \"$(pwd)/a\" `pwd`",
+    "cd sub && ./a.sh \"$(pwd)\" $(pwd)/b",
     "./x.sh >out.txt after the redirection",
     "\"$PWD\"/y.sh pwd",
     // What xargs and find -exec run, with the words they add.
@@ -177,6 +182,15 @@ const ATOMS: &[&str] = &[
     "\"$HOME\"/z.sh h",
     "${U:-./a.sh} q",
     "sh -c './x.sh s'",
+    // A redirection on a function's definition applies at each call.
+    "f() { ./x.sh f; } > out.txt; f",
+    // A `for` loop over known words runs its body with each.
+    r#"for f in a 'b c'; do ./x.sh "$f" $f; done"#,
+    "for f in a b; do ./x.sh; done; ./y.sh \"$f\"",
+    // A `-c` string's operands are its positional parameters.
+    r#"sh -c './x.sh "$1" $2 "$0"' zero 'o ne' 't wo'"#,
+    r#"bash -c './x.sh "$@" $# $*' _ one"#,
+    r#"sh -c 'set -e; ./x.sh "$1"' _ one"#,
     "bash -c 'cd sub && ./a.sh b'",
     "python3 -u x.py",
     ". ./y.sh dot",

@@ -192,7 +192,7 @@ fn more_wrappers_are_seen_through() {
     for line in [
         "env -iS './x.sh'",
         "env -vS./x.sh",
-        "env -C \"$(pwd)\" ./x.sh",
+        "env -C \"$(git rev-parse --show-toplevel)\" ./x.sh",
         "flock -c ./x.sh /tmp/l",
         "coproc { ./x.sh; }",
     ] {
@@ -419,6 +419,8 @@ fn programs_that_run_their_operand_are_seen_through() {
         "arch -x86_64 ./x.sh",
         "systemd-run --user -p X=1 ./x.sh",
         "unbuffer ./x.sh",
+        "ssh-agent ./x.sh",
+        "ssh-agent -t 60 ./x.sh",
     ] {
         assert_eq!(
             run_by(line, Shell::Posix),
@@ -427,7 +429,30 @@ fn programs_that_run_their_operand_are_seen_through() {
         );
     }
     assert_eq!(run_by("sudo -l", Shell::Posix), Ok(Vec::new()));
+    assert_eq!(run_by("ssh-agent -k", Shell::Posix), Ok(Vec::new()));
     assert!(run_by("chroot /srv ./x.sh", Shell::Posix).is_err());
+    // `pkexec` runs its command from the target user's home: read, from a directory not known.
+    assert!(run_by("pkexec ./x.sh", Shell::Posix).is_err());
+    let line = Line::parse("pkexec --user root tee /etc/hosts", Shell::Bash, &cx());
+    let tee = line.commands.last().unwrap();
+    assert_eq!(tee.program, Word::Static("tee".into()));
+    assert_eq!(statics(&tee.args), ["/etc/hosts"]);
+    assert_eq!(
+        (tee.dir.as_ref(), tee.wrappers.as_slice()),
+        (None, &["pkexec".to_owned()][..])
+    );
+}
+
+/// `~+` is `$PWD` and `~-` is `$OLDPWD` under bash (dash leaves them as written).
+#[test]
+fn tilde_plus_is_the_current_directory_under_bash() {
+    let line = Line::parse("cd src && touch ~+/x ~-/y ~+", Shell::Bash, &cx());
+    assert_eq!(
+        statics(&line.commands[1].args),
+        ["/w/src/x", "/w/y", "/w/src"]
+    );
+    let line = Line::parse("touch ~+/x", Shell::Posix, &cx());
+    assert!(line.commands[0].args[0].as_static().is_none());
 }
 
 /// `node ./x` runs `x.js` (or `x/index.js`): the file is not the one the line names.
@@ -510,7 +535,7 @@ fn a_dynamic_word_says_what_is_known_of_it() {
     let text = |s: &str| Part::Text(s.to_owned());
     let partial = Context::new("/w");
     let line = Line::parse(
-        r#"rm -rf "${BUILD:?}/out" $X/* ~/.cache "$(pwd)/x" ./build/*"#,
+        r#"rm -rf "${BUILD:?}/out" $X/* ~/.cache "$(dirname x)/x" ./build/*"#,
         Shell::Bash,
         &partial,
     );
@@ -694,4 +719,164 @@ fn words_after_a_redirection_and_before_a_here_document_are_the_command_s() {
     // A word continued on the next line is not read: the line is listed as unread.
     let line = Line::parse("git re\\\nset --hard", Shell::Bash, &cx());
     assert_eq!(line.unread[0].span, 0..18);
+}
+
+/// A `-c` string's operands are its `$0`, `$1`, …: known words, until `shift` or `set` moves
+/// them; a function's own are the words of each call, not known.
+#[test]
+fn a_dash_c_strings_operands_are_its_positional_parameters() {
+    for (line, args) in [
+        (r#"sh -c 'rm "$1"' _ .env"#, vec![".env"]),
+        (r#"bash -c 'rm "$0"' .env"#, vec![".env"]),
+        (r#"sh -c 'rm -f "$@"' _ .env"#, vec!["-f", ".env"]),
+        (r#"sh -c 'rm $1 "$2"' _ 'a b' c"#, vec!["a", "b", "c"]),
+        (r#"sh -c 'echo $#' _ a b"#, vec!["2"]),
+    ] {
+        let line = Line::parse(line, Shell::Bash, &cx());
+        let inner = line.commands.last().unwrap();
+        assert_eq!(statics(&inner.args), args, "{line:?}");
+    }
+    for line in [
+        r#"sh -c 'shift; rm "$1"' _ .env x"#,
+        r#"sh -c 'set -- x; rm "$1"' _ .env"#,
+        r#"sh -c 'f() { rm "$1"; }; f x' _ .env"#,
+        r#"sh -c 'rm "$@"' _ a b"#,
+        r#"sh -c 'rm "$1"'"#,
+        r#"rm "$1""#,
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let rm = parsed
+            .commands
+            .iter()
+            .find(|c| c.program == Word::Static("rm".into()))
+            .unwrap();
+        assert!(rm.args.last().unwrap().as_static().is_none(), "{line}");
+    }
+    // A program named through one is not one the line names.
+    assert!(run_by(r#"sh -c '"$1"' _ ./x.sh"#, Shell::Bash).is_err());
+}
+
+/// A `for` loop over known words runs its body with each of them; over a glob, or past a few
+/// words, its variable is not known; after the loop it is not known either.
+#[test]
+fn a_for_loop_gives_its_variable_each_known_word() {
+    let line = Line::parse(
+        r#"for f in a 'b c'; do rm "$f"; done; rm "$f""#,
+        Shell::Bash,
+        &cx(),
+    );
+    let rms: Vec<Option<&str>> = line
+        .commands
+        .iter()
+        .map(|c| c.args.first().and_then(Word::as_static))
+        .collect();
+    assert_eq!(rms, [Some("a"), Some("b c"), None]);
+    assert!(
+        line.commands
+            .iter()
+            .all(|c| c.conditional || c.args[0].as_static().is_none())
+    );
+    for line in [
+        r#"for f in ./*.sh; do rm "$f"; done"#,
+        r#"for f; do rm "$f"; done"#,
+        r#"for f in $(ls); do rm "$f"; done"#,
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let rm = parsed.commands.last().unwrap();
+        assert!(rm.args[0].as_static().is_none(), "{line}");
+    }
+    // A program named through it is not one the line names.
+    assert!(run_by("for f in ./x.sh; do $f; done", Shell::Bash).is_err());
+}
+
+/// A redirection on a function's definition applies at each call: its target is written.
+#[test]
+fn a_redirection_on_a_function_definition_is_the_lines() {
+    for (line, kind) in [
+        ("f() { echo x; } > .env; f", RedirectKind::Write),
+        ("function g { echo x; } 2>> .env; g", RedirectKind::Append),
+    ] {
+        let parsed = Line::parse(line, Shell::Bash, &cx());
+        let redirect = parsed.redirects.iter().find(|r| r.kind == kind).unwrap();
+        assert_eq!(redirect.target, Word::Static(".env".into()), "{line}");
+        assert_eq!(parsed.files_written(), [PathBuf::from("/w/.env")], "{line}");
+    }
+}
+
+/// `$(pwd)` and `` `pwd` `` are `$PWD`, which `cd` moves; not when the line defines `pwd`.
+#[test]
+fn a_substitution_of_pwd_is_the_current_directory() {
+    let line = Line::parse(r#"cd src && cp x "$(pwd)/y" `pwd`"#, Shell::Bash, &cx());
+    let cp = line
+        .commands
+        .iter()
+        .find(|c| c.program == Word::Static("cp".into()))
+        .unwrap();
+    assert_eq!(statics(&cp.args), ["x", "/w/src/y", "/w/src"]);
+    let line = Line::parse(
+        r#"pwd() { echo .git; }; cp x "$(pwd)/y""#,
+        Shell::Bash,
+        &cx(),
+    );
+    let cp = line.commands.last().unwrap();
+    assert!(cp.args[1].as_static().is_none());
+}
+
+/// A redirection written after a here-document's delimiter is the command's (the grammar
+/// hangs it inside the here-document); what follows it that the grammar cannot parse is
+/// listed as unread.
+#[test]
+fn a_redirection_after_a_here_documents_delimiter_is_read() {
+    let line = Line::parse(
+        "cat <<EOF >> .env && ./x.sh\nKEY=x\nEOF",
+        Shell::Bash,
+        &cx(),
+    );
+    assert_eq!(line.files_written(), [PathBuf::from("/w/.env")]);
+    assert_eq!(line.files_run(), Ok(paths(&["/w/x.sh"])));
+    assert!(line.commands[0].args.is_empty());
+    let line = Line::parse("cat <<'EOF' > .env; rm x\nKEY=x\nEOF", Shell::Bash, &cx());
+    assert_eq!(line.files_written(), [PathBuf::from("/w/.env")]);
+    assert!(line.commands[0].args.is_empty());
+    assert_eq!(line.unread.len(), 1);
+}
+
+/// `tmux` runs the command of a new session, window or pane (one word is a line of `sh`), and
+/// `screen` its command; what runs under tmux is not pinnable.
+#[test]
+fn tmux_and_screen_run_their_command() {
+    let shown = |line: &str| -> Vec<(String, Option<PathBuf>)> {
+        Line::parse(line, Shell::Bash, &cx())
+            .commands
+            .iter()
+            .filter(|c| c.program.as_static() == Some("rm"))
+            .map(|c| (statics(&c.args).join(" "), c.dir.clone()))
+            .collect()
+    };
+    let here = Some(PathBuf::from("/w"));
+    assert_eq!(
+        shown("tmux new-session -d 'rm .env'"),
+        [(".env".into(), here.clone())]
+    );
+    assert_eq!(
+        shown("tmux new -d -s x rm a b"),
+        [("a b".into(), here.clone())]
+    );
+    assert_eq!(
+        shown("tmux new-window -c sub 'rm x'"),
+        [("x".into(), Some(PathBuf::from("/w/sub")))]
+    );
+    assert_eq!(shown("tmux split-window 'rm x'"), [("x".into(), None)]);
+    assert_eq!(shown("tmux -c 'rm y'"), [("y".into(), here.clone())]);
+    assert_eq!(
+        shown("screen -dmS s sh -c 'rm .env'"),
+        [(".env".into(), here)]
+    );
+    assert!(shown("tmux ls").is_empty());
+    assert!(shown("screen -ls").is_empty());
+    assert!(run_by("tmux new-session -d ./x.sh", Shell::Bash).is_err());
+    assert_eq!(
+        run_by("screen -dm ./x.sh", Shell::Bash),
+        Ok(paths(&["/w/x.sh"]))
+    );
 }

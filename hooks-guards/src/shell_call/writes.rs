@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use hookchain_shell::{Context, Line, RedirectKind, Shell, Word};
 
-use super::{Arg, Cmd, Computed, Fed, Feed, ShellCall, UNKNOWN, pattern};
+use super::{Arg, Cmd, Computed, Fed, ShellCall, UNKNOWN, pattern};
 
 mod tools;
 
@@ -339,53 +339,20 @@ fn program(command: &Cmd) -> Option<&str> {
     Some(name)
 }
 
-/// The runs of `command` that `xargs` makes with what it is fed: the items appended to its
-/// arguments (or put in place of `-I`'s string, one run per item), or, for what a `find`
-/// prints, that `find` running it (`find … | xargs rm` is `find … -exec rm {} +`).
-fn fed_runs(command: &Cmd, fed: &Fed) -> Vec<Cmd> {
-    let base = Cmd {
+/// The `find -exec` that a command fed the paths a `find` prints amounts to (`find … | xargs
+/// rm` is `find … -exec rm {} +`; each path found is `{}` in its arguments).
+fn found_run(command: &Cmd, find_args: &[Arg]) -> Option<Cmd> {
+    let mut args = find_args.to_vec();
+    args.push(Arg::Known("-exec".to_owned()));
+    args.push(Arg::Known(command.program.clone()?));
+    args.extend(command.args.iter().cloned());
+    args.push(Arg::Known("+".to_owned()));
+    Some(Cmd {
+        program: Some("find".to_owned()),
+        args,
         fed: None,
         ..command.clone()
-    };
-    let replaced = |arg: &Arg, with: &str| match (arg, &fed.replace) {
-        (Arg::Known(s), Some(r)) if !r.is_empty() => Arg::Known(s.replace(r.as_str(), with)),
-        (other, _) => other.clone(),
-    };
-    match &fed.feed {
-        Feed::Items(items) => match &fed.replace {
-            None => {
-                let mut run = base;
-                run.args.extend(items.iter().cloned().map(Arg::Known));
-                vec![run]
-            }
-            Some(_) => items
-                .iter()
-                .map(|item| Cmd {
-                    args: base.args.iter().map(|a| replaced(a, item)).collect(),
-                    ..base.clone()
-                })
-                .collect(),
-        },
-        Feed::Found(find_args) => {
-            let Some(program) = base.program.clone() else {
-                return Vec::new();
-            };
-            let mut args = find_args.clone();
-            args.push(Arg::Known("-exec".to_owned()));
-            args.push(Arg::Known(program));
-            args.extend(base.args.iter().map(|a| replaced(a, "{}")));
-            if fed.replace.is_none() {
-                args.push(Arg::Known("{}".to_owned()));
-            }
-            args.push(Arg::Known("+".to_owned()));
-            vec![Cmd {
-                program: Some("find".to_owned()),
-                args,
-                wrappers: Vec::new(),
-                ..base
-            }]
-        }
-    }
+    })
 }
 
 /// The programs of this table.
@@ -725,8 +692,8 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
     let Some(name) = program(command) else {
         return;
     };
-    if let Some(fed) = &command.fed {
-        for run in fed_runs(command, fed) {
+    if let Some(Fed::Found(find_args)) = &command.fed {
+        if let Some(run) = found_run(command, find_args) {
             command_writes(call, &run, out);
         }
         return;
@@ -755,10 +722,7 @@ fn command_writes(call: &ShellCall, command: &Cmd, out: &mut Vec<Write>) {
         removes: false,
         finds: None,
     };
-    let fed = command
-        .wrappers
-        .iter()
-        .any(|w| w.rsplit('/').next() == Some("xargs"));
+    let fed = command.fed == Some(Fed::Unknown);
     match name {
         "tee" | "touch" | "truncate" | "unlink" | "rmdir" | "shred" | "rm" | "mkdir" => {
             let spec = match name {
@@ -1472,7 +1436,6 @@ fn exec_writes(call: &ShellCall, words: &[Arg], depth: usize) -> bool {
                         })
                         .collect(),
                     dirs: vec![PathBuf::from("/")],
-                    wrappers: Vec::new(),
                     fed: None,
                 };
                 let mut writes = Vec::new();

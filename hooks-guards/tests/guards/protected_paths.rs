@@ -329,6 +329,18 @@ fn shell_writes_to_block(elsewhere: &Path) -> Vec<ToolCall> {
         "su -c 'echo x > .env' root",
         "script -qc 'echo x > .env' /dev/null",
         "flock /tmp/lock -c 'echo x > .env'",
+        "chroot / tee /etc/hosts",
+        "watch -n1 'rm .env'",
+        "pkexec tee /etc/hosts",
+        "ssh-agent sh -c 'rm .env'",
+        "echo x > ~+/.env",
+        "sh -c 'rm \"$1\"' _ .env",
+        "bash -c 'rm \"$0\"' .env",
+        "sh -c 'rm \"$@\"' _ .env",
+        "for f in .env; do echo x > \"$f\"; done",
+        "f() { echo x; } > .env; f",
+        "tmux new-session -d 'rm .env'",
+        "screen -dm sh -c 'rm .env'",
         "echo x | xargs -I{} sh -c 'echo {} > .env'",
     ]
     .iter()
@@ -524,6 +536,7 @@ fn code_fed_to_shells_and_paths_fed_to_writers_are_read() {
             "cat <<'EOF' | bash\nrm .env\nEOF",
             "cat <<EOF | sh -s\necho x > .git/config\nEOF",
             "cat <<< 'rm .env' | sh",
+            "cat - <<EOF | sh\nrm .env\nEOF",
             "bash <(echo 'rm .env')",
             "source <(printf 'rm .env')",
             "env -S 'rm .env'",
@@ -705,41 +718,29 @@ fn programs_that_write_what_they_name_are_read() {
 /// gives it, and each fix belongs in the model. Ignored until the model reads them; run with
 /// `--ignored` to see which still get through.
 ///
-/// - a redirection on a function's definition applies at each call, and the model drops it;
-/// - a `for` loop over known words gives its variable each of them, and the model leaves the
-///   variable unknown;
-/// - the arguments a `-c` string (`$0`, `$1`, `$@`) or a function is given are known words,
-///   and the model leaves them unknown;
-/// - runners the model does not list as wrappers start the command they are given (`pkexec`,
-///   `chroot /`, `ssh-agent`, `watch`, `tmux new-session`, `screen -dm`, `parallel`);
-/// - `cat -` reads its standard input as `cat` does, and the model drops the `-`, so the
-///   guard cannot tell that a here-document is what it prints into `| sh`;
-/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`), and the model
-///   ends the word there; `~+` is `$PWD`, and the model reads it as a user's home;
-/// - `CDPATH=DIR cd X` goes to `DIR/X`; `printf -v`, `read` and an array set a variable the
-///   model leaves unknown.
+/// - a `for` loop over a glob gives its variable each file it matches, and the model leaves
+///   the variable unknown: a variable holds one known value or none, not a glob's parts (a
+///   loop over known words, it reads);
+/// - the arguments a function is given are known words, and the model leaves them unknown:
+///   it reads a function's body once, where it is defined, not at each call with its words
+///   (a `-c` string's operands, it reads);
+/// - `parallel` runs its command with each word of its `:::` lists, which the model does not
+///   read;
+/// - a backslash-newline inside a word joins it (`.e\<newline>nv` is `.env`); the grammar
+///   ends the word there, and the model lists the line as unread, which the guard does not
+///   judge;
+/// - `CDPATH=DIR cd X` goes to `DIR/X`, and the model takes `CDPATH` from its context only;
+///   `printf -v`, `read` and an array set a variable the model leaves unknown (their values
+///   are not computed).
 #[test]
 #[ignore = "needs the shell model to read these forms (see the doc comment)"]
 fn forms_the_shell_model_does_not_read_yet() {
     let (through, blocked) = judged(
         &[
-            "f() { echo x; } > .env; f",
-            "for f in .env; do echo x > \"$f\"; done",
             "for f in .git/hooks/*; do cp evil \"$f\"; done",
-            "sh -c 'rm \"$1\"' _ .env",
-            "bash -c 'rm \"$0\"' .env",
-            "sh -c 'rm \"$@\"' _ .env",
             "f() { rm \"$1\"; }; f .env",
-            "pkexec tee /etc/hosts",
-            "chroot / tee /etc/hosts",
-            "ssh-agent sh -c 'rm .env'",
-            "watch -n1 'rm .env'",
-            "tmux new-session -d 'rm .env'",
-            "screen -dm sh -c 'rm .env'",
             "parallel rm ::: .env",
-            "cat - <<EOF | sh\nrm .env\nEOF",
             "echo x > .e\\\nnv",
-            "echo x > ~+/.env",
             "CDPATH=.git cd hooks && touch x",
             "printf -v x '%s' .env; echo y > \"$x\"",
             "read -r x <<< .env; echo y > \"$x\"",

@@ -54,11 +54,18 @@ impl Walker<'_> {
         }
         // The grammar hangs the words after a redirection's target on the redirection
         // (`git >/dev/null reset --hard`): they are the command's.
+        // Not past text the grammar could not parse (`cat <<EOF > f; rm x`: `rm x` is no word
+        // of `cat`'s; it is listed as unread).
         for redirect in &redirects {
             let mut cursor = redirect.walk();
+            let error_at = redirect
+                .children(&mut cursor)
+                .find(|n| n.is_error())
+                .map_or(usize::MAX, |n| n.start_byte());
             let extra: Vec<Node> = redirect
                 .children_by_field_name("destination", &mut cursor)
                 .skip(1)
+                .filter(|n| n.start_byte() < error_at)
                 .collect();
             for node in extra {
                 let at = self.span(node);
@@ -315,6 +322,14 @@ impl Walker<'_> {
                 Some(None) => inner_scope.dir = None,
                 None => {}
             }
+            if base == "pkexec" && !statics[..i].contains(&Some("--keep-cwd")) {
+                // It runs the command from the target user's home, which the line does not say.
+                inner_scope.dir = None;
+                self.dynamic(
+                    span.clone(),
+                    "`pkexec` runs its command from the target user's home directory",
+                );
+            }
             let mut wrapped = wrappers;
             wrapped.push(base.clone());
             if base == "xargs" {
@@ -348,6 +363,16 @@ impl Walker<'_> {
 
         match name.as_str() {
             "popd" => scope.dir = None,
+            // `shift` and `set -- …` move the positional parameters.
+            "shift" => scope.positional = None,
+            "set"
+                if rest.iter().any(|(w, _, _)| {
+                    w.as_static()
+                        .is_none_or(|w| !w.starts_with(['-', '+']) || w == "--" || w == "-")
+                }) =>
+            {
+                scope.positional = None;
+            }
             "pushd" if self.shell == Shell::Posix => {
                 // A builtin of bash only: `sh` may or may not move.
                 scope.dir = None;
@@ -523,6 +548,9 @@ impl Walker<'_> {
                     span,
                     "`cdable_vars`, which makes `cd NAME` go where a variable says",
                 );
+            }
+            _ if base == "tmux" && !rest.is_empty() => {
+                self.tmux(rest, span, scope, child, stdin, wrappers);
             }
             _ if base == "watch" && !rest.is_empty() => {
                 self.dynamic(span.clone(), "`watch` runs its arguments as a line of `sh`");
@@ -778,6 +806,106 @@ impl Walker<'_> {
             }
             None => {
                 self.unread(span, "`watch` runs a line computed when the line runs");
+            }
+        }
+    }
+
+    /// `tmux [OPTIONS] new-session|new-window|split-window|respawn-pane … [COMMAND]`: the
+    /// command runs in a pane, from the directory of `-c` (else, but for a new session, the
+    /// session's, not known) — one word is a line of `sh`, several a program and its arguments.
+    /// `tmux -c LINE` runs the line. Dynamic: what runs is the tmux server's.
+    pub(super) fn tmux(
+        &mut self,
+        rest: &[(Word, Range<usize>, bool)],
+        span: Range<usize>,
+        scope: &mut Scope,
+        child: &mut Scope,
+        stdin: &Stdin,
+        wrappers: Vec<String>,
+    ) {
+        const GLOBAL: &[&str] = &["-L", "-S", "-f", "-T", "-c"];
+        const NEW: &[&str] = &[
+            "-c", "-e", "-F", "-f", "-n", "-s", "-t", "-x", "-y", "-l", "-p",
+        ];
+        let mut branch = scope.branch();
+        let computed = |words: &[(Word, Range<usize>, bool)]| {
+            words.iter().any(|(w, _, _)| w.as_static().is_none())
+        };
+        let k = after_options(rest, GLOBAL);
+        // `tmux -c LINE`: the line, run by the user's shell.
+        let global = &rest[..k.unwrap_or(rest.len())];
+        if let Some(at) = global
+            .iter()
+            .position(|(w, _, _)| w.as_static() == Some("-c"))
+        {
+            match global.get(at + 1) {
+                Some((Word::Static(line), s, _)) => {
+                    self.dynamic(span.clone(), "`tmux -c` runs its line in the user's shell");
+                    let mut inner = branch.child();
+                    self.nested(&line.clone(), Shell::Posix, &mut inner, s.clone());
+                }
+                _ => {
+                    self.unread(span, "`tmux -c` runs a line computed when the line runs");
+                }
+            }
+            return;
+        }
+        let Some(k) = k else {
+            if computed(rest) {
+                self.unread(span, "`tmux` with options computed when the line runs");
+            }
+            return;
+        };
+        let sub = rest[k].0.as_static().unwrap_or("");
+        if !matches!(
+            sub,
+            "new-session"
+                | "new"
+                | "new-window"
+                | "neww"
+                | "split-window"
+                | "splitw"
+                | "respawn-pane"
+                | "respawnp"
+                | "respawn-window"
+                | "respawnw"
+        ) {
+            return;
+        }
+        let options = &rest[k + 1..];
+        let Some(at) = after_options(options, NEW) else {
+            if computed(options) {
+                self.unread(span, "`tmux` with options computed when the line runs");
+            }
+            return;
+        };
+        let words = &options[at..];
+        self.dynamic(
+            span.clone(),
+            format!("`tmux {sub}` runs its command in a pane"),
+        );
+        let dir = options[..at]
+            .iter()
+            .position(|(w, _, _)| w.as_static() == Some("-c"))
+            .map(|p| options.get(p + 1).and_then(|(w, _, _)| w.as_static()));
+        branch.dir = match dir {
+            Some(Some(d)) => branch.dir.as_ref().map(|x| x.join(d)),
+            Some(None) => None,
+            None if matches!(sub, "new-session" | "new") => branch.dir.clone(),
+            None => None,
+        };
+        match words {
+            [(Word::Static(line), s, _)] => {
+                let mut inner = branch.child();
+                self.nested(&line.clone(), Shell::Posix, &mut inner, s.clone());
+            }
+            [(Word::Dynamic(_), s, _)] => {
+                self.unread(s.clone(), "`tmux` runs a line computed when the line runs");
+            }
+            _ => {
+                let mut wrapped = wrappers;
+                wrapped.push("tmux".into());
+                self.run(words, span, &mut branch, child, stdin, wrapped);
             }
         }
     }

@@ -75,6 +75,7 @@ pub(crate) fn parse(line: &str, shell: Shell, cx: &Context) -> Line {
         vars,
         conditional: false,
         functions: Vec::new(),
+        positional: None,
     };
     let mut seen = HashSet::new();
     let mut walker = Walker {
@@ -114,7 +115,10 @@ pub(crate) struct Scope {
     pub(crate) dir: Option<PathBuf>,
     pub(crate) vars: BTreeMap<String, Var>,
     pub(crate) conditional: bool,
-    functions: Vec<String>,
+    pub(crate) functions: Vec<String>,
+    /// `$0`, `$1`, … when the line says what they are (a `-c` string's operands); `None` when
+    /// they are not known.
+    pub(crate) positional: Option<Vec<String>>,
 }
 
 impl Scope {
@@ -130,6 +134,9 @@ impl Scope {
     fn merge(&mut self, other: Scope) {
         if other.dir != self.dir {
             self.dir = None;
+        }
+        if other.positional != self.positional {
+            self.positional = None;
         }
         for (name, var) in other.vars {
             if self.vars.get(&name) != Some(&var) {
@@ -159,6 +166,7 @@ impl Scope {
             vars,
             conditional: self.conditional,
             functions: Vec::new(),
+            positional: None,
         }
     }
 

@@ -114,8 +114,16 @@ impl Walker<'_> {
                     }
                     let text = text.clone();
                     let s = s.clone();
-                    // `$0`, `$1`, … of the nested line are the operands after it.
+                    // `$0`, `$1`, … of the nested line are the operands after it (known when
+                    // each is).
                     let mut inner = child.clone();
+                    inner.positional = match &rest[i + 1..] {
+                        [] => None,
+                        operands => operands
+                            .iter()
+                            .map(|(w, _, _)| w.as_static().map(str::to_owned))
+                            .collect(),
+                    };
                     // Where the shell starts: after the wrappers' `cd` (`env -C DIR`).
                     inner.dir = scope.dir.clone();
                     self.nested(&text, shell, &mut inner, s);

@@ -2,6 +2,9 @@
 //! here-documents, assignments and declarations.
 use super::*;
 
+/// The most words of a `for` loop read one by one (past it, the variable is not known).
+const MAX_ITEMS: usize = 16;
+
 impl Walker<'_> {
     pub(super) fn statement_in(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
         match node.kind() {
@@ -66,27 +69,7 @@ impl Walker<'_> {
                 }
                 scope.merge(arm);
             }
-            "for_statement" | "select_statement" => {
-                let parts = fields(node);
-                let mut body = scope.branch();
-                for (field, part) in parts {
-                    match field {
-                        Some("variable") => {
-                            let name = self.text(part).to_owned();
-                            let span = self.span(part);
-                            self.setting(&name, span);
-                            body.assign(&name, None, true);
-                            scope.assign(&name, None, true);
-                        }
-                        Some("value") => {
-                            self.word(part, scope);
-                        }
-                        _ if part.kind() == "do_group" => self.sequence(part, &mut body),
-                        _ => self.statement(part, &mut body, stdin),
-                    }
-                }
-                scope.merge(body);
-            }
+            "for_statement" | "select_statement" => self.for_loop(node, scope, stdin),
             "case_statement" => {
                 let parts = fields(node);
                 for (field, part) in parts {
@@ -104,17 +87,7 @@ impl Walker<'_> {
                     }
                 }
             }
-            "function_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let name = self.text(name).to_owned();
-                    scope.functions.push(name);
-                }
-                if let Some(body) = node.child_by_field_name("body") {
-                    let mut copy = scope.branch();
-                    self.statement(body, &mut copy, stdin);
-                    scope.merge(copy);
-                }
-            }
+            "function_definition" => self.function_definition(node, scope, stdin),
             "do_group" => {
                 let mut copy = scope.branch();
                 self.sequence(node, &mut copy);
@@ -161,6 +134,93 @@ impl Walker<'_> {
             let span = self.span(node);
             self.unread(span, "the line is incomplete here");
         }
+    }
+
+    /// `NAME() BODY [REDIRECTIONS]`: the body is read where it is defined, as a branch (it runs
+    /// at each call). Apart from [`statement_in`](Self::statement_in), whose frame each level
+    /// of nesting costs.
+    #[inline(never)]
+    fn function_definition(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        if let Some(name) = node.child_by_field_name("name") {
+            let name = self.text(name).to_owned();
+            scope.functions.push(name);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut copy = scope.branch();
+            // A function's `$1`, … are the words of each call, not the line's.
+            copy.positional = None;
+            // A redirection on the definition applies at each call (`f() { …; } >
+            // .env`).
+            let redirects: Vec<Node> = {
+                let mut c = node.walk();
+                node.named_children(&mut c)
+                    .filter(|n| n.kind().ends_with("_redirect"))
+                    .collect()
+            };
+            let input = self.redirections(&redirects, &mut copy, stdin);
+            self.statement(body, &mut copy, &input);
+            scope.merge(copy);
+        }
+    }
+
+    /// `for NAME in WORDS; do …; done` (and `select`): the body runs with each known word in
+    /// turn (a bounded few), else with the variable not known; after it the variable is not
+    /// known. Apart from [`statement_in`](Self::statement_in), whose frame each level of
+    /// nesting costs.
+    #[inline(never)]
+    fn for_loop(&mut self, node: Node, scope: &mut Scope, stdin: &Stdin) {
+        let parts = fields(node);
+        let mut variable = None;
+        // The words it loops over, while each is known (`None` once one is not, or
+        // without `in`: `"$@"`).
+        let mut items: Option<Vec<String>> = (node.kind() == "for_statement").then(Vec::new);
+        let mut has_values = false;
+        for (field, part) in &parts {
+            match *field {
+                Some("variable") => {
+                    let name = self.text(*part).to_owned();
+                    let span = self.span(*part);
+                    self.setting(&name, span);
+                    variable = Some(name);
+                }
+                Some("value") => {
+                    has_values = true;
+                    let values = self.words(*part, scope);
+                    for value in values.into_iter().filter(|v| !v.vanished) {
+                        match (value.word, &mut items) {
+                            (Word::Static(s), Some(items)) if !value.line_var => items.push(s),
+                            _ => items = None,
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let items = items.filter(|i| has_values && i.len() <= MAX_ITEMS);
+        // Each known word in turn (a bounded few), else the variable not known.
+        let runs: Vec<Option<String>> = match items {
+            Some(items) => items.into_iter().map(Some).collect(),
+            None => vec![None],
+        };
+        let mut after = scope.clone();
+        for item in runs {
+            let mut body = scope.branch();
+            if let Some(name) = &variable {
+                body.assign(name, item, true);
+            }
+            for (field, part) in &parts {
+                match *field {
+                    Some("variable" | "value") => {}
+                    _ if part.kind() == "do_group" => self.sequence(*part, &mut body),
+                    _ => self.statement(*part, &mut body, stdin),
+                }
+            }
+            after.merge(body);
+        }
+        if let Some(name) = &variable {
+            after.assign(name, None, true);
+        }
+        *scope = after;
     }
 
     /// The words of a `[[ … ]]` or `(( … ))`, read as words (`[[ 'a[$(x)]' -eq 0 ]]` runs
@@ -259,6 +319,9 @@ impl Walker<'_> {
         }
         let mut redirects = Vec::new();
         let mut after = Vec::new();
+        // Redirections written after a here-document's delimiter (`cat <<EOF > f`), which the
+        // grammar hangs inside it: the command's, after the here-document.
+        let mut hung = Vec::new();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -270,7 +333,17 @@ impl Walker<'_> {
                 // What a here-document's line continues with (`cat <<EOF | sh`) sits inside it.
                 let mut c = child.walk();
                 for part in child.named_children(&mut c) {
-                    if child.kind() == "heredoc_redirect"
+                    if child.kind() == "heredoc_redirect" && part.kind().ends_with("_redirect") {
+                        hung.push(part);
+                        if part.has_error() {
+                            // `cat <<EOF > f; rm x`: the grammar reads `; rm x` as more
+                            // targets of `> f`.
+                            let span = self.span(part);
+                            let why = "text after a here-document's delimiter that the grammar \
+                                       does not parse";
+                            self.unread(span, why);
+                        }
+                    } else if child.kind() == "heredoc_redirect"
                         && matches!(
                             part.kind(),
                             "pipeline"
@@ -286,6 +359,7 @@ impl Walker<'_> {
                 }
             }
         }
+        redirects.extend(hung);
         let first = self.out.commands.len();
         let mut copy;
         let scope_for_body: &mut Scope = if after.is_empty() {

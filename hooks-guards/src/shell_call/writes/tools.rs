@@ -829,7 +829,6 @@ fn package_runner(command: &Cmd) -> Option<Cmd> {
         program: Some(program.to_owned()),
         args: args[k + 1..].to_vec(),
         dirs: command.dirs.clone(),
-        wrappers: Vec::new(),
         fed: None,
     })
 }
@@ -901,7 +900,6 @@ pub(super) fn git(
                 program: Some("mv".to_owned()),
                 args: rest.to_vec(),
                 dirs: dirs.to_vec(),
-                wrappers: Vec::new(),
                 fed: None,
             };
             copy(call, "mv", &run, out);
