@@ -12,7 +12,10 @@
 //! the figures.
 //!
 //! The call is built before the timing starts and the result dropped after it stops: only the
-//! dispatch is timed, the guards' work included.
+//! dispatch is timed, the guards' work included. Each call's command ends in a comment of its
+//! own (`# 17`), as each call of an agent is a new line: the shell model keeps the trees of the
+//! last lines a thread parsed, so the first guard of a chain parses the line and the guards
+//! after it reuse the tree, and a command repeated word for word would time the reuse alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -102,6 +105,13 @@ fn bash(command: &str) -> ToolCall {
     ToolCall::new("Bash", json!({ "command": command }))
 }
 
+/// `command` as a line no call has had before: a comment of its own at its end.
+fn fresh(command: &str) -> ToolCall {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    bash(&format!("{command}  # {n}"))
+}
+
 fn read_result(text: &str) -> ToolResult {
     let call = ToolCall::new("Read", json!({ "file_path": "target/test.log" }));
     ToolResult::new(&call, Ok(Value::String(text.to_owned())))
@@ -188,7 +198,7 @@ fn main() {
             ] {
                 group.bench_function(format!("{chain}: {name}"), |b| {
                     b.iter_batched(
-                        || bash(command),
+                        || fresh(command),
                         |call| turn.intercept_tool_call(call),
                         BatchSize::SmallInput,
                     )
@@ -242,7 +252,7 @@ fn main() {
                 let turn = if slot % 2 == 1 { &destructive } else { &three };
                 time_batch(
                     batch,
-                    || bash(command),
+                    || fresh(command),
                     |call| turn.intercept_tool_call(call),
                 )
             };

@@ -880,3 +880,16 @@ fn tmux_and_screen_run_their_command() {
         Ok(paths(&["/w/x.sh"]))
     );
 }
+
+#[test]
+fn a_line_read_again_in_another_context_is_read_in_that_context() {
+    // The tree of a line is kept for the next reading of the same text; what the line means
+    // is worked out again from the context each time.
+    let line = r#"cd "$D" && ./x.sh"#;
+    let a = Line::parse(line, Shell::Bash, &Context::new("/w").var("D", "/a"));
+    let b = Line::parse(line, Shell::Bash, &Context::new("/w").var("D", "/b"));
+    assert_eq!(a.files_run().unwrap(), vec![PathBuf::from("/a/x.sh")]);
+    assert_eq!(b.files_run().unwrap(), vec![PathBuf::from("/b/x.sh")]);
+    let unknown = Line::parse(line, Shell::Bash, &Context::new("/w"));
+    assert!(unknown.files_run().is_err());
+}

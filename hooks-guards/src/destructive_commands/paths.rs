@@ -697,14 +697,37 @@ fn reach(pattern: &[Seg], text: &str) -> Vec<bool> {
     ends
 }
 
+/// `true` when `pattern` is plain text, with no wildcard (the path of a word known in full):
+/// matching it is comparing text, with no table of positions to build.
+fn is_literal(pattern: &[Seg]) -> bool {
+    pattern.iter().all(|s| matches!(s, Seg::Ch(_)))
+}
+
 /// `true` when `pattern` matches all of `text`.
 fn matches(pattern: &[Seg], text: &str) -> bool {
+    if is_literal(pattern) {
+        let mut chars = text.chars();
+        return pattern
+            .iter()
+            .all(|s| matches!(s, Seg::Ch(c) if chars.next() == Some(*c)))
+            && chars.next().is_none();
+    }
     reach(pattern, text).last().copied().unwrap_or(false)
 }
 
 /// `true` when some text starting with `prefix` (and longer) matches `pattern`: the pattern
 /// takes all of `prefix` and has something left.
 fn consumes(pattern: &[Seg], prefix: &str) -> bool {
+    if is_literal(pattern) {
+        let mut taken = 0;
+        for c in prefix.chars() {
+            match pattern.get(taken) {
+                Some(Seg::Ch(x)) if *x == c => taken += 1,
+                _ => return false,
+            }
+        }
+        return taken < pattern.len();
+    }
     let ends = reach(pattern, prefix);
     ends.iter().enumerate().any(|(k, end)| {
         *end && (k < pattern.len() || matches!(pattern.last(), Some(Seg::Any | Seg::Star)))

@@ -355,9 +355,34 @@ thread_local! {
     static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
 }
 
+/// How many of the last lines a thread parsed keep their trees.
+const RECENT_TREES: usize = 4;
+
+/// The longest line whose tree is kept.
+const RECENT_MAX_LEN: usize = 16 * 1024;
+
+thread_local! {
+    /// The trees of the last lines this thread parsed. The guards of one tool call read the
+    /// same command line, each in its own context, and the grammar's parse is most of what
+    /// reading a line costs (a ten-stage pipeline takes tens of microseconds); a tree is the
+    /// same whatever the context, and cloning one only counts a reference.
+    static RECENT: std::cell::RefCell<std::collections::VecDeque<(String, tree_sitter::Tree)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
 /// The tree of `src`, or `None` when the grammar cannot be loaded or the parse is given up.
 fn parse_tree(src: &str) -> Option<tree_sitter::Tree> {
-    PARSER.with(|cell| {
+    let recent = RECENT.with(|cell| {
+        let cache = cell.try_borrow().ok()?;
+        cache
+            .iter()
+            .find(|(line, _)| line == src)
+            .map(|(_, tree)| tree.clone())
+    });
+    if recent.is_some() {
+        return recent;
+    }
+    let tree = PARSER.with(|cell| {
         let mut slot = cell.try_borrow_mut().ok()?;
         if slot.is_none() {
             let mut parser = Parser::new();
@@ -367,7 +392,18 @@ fn parse_tree(src: &str) -> Option<tree_sitter::Tree> {
             *slot = Some(parser);
         }
         slot.as_mut()?.parse(src, None)
-    })
+    })?;
+    if src.len() <= RECENT_MAX_LEN {
+        RECENT.with(|cell| {
+            if let Ok(mut cache) = cell.try_borrow_mut() {
+                if cache.len() == RECENT_TREES {
+                    cache.pop_front();
+                }
+                cache.push_back((src.to_owned(), tree.clone()));
+            }
+        });
+    }
+    Some(tree)
 }
 
 /// The named children of `node`, each with the field it fills (`condition`, `value`, …).
