@@ -52,6 +52,12 @@ pub use hookchain_runtime::{
 };
 pub use serde_json::Value;
 
+// Tools extensions give the model: `#[register_tool]`, what the model is told of a tool, and the
+// schemars 1.x its argument types derive `JsonSchema` with (`#[schemars(crate =
+// "hookchain::schemars")]`), so a tool's crate needs no schemars of its own.
+pub use hookchain_core::{ToolSpec, schemars};
+pub use hookchain_macros::register_tool;
+
 #[cfg(feature = "config")]
 pub use hookchain_config::init;
 
@@ -85,6 +91,7 @@ pub mod registry {
     pub use hookchain_core::Extension;
     pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
     pub use hookchain_core::{DeclaredRules, ProjectRule, ProjectRules};
+    pub use hookchain_core::{ToolSpec, parameters_of};
     pub use hookchain_runtime::sections::Sections;
     pub use hookchain_runtime::{
         BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,
@@ -189,6 +196,7 @@ pub mod prelude {
         Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
         Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
+    pub use crate::{ToolSpec, register_tool};
     pub use serde_json::{Value, json};
 }
 

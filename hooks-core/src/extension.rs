@@ -78,6 +78,8 @@ pub struct Extension {
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
     disabled_by: RwLock<Option<Arc<str>>>,
+    /// The names of the tools it gives the model, sorted; filled when the registry is built.
+    tools: Vec<String>,
 }
 
 impl Drop for Extension {
@@ -98,7 +100,22 @@ impl Extension {
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
             disabled_by: RwLock::new(None),
+            tools: Vec::new(),
         }
+    }
+
+    /// The extension with `tools` as the names of the tools it gives the model; the registry
+    /// sets them when it is built.
+    pub fn with_tools(mut self, mut tools: Vec<String>) -> Self {
+        tools.sort();
+        self.tools = tools;
+        self
+    }
+
+    /// The names of the tools it gives the model (`#[register_tool]` fns and
+    /// `HooksBuilder::tool`), sorted; offered to the model only while it is enabled.
+    pub fn tools(&self) -> Vec<String> {
+        self.tools.clone()
     }
 
     /// The extension with `enabled` as its default: what it is when no section says
@@ -250,6 +267,7 @@ impl fmt::Debug for Extension {
             .field("name", &self.name)
             .field("enabled", &self.is_enabled())
             .field("hooks", &self.hooks)
+            .field("tools", &self.tools)
             .finish_non_exhaustive()
     }
 }

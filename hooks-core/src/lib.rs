@@ -1,8 +1,9 @@
 //! The vocabulary of hookchain, with no I/O: hook points and their payloads, what hooks return,
 //! what they know about their dispatch, the extensions hooks are grouped and configured by, the
-//! records `#[register_hook]` and [`extension_config!`] collect at link time, the agents whose
-//! hook dialects hookchain speaks ([`Dialect`]), and the
-//! "did you mean ..?" suggestions every part of hookchain makes ([`suggest`]).
+//! tools extensions give the model ([`ToolSpec`]), the records `#[register_hook]`,
+//! `#[register_tool]` and [`extension_config!`] collect at link time, the agents whose hook
+//! dialects hookchain speaks ([`Dialect`]), and the "did you mean ..?" suggestions every part of
+//! hookchain makes ([`suggest`]).
 //!
 //! Agents use these types through the `hookchain` facade; this crate is what a library of hooks
 //! can depend on without pulling in the runtime.
@@ -23,6 +24,7 @@ mod registration;
 mod result;
 mod state;
 pub mod suggest;
+mod tool;
 pub mod wildcard;
 
 pub use config::{
@@ -46,6 +48,10 @@ pub use registration::{BoxFuture, HookReturn};
 pub use result::{Blocked, Flow, HookError, HookResult, Reason};
 pub use state::{SessionState, State, StateError, TurnState};
 pub use wildcard::{Decision, DispatchEvent, Pattern, PatternError};
+
+// Tools: what a model is told of a tool, and the schemars its argument types derive with.
+pub use schemars;
+pub use tool::{ToolFailure, ToolSpec, parameters_of};
 
 /// What `#[register_hook]` expands to refers to these; not a public API.
 #[doc(hidden)]
@@ -124,4 +130,39 @@ pub mod __private {
 
     pub use crate::__hookchain_submit as submit;
     pub use crate::__hookchain_submit_config as submit_config;
+
+    /// The link-time record of a `#[register_tool]` fn, its handlers, the checks of its
+    /// signature, and how to read them all.
+    pub use crate::tool::{
+        AsyncToolClosure, AsyncToolFn, IntoToolReturn, SyncToolClosure, SyncToolFn, ToolArgs,
+        ToolErrorMessage, ToolHandler, ToolOutput, ToolRegistration, ToolReturn, tool_args,
+        tool_registrations,
+    };
+    /// The linkme slice that collects tool registrations.
+    #[cfg(feature = "linkme")]
+    pub use crate::tool::TOOL_REGISTRATIONS;
+
+    /// Submits a tool registration to the compiled-in backend.
+    #[cfg(not(feature = "linkme"))]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_tool {
+        ($registration:expr) => {
+            $crate::__private::inventory::submit! { $registration }
+        };
+    }
+
+    /// Submits a tool registration to the compiled-in backend.
+    #[cfg(feature = "linkme")]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_tool {
+        ($registration:expr) => {
+            #[$crate::__private::linkme::distributed_slice($crate::__private::TOOL_REGISTRATIONS)]
+            #[linkme(crate = $crate::__private::linkme)]
+            static __HOOKCHAIN_TOOL: $crate::__private::ToolRegistration = $registration;
+        };
+    }
+
+    pub use crate::__hookchain_submit_tool as submit_tool;
 }

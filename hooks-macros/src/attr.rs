@@ -129,13 +129,13 @@ impl Default for HookAttr {
 }
 
 /// The attribute's syntax: an optional point, then `key = value` pairs, comma-separated.
-struct Args {
-    point: Option<PointArg>,
-    entries: Vec<Entry>,
+pub(crate) struct Args {
+    pub(crate) point: Option<PointArg>,
+    pub(crate) entries: Vec<Entry>,
 }
 
 /// How the point is written.
-enum PointArg {
+pub(crate) enum PointArg {
     /// `"intercept_tool_call"`.
     Name(LitStr),
     /// `MyPoint`, `crate::points::SendEmail`.
@@ -143,13 +143,13 @@ enum PointArg {
 }
 
 /// One `key = value`.
-struct Entry {
-    key: Ident,
-    value: Expr,
+pub(crate) struct Entry {
+    pub(crate) key: Ident,
+    pub(crate) value: Expr,
 }
 
 impl Args {
-    fn parse(input: ParseStream) -> syn::Result<Args> {
+    pub(crate) fn parse(input: ParseStream) -> syn::Result<Args> {
         let point = if input.is_empty() || (input.peek(Ident::peek_any) && input.peek2(Token![=])) {
             None
         } else if input.peek(LitStr) {
@@ -260,7 +260,7 @@ pub(crate) fn ungroup(mut expr: &Expr) -> &Expr {
 }
 
 /// `name = ".."` or `extension = ".."`: a non-empty string literal.
-fn label(key: &str, example: &str, value: &Expr) -> syn::Result<LitStr> {
+pub(crate) fn label(key: &str, example: &str, value: &Expr) -> syn::Result<LitStr> {
     match ungroup(value) {
         Expr::Lit(ExprLit {
             lit: Lit::Str(lit), ..
@@ -314,7 +314,7 @@ fn on_error(value: &Expr) -> syn::Result<OnErrorPolicy> {
 }
 
 /// `crate = path` or `crate = "path"`.
-fn crate_path(value: &Expr) -> syn::Result<Path> {
+pub(crate) fn crate_path(value: &Expr) -> syn::Result<Path> {
     match value {
         Expr::Path(expr) if expr.qself.is_none() && expr.attrs.is_empty() => Ok(expr.path.clone()),
         Expr::Lit(ExprLit {

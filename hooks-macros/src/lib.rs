@@ -1,4 +1,5 @@
-//! `#[register_hook]`, the attribute that turns a fn into a hookchain hook.
+//! `#[register_hook]`, the attribute that turns a fn into a hookchain hook, and
+//! `#[register_tool]`, which turns one into a tool the model can call (module `tool`).
 //!
 //! Use it through the facade, `hookchain::register_hook`; the facade's docs show it at work.
 //! The macro runs in three phases, the way `serde_derive` does:
@@ -22,6 +23,7 @@ mod point;
 mod signature;
 mod spans;
 mod suggest;
+mod tool;
 
 use proc_macro::TokenStream;
 use proc_macro2::{TokenStream as TokenStream2, TokenTree};
@@ -78,6 +80,41 @@ use crate::errors::Errors;
 pub fn register_hook(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = TokenStream2::from(item);
     register_hook_impl(args.into(), &item)
+        .unwrap_or_else(|error| {
+            let error = error.into_compile_error();
+            quote!(#item #error)
+        })
+        .into()
+}
+
+/// Registers a fn as a tool the model can call; the tool is collected at link time, like the
+/// hooks, and run by `Turn::call_tool` through the tool points (`intercept_tool_call`,
+/// `after_tool_call`, `transform_tool_result`), so guards apply to it as to the agent's own
+/// tools.
+///
+/// Written `#[register_tool]` or `#[register_tool(key = value, ...)]` on a free `fn` or
+/// `async fn`:
+///
+/// - `name = "..."`: the name the model calls it by; by default the fn's name. Providers take
+///   1 to 64 ASCII letters, digits, `_` or `-`; another name fails the registry's build.
+/// - `description = "..."`: what the model reads to decide when to call it; by default the fn's
+///   doc comment. A tool with neither is a compile error.
+/// - `extension = "..."`: the extension it belongs to, enabled and disabled with its hooks; by
+///   default the name of the crate that defines it.
+/// - `crate = path`: where the `hookchain` facade is; `::hookchain` by default.
+///
+/// The fn takes `(args: A)` or `(args: A, cx: &HookContext)` and returns `Result<R, E>`, where
+/// `A: Deserialize + JsonSchema` (its JSON Schema is the tool's parameters, made once), `R:
+/// Serialize` (the result the model reads) and `E: Display` (the error the model reads). A type
+/// that does not fit is a compile error on that type. Arguments the model sends that do not fit
+/// `A` are an error result naming the field, and the tool does not run. Two tools of one name
+/// fail the registry's build, naming both definitions.
+///
+/// See the `hookchain` crate's docs for a complete example.
+#[proc_macro_attribute]
+pub fn register_tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = TokenStream2::from(item);
+    tool::register_tool_impl(args.into(), &item)
         .unwrap_or_else(|error| {
             let error = error.into_compile_error();
             quote!(#item #error)

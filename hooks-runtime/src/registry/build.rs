@@ -9,6 +9,8 @@
 //!   hook and where it is defined.
 //! - An extension a built-in claimed ([`HooksBuilder::claim_extension`]) with hooks or a config
 //!   type of another owner is an error ([`BuildError::ExtensionClash`]).
+//! - Two tools of one name, or a tool a provider would refuse, are an error
+//!   ([`BuildError::DuplicateTool`], [`BuildError::Tool`]; see `tools`).
 //! - A lenient build leaves out what is wrong, logs it, and tells every session of what may
 //!   leave a guard off.
 
@@ -138,7 +140,7 @@ impl HooksBuilder {
 }
 
 impl Registry {
-    pub(super) fn new(builder: HooksBuilder) -> Self {
+    pub(super) fn new(mut builder: HooksBuilder) -> Self {
         // From here on, `tracing` tells the dispatches whether a subscriber wants their spans.
         crate::trace::register();
         let mut infos: Vec<HookInfo> = builder
@@ -156,7 +158,15 @@ impl Registry {
         let mut duplicates = find_duplicates(&infos);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         duplicates.extend(pattern_errors(&infos));
-        let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
+        let (tools, tool_errors) = super::tools::pending(std::mem::take(&mut builder.tools));
+        duplicates.extend(tool_errors);
+        let extensions = extensions(
+            &infos,
+            &builder.declared,
+            &builder.off_by_default,
+            &super::tools::names(&tools),
+        );
+        let tools = super::tools::Tools::bind(tools, &extensions);
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
@@ -182,6 +192,7 @@ impl Registry {
             notices: builder.notices,
             refusals: Mutex::new(Vec::new()),
             store: crate::state::Store::new(),
+            tools,
         }
     }
 }

@@ -178,6 +178,8 @@ pub struct HooksBuilder {
     pub(super) off_by_default: Vec<String>,
     /// Extensions that belong to one owner (a built-in guard) alone.
     pub(super) claims: Vec<Claim>,
+    /// The tools: `#[register_tool]` fns collected and closures added.
+    pub(super) tools: Vec<super::tools::AddedTool>,
 }
 
 /// An extension [`HooksBuilder::claim_extension`] reserved, and its owner.
@@ -217,19 +219,23 @@ impl HooksBuilder {
         HooksBuilder::default()
     }
 
-    /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
-    /// with `extension_config!`.
+    /// Adds every `#[register_hook]` fn and every `#[register_tool]` fn linked into the program,
+    /// and every config type declared with `extension_config!`.
     pub fn collected(mut self) -> Self {
         self.registered
             .extend(hookchain_core::__private::registrations());
+        self.tools.extend(
+            hookchain_core::__private::tool_registrations()
+                .map(super::tools::AddedTool::registered),
+        );
         self.declared
             .extend(hookchain_core::config_declarations().map(Declared::from));
         self
     }
 
     /// Adds the `#[register_hook]` fns for which `keep` returns `true` (given each one's
-    /// [`HookInfo`]), and the config types declared with `extension_config!` for their
-    /// extensions.
+    /// [`HookInfo`]), and the `#[register_tool]` fns and the config types declared with
+    /// `extension_config!` of their extensions.
     pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
         let kept: Vec<&'static Registration> = hookchain_core::__private::registrations()
             .filter(|r| keep(&registered_info(r)))
@@ -238,6 +244,11 @@ impl HooksBuilder {
             hookchain_core::config_declarations()
                 .filter(|d| kept.iter().any(|r| r.extension == d.extension))
                 .map(Declared::from),
+        );
+        self.tools.extend(
+            hookchain_core::__private::tool_registrations()
+                .filter(|t| kept.iter().any(|r| r.extension == t.extension))
+                .map(super::tools::AddedTool::registered),
         );
         self.registered.extend(kept);
         self

@@ -53,6 +53,29 @@ pub enum BuildError {
         /// What is wrong with the pattern, and the fix.
         message: String,
     },
+    /// Two tools share a name.
+    #[error(
+        "two tools are named `{name}` ({first} and {second}): give one of them another \
+         `name = \"..\"`"
+    )]
+    DuplicateTool {
+        /// The shared name.
+        name: String,
+        /// file:line of the first.
+        first: String,
+        /// file:line of the second.
+        second: String,
+    },
+    /// A tool a provider would refuse.
+    #[error("tool `{tool}` ({at}): {message}")]
+    Tool {
+        /// The tool's name.
+        tool: String,
+        /// file:line of its definition.
+        at: String,
+        /// What is wrong, and the fix.
+        message: String,
+    },
     /// A step a layered crate left with [`HooksBuilder::on_build`](crate::HooksBuilder::on_build)
     /// failed: the allowlist of approved hooks cannot be read, a configured hook cannot be added,
     /// ...
@@ -111,6 +134,26 @@ impl PartialEq for BuildError {
                     message: m,
                 },
             ) => (hook, at, message) == (h, a, m),
+            (
+                BuildError::DuplicateTool {
+                    name,
+                    first,
+                    second,
+                },
+                BuildError::DuplicateTool {
+                    name: n,
+                    first: f,
+                    second: s,
+                },
+            ) => (name, first, second) == (n, f, s),
+            (
+                BuildError::Tool { tool, at, message },
+                BuildError::Tool {
+                    tool: t,
+                    at: a,
+                    message: m,
+                },
+            ) => (tool, at, message) == (t, a, m),
             (BuildError::Config(a), BuildError::Config(b)) => a == b,
             (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
             _ => false,

@@ -97,12 +97,14 @@ impl Hooks {
     }
 }
 
-/// One extension per name among the hooks and the declared config types, sorted by name; off
-/// by default when a declaration says so or it is in `off`.
+/// One extension per name among the hooks, the declared config types and the tools
+/// (`(extension, tool)`), sorted by name; off by default when a declaration says so or it is in
+/// `off`.
 pub(super) fn extensions(
     infos: &[HookInfo],
     declared: &[Declared],
     off: &[String],
+    tools: &[(String, String)],
 ) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
@@ -111,6 +113,9 @@ pub(super) fn extensions(
     for d in declared {
         counts.entry(&d.extension).or_default();
     }
+    for (extension, _) in tools {
+        counts.entry(extension).or_default();
+    }
     counts
         .into_iter()
         .map(|(name, hooks)| {
@@ -118,7 +123,16 @@ pub(super) fn extensions(
                 && !declared
                     .iter()
                     .any(|d| d.extension == name && !d.enabled_by_default);
-            Arc::new(Extension::new(name, hooks).with_default(on))
+            let tools = tools
+                .iter()
+                .filter(|(extension, _)| extension == name)
+                .map(|(_, tool)| tool.clone())
+                .collect();
+            Arc::new(
+                Extension::new(name, hooks)
+                    .with_tools(tools)
+                    .with_default(on),
+            )
         })
         .collect()
 }

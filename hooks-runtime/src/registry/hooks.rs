@@ -58,6 +58,8 @@ pub(crate) struct Registry {
     pub(super) refusals: Mutex<Vec<String>>,
     /// The state of this registry's sessions and turns.
     pub(crate) store: Arc<crate::state::Store>,
+    /// The tools extensions give the model.
+    pub(crate) tools: super::tools::Tools,
 }
 
 impl Drop for Registry {

@@ -21,7 +21,8 @@
 //! - `extensions`: one extension per name, enabled, disabled and configured at runtime;
 //! - `global`: the program's registry;
 //! - `dispatch`: a dispatch straight on the registry;
-//! - `describe`: the listing of every hook.
+//! - `describe`: the listing of every hook;
+//! - `tools`: the tools extensions give the model, one per name.
 
 mod attachments;
 mod build;
@@ -35,6 +36,7 @@ mod global;
 mod hooks;
 mod info;
 mod required;
+mod tools;
 
 pub use builder::{
     BUILDER_EXTENSION, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT,
@@ -43,4 +45,5 @@ pub use builder::{
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};
 pub use hooks::Hooks;
+pub(crate) use tools::{Tool, quoted};
 pub use info::{HookInfo, HookSource};

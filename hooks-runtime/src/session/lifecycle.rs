@@ -41,6 +41,8 @@ pub(super) struct SessionInner {
     pub(super) context: Vec<String>,
     pub(super) start_blocked: Option<Blocked>,
     pub(super) ended: AtomicBool,
+    /// The tools active in the session ([`Session::set_active_tools`]); `None`: all of them.
+    pub(super) active_tools: parking_lot::RwLock<Option<Vec<String>>>,
 }
 
 impl SessionInner {
@@ -57,6 +59,7 @@ impl SessionInner {
             context: Vec::new(),
             start_blocked: None,
             ended: AtomicBool::new(false),
+            active_tools: parking_lot::RwLock::new(None),
         }
     }
 

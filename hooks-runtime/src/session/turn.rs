@@ -56,8 +56,8 @@ impl Session {
 
 #[derive(Default)]
 pub(super) struct Collected {
-    context: Vec<String>,
-    warnings: Vec<String>,
+    pub(super) context: Vec<String>,
+    pub(super) warnings: Vec<String>,
 }
 
 /// One turn of a session: one run of the agent for a user message, with a state of its own.
