@@ -196,7 +196,7 @@ pub mod prelude {
         Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
         Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
-    pub use crate::{ToolSpec, register_tool};
+    pub use crate::ToolSpec;
     pub use serde_json::{Value, json};
 }
 

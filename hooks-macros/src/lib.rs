@@ -92,8 +92,11 @@ pub fn register_hook(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `after_tool_call`, `transform_tool_result`), so guards apply to it as to the agent's own
 /// tools.
 ///
-/// Written `#[register_tool]` or `#[register_tool(key = value, ...)]` on a free `fn` or
-/// `async fn`:
+/// Written `#[hookchain::register_tool]` or `#[hookchain::register_tool(key = value, ...)]` on a
+/// free `fn` or `async fn` — with its path: rustc reserves the bare name `register_tool` for a
+/// built-in attribute of its own (the unstable `register_tool` feature, rust-lang/rust#66079), so
+/// an imported `register_tool` is ambiguous wherever it is used. A renamed import works too
+/// (`use hookchain::register_tool as tool;`, then `#[tool(...)]`).
 ///
 /// - `name = "..."`: the name the model calls it by; by default the fn's name. Providers take
 ///   1 to 64 ASCII letters, digits, `_` or `-`; another name fails the registry's build.
