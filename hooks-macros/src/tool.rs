@@ -291,8 +291,10 @@ fn expand(attr: &ToolAttr, tool: &ToolFn<'_>, description: &TokenStream) -> Toke
     let from_args = quote_spanned! {args_ty.span()=>
         <#args_ty as #p::ToolArgs>::from_args(__args)
     };
+    // Spanned on the argument type like `from_args`: a type that is not a tool's arguments is
+    // then the same unsatisfied bound at the same span, which the compiler reports once.
     let parameters = quote_spanned! {args_ty.span()=>
-        <#args_ty as #p::ToolArgs>::parameters
+        <#args_ty as #p::ToolArgs>::parameters()
     };
     let mut lets = quote! {
         let __arg0 = match #from_args {
@@ -399,7 +401,7 @@ fn expand(attr: &ToolAttr, tool: &ToolFn<'_>, description: &TokenStream) -> Toke
             fn __hookchain_parameters() -> #p::serde_json::Value {
                 static SCHEMA: ::std::sync::OnceLock<#p::serde_json::Value> =
                     ::std::sync::OnceLock::new();
-                ::core::clone::Clone::clone(SCHEMA.get_or_init(#parameters))
+                ::core::clone::Clone::clone(SCHEMA.get_or_init(|| #parameters))
             }
 
             #p::submit_tool! {
