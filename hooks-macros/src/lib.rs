@@ -113,7 +113,44 @@ pub fn register_hook(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `A` are an error result naming the field, and the tool does not run. Two tools of one name
 /// fail the registry's build, naming both definitions.
 ///
-/// See the `hookchain` crate's docs for a complete example.
+/// ```
+/// use hookchain::points::ToolCall;
+/// use hookchain::schemars::JsonSchema;
+/// use hookchain::{HookContext, HooksBuilder, TurnEnd};
+/// use serde::Deserialize;
+/// use serde_json::json;
+///
+/// /// A note to keep.
+/// #[derive(Deserialize, JsonSchema)]
+/// #[schemars(crate = "hookchain::schemars")]
+/// struct AddNote {
+///     /// The note's text.
+///     text: String,
+/// }
+///
+/// /// Keeps a note for later in this session.
+/// #[hookchain::register_tool(extension = "notes")]
+/// fn add_note(args: AddNote, cx: &HookContext) -> Result<String, String> {
+///     if args.text.is_empty() {
+///         return Err("a note needs some text".to_owned());
+///     }
+///     cx.session_state().set("last_note", args.text.clone());
+///     Ok(format!("kept: {}", args.text))
+/// }
+///
+/// let hooks = HooksBuilder::new().collected().build().unwrap();
+/// let session = hooks.session("register-tool-doc");
+/// let spec = session.tools().into_iter().find(|t| t.name == "add_note").unwrap();
+/// assert_eq!(spec.description, "Keeps a note for later in this session.");
+/// assert_eq!(spec.parameters["required"], json!(["text"]));
+///
+/// let turn = session.begin_turn();
+/// let run = turn.call_tool(ToolCall::new("add_note", json!({"text": "buy milk"})));
+/// assert_eq!(run.result.tool_response, json!("kept: buy milk"));
+/// let run = turn.call_tool(ToolCall::new("add_note", json!({"txt": "buy milk"})));
+/// assert!(run.result.is_error); // "... missing field `text`; `txt` is not one of its parameters, did you mean `text`?"
+/// turn.end(TurnEnd::Normal);
+/// ```
 #[proc_macro_attribute]
 pub fn register_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = TokenStream2::from(item);

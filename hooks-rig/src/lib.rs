@@ -14,6 +14,9 @@
 //!   hookchain turn and fires each point at the rig event that matches it. Its docs hold the
 //!   table of events and points, the points no rig run fires and why ([`FIRED`],
 //!   [`NOT_FIRED`]), and everything the mapping cannot carry.
+//! - [`tools`] (in `tools.rs`): the tools a session offers (`#[register_tool]` fns and
+//!   `HooksBuilder::tool`), as rig tools for `AgentBuilder::dynamic_tools`, each call run through
+//!   the session's hooks.
 //! - The conversions between rig's messages, tool calls and tool results and hookchain's
 //!   payloads (in `convert.rs`): hooks see text; media are kept, never shown to them.
 //!
@@ -41,6 +44,8 @@
 
 mod convert;
 mod hook;
+mod tools;
 
 pub use hook::{FIRED, HookchainHook, NOT_FIRED, turn_end};
+pub use tools::tools;
 pub use rig_agent;
