@@ -185,6 +185,7 @@ pub mod __private {
 /// (`use hookchain::{HookContext, prelude::*};`), and the conversation's `Message` is
 /// `hookchain::points::Message`.
 pub mod prelude {
+    pub use crate::ToolSpec;
     #[cfg(feature = "config")]
     pub use crate::config::{ConfigBuilderExt as _, ConfigHooksExt as _};
     #[cfg(feature = "external")]
@@ -196,7 +197,6 @@ pub mod prelude {
         Blocked, ConfigError, Flow, HookPoint, HookResult, Hooks, OnError, PointKind, Session,
         Stop, Turn, TurnEnd, TurnState, get_session_state, get_turn_state, register_hook,
     };
-    pub use crate::ToolSpec;
     pub use serde_json::{Value, json};
 }
 

@@ -16,12 +16,12 @@ use std::sync::LazyLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use hookchain::Hooks;
 use hookchain::points::{AfterToolCall, InterceptToolCall, Notify, TransformToolResult};
 use hookchain::points::{Notification, ToolCall, ToolResult};
 use hookchain::registry::{BoxFuture, BuildError, Sections};
 use hookchain::schemars::JsonSchema;
 use hookchain::{HookContext, HookOptions, HookResult, HooksBuilder, ToolSpec, TurnEnd};
-use hookchain::Hooks;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -68,7 +68,10 @@ fn add_note(args: AddNote, cx: &HookContext) -> Result<Value, String> {
     record(cx, json!({"tool": "add_note", "text": text}));
     cx.add_context(format!("noted: {text}"));
     cx.warn("a note was kept");
-    cx.notify(Notification::new(hookchain::points::Level::Info, "note kept"));
+    cx.notify(Notification::new(
+        hookchain::points::Level::Info,
+        "note kept",
+    ));
     cx.turn_state().set("last_note", text.clone());
     Ok(json!({"kept": text, "tags": args.tags}))
 }
@@ -160,7 +163,10 @@ fn tools_are_listed_with_their_json_schema() {
     assert_eq!(add.to_openai()["function"]["parameters"], add.parameters);
     assert_eq!(add.to_anthropic()["input_schema"], add.parameters);
     assert_eq!(add.to_mcp()["inputSchema"], add.parameters);
-    assert_eq!(tools[1].description, "Counts the notes kept in this session.");
+    assert_eq!(
+        tools[1].description,
+        "Counts the notes kept in this session."
+    );
     assert_eq!(tools[1].parameters["properties"], json!({}));
 
     // Each extension lists its tools; an extension with tools and no hook exists all the same.
@@ -191,14 +197,22 @@ fn a_call_runs_through_the_chains_and_a_rewrite_reaches_the_tool() {
             }
             HookResult::Pass
         })
-        .hook(AfterToolCall, 0, move |result: &ToolResult, _: &HookContext| {
-            after.lock().push(result.clone());
-        })
-        .hook(TransformToolResult, 0, |result: &ToolResult, _: &HookContext| {
-            let mut response = result.tool_response.clone();
-            response["seen_by"] = json!("transform_tool_result");
-            HookResult::Rewrite(response)
-        })
+        .hook(
+            AfterToolCall,
+            0,
+            move |result: &ToolResult, _: &HookContext| {
+                after.lock().push(result.clone());
+            },
+        )
+        .hook(
+            TransformToolResult,
+            0,
+            |result: &ToolResult, _: &HookContext| {
+                let mut response = result.tool_response.clone();
+                response["seen_by"] = json!("transform_tool_result");
+                HookResult::Rewrite(response)
+            },
+        )
         .hook(Notify, 0, |n: &Notification, cx: &HookContext| {
             record(cx, json!({"notification": n.message}));
         })
@@ -225,11 +239,17 @@ fn a_call_runs_through_the_chains_and_a_rewrite_reaches_the_tool() {
     );
     assert_eq!(turn.take_context(), ["noted: > buy milk"]);
     assert_eq!(turn.take_warnings(), ["a note was kept"]);
-    assert_eq!(turn.state().get::<String>("last_note").unwrap(), "> buy milk");
+    assert_eq!(
+        turn.state().get::<String>("last_note").unwrap(),
+        "> buy milk"
+    );
     // `after_tool_call` saw the call as it ran.
     let seen = seen.lock();
     assert_eq!(seen.len(), 1);
-    assert_eq!(seen[0].tool_input, json!({"text": "buy milk", "tags": ["checked"]}));
+    assert_eq!(
+        seen[0].tool_input,
+        json!({"text": "buy milk", "tags": ["checked"]})
+    );
     turn.end(TurnEnd::Normal);
 }
 
@@ -255,7 +275,10 @@ fn a_block_stops_the_tool() {
         })
     });
     let turn = hooks.session("tools-block").begin_turn();
-    let run = turn.call_tool(ToolCall::new("add_note", json!({"text": "password: hunter2"})));
+    let run = turn.call_tool(ToolCall::new(
+        "add_note",
+        json!({"text": "password: hunter2"}),
+    ));
     assert!(!run.ran);
     assert_eq!(run.blocked.as_ref().unwrap().hook, "no-secrets");
     assert!(run.result.is_error);
@@ -340,7 +363,10 @@ fn a_disabled_extension_s_tools_are_neither_offered_nor_run() {
     );
     assert!(runs("tools-disabled").is_empty());
     hooks.enable_extension("notes").unwrap();
-    assert!(turn.call_tool(ToolCall::new("add_note", json!({"text": "x"}))).ran);
+    assert!(
+        turn.call_tool(ToolCall::new("add_note", json!({"text": "x"})))
+            .ran
+    );
     turn.end(TurnEnd::Normal);
 }
 
@@ -419,7 +445,10 @@ async fn an_async_tool_that_never_answers_is_stopped_at_the_time_limit() {
     let hooks = registry(|b| b.async_timeout(Duration::from_secs(5)));
     let turn = hooks.session("tools-timeout").begin_turn();
     let run = turn
-        .call_tool_async(ToolCall::new("oracle", json!({"ask": "x", "forever": true})))
+        .call_tool_async(ToolCall::new(
+            "oracle",
+            json!({"ask": "x", "forever": true}),
+        ))
         .await;
     assert!(run.ran);
     assert_eq!(
@@ -430,11 +459,13 @@ async fn an_async_tool_that_never_answers_is_stopped_at_the_time_limit() {
 }
 
 #[tokio::test(flavor = "current_thread")]
-async fn the_sync_call_of_a_waiting_async_tool_in_a_current_thread_runtime_names_the_async_call()
-{
+async fn the_sync_call_of_a_waiting_async_tool_in_a_current_thread_runtime_names_the_async_call() {
     let hooks = registry(|b| b);
     let turn = hooks.session("tools-current-thread").begin_turn();
-    let run = turn.call_tool(ToolCall::new("oracle", json!({"ask": "x", "forever": true})));
+    let run = turn.call_tool(ToolCall::new(
+        "oracle",
+        json!({"ask": "x", "forever": true}),
+    ));
     assert_eq!(
         run.result.tool_response,
         json!(
@@ -460,7 +491,10 @@ fn object() -> Value {
 #[test]
 fn builder_tools_run_like_registered_ones() {
     let hooks = HooksBuilder::new()
-        .tool(ToolSpec::new("echo", "Echoes.", object()).in_extension("echoes"), echo)
+        .tool(
+            ToolSpec::new("echo", "Echoes.", object()).in_extension("echoes"),
+            echo,
+        )
         .async_tool(ToolSpec::new("later", "Echoes later.", object()), later)
         .build()
         .unwrap();
@@ -503,17 +537,29 @@ fn two_tools_of_one_name_fail_the_build_naming_both() {
     let both = [first.as_str(), second.as_str()];
     assert!(both.contains(&here.as_str()), "{error}");
     assert!(
-        both.iter().any(|at| at.starts_with("tests/tools.rs:") && *at != here),
+        both.iter()
+            .any(|at| at.starts_with("tests/tools.rs:") && *at != here),
         "the #[register_tool] fn is named too: {error}"
     );
-    assert!(error.to_string().starts_with("two tools are named `add_note` ("));
+    assert!(
+        error
+            .to_string()
+            .starts_with("two tools are named `add_note` (")
+    );
     // A lenient build keeps one of them.
     let (hooks, errors) = HooksBuilder::new()
         .collected()
         .tool(ToolSpec::new("add_note", "Another.", object()), echo)
         .build_reporting();
     assert_eq!(errors.len(), 1);
-    assert_eq!(hooks.tools().iter().filter(|t| t.name == "add_note").count(), 1);
+    assert_eq!(
+        hooks
+            .tools()
+            .iter()
+            .filter(|t| t.name == "add_note")
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -530,7 +576,10 @@ fn a_tool_a_provider_would_refuse_fails_the_build() {
         "{error}"
     );
     let error = HooksBuilder::new()
-        .tool(ToolSpec::new("echo", "Echoes.", json!({"type": "string"})), echo)
+        .tool(
+            ToolSpec::new("echo", "Echoes.", json!({"type": "string"})),
+            echo,
+        )
         .build()
         .unwrap_err();
     assert!(

@@ -131,6 +131,9 @@ pub mod __private {
     pub use crate::__hookchain_submit as submit;
     pub use crate::__hookchain_submit_config as submit_config;
 
+    /// The linkme slice that collects tool registrations.
+    #[cfg(feature = "linkme")]
+    pub use crate::tool::TOOL_REGISTRATIONS;
     /// The link-time record of a `#[register_tool]` fn, its handlers, the checks of its
     /// signature, and how to read them all.
     pub use crate::tool::{
@@ -138,9 +141,6 @@ pub mod __private {
         ToolErrorMessage, ToolHandler, ToolOutput, ToolRegistration, ToolReturn, tool_args,
         tool_registrations,
     };
-    /// The linkme slice that collects tool registrations.
-    #[cfg(feature = "linkme")]
-    pub use crate::tool::TOOL_REGISTRATIONS;
 
     /// Submits a tool registration to the compiled-in backend.
     #[cfg(not(feature = "linkme"))]

@@ -81,11 +81,7 @@ impl ToolSpec {
     /// A tool called `name`, described by `description`, whose arguments `parameters` (a JSON
     /// Schema object) describes, in extension `"app"` (the extension of builder hooks that name
     /// none; [`in_extension`](ToolSpec::in_extension) names another).
-    pub fn new(
-        name: impl Into<String>,
-        description: impl Into<String>,
-        parameters: Value,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
         ToolSpec {
             name: name.into(),
             description: description.into(),
@@ -258,12 +254,12 @@ pub type SyncToolFn = for<'a, 'b> fn(Value, &'a HookContext<'b>) -> ToolReturn;
 pub type AsyncToolFn = for<'a> fn(Value, &'a HookContext<'a>) -> BoxFuture<'a, ToolReturn>;
 
 /// A tool added at runtime (`HooksBuilder::tool`), shared by every registry built with it.
-pub type SyncToolClosure = Arc<dyn for<'a, 'b> Fn(Value, &'a HookContext<'b>) -> ToolReturn + Send + Sync>;
+pub type SyncToolClosure =
+    Arc<dyn for<'a, 'b> Fn(Value, &'a HookContext<'b>) -> ToolReturn + Send + Sync>;
 
 /// An async tool added at runtime (`HooksBuilder::async_tool`).
-pub type AsyncToolClosure = Arc<
-    dyn for<'a> Fn(Value, &'a HookContext<'a>) -> BoxFuture<'a, ToolReturn> + Send + Sync,
->;
+pub type AsyncToolClosure =
+    Arc<dyn for<'a> Fn(Value, &'a HookContext<'a>) -> BoxFuture<'a, ToolReturn> + Send + Sync>;
 
 /// How a tool is run.
 #[derive(Clone)]
@@ -521,9 +517,17 @@ mod tests {
 
     #[test]
     fn problems_name_the_tool_and_the_fix() {
-        assert_eq!(ToolSpec::for_args::<ReadFile>("read_file", "r").problem(), None);
-        let spaced = ToolSpec::for_args::<ReadFile>("read file", "r").problem().unwrap();
-        assert!(spaced.starts_with("the tool name `read file` is not one"), "{spaced}");
+        assert_eq!(
+            ToolSpec::for_args::<ReadFile>("read_file", "r").problem(),
+            None
+        );
+        let spaced = ToolSpec::for_args::<ReadFile>("read file", "r")
+            .problem()
+            .unwrap();
+        assert!(
+            spaced.starts_with("the tool name `read file` is not one"),
+            "{spaced}"
+        );
         let scalar = ToolSpec::for_args::<String>("echo", "e").problem().unwrap();
         assert!(
             scalar.starts_with("the parameters of tool `echo` are not a JSON Schema object"),

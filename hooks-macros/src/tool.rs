@@ -117,7 +117,10 @@ fn check<'a>(sig: &'a syn::Signature, errors: &mut Errors) -> Option<ToolFn<'a>>
         ok = false;
     };
     if let Some(constness) = &sig.constness {
-        fail(syn::Error::new(constness.span, "a tool cannot be a `const fn`; remove `const`"));
+        fail(syn::Error::new(
+            constness.span,
+            "a tool cannot be a `const fn`; remove `const`",
+        ));
     }
     if let Some(unsafety) = &sig.unsafety {
         fail(syn::Error::new(
@@ -126,7 +129,10 @@ fn check<'a>(sig: &'a syn::Signature, errors: &mut Errors) -> Option<ToolFn<'a>>
         ));
     }
     if let Some(abi) = &sig.abi {
-        fail(syn::Error::new_spanned(abi, "a tool cannot be an `extern` fn; remove the ABI"));
+        fail(syn::Error::new_spanned(
+            abi,
+            "a tool cannot be an `extern` fn; remove the ABI",
+        ));
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         fail(syn::Error::new_spanned(
@@ -195,7 +201,12 @@ fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
             },
             _ => None,
         })
-        .map(|line| line.strip_prefix(' ').unwrap_or(&line).trim_end().to_owned())
+        .map(|line| {
+            line.strip_prefix(' ')
+                .unwrap_or(&line)
+                .trim_end()
+                .to_owned()
+        })
         .collect();
     let text = lines.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(text)
@@ -222,7 +233,10 @@ fn result_parts(ty: &Type) -> Option<(&Type, &Type)> {
 }
 
 /// Parses, checks and expands `#[register_tool]`.
-pub(crate) fn register_tool_impl(args: TokenStream, item: &TokenStream) -> syn::Result<TokenStream> {
+pub(crate) fn register_tool_impl(
+    args: TokenStream,
+    item: &TokenStream,
+) -> syn::Result<TokenStream> {
     let mut errors = Errors::new();
     let attr = ToolAttr::parse(args, &mut errors);
     let item_fn = match syn::parse2::<crate::HookItem>(item.clone()) {
@@ -330,7 +344,8 @@ fn expand(attr: &ToolAttr, tool: &ToolFn<'_>, description: &TokenStream) -> Toke
             }
         }
         None => {
-            let into = quote_spanned!(output.span()=> <#output as #p::IntoToolReturn>::into_tool_return);
+            let into =
+                quote_spanned!(output.span()=> <#output as #p::IntoToolReturn>::into_tool_return);
             quote!(#into(#called))
         }
     };
@@ -449,14 +464,27 @@ mod tests {
     #[test]
     fn a_tool_needs_a_description() {
         assert_eq!(
-            errors_of(quote!(), quote!(fn f(a: A) -> Result<u8, String> { g() })),
-            ["a tool needs a description, which the model reads to decide when to call it: \
-              write a doc comment on the fn, or `description = \"..\"`"]
+            errors_of(
+                quote!(),
+                quote!(
+                    fn f(a: A) -> Result<u8, String> {
+                        g()
+                    }
+                )
+            ),
+            [
+                "a tool needs a description, which the model reads to decide when to call it: \
+              write a doc comment on the fn, or `description = \"..\"`"
+            ]
         );
         assert!(
             errors_of(
                 quote!(description = "Does it."),
-                quote!(fn f(a: A) -> Result<u8, String> { g() })
+                quote!(
+                    fn f(a: A) -> Result<u8, String> {
+                        g()
+                    }
+                )
             )
             .is_empty()
         );
@@ -468,7 +496,7 @@ mod tests {
             quote!("point", nmae = "x"),
             quote!(
                 /// Doc.
-                unsafe fn f<T>(&self, a: T, b: u8, c: u8) { }
+                unsafe fn f<T>(&self, a: T, b: u8, c: u8) {}
             ),
         );
         assert_eq!(

@@ -47,5 +47,5 @@ mod hook;
 mod tools;
 
 pub use hook::{FIRED, HookchainHook, NOT_FIRED, turn_end};
-pub use tools::tools;
 pub use rig_agent;
+pub use tools::tools;

@@ -72,7 +72,11 @@ async fn the_agent_calls_an_extension_tool_and_a_guard_blocks_a_bad_call() {
         .unwrap();
 
     assert_eq!(reply.to_string(), "Done.");
-    assert_eq!(*kept.lock(), [json!({"text": "buy milk"})], "only the good call ran");
+    assert_eq!(
+        *kept.lock(),
+        [json!({"text": "buy milk"})],
+        "only the good call ran"
+    );
     let requests = model.requests();
     assert!(
         texts(&requests[1]).iter().any(|t| t.contains("buy milk")),

@@ -45,5 +45,5 @@ pub use builder::{
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};
 pub use hooks::Hooks;
-pub(crate) use tools::{Tool, quoted};
 pub use info::{HookInfo, HookSource};
+pub(crate) use tools::{Tool, quoted};

@@ -118,13 +118,15 @@ impl Session {
                 .filter(|t| t.is_enabled() && is_active(active.as_deref(), &t.spec.name))
                 .map(|t| t.spec.name.as_str())
                 .collect();
-            return Err(match hookchain_core::suggest::closest(name, offered.iter().copied()) {
-                Some(close) => format!("there is no tool `{name}`, did you mean `{close}`?"),
-                None => format!(
-                    "there is no tool `{name}`; the tools are {}",
-                    crate::registry::quoted(offered.iter().copied())
-                ),
-            });
+            return Err(
+                match hookchain_core::suggest::closest(name, offered.iter().copied()) {
+                    Some(close) => format!("there is no tool `{name}`, did you mean `{close}`?"),
+                    None => format!(
+                        "there is no tool `{name}`; the tools are {}",
+                        crate::registry::quoted(offered.iter().copied())
+                    ),
+                },
+            );
         };
         let extension = &tool.running.extension;
         if !extension.is_enabled() {
@@ -185,8 +187,8 @@ impl Turn {
         let annotations = Annotations::new();
         let limit = t.hooks.inner.tool_timeout();
         let run = self.run_tool(call, |call| {
-            let cx = HookContext::for_turn(&t.scope, TOOL_POINT, &annotations)
-                .running(&tool.running);
+            let cx =
+                HookContext::for_turn(&t.scope, TOOL_POINT, &annotations).running(&tool.running);
             let args = call.args.clone();
             let name = &tool.spec.name;
             let output = match &tool.handler {
@@ -253,7 +255,11 @@ impl TurnInner {
 
     /// [`deliver_tool_attachments`](Self::deliver_tool_attachments) for
     /// [`Turn::call_tool_async`], awaiting async `notification` hooks.
-    pub(super) async fn deliver_tool_attachments_async(&self, attached: Attached, via: &'static str) {
+    pub(super) async fn deliver_tool_attachments_async(
+        &self,
+        attached: Attached,
+        via: &'static str,
+    ) {
         self.keep_attached(&attached);
         for note in attached.notifications {
             let _ = self.fire_async::<Notify>(note, via).await;
