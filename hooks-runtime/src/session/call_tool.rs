@@ -168,11 +168,26 @@ impl Turn {
     /// rewrite the args the tool gets, or block the call), the tool, `after_tool_call` and
     /// `transform_tool_result`.
     ///
-    /// An unknown tool, an inactive one, one whose extension is off, or arguments that do not
-    /// fit come back as a [`ToolRun`] whose result is an error the model can read (see the
-    /// [module rules](self)). An async tool is driven here as the sync dispatch drives async
-    /// hooks, under the registry's async time limit; inside a current-thread tokio runtime call
-    /// [`call_tool_async`](Turn::call_tool_async) instead.
+    /// - A call the session cannot run — an unknown tool (with the closest name the session
+    ///   offers), an inactive one, one whose extension is off (saying who switched it off and
+    ///   how to switch it on) — fires no `intercept_tool_call`: it comes back at once as a
+    ///   [`ToolRun`] whose result is an error the model can read, `ran` false; `after_tool_call`
+    ///   hears of it, as it hears of every call.
+    /// - Arguments that do not fit the tool's parameters are the tool's error result, naming
+    ///   the field (serde's path) and the closest parameter to each argument the schema does not
+    ///   declare; a tool that panics is an error result too.
+    /// - The tool gets a [`HookContext`] of the turn: the turn's and the session's state, its
+    ///   own name as the running hook's, and its extension, whose config it reads with
+    ///   `cx.config()`. Once it returned, the context and warnings it added join the turn's
+    ///   ([`take_context`](Turn::take_context), [`take_warnings`](Turn::take_warnings)) and the
+    ///   notifications it asked for fire through `notification`.
+    /// - An async tool runs under the registry's async time limit
+    ///   ([`HooksBuilder::async_timeout`](crate::HooksBuilder::async_timeout)): one that
+    ///   overruns it is stopped at its next `.await` and the call gets an error result. This sync
+    ///   call drives it as the sync dispatch drives async hooks: on this thread (through the
+    ///   runtime inside a multi-thread tokio runtime); inside a current-thread tokio runtime a
+    ///   tool that does not finish at its first poll fails at once, with an error naming
+    ///   [`call_tool_async`](Turn::call_tool_async), which such an agent calls instead.
     pub fn call_tool(&self, call: ToolCall) -> ToolRun {
         const VIA: &str = "Turn::call_tool_async";
         let t = &*self.inner;
