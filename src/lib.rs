@@ -161,7 +161,9 @@ pub mod guards {
 pub mod adapters {
     /// rig-agent: [`HookchainHook`](rig::HookchainHook), one `AgentHook` that fires every
     /// point at the rig event that matches it. The whole integration is
-    /// `.add_hook(HookchainHook::new(hooks.session(id)))` on the agent's builder.
+    /// `.add_hook(HookchainHook::new(hooks.session(id)))` on the agent's builder; the tools
+    /// extensions give the model are `.dynamic_tools(tools(&session))`
+    /// ([`tools`](rig::tools)).
     pub mod rig {
         #[doc(inline)]
         pub use hookchain_rig::*;

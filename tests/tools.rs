@@ -120,7 +120,7 @@ struct Question {
 
 /// Answers a question, in its own time.
 #[hookchain::register_tool(extension = "oracle")]
-async fn oracle(args: Question, cx: &HookContext<'_>) -> Result<String, String> {
+async fn oracle(args: Question, cx: &HookContext) -> Result<String, String> {
     if args.forever {
         std::future::pending::<()>().await;
     }
