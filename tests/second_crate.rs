@@ -344,3 +344,30 @@ fn a_user_input_rewrite_flows_across_crates() {
     );
     turn.end(TurnEnd::Normal);
 }
+
+/// A library's `#[register_tool]` fn is collected like its hooks, in its crate's extension by
+/// default, and runs through this program's chains.
+#[test]
+fn a_library_s_tool_is_collected_in_its_crate_s_extension() {
+    let hooks = Hooks::global();
+    assert_eq!(
+        hooks.extension("second-crate").unwrap().tools(),
+        ["word_count"]
+    );
+    let session = hooks.session("second-crate-tool");
+    let spec = session
+        .tools()
+        .into_iter()
+        .find(|t| t.name == "word_count")
+        .expect("the library's tool is offered");
+    assert_eq!(spec.extension, "second-crate");
+    assert_eq!(
+        spec.description,
+        "Counts the words of each argument: `{\"title\": \"two words\"}` gives `{\"title\": 2}`."
+    );
+    assert_eq!(spec.parameters["type"], "object");
+    let turn = session.begin_turn();
+    let run = turn.call_tool(ToolCall::new("word_count", json!({"title": "two words"})));
+    assert_eq!(run.result.tool_response, json!({"title": 2}));
+    turn.end(TurnEnd::Normal);
+}

@@ -16,6 +16,9 @@
 //!   this crate's name) replaces token-like words of the user's message with [`REDACTED`].
 //!
 //! Both pass, without allocating, when there is nothing to redact.
+//!
+//! And one tool, collected the same way: [`word_count`] (in the default extension), which
+//! counts the words of each of its arguments.
 
 #![warn(missing_docs)]
 
@@ -107,6 +110,17 @@ pub fn redact_user_input(text: &str) -> HookResult<String> {
         .map(|word| if is_secret_word(word) { REDACTED } else { word })
         .collect();
     HookResult::Rewrite(words.join(" "))
+}
+
+/// Counts the words of each argument: `{"title": "two words"}` gives `{"title": 2}`.
+#[hookchain::register_tool]
+pub fn word_count(
+    args: std::collections::BTreeMap<String, String>,
+) -> Result<std::collections::BTreeMap<String, usize>, std::convert::Infallible> {
+    Ok(args
+        .into_iter()
+        .map(|(key, text)| (key, text.split_whitespace().count()))
+        .collect())
 }
 
 /// The names of the hooks this crate registers, as `describe()` lists them.
