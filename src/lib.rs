@@ -31,6 +31,44 @@
 //! that wants `hookchain.yaml` and its external hooks calls `hookchain::init()` (feature `config`)
 //! first.
 //!
+//! An extension gives the model tools too: [`register_tool`] collects a fn the model can call,
+//! written with its path (rustc reserves the bare `#[register_tool]` for an attribute of its
+//! own); its arguments' JSON Schema comes from [`schemars`], re-exported so the tool's crate
+//! needs none of its own. [`Session::tools`] lists the tools ([`ToolSpec`], with the shapes
+//! OpenAI, Anthropic and MCP take), and [`Turn::call_tool`] runs a call through the same chains
+//! as the agent's own tools, so the guards apply:
+//!
+//! ```rust,standalone_crate
+//! use hookchain::{HookContext, ToolSpec, prelude::*};
+//! use hookchain::schemars::JsonSchema;
+//! use serde::Deserialize;
+//!
+//! /// Where to look.
+//! #[derive(Deserialize, JsonSchema)]
+//! #[schemars(crate = "hookchain::schemars")]
+//! struct Lookup {
+//!     /// The word to look up.
+//!     word: String,
+//! }
+//!
+//! /// Looks a word up in the glossary.
+//! #[hookchain::register_tool(extension = "glossary")]
+//! fn define(args: Lookup, _cx: &HookContext) -> Result<String, String> {
+//!     match args.word.as_str() {
+//!         "hook" => Ok("a fn run at a step of the agent loop".to_owned()),
+//!         other => Err(format!("`{other}` is not in the glossary")),
+//!     }
+//! }
+//!
+//! let session = Hooks::global().session("doc-tools");
+//! let tools: Vec<ToolSpec> = session.tools();
+//! assert_eq!(tools[0].to_openai()["function"]["name"], "define");
+//! let turn = session.begin_turn();
+//! let run = turn.call_tool(ToolCall::new("define", json!({"word": "hook"})));
+//! assert_eq!(run.result.tool_response, json!("a fn run at a step of the agent loop"));
+//! turn.end(TurnEnd::Normal);
+//! ```
+//!
 //! The [`guide`] walks through it all, one chapter per topic: writing hooks, the points, the
 //! driver, state, config and consent, other agents' hooks, the command line, the built-in
 //! guards, async, frameworks, and the features.
