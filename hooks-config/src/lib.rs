@@ -210,6 +210,7 @@ pub mod consent;
 mod discovery;
 pub mod docker_agent;
 mod entry;
+pub mod external_extension;
 mod file;
 pub mod hermes;
 mod hookchain_file;
@@ -222,6 +223,7 @@ mod registry;
 mod script;
 
 pub use config::Config;
+pub use external_extension::{ExtensionScope, ExternalExtension, ExternalTool};
 pub use hookchain_file::CONFIG_FILE;
 pub use init::{Init, InitError, InitReport, init};
-pub use registry::{ConfigBuilderExt, ConfigHooksExt};
+pub use registry::{ConfigBuilderExt, ConfigHooksExt, switch_off_all};
