@@ -221,6 +221,7 @@ mod permission_rule;
 mod position;
 mod registry;
 mod script;
+pub mod switch;
 
 pub use config::Config;
 pub use external_extension::{ExtensionScope, ExternalExtension, ExternalTool};
