@@ -9,6 +9,12 @@
 //!   doctor                    check every configured hook; exit 1 on any problem
 //!   approve [NAME... | --all] let configured hooks run
 //!   revoke [NAME... | --all]  withdraw approvals
+//!   extensions list           every extension: version, on/off, what it adds, its source
+//!   extensions enable|disable NAME | --all
+//!                             switch one extension (or all: `hooks_enabled`), kept in
+//!                             ~/.config/hookchain/hookchain.yaml
+//!   extensions info NAME      its hooks, tools with their schemas, its config section
+//!   extensions doctor         what cannot run; exit 1 on any problem
 //! ```
 //!
 //! # What it reads
@@ -108,6 +114,7 @@ mod point;
 mod approve;
 mod args;
 mod doctor;
+mod extensions;
 mod list;
 mod outcome;
 mod payload;
@@ -200,6 +207,7 @@ where
         Command::Doctor => doctor::doctor(&cli, hooks, &mut io),
         Command::Approve(names) => approve::approve(&cli, names, &mut io),
         Command::Revoke(names) => revoke::revoke(&cli, names, &mut io),
+        Command::Extensions(command) => extensions::extensions(&cli, command, hooks, &mut io),
     };
     let code = match result {
         Ok(code) => code,

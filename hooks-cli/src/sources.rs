@@ -27,13 +27,23 @@ pub(crate) fn load_config(cli: &Cli) -> Result<(Config, Vec<String>), Failure> {
     for path in &cli.config {
         config = config.merge(Config::load_lenient(path)?);
     }
+    // The external extensions of the user and the project, as discovery adds them.
+    let home = home_dir();
+    let config = config.merge(Config::discover_extensions(Path::new("."), home.as_deref()));
     Ok((config, Vec::new()))
+}
+
+/// The user's home directory, from `HOME`.
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The files discovery reads, whether or not they exist.
 pub(crate) fn discovery_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+    if let Some(home) = home_dir() {
         files.push(
             PathBuf::from(home)
                 .join(".config")

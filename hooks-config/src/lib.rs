@@ -227,4 +227,4 @@ pub use config::Config;
 pub use external_extension::{ExtensionScope, ExternalExtension, ExternalTool};
 pub use hookchain_file::CONFIG_FILE;
 pub use init::{Init, InitError, InitReport, init};
-pub use registry::{ConfigBuilderExt, ConfigHooksExt, switch_off_all};
+pub use registry::{ConfigBuilderExt, ConfigHooksExt, is_builtin_guard, switch_off_all};

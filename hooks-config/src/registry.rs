@@ -340,6 +340,20 @@ pub fn switch_off_all(hooks: &Hooks, at: &str) -> Vec<String> {
     off
 }
 
+/// `true` when `extension` is the extension of a built-in guard or injector (with the `guards`
+/// feature; `false` without it): for listings that say where an extension comes from.
+pub fn is_builtin_guard(extension: &str) -> bool {
+    #[cfg(feature = "guards")]
+    {
+        hookchain_guards::guard_for_section(extension) == Some(extension)
+    }
+    #[cfg(not(feature = "guards"))]
+    {
+        let _ = extension;
+        false
+    }
+}
+
 /// Why a required hook consent skipped does not run, and what to do:
 /// "required hook `guard` (./hookchain.yaml:12) did not run: not approved — run `hookchain
 /// approve guard`".
