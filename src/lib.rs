@@ -117,8 +117,7 @@ pub mod config {
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
     #[doc(inline)]
     pub use hookchain_config::{
-        ExtensionScope, ExternalExtension, ExternalTool, external_extension, switch,
-        switch_off_all,
+        ExtensionScope, ExternalExtension, ExternalTool, external_extension, switch, switch_off_all,
     };
 }
 

@@ -80,12 +80,7 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
         (Some(false), Some(at)) => Some(format!("disabled by {at} (`hooks_enabled: false`)")),
         _ => None,
     };
-    let external = |name: &str| {
-        config
-            .external_extensions()
-            .iter()
-            .find(|e| e.name == name)
-    };
+    let external = |name: &str| config.external_extensions().iter().find(|e| e.name == name);
     let mut views: Vec<View<'a>> = registry
         .extensions()
         .map(|extension| {
@@ -152,13 +147,15 @@ fn find<'v, 'a>(views: &'v [View<'a>], name: &str) -> Result<&'v View<'a>, Failu
 
 /// Where the switches are kept.
 fn user_file() -> Result<PathBuf, Failure> {
-    home_dir().map(|home| user_config_file(&home)).ok_or_else(|| {
-        Failure(
-            "no home directory (HOME is not set): the switches are kept in \
+    home_dir()
+        .map(|home| user_config_file(&home))
+        .ok_or_else(|| {
+            Failure(
+                "no home directory (HOME is not set): the switches are kept in \
              ~/.config/hookchain/hookchain.yaml"
-                .to_owned(),
-        )
-    })
+                    .to_owned(),
+            )
+        })
 }
 
 fn list(views: &[View<'_>], config: &Config, io: &mut Io<'_>) -> Result<i32, Failure> {
@@ -219,7 +216,11 @@ fn set(
     let file = user_file()?;
     let Some(name) = switch.name.as_deref().filter(|_| !switch.all) else {
         let edit = persist_master_switch(&file, enabled)?;
-        let said = if edit.changed { "now says" } else { "already said" };
+        let said = if edit.changed {
+            "now says"
+        } else {
+            "already said"
+        };
         let what = if enabled {
             "extensions and configured hooks are on again, each as its own switch says"
         } else {
@@ -237,7 +238,11 @@ fn set(
     };
     let view = find(views, name)?;
     let edit = persist_extension_switch(&file, &view.name, enabled)?;
-    let said = if edit.changed { "now says" } else { "already said" };
+    let said = if edit.changed {
+        "now says"
+    } else {
+        "already said"
+    };
     writeln!(
         io.out,
         "extension `{}` switched {word}: {} line {} {said} `enabled: {enabled}` under \
@@ -441,7 +446,9 @@ fn doctor(config: &Config, consent: &Consent, io: &mut Io<'_>) -> Result<i32, Fa
             text,
             "note: `hooks_enabled: false` ({}): every extension and configured hook is off but \
              the required ones",
-            config.hooks_enabled_at().unwrap_or("the user's hookchain.yaml")
+            config
+                .hooks_enabled_at()
+                .unwrap_or("the user's hookchain.yaml")
         );
     }
     let _ = writeln!(

@@ -128,7 +128,11 @@ fn list_shows_each_extension_its_version_counts_source_and_state() {
         "{}",
         run.out
     );
-    assert!(row(&run.out, "lint").contains("project external"), "{}", run.out);
+    assert!(
+        row(&run.out, "lint").contains("project external"),
+        "{}",
+        run.out
+    );
     let file = sandbox.user_file().display().to_string();
     assert!(
         run.out.contains(&format!("switches are kept in {file}")),
@@ -148,7 +152,11 @@ fn disable_and_enable_edit_the_users_file_line_by_line() {
     .unwrap();
     let run = sandbox.run(&["extensions", "disable", "notes"]);
     assert_eq!(run.code, 0, "{}{}", run.out, run.err);
-    assert!(run.out.contains("line 6 now says `enabled: false`"), "{}", run.out);
+    assert!(
+        run.out.contains("line 6 now says `enabled: false`"),
+        "{}",
+        run.out
+    );
     assert_eq!(
         std::fs::read_to_string(sandbox.user_file()).unwrap(),
         "# my settings\nextensions:\n  audit-log:  # the log\n    path: /tmp/x\n  notes:\n    enabled: false\n"
@@ -203,7 +211,8 @@ fn an_unknown_name_is_an_error_with_a_suggestion_and_writes_nothing() {
         let run = sandbox.run(&args);
         assert_eq!(run.code, 1, "{}{}", run.out, run.err);
         assert!(
-            run.err.contains("no extension `note`, did you mean `notes`?"),
+            run.err
+                .contains("no extension `note`, did you mean `notes`?"),
             "{}",
             run.err
         );
@@ -243,14 +252,20 @@ fn doctor_names_what_cannot_run() {
     let run = sandbox.run(&["extensions", "doctor"]);
     assert_eq!(run.code, 1, "{}{}", run.out, run.err);
     assert!(
-        run.out.contains("hook `notes-guard` (intercept_tool_call) does not run: new"),
+        run.out
+            .contains("hook `notes-guard` (intercept_tool_call) does not run: new"),
         "{}",
         run.out
     );
-    assert!(run.out.contains("tool `add_note` does not run"), "{}", run.out);
+    assert!(
+        run.out.contains("tool `add_note` does not run"),
+        "{}",
+        run.out
+    );
     assert!(run.out.contains("missing.sh"), "{}", run.out);
     assert!(
-        run.out.contains("the project's extension `notes` is refused"),
+        run.out
+            .contains("the project's extension `notes` is refused"),
         "{}",
         run.out
     );
@@ -262,5 +277,9 @@ fn doctor_passes_approved_extensions() {
     sandbox.user_extension("plain", "version: '1'\ndescription: nothing to run\n", &[]);
     let run = sandbox.run(&["extensions", "doctor"]);
     assert_eq!(run.code, 0, "{}{}", run.out, run.err);
-    assert!(run.out.contains("1 external extension(s); 0 problem(s)"), "{}", run.out);
+    assert!(
+        run.out.contains("1 external extension(s); 0 problem(s)"),
+        "{}",
+        run.out
+    );
 }

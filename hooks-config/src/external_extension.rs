@@ -270,10 +270,7 @@ impl Config {
         if let Some(home) = home_dir {
             scopes.push((ExtensionScope::User, user_extensions_dir(home)));
         }
-        scopes.push((
-            ExtensionScope::Project,
-            project_extensions_dir(project_dir),
-        ));
+        scopes.push((ExtensionScope::Project, project_extensions_dir(project_dir)));
         let mut seen_dirs: Vec<PathBuf> = Vec::new();
         for (scope, dir) in scopes {
             // The project's directory and the user's can be one (a project in the home
@@ -350,11 +347,7 @@ fn extension_files(dir: &Path, config: &mut Config) -> Vec<(String, PathBuf)> {
 /// Reads one `EXTENSION.yaml` leniently: a hook entry or tool that cannot be loaded is left out
 /// with a warning; an error when the file cannot be read or parsed, or its `name` is not its
 /// directory's.
-pub(crate) fn load(
-    name: &str,
-    path: &Path,
-    scope: ExtensionScope,
-) -> Result<Config, ConfigError> {
+pub(crate) fn load(name: &str, path: &Path, scope: ExtensionScope) -> Result<Config, ConfigError> {
     let source_name = path.display().to_string();
     let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
         file: source_name.clone(),
@@ -391,7 +384,10 @@ pub(crate) fn load(
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let env: BTreeMap<String, String> = [
         ("HOOKCHAIN_EXTENSION", name.to_owned()),
-        ("HOOKCHAIN_EXTENSION_DIR", absolute(&dir).display().to_string()),
+        (
+            "HOOKCHAIN_EXTENSION_DIR",
+            absolute(&dir).display().to_string(),
+        ),
         ("HOOKCHAIN_EXTENSION_SHA256", sha256.clone()),
     ]
     .into_iter()
@@ -579,9 +575,16 @@ fn tool(
         })
     };
     let name = cx
-        .string(&format!("`name` of {subject}"), required("name", &subject)?, &at(path, "name"))?
+        .string(
+            &format!("`name` of {subject}"),
+            required("name", &subject)?,
+            &at(path, "name"),
+        )?
         .to_owned();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
         return Err(cx.error(
             format!("`name` of {subject}"),
@@ -617,7 +620,11 @@ fn tool(
         env_clear: false,
         env_allow: Vec::new(),
     };
-    cx.check_argv(&format!("`command` of {subject}"), &command, &at(path, "command"))?;
+    cx.check_argv(
+        &format!("`command` of {subject}"),
+        &command,
+        &at(path, "command"),
+    )?;
     let timeout = match fields.get("timeout").filter(|v| !v.is_null()) {
         Some(v) => cx.timeout(&format!("`timeout` of {subject}"), v, &at(path, "timeout"))?,
         None => DEFAULT_TOOL_TIMEOUT,
@@ -643,7 +650,8 @@ fn check_schema(
     path: &[PathSegment],
 ) -> Result<(), ConfigError> {
     let subject = format!("`parameters` of {subject}");
-    let fail = |at_path: &[PathSegment], problem: String| cx.error(subject.clone(), at_path, problem);
+    let fail =
+        |at_path: &[PathSegment], problem: String| cx.error(subject.clone(), at_path, problem);
     let Value::Object(schema) = schema else {
         return Err(fail(
             path,
@@ -668,10 +676,15 @@ fn check_schema(
     let properties: Option<&Map<String, Value>> = match schema.get("properties") {
         None => None,
         Some(Value::Object(properties)) => {
-            if let Some((key, _)) = properties.iter().find(|(_, v)| !v.is_object() && !v.is_boolean()) {
+            if let Some((key, _)) = properties
+                .iter()
+                .find(|(_, v)| !v.is_object() && !v.is_boolean())
+            {
                 return Err(fail(
                     &at(&at(path, "properties"), key.as_str()),
-                    format!("property `{key}` must be a schema (a mapping such as `{{type: string}}`)"),
+                    format!(
+                        "property `{key}` must be a schema (a mapping such as `{{type: string}}`)"
+                    ),
                 ));
             }
             Some(properties)
@@ -699,7 +712,9 @@ fn check_schema(
                 if !properties.is_some_and(|p| p.contains_key(name)) {
                     return Err(fail(
                         &at(path, "required"),
-                        format!("`required` names `{name}`, which is not among `properties`: add it there, or remove it from `required`"),
+                        format!(
+                            "`required` names `{name}`, which is not among `properties`: add it there, or remove it from `required`"
+                        ),
                     ));
                 }
             }

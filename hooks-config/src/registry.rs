@@ -171,7 +171,9 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
     let mut external_hooks = config.external_hooks().to_vec();
     let mut tools: Vec<ExternalTool> = config.external_tools().cloned().collect();
     if switched_off {
-        let at = config.hooks_enabled_at().unwrap_or("the user's hookchain.yaml");
+        let at = config
+            .hooks_enabled_at()
+            .unwrap_or("the user's hookchain.yaml");
         external_hooks.retain(|hook| hook.required);
         tools.clear();
         taken = taken.notice(hookchain_core::Notification {
@@ -231,8 +233,7 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 kind: hookchain_core::NotificationKind::General,
             });
         }
-        let (admitted, mut admission) =
-            consent::admit(external_hooks, &mut allowlist, &mut policy);
+        let (admitted, mut admission) = consent::admit(external_hooks, &mut allowlist, &mut policy);
         admission.admitted.extend(tool_admission.admitted);
         admission.skipped.extend(tool_admission.skipped);
         admission.errors.extend(tool_admission.errors);
@@ -302,9 +303,7 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             };
         }
     }
-    *builder = taken
-        .attach(report)
-        .attach(AdmittedTools(admitted_tools));
+    *builder = taken.attach(report).attach(AdmittedTools(admitted_tools));
     Ok(())
 }
 

@@ -149,13 +149,15 @@ pub fn persist_master_switch(file: &Path, enabled: bool) -> Result<SwitchEdit, C
         );
         Some(())
     };
-    write_checked(file, &text, &edited, expected, line, || ConfigError::Malformed {
-        subject: "`hooks_enabled`".to_owned(),
-        origin: hookchain_core::ConfigOrigin::file(file.display().to_string(), Some(line)),
-        problem: format!(
-            "cannot be set by a line-level edit of this file; nothing was written: write \
+    write_checked(file, &text, &edited, expected, line, || {
+        ConfigError::Malformed {
+            subject: "`hooks_enabled`".to_owned(),
+            origin: hookchain_core::ConfigOrigin::file(file.display().to_string(), Some(line)),
+            problem: format!(
+                "cannot be set by a line-level edit of this file; nothing was written: write \
              `hooks_enabled: {value}` at its top level by hand"
-        ),
+            ),
+        }
     })
 }
 
@@ -382,7 +384,11 @@ mod tests {
     fn the_master_switch_is_one_line() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(CONFIG_FILE);
-        std::fs::write(&file, "# top\nhooks_enabled: true # was on\nextensions: {}\n").unwrap();
+        std::fs::write(
+            &file,
+            "# top\nhooks_enabled: true # was on\nextensions: {}\n",
+        )
+        .unwrap();
         let edit = persist_master_switch(&file, false).unwrap();
         assert_eq!(edit.line, 2);
         assert_eq!(

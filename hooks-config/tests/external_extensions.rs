@@ -56,7 +56,8 @@ tools:
     timeout: 5
 ";
 
-const GUARD: &str = "#!/bin/sh\ncat >/dev/null\necho '{\"decision\":\"block\",\"reason\":\"notes says no\"}'\n";
+const GUARD: &str =
+    "#!/bin/sh\ncat >/dev/null\necho '{\"decision\":\"block\",\"reason\":\"notes says no\"}'\n";
 const ADD_NOTE: &str = "#!/bin/sh\nread -r line\necho \"{\\\"got\\\": $line}\"\n";
 
 #[test]
@@ -77,7 +78,10 @@ fn an_extension_loads_its_hooks_and_tools_under_its_own_name() {
     assert_eq!(notes.version.as_deref(), Some("0.2.0"));
     assert_eq!(notes.description.as_deref(), Some("Keeps notes"));
     assert_eq!(notes.scope, ExtensionScope::User);
-    assert_eq!(notes.hooks, vec![("intercept_tool_call", "notes-guard".to_owned())]);
+    assert_eq!(
+        notes.hooks,
+        vec![("intercept_tool_call", "notes-guard".to_owned())]
+    );
     let tool = &notes.tools[0];
     assert_eq!(tool.name, "add_note");
     assert_eq!(tool.extension, "notes");
@@ -100,11 +104,13 @@ fn an_extension_loads_its_hooks_and_tools_under_its_own_name() {
     assert_eq!(hooks.external_tools().len(), 1);
     // Switched off by its section, its hook does not run.
     hooks.disable_extension("notes").unwrap();
-    assert!(hooks
-        .dispatch::<InterceptToolCall>(ToolCall::new("shell", json!({})))
-        .flow
-        .blocked()
-        .is_none());
+    assert!(
+        hooks
+            .dispatch::<InterceptToolCall>(ToolCall::new("shell", json!({})))
+            .flow
+            .blocked()
+            .is_none()
+    );
 }
 
 #[test]
@@ -141,7 +147,10 @@ tools:
         &[
             ("echo.sh", "#!/bin/sh\ncat\n"),
             ("text.sh", "#!/bin/sh\ncat >/dev/null\necho 'plain words'\n"),
-            ("fails.sh", "#!/bin/sh\ncat >/dev/null\necho 'no such note' >&2\nexit 3\n"),
+            (
+                "fails.sh",
+                "#!/bin/sh\ncat >/dev/null\necho 'no such note' >&2\nexit 3\n",
+            ),
             ("slow.sh", "#!/bin/sh\nexec sleep 5\n"),
             ("where.sh", "#!/bin/sh\ncat >/dev/null\npwd\n"),
         ],
@@ -153,7 +162,10 @@ tools:
     assert_eq!(run(0).unwrap(), json!({"text": "hi"}));
     assert_eq!(run(1).unwrap(), json!("plain words"));
     let error = run(2).unwrap_err();
-    assert!(error.contains("exited with code 3: no such note"), "{error}");
+    assert!(
+        error.contains("exited with code 3: no such note"),
+        "{error}"
+    );
     assert!(error.contains("tool `fails`"), "{error}");
     let error = run(3).unwrap_err();
     assert!(error.contains("time limit"), "{error}");
@@ -207,31 +219,49 @@ tools:
     assert!(warnings.contains("`required` names `b`"), "{warnings}");
     // Every session hears of what was left out.
     let hooks = HooksBuilder::new().config(config).build().unwrap();
-    assert!(hooks.notices().iter().any(|n| n.message.contains("not_a_schema")));
+    assert!(
+        hooks
+            .notices()
+            .iter()
+            .any(|n| n.message.contains("not_a_schema"))
+    );
 }
 
 #[test]
 fn the_directory_names_the_extension() {
     let (home, project) = (temp_dir(), temp_dir());
-    extension(
-        &user_extensions(home.path()),
-        "notes",
-        "name: other\n",
-        &[],
-    );
+    extension(&user_extensions(home.path()), "notes", "name: other\n", &[]);
     let config = Config::discover_extensions(project.path(), Some(home.path()));
     assert!(config.external_extensions().is_empty());
     let warnings = config.warnings().join("\n");
     assert!(warnings.contains("line 1"), "{warnings}");
-    assert!(warnings.contains("rename the directory to `other`"), "{warnings}");
+    assert!(
+        warnings.contains("rename the directory to `other`"),
+        "{warnings}"
+    );
 }
 
 #[test]
 fn a_project_extension_cannot_take_the_name_of_the_users() {
     let (home, project) = (temp_dir(), temp_dir());
-    extension(&user_extensions(home.path()), "notes", "version: '1'\n", &[]);
-    extension(&project_extensions(project.path()), "notes", "version: '2'\n", &[]);
-    extension(&project_extensions(project.path()), "extra", "version: '3'\n", &[]);
+    extension(
+        &user_extensions(home.path()),
+        "notes",
+        "version: '1'\n",
+        &[],
+    );
+    extension(
+        &project_extensions(project.path()),
+        "notes",
+        "version: '2'\n",
+        &[],
+    );
+    extension(
+        &project_extensions(project.path()),
+        "extra",
+        "version: '3'\n",
+        &[],
+    );
     let config = Config::discover_extensions(project.path(), Some(home.path()));
     let found: Vec<_> = config
         .external_extensions()
@@ -246,14 +276,22 @@ fn a_project_extension_cannot_take_the_name_of_the_users() {
         ]
     );
     let warnings = config.warnings().join("\n");
-    assert!(warnings.contains("the project's extension `notes` is refused"), "{warnings}");
+    assert!(
+        warnings.contains("the project's extension `notes` is refused"),
+        "{warnings}"
+    );
 }
 
 #[test]
 fn an_edited_extension_file_drifts_its_approval() {
     let (home, project) = (temp_dir(), temp_dir());
     let dir = user_extensions(home.path());
-    extension(&dir, "notes", NOTES, &[("guard.sh", GUARD), ("add_note.sh", ADD_NOTE)]);
+    extension(
+        &dir,
+        "notes",
+        NOTES,
+        &[("guard.sh", GUARD), ("add_note.sh", ADD_NOTE)],
+    );
     let config = Config::discover_extensions(project.path(), Some(home.path()));
     let mut consent = Consent::in_memory();
     consent.approve(&config.external_hooks()[0]).unwrap();
@@ -271,13 +309,19 @@ fn an_edited_extension_file_drifts_its_approval() {
         ConsentStatus::Drifted { .. }
     ));
     let tool = config.external_tools().next().unwrap();
-    assert!(matches!(tool.consent_status(&consent), ConsentStatus::Drifted { .. }));
+    assert!(matches!(
+        tool.consent_status(&consent),
+        ConsentStatus::Drifted { .. }
+    ));
     // An edited script drifts it too.
     std::fs::write(dir.join("notes/add_note.sh"), "#!/bin/sh\necho changed\n").unwrap();
     let mut fresh = Consent::in_memory();
     fresh.approve(&tool.consent_hook()).unwrap();
     std::fs::write(dir.join("notes/add_note.sh"), "#!/bin/sh\necho again\n").unwrap();
-    assert!(matches!(tool.consent_status(&fresh), ConsentStatus::Drifted { .. }));
+    assert!(matches!(
+        tool.consent_status(&fresh),
+        ConsentStatus::Drifted { .. }
+    ));
 }
 
 #[test]
@@ -310,10 +354,16 @@ fn unapproved_tools_are_not_admitted() {
 fn the_master_switch_is_the_users_alone() {
     let project = Config::from_yaml_str("hooks_enabled: false\n", "./hookchain.yaml").unwrap();
     assert_eq!(project.hooks_enabled(), None);
-    assert!(project.warnings()[0].contains("only the user's own"), "{:?}", project.warnings());
-    let user =
-        Config::from_user_yaml_str("hooks_enabled: false\n", "~/.config/hookchain/hookchain.yaml")
-            .unwrap();
+    assert!(
+        project.warnings()[0].contains("only the user's own"),
+        "{:?}",
+        project.warnings()
+    );
+    let user = Config::from_user_yaml_str(
+        "hooks_enabled: false\n",
+        "~/.config/hookchain/hookchain.yaml",
+    )
+    .unwrap();
     assert_eq!(user.hooks_enabled(), Some(false));
     let error = Config::from_user_yaml_str("hooks_enabled: no way\n", "u.yaml").unwrap_err();
     assert!(error.to_string().contains("`hooks_enabled`"), "{error}");
@@ -336,27 +386,49 @@ fn the_master_switch_turns_everything_off_but_required_hooks() {
             hookchain::HookOptions::new("must")
                 .extension("vital")
                 .required(true),
-            |_: &ToolCall, _: &hookchain::HookContext<'_>| hookchain::HookResult::<serde_json::Value>::Pass,
+            |_: &ToolCall, _: &hookchain::HookContext<'_>| {
+                hookchain::HookResult::<serde_json::Value>::Pass
+            },
         )
         .hook_with(
             InterceptToolCall,
             hookchain::HookOptions::new("may").extension("optional"),
-            |_: &ToolCall, _: &hookchain::HookContext<'_>| hookchain::HookResult::<serde_json::Value>::Pass,
+            |_: &ToolCall, _: &hookchain::HookContext<'_>| {
+                hookchain::HookResult::<serde_json::Value>::Pass
+            },
         );
     let (hooks, _report, errors) = Init::new()
         .project_dir(project.path())
         .home_dir(Some(home.path().to_path_buf()))
-        .consent(Consent::in_memory(), ConsentPolicy::new().accept_hooks(true))
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
         .builder(guarded)
         .build();
     assert!(errors.is_empty(), "{errors:?}");
     assert!(hooks.external_tools().is_empty());
-    assert!(hooks.chain_of("intercept_tool_call").iter().all(|h| &*h.extension != "notes"));
+    assert!(
+        hooks
+            .chain_of("intercept_tool_call")
+            .iter()
+            .all(|h| &*h.extension != "notes")
+    );
     assert!(hooks.extension("vital").unwrap().is_enabled());
     let optional = hooks.extension("optional").unwrap();
     assert!(!optional.is_enabled());
-    assert!(optional.disabled_by().unwrap().contains("hooks_enabled: false"));
-    assert!(hooks.notices().iter().any(|n| n.message.contains("hooks are switched off")));
+    assert!(
+        optional
+            .disabled_by()
+            .unwrap()
+            .contains("hooks_enabled: false")
+    );
+    assert!(
+        hooks
+            .notices()
+            .iter()
+            .any(|n| n.message.contains("hooks are switched off"))
+    );
     // Switching again finds nothing more to switch off.
     assert!(switch_off_all(&hooks, "x").is_empty());
 }
