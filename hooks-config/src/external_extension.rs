@@ -27,7 +27,7 @@
 //!   `NAME:` of the user's `hookchain.yaml` all go by the directory, which cannot be changed by
 //!   editing the file; a `name:` that says otherwise is an error naming the file and line (the
 //!   fix: make them the same, or remove `name`), and the extension is left out.
-//! - **Its hooks are a `hookchain.yaml`'s**, read by the same reader ([`native`](crate::native)),
+//! - **Its hooks are a `hookchain.yaml`'s**, read by the same reader ([`native`]),
 //!   with the same errors, names (`<file>#<n>`) and consent; they belong to the extension
 //!   `NAME`, so `extensions: {NAME: {enabled: false}}` switches them off with its tools.
 //! - **Pinned to its content.** Every command of the extension (hooks and tools) runs with
