@@ -411,9 +411,8 @@ fn doctor(config: &Config, consent: &Consent, io: &mut Io<'_>) -> Result<i32, Fa
                     &mut text,
                     &mut problems,
                     format!(
-                        "tool `{}` does not run: {status} — approve it when the agent loads it \
-                         (--accept-hooks or a yes when asked)",
-                        tool.name
+                        "tool `{}` does not run: {status} — run `hookchain approve \"tool {}\"`",
+                        tool.name, tool.name
                     ),
                 ),
             }

@@ -272,6 +272,27 @@ fn doctor_names_what_cannot_run() {
 }
 
 #[test]
+fn approve_lets_an_extensions_hook_and_tool_run() {
+    let sandbox = Sandbox::new();
+    sandbox.user_extension("notes", NOTES, &["guard.sh", "add_note.sh"]);
+    let run = sandbox.run(&["approve", "notes-guard", "tool add_note"]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(run.out.contains("approved `tool add_note`"), "{}", run.out);
+    let run = sandbox.run(&["extensions", "doctor"]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(
+        run.out.contains("ok: 1 hook(s) and 1 tool(s) approved"),
+        "{}",
+        run.out
+    );
+    // Once approved, its hook is in the registry, in the extension `notes`.
+    let run = sandbox.run(&["extensions", "info", "notes"]);
+    assert!(run.out.contains("intercept_tool_call"), "{}", run.out);
+    assert!(run.out.contains("notes-guard"), "{}", run.out);
+    assert!(!run.out.contains("does not run until approved"), "{}", run.out);
+}
+
+#[test]
 fn doctor_passes_approved_extensions() {
     let sandbox = Sandbox::new();
     sandbox.user_extension("plain", "version: '1'\ndescription: nothing to run\n", &[]);

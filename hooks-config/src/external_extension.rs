@@ -150,10 +150,16 @@ pub struct ExternalTool {
     pub timeout: Duration,
     /// Where it is configured.
     pub origin: ConfigOrigin,
+    /// What consent pinned when the registry let it run (`Some(None)`: pinned by its command
+    /// line alone); `None` for a tool that did not go through consent.
+    pub(crate) approved: Option<Option<String>>,
 }
 
 impl ExternalTool {
     /// Runs the tool once: `args` as JSON on its stdin, in `project_dir`, within its time limit.
+    /// A tool of [`ConfigHooksExt::external_tools`](crate::ConfigHooksExt::external_tools) —
+    /// one consent let run — first checks that its script and settings are still the ones
+    /// approved, and fails without running when they are not.
     ///
     /// What it prints on stdout is the result: parsed as JSON, or, when it is not JSON, the
     /// text (trimmed of its last newline) as a JSON string; nothing printed is `null`. An exit
@@ -172,6 +178,17 @@ impl ExternalTool {
     /// # }
     /// ```
     pub fn run(&self, args: Value, project_dir: &Path) -> Result<Value, String> {
+        // A tool the registry let run is checked again at every call, as a hook is at every
+        // firing: an edited script does not run.
+        if let Some(approved) = &self.approved
+            && crate::consent::pin_hash(&self.consent_hook()) != *approved
+        {
+            return Err(format!(
+                "tool `{}` ({}): its script or settings changed since it was approved; it does \
+                 not run until it is approved again: `hookchain approve \"tool {}\"`",
+                self.name, self.extension, self.name
+            ));
+        }
         let mut spec = self.command.clone();
         if spec.working_dir.is_none() {
             spec.working_dir = Some(project_dir.to_path_buf());
@@ -637,6 +654,7 @@ fn tool(
         command,
         timeout,
         origin: cx.hook_origin(path),
+        approved: None,
     })
 }
 

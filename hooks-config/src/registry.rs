@@ -224,6 +224,10 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                     .iter()
                     .any(|hook| hook.name == tool.consent_hook().name)
             })
+            .map(|mut tool| {
+                tool.approved = Some(consent::pin_hash(&tool.consent_hook()));
+                tool
+            })
             .collect();
         for skipped in &tool_admission.skipped {
             taken = taken.notice(hookchain_core::Notification {

@@ -101,7 +101,21 @@ fn an_extension_loads_its_hooks_and_tools_under_its_own_name() {
     assert_eq!(&*chain[0].extension, "notes");
     let flow = hooks.dispatch::<InterceptToolCall>(ToolCall::new("shell", json!({})));
     assert_eq!(flow.flow.blocked().unwrap().reason, "notes says no");
-    assert_eq!(hooks.external_tools().len(), 1);
+    let [admitted] = hooks.external_tools() else {
+        panic!("{:?}", hooks.external_tools());
+    };
+    assert_eq!(
+        admitted.run(json!({"text": "hi"}), project.path()).unwrap(),
+        json!({"got": {"text": "hi"}})
+    );
+    // Its script edited after it was let in: it does not run.
+    std::fs::write(
+        user_extensions(home.path()).join("notes/add_note.sh"),
+        "#!/bin/sh\necho other\n",
+    )
+    .unwrap();
+    let error = admitted.run(json!({"text": "hi"}), project.path()).unwrap_err();
+    assert!(error.contains("changed since it was approved"), "{error}");
     // Switched off by its section, its hook does not run.
     hooks.disable_extension("notes").unwrap();
     assert!(
