@@ -289,7 +289,11 @@ fn approve_lets_an_extensions_hook_and_tool_run() {
     let run = sandbox.run(&["extensions", "info", "notes"]);
     assert!(run.out.contains("intercept_tool_call"), "{}", run.out);
     assert!(run.out.contains("notes-guard"), "{}", run.out);
-    assert!(!run.out.contains("does not run until approved"), "{}", run.out);
+    assert!(
+        !run.out.contains("does not run until approved"),
+        "{}",
+        run.out
+    );
 }
 
 #[test]

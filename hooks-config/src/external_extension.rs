@@ -271,6 +271,18 @@ impl Config {
         &self.external_extensions
     }
 
+    /// The extension `hook` (one of [`external_hooks`](Config::external_hooks)) belongs to:
+    /// its external extension's name, or `external`
+    /// ([`hook::EXTENSION`](hookchain_external::hook::EXTENSION)) for a hook of a config file.
+    pub fn extension_of(&self, hook: &ExternalHook) -> &str {
+        self.hook_extensions
+            .iter()
+            .find(|(point, name, _)| *point == hook.point && *name == hook.name)
+            .map_or(hookchain_external::hook::EXTENSION, |(_, _, extension)| {
+                extension.as_str()
+            })
+    }
+
     /// The tools of every external extension, in the order of
     /// [`external_extensions`](Config::external_extensions).
     pub fn external_tools(&self) -> impl Iterator<Item = &ExternalTool> {

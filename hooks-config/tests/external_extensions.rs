@@ -114,7 +114,9 @@ fn an_extension_loads_its_hooks_and_tools_under_its_own_name() {
         "#!/bin/sh\necho other\n",
     )
     .unwrap();
-    let error = admitted.run(json!({"text": "hi"}), project.path()).unwrap_err();
+    let error = admitted
+        .run(json!({"text": "hi"}), project.path())
+        .unwrap_err();
     assert!(error.contains("changed since it was approved"), "{error}");
     // Switched off by its section, its hook does not run.
     hooks.disable_extension("notes").unwrap();
