@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use hookchain_config::consent::{Consent, ConsentStatus};
 use hookchain_config::switch::{persist_extension_switch, persist_master_switch, user_config_file};
-use hookchain_config::{Config, ExternalExtension, is_builtin_guard, switch_off_all};
+use hookchain_config::{Config, ExternalExtension, is_builtin_guard};
 use hookchain_external::hook;
 use hookchain_runtime::{Hooks, HooksBuilder};
 
@@ -43,9 +43,6 @@ pub(crate) fn extensions(
     let (config, _) = load_config(cli)?;
     let consent = load_consent(cli)?;
     let registry = registry(hooks, &config, Some(&consent));
-    if let (Some(false), Some(at)) = (config.hooks_enabled(), config.hooks_enabled_at()) {
-        switch_off_all(&registry, at);
-    }
     let views = views(&registry, &config);
     match command {
         ExtensionsCommand::List => list(&views, &config, io),

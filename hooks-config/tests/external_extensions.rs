@@ -385,8 +385,21 @@ fn the_master_switch_is_the_users_alone() {
     assert!(error.to_string().contains("`hooks_enabled`"), "{error}");
 }
 
+/// A compiled-in hook of extension `extension`, required or not, that passes.
+fn passing(builder: HooksBuilder, name: &str, extension: &str, required: bool) -> HooksBuilder {
+    builder.hook_with(
+        InterceptToolCall,
+        hookchain::HookOptions::new(name)
+            .extension(extension)
+            .required(required),
+        |_: &ToolCall, _: &hookchain::HookContext<'_>| {
+            hookchain::HookResult::<serde_json::Value>::Pass
+        },
+    )
+}
+
 #[test]
-fn the_master_switch_turns_everything_off_but_required_hooks() {
+fn init_loads_extensions_and_the_master_switch_turns_all_but_required_hooks_off() {
     let (home, project) = (temp_dir(), temp_dir());
     extension(
         &user_extensions(home.path()),
@@ -394,34 +407,35 @@ fn the_master_switch_turns_everything_off_but_required_hooks() {
         NOTES,
         &[("guard.sh", GUARD), ("add_note.sh", ADD_NOTE)],
     );
+    let build = || {
+        let builder = passing(HooksBuilder::new(), "must", "vital", true);
+        let builder = passing(builder, "may", "optional", false);
+        Init::new()
+            .project_dir(project.path())
+            .home_dir(Some(home.path().to_path_buf()))
+            .consent(
+                Consent::in_memory(),
+                ConsentPolicy::new().accept_hooks(true),
+            )
+            .builder(builder)
+            .build()
+    };
+    // Switched on: the extension's hook and tool are in.
+    let (hooks, _, errors) = build();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(hooks.external_tools().len(), 1);
+    assert!(
+        hooks
+            .chain_of("intercept_tool_call")
+            .iter()
+            .any(|h| &*h.extension == "notes")
+    );
+    assert!(hooks.extension("optional").unwrap().is_enabled());
+
+    // `hooks_enabled: false` in the user's file: only the required hook's extension stays on.
     let hookchain = home.path().join(".config/hookchain/hookchain.yaml");
     std::fs::write(&hookchain, "hooks_enabled: false\n").unwrap();
-    let guarded = HooksBuilder::new()
-        .hook_with(
-            InterceptToolCall,
-            hookchain::HookOptions::new("must")
-                .extension("vital")
-                .required(true),
-            |_: &ToolCall, _: &hookchain::HookContext<'_>| {
-                hookchain::HookResult::<serde_json::Value>::Pass
-            },
-        )
-        .hook_with(
-            InterceptToolCall,
-            hookchain::HookOptions::new("may").extension("optional"),
-            |_: &ToolCall, _: &hookchain::HookContext<'_>| {
-                hookchain::HookResult::<serde_json::Value>::Pass
-            },
-        );
-    let (hooks, _report, errors) = Init::new()
-        .project_dir(project.path())
-        .home_dir(Some(home.path().to_path_buf()))
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .builder(guarded)
-        .build();
+    let (hooks, _, errors) = build();
     assert!(errors.is_empty(), "{errors:?}");
     assert!(hooks.external_tools().is_empty());
     assert!(
@@ -433,12 +447,8 @@ fn the_master_switch_turns_everything_off_but_required_hooks() {
     assert!(hooks.extension("vital").unwrap().is_enabled());
     let optional = hooks.extension("optional").unwrap();
     assert!(!optional.is_enabled());
-    assert!(
-        optional
-            .disabled_by()
-            .unwrap()
-            .contains("hooks_enabled: false")
-    );
+    let by = optional.disabled_by().unwrap();
+    assert!(by.contains("hooks_enabled: false"), "{by}");
     assert!(
         hooks
             .notices()
