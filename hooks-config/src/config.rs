@@ -153,9 +153,12 @@ impl Config {
         &self.sections
     }
 
-    /// `true` when the config has no section and no external hook.
+    /// `true` when the config has no section, no external hook and no external extension.
     pub fn is_empty(&self) -> bool {
-        self.sections.is_empty() && self.hooks.is_empty() && self.unloaded_required.is_empty()
+        self.sections.is_empty()
+            && self.hooks.is_empty()
+            && self.unloaded_required.is_empty()
+            && self.external_extensions.is_empty()
     }
 
     /// The external hooks of the config, in file order (the files in the order they were put
