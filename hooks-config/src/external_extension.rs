@@ -29,7 +29,8 @@
 //!   fix: make them the same, or remove `name`), and the extension is left out.
 //! - **Its hooks are a `hookchain.yaml`'s**, read by the same reader ([`native`]),
 //!   with the same errors, names (`<file>#<n>`) and consent; they belong to the extension
-//!   `NAME`, so `extensions: {NAME: {enabled: false}}` switches them off with its tools.
+//!   `NAME`, so `extensions: {NAME: {enabled: false}}` switches them off (and its tools, which
+//!   carry `extension: NAME`, once they are registered as the registry's tools).
 //! - **Pinned to its content.** Every command of the extension (hooks and tools) runs with
 //!   `HOOKCHAIN_EXTENSION` (its name), `HOOKCHAIN_EXTENSION_DIR` (its directory) and
 //!   `HOOKCHAIN_EXTENSION_SHA256` (the SHA-256 of its `EXTENSION.yaml`) in its environment. A
@@ -490,8 +491,9 @@ pub(crate) fn load(name: &str, path: &Path, scope: ExtensionScope) -> Result<Con
     let mut named = hooks.named(&source_name);
     for hook in &mut named {
         if let Transport::Command(spec) | Transport::Process(spec) = &mut hook.transport {
+            // Set over the entry's own `env`: the file cannot name another hash for itself.
             for (key, value) in &env {
-                spec.env.entry(key.clone()).or_insert_with(|| value.clone());
+                spec.env.insert(key.clone(), value.clone());
             }
         }
         extension.hooks.push((hook.point, hook.name.clone()));
