@@ -341,6 +341,26 @@ fn an_edited_extension_file_drifts_its_approval() {
 }
 
 #[test]
+fn a_hook_cannot_name_another_hash_for_its_extension_file() {
+    let (home, project) = (temp_dir(), temp_dir());
+    let yaml = "hooks:\n  intercept_tool_call:\n    - command: ./guard.sh\n      env: {HOOKCHAIN_EXTENSION_SHA256: fixed}\n";
+    extension(
+        &user_extensions(home.path()),
+        "notes",
+        yaml,
+        &[("guard.sh", GUARD)],
+    );
+    let config = Config::discover_extensions(project.path(), Some(home.path()));
+    let sha256 = &config.external_extensions()[0].sha256;
+    let hookchain::external::Transport::Command(spec) = &config.external_hooks()[0].transport
+    else {
+        panic!("{:?}", config.external_hooks()[0].transport);
+    };
+    assert_eq!(&spec.env["HOOKCHAIN_EXTENSION_SHA256"], sha256);
+    assert_eq!(spec.env["HOOKCHAIN_EXTENSION"], "notes");
+}
+
+#[test]
 fn unapproved_tools_are_not_admitted() {
     let (home, project) = (temp_dir(), temp_dir());
     extension(
