@@ -159,6 +159,11 @@ pub mod config {
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
         docker_agent, hermes, init, native,
     };
+    // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
+    #[doc(inline)]
+    pub use hookchain_config::{
+        ExtensionScope, ExternalExtension, ExternalTool, external_extension, switch, switch_off_all,
+    };
 }
 
 /// Consent: configured hooks run only once approved, pinned to their scripts' content.

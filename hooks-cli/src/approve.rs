@@ -17,7 +17,7 @@ use crate::sources::{load_config, load_consent};
 pub(crate) fn approve(cli: &Cli, names: &Names, io: &mut Io<'_>) -> Result<i32, Failure> {
     let (config, _) = load_config(cli)?;
     let mut consent = load_consent(cli)?;
-    for hook in chosen(&config, names, "approve")? {
+    for hook in &chosen(&config, names, "approve")? {
         if names.all
             && consent.status(hook) != ConsentStatus::Approved
             && let Some(why) = not_pinnable(hook)

@@ -44,6 +44,42 @@ pub(crate) enum Command {
     Approve(Names),
     /// Withdraw the approval of configured hooks.
     Revoke(Names),
+    /// List, switch on and off, describe and check the extensions.
+    #[command(subcommand)]
+    Extensions(ExtensionsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum ExtensionsCommand {
+    /// Every extension: version, on/off and who switched it, what it contributes, its source.
+    List,
+    /// Switch an extension on (or, with --all, the master switch), kept in
+    /// ~/.config/hookchain/hookchain.yaml.
+    Enable(Switch),
+    /// Switch an extension off (or, with --all, every extension and configured hook but the
+    /// required ones), kept in ~/.config/hookchain/hookchain.yaml.
+    Disable(Switch),
+    /// Everything about one extension: its hooks, tools with their schemas, config section.
+    Info(ExtensionName),
+    /// What cannot run: unapproved external extensions, bad files, missing scripts.
+    Doctor,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct Switch {
+    /// The extension, as `hookchain extensions list` names it.
+    #[arg(value_name = "NAME", required_unless_present = "all")]
+    pub(crate) name: Option<String>,
+    /// Every extension and configured hook: the master switch `hooks_enabled`.
+    #[arg(long, conflicts_with = "name")]
+    pub(crate) all: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ExtensionName {
+    /// The extension, as `hookchain extensions list` names it.
+    #[arg(value_name = "NAME")]
+    pub(crate) name: String,
 }
 
 #[derive(Args, Debug)]

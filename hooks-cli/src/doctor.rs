@@ -18,7 +18,7 @@ use crate::args::Cli;
 use crate::outcome::{EXIT_ERROR, EXIT_OK, Failure, Io};
 use crate::registry::{ON, compiled_in, configured_required, registry, state};
 use crate::render::millis;
-use crate::sources::{discovery_files, discovery_files_text, load_consent};
+use crate::sources::{discovery_files, discovery_files_text, home_dir, load_consent};
 use crate::target::one_line;
 use firing::{describe_answer, fire_once, fire_wildcard_once};
 
@@ -36,7 +36,6 @@ pub(crate) fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<
     let registry = registry(hooks, &config, consent.as_ref());
     report.check_registry(&registry, &config);
 
-    let external_state = state(&registry, hook::EXTENSION);
     let configured = config.external_hooks();
     let mut ok = 0usize;
     for hook in configured {
@@ -44,6 +43,7 @@ pub(crate) fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<
             text: &mut report.text,
             problems: 0,
         };
+        let external_state = state(&registry, config.extension_of(hook));
         check.hook(hook, &registry, consent.as_ref(), &external_state);
         if check.problems == 0 {
             ok += 1;
@@ -117,7 +117,12 @@ impl Report {
                 discovery_files_text()
             );
         }
-        config
+        // The external extensions of the user and the project: their hooks are checked with the
+        // others, and what was left out of their files is a problem.
+        config.merge(Config::discover_extensions(
+            std::path::Path::new("."),
+            home_dir().as_deref(),
+        ))
     }
 
     /// The extensions switched off, what a project's file tried to switch off (a problem: the

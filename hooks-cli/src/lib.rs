@@ -9,6 +9,12 @@
 //!   doctor                    check every configured hook; exit 1 on any problem
 //!   approve [NAME... | --all] let configured hooks run
 //!   revoke [NAME... | --all]  withdraw approvals
+//!   extensions list           every extension: version, on/off, what it adds, its source
+//!   extensions enable|disable NAME | --all
+//!                             switch one extension (or all: `hooks_enabled`), kept in
+//!                             ~/.config/hookchain/hookchain.yaml
+//!   extensions info NAME      its hooks, tools with their schemas, its config section
+//!   extensions doctor         what cannot run; exit 1 on any problem
 //! ```
 //!
 //! # What it reads
@@ -78,6 +84,20 @@
 //!   and nothing is changed. `approve --all` leaves out a hook that is not pinnable (its line
 //!   computes what it runs), saying so: it is approved by name, once its line is read.
 //!
+//! - `extensions list` prints each extension of the registry the agent would build and each
+//!   external extension (`NAME/EXTENSION.yaml`): name, version, hooks, tools and commands
+//!   counted, its source (`compiled-in`, `built-in guard`, `configured hooks`, `user external`,
+//!   `project external`) and its state (`on`, or `disabled by WHO`), then where the switches
+//!   are kept. `extensions enable|disable NAME` writes `enabled: true|false` in the extension's
+//!   section of the user's own `~/.config/hookchain/hookchain.yaml`, and `--all` the master
+//!   switch `hooks_enabled`, editing the file line by line (its comments stay; what cannot be
+//!   edited that way is an error, and nothing is written). `extensions info NAME` shows one
+//!   extension: its hooks with points and priorities, its tools with their schemas and
+//!   consent, its config section. An unknown NAME is an error with a "did you mean".
+//!   `extensions doctor` reports what cannot run — hooks and tools of external extensions not
+//!   approved or changed since, parts of their files left out — and exits 1 on any problem.
+//!   The tools of external extensions are approved and revoked as `tool NAME`.
+//!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
 //! recorded, as the agent would record it); the command line never prompts. `doctor`, `list`
@@ -108,6 +128,7 @@ mod point;
 mod approve;
 mod args;
 mod doctor;
+mod extensions;
 mod list;
 mod outcome;
 mod payload;
@@ -200,6 +221,7 @@ where
         Command::Doctor => doctor::doctor(&cli, hooks, &mut io),
         Command::Approve(names) => approve::approve(&cli, names, &mut io),
         Command::Revoke(names) => revoke::revoke(&cli, names, &mut io),
+        Command::Extensions(command) => extensions::extensions(&cli, command, hooks, &mut io),
     };
     let code = match result {
         Ok(code) => code,

@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 
 use hookchain_config::Config;
 use hookchain_config::consent::{Consent, ConsentStatus};
-use hookchain_external::hook;
 use hookchain_runtime::{Hooks, HooksBuilder};
 
 use crate::args::Cli;
@@ -110,7 +109,7 @@ fn configured_section(cli: &Cli, config: &Config, consent: &Consent, registry: &
                 one_line(h.transport.target()),
                 h.origin.short().to_string(),
                 with_required(
-                    state(registry, hook::EXTENSION),
+                    state(registry, config.extension_of(h)),
                     configured_required(registry, h),
                 ),
                 consent_word(&status).to_owned(),

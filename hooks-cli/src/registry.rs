@@ -12,14 +12,21 @@ pub(crate) const ON: &str = "on";
 
 /// The registry the agent would build from `hooks` and `config`, with the hooks that are
 /// approved: for what is switched off, and by whom. Nothing is approved, and nothing runs.
+///
+/// With `hooks_enabled: false` in the user's file, every extension that holds no required hook
+/// is switched off, as `init()` switches them off.
 pub(crate) fn registry(hooks: HooksBuilder, config: &Config, consent: Option<&Consent>) -> Hooks {
-    hooks
+    let registry = hooks
         .config(config.clone())
         .consent(
             consent.cloned().unwrap_or_else(Consent::in_memory),
             ConsentPolicy::new(),
         )
-        .build_lenient()
+        .build_lenient();
+    if let (Some(false), Some(at)) = (config.hooks_enabled(), config.hooks_enabled_at()) {
+        hookchain_config::switch_off_all(&registry, at);
+    }
+    registry
 }
 
 /// The hooks of `registry` that are compiled in (not configured).

@@ -9,7 +9,7 @@ use crate::sources::{load_config, load_consent};
 pub(crate) fn revoke(cli: &Cli, names: &Names, io: &mut Io<'_>) -> Result<i32, Failure> {
     let (config, _) = load_config(cli)?;
     let mut consent = load_consent(cli)?;
-    for hook in chosen(&config, names, "revoke")? {
+    for hook in &chosen(&config, names, "revoke")? {
         let what = described(hook);
         if consent.revoke(hook)? {
             writeln!(io.out, "revoked `{}`: {what}", hook.name)?;

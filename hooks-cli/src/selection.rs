@@ -1,6 +1,7 @@
 //! The configured hooks that `approve` and `revoke` act on: the ones named, as `list` names them,
 //! or every one with `--all`. An unknown name is an error with a "did you mean", found before
-//! anything is changed.
+//! anything is changed. The tools of external extensions are approved as hooks are, each named
+//! `tool NAME` (as consent names it).
 
 use hookchain_config::Config;
 use hookchain_core::suggest::closest;
@@ -12,12 +13,14 @@ use crate::target::one_line;
 
 /// The hooks of `config` that `names` chooses, for `verb` (`approve`, `revoke`): an error when
 /// there are none to choose from or a name is unknown.
-pub(crate) fn chosen<'a>(
-    config: &'a Config,
+pub(crate) fn chosen(
+    config: &Config,
     names: &Names,
     verb: &str,
-) -> Result<Vec<&'a ExternalHook>, Failure> {
-    let configured = config.external_hooks();
+) -> Result<Vec<ExternalHook>, Failure> {
+    let mut configured = config.external_hooks().to_vec();
+    configured.extend(config.external_tools().map(|tool| tool.consent_hook()));
+    let configured = configured.as_slice();
     if configured.is_empty() {
         return Err(Failure(format!(
             "there are no configured hooks to {verb} (config files read: {}); name a config \
@@ -30,11 +33,15 @@ pub(crate) fn chosen<'a>(
         )));
     }
     if names.all {
-        return Ok(configured.iter().collect());
+        return Ok(configured.to_vec());
     }
     let mut chosen = Vec::new();
     for name in &names.names {
-        let matching: Vec<&ExternalHook> = configured.iter().filter(|h| &h.name == name).collect();
+        let matching: Vec<ExternalHook> = configured
+            .iter()
+            .filter(|h| &h.name == name)
+            .cloned()
+            .collect();
         if matching.is_empty() {
             return Err(Failure(unknown_hook(name, configured)));
         }

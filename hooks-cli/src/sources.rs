@@ -14,6 +14,9 @@ use crate::outcome::Failure;
 /// which the commands print as a note, and the rest is listed; a file that does not parse is an
 /// error.
 ///
+/// The external extensions of the user (`~/.config/hookchain/extensions/`) and of the current
+/// directory's project (`./.hookchain/extensions/`) are added either way, as `init()` adds them.
+///
 /// `hooks_auto_accept: true` is honoured only in the user's own file
 /// (`~/.config/hookchain/hookchain.yaml`), whether it is discovered or named with `--config`:
 /// pointing the command line at a project's file to see what it would do must not let that
@@ -27,19 +30,24 @@ pub(crate) fn load_config(cli: &Cli) -> Result<(Config, Vec<String>), Failure> {
     for path in &cli.config {
         config = config.merge(Config::load_lenient(path)?);
     }
+    // The external extensions of the user and the project, as discovery adds them.
+    let home = home_dir();
+    let config = config.merge(Config::discover_extensions(Path::new("."), home.as_deref()));
     Ok((config, Vec::new()))
+}
+
+/// The user's home directory, from `HOME`.
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The files discovery reads, whether or not they exist.
 pub(crate) fn discovery_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        files.push(
-            PathBuf::from(home)
-                .join(".config")
-                .join("hookchain")
-                .join(CONFIG_FILE),
-        );
+    if let Some(home) = home_dir() {
+        files.push(home.join(".config").join("hookchain").join(CONFIG_FILE));
     }
     files.push(Path::new(".").join(CONFIG_FILE));
     files

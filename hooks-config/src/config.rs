@@ -17,13 +17,18 @@ use hookchain_runtime::Sections;
 use serde_json::{Map, Value};
 
 use crate::entry::UnloadedRequired;
+use crate::external_extension::ExternalExtension;
 use crate::permission_rule;
 
 /// The top-level keys of a config file.
-pub(crate) const TOP_LEVEL_KEYS: [&str; 3] = ["extensions", "hooks", "hooks_auto_accept"];
+pub(crate) const TOP_LEVEL_KEYS: [&str; 4] =
+    ["extensions", "hooks", "hooks_auto_accept", "hooks_enabled"];
 
 /// The top-level key that lets hooks run without being approved.
 pub(crate) const AUTO_ACCEPT: &str = "hooks_auto_accept";
+
+/// The top-level key of the master switch.
+pub(crate) const HOOKS_ENABLED: &str = "hooks_enabled";
 
 /// Config for a registry's extensions: each extension's section and `enabled` flag, and where
 /// every key was written. Cheap to clone.
@@ -66,6 +71,14 @@ pub struct Config {
     /// Claude Code's `if` rules, by the point and name of their hooks: such a hook runs only
     /// for the tool calls its rule matches.
     pub(crate) conditions: Vec<(&'static str, String, permission_rule::PermissionRule)>,
+    /// The external extensions found (`NAME/EXTENSION.yaml`).
+    pub(crate) external_extensions: Vec<ExternalExtension>,
+    /// The extension of each hook of an external extension, by the hook's point and name
+    /// (every other external hook is in the extension `external`).
+    pub(crate) hook_extensions: Vec<(&'static str, String, String)>,
+    /// `hooks_enabled`, and where it was written: `false` turns every extension and
+    /// configured hook off but the `required` ones (the user's file only).
+    pub(crate) hooks_enabled: Option<(bool, String)>,
 }
 
 impl Config {
@@ -101,6 +114,11 @@ impl Config {
         self.unloaded_required.extend(over.unloaded_required);
         self.left_out_files.extend(over.left_out_files);
         self.left_out.extend(over.left_out);
+        self.external_extensions.extend(over.external_extensions);
+        self.hook_extensions.extend(over.hook_extensions);
+        if over.hooks_enabled.is_some() {
+            self.hooks_enabled = over.hooks_enabled;
+        }
         self.warnings
             .extend(self.sections.refusals()[refused..].iter().cloned());
         if over.auto_accept.is_some() {
@@ -135,9 +153,12 @@ impl Config {
         &self.sections
     }
 
-    /// `true` when the config has no section and no external hook.
+    /// `true` when the config has no section, no external hook and no external extension.
     pub fn is_empty(&self) -> bool {
-        self.sections.is_empty() && self.hooks.is_empty() && self.unloaded_required.is_empty()
+        self.sections.is_empty()
+            && self.hooks.is_empty()
+            && self.unloaded_required.is_empty()
+            && self.external_extensions.is_empty()
     }
 
     /// The external hooks of the config, in file order (the files in the order they were put
@@ -164,6 +185,18 @@ impl Config {
     /// [`accept_hooks`]: Config::accept_hooks
     pub fn accepts_hooks(&self) -> bool {
         self.auto_accept.as_ref().is_some_and(|(accept, _)| *accept)
+    }
+
+    /// The master switch: `Some(false)` when the user's file says `hooks_enabled: false` —
+    /// every extension and configured hook is off but the `required` ones, and every session
+    /// hears so when it starts. A project's file has no say in it.
+    pub fn hooks_enabled(&self) -> Option<bool> {
+        self.hooks_enabled.as_ref().map(|(on, _)| *on)
+    }
+
+    /// Where the master switch was set (`FILE line N`), when it was.
+    pub fn hooks_enabled_at(&self) -> Option<&str> {
+        self.hooks_enabled.as_ref().map(|(_, at)| at.as_str())
     }
 
     /// What was left out of the files read (events and hook types hookchain has no use for, a

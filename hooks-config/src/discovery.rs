@@ -1,5 +1,6 @@
 //! Discovery: the user's `~/.config/hookchain/hookchain.yaml`, then the project's
-//! `./hookchain.yaml` put over it (see the crate's docs, "Where it comes from").
+//! `./hookchain.yaml` put over it (see the crate's docs, "Where it comes from"), then the
+//! external extensions of both ([`external_extension`](crate::external_extension)).
 //!
 //! # The rules it keeps
 //!
@@ -83,6 +84,7 @@ impl Config {
                 }
             }
         }
+        let config = config.merge(Config::discover_extensions(project_dir, home_dir));
         (config, errors)
     }
 
@@ -200,7 +202,7 @@ fn discover_with(
             config = config.merge(discovered(file, index == project));
         }
     }
-    Ok(config)
+    Ok(config.merge(Config::discover_extensions(project_dir, home_dir)))
 }
 
 fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {

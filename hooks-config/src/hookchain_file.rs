@@ -25,7 +25,7 @@ use hookchain_external::Dialect;
 use serde_json::Map;
 use yaml_serde::Value as Yaml;
 
-use crate::config::{AUTO_ACCEPT, Config, TOP_LEVEL_KEYS};
+use crate::config::{AUTO_ACCEPT, Config, HOOKS_ENABLED, TOP_LEVEL_KEYS};
 use crate::entry::FileContext;
 use crate::file::{self, home_dir};
 use crate::native::{self, LeftOut};
@@ -164,8 +164,18 @@ fn read_file(text: &str, source_name: &str) -> Result<(Config, Vec<LeftOut>), Co
                 config.hooks = hooks.named(source_name);
                 continue;
             }
-            AUTO_ACCEPT => {
+            AUTO_ACCEPT | HOOKS_ENABLED => {
                 match value {
+                    Yaml::Bool(on) if key == HOOKS_ENABLED => {
+                        let at = match origin(&[HOOKS_ENABLED]) {
+                            ConfigOrigin::File {
+                                path,
+                                line: Some(line),
+                            } => format!("{path} line {line}"),
+                            _ => source_name.to_owned(),
+                        };
+                        config.hooks_enabled = Some((on, at));
+                    }
                     Yaml::Bool(accept) => {
                         let at = match origin(&[AUTO_ACCEPT]) {
                             ConfigOrigin::File {
@@ -179,8 +189,8 @@ fn read_file(text: &str, source_name: &str) -> Result<(Config, Vec<LeftOut>), Co
                     Yaml::Null => {}
                     other => left_out.push(
                         ConfigError::Malformed {
-                            subject: format!("`{AUTO_ACCEPT}`"),
-                            origin: origin(&[AUTO_ACCEPT]),
+                            subject: format!("`{key}`"),
+                            origin: origin(&[&key]),
                             problem: format!(
                                 "expected `true` or `false`, found {}",
                                 yaml_kind(&other)
@@ -275,6 +285,16 @@ fn section_of(
 /// and put over other config it may add and configure, never switch off.
 pub(crate) fn untrusted(mut file: Config, is_project: bool) -> Config {
     file.sections = std::mem::take(&mut file.sections).restricted();
+    if let Some((on, at)) = file.hooks_enabled.take() {
+        let warning = format!(
+            "{at}: `{HOOKS_ENABLED}: {on}` is left out: only the user's own \
+             ~/.config/hookchain/hookchain.yaml may switch every hook on or off (set it there, \
+             or run `hookchain extensions disable --all`)"
+        );
+        tracing::warn!("{warning}");
+        file.warnings.push(warning.clone());
+        file.notices.push(warning);
+    }
     if let Some((true, at)) = file.auto_accept.take() {
         let warning = if is_project {
             format!(

@@ -7,7 +7,12 @@
 //!   calls [`init`] (or [`Init::install`]) once, before anything uses the global registry, as it
 //!   would call `tracing::subscriber::set_global_default`; a library never calls it.
 //! - It reads `~/.config/hookchain/hookchain.yaml`, then `./hookchain.yaml` over it
-//!   ([`Config::discover`](crate::Config::discover)), or the files given with [`Init::file`].
+//!   ([`Config::discover`](crate::Config::discover)), or the files given with [`Init::file`],
+//!   and the external extensions of the user and the project
+//!   ([`Config::discover_extensions`](crate::Config::discover_extensions)).
+//! - `hooks_enabled: false` in the user's file switches every extension and configured hook
+//!   off, except the extensions that hold a `required` hook and the required configured hooks,
+//!   and every session hears so when it starts.
 //! - The configured external hooks run once consent lets them (see [`consent`](crate::consent)):
 //!   the allowlist `~/.config/hookchain/approved-hooks.json` and `HOOKCHAIN_ACCEPT_HOOKS`, by
 //!   default. Nobody is asked on a terminal unless the program says so ([`Init::prompt`]).
@@ -151,7 +156,14 @@ impl Init {
                     }
                 }
             }
-            config
+            config.merge(Config::discover_extensions(
+                &self.project_dir,
+                self.home_dir.as_deref(),
+            ))
+        };
+        let master_switch = match config.hooks_enabled() {
+            Some(false) => config.hooks_enabled_at().map(str::to_owned),
+            _ => None,
         };
         for error in &errors {
             tracing::error!("{error}");
@@ -189,6 +201,11 @@ impl Init {
         builder = builder.consent(allowlist, policy);
         let (hooks, build_errors) = builder.build_reporting();
         errors.extend(build_errors);
+        // `hooks_enabled: false`: every extension is off but those with a required hook (the
+        // configured hooks were left out when the config was applied).
+        if let Some(at) = &master_switch {
+            crate::registry::switch_off_all(&hooks, at);
+        }
         // What a project's file was refused when the registry decided whose hooks it may switch
         // off, with what the files' merge refused.
         for refusal in hooks.refusals() {

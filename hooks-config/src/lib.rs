@@ -21,6 +21,8 @@
 //!       required: true       # when it cannot run, its point blocks (default false)
 //!
 //! hooks_auto_accept: false   # the user's file only: run new hooks without asking
+//! hooks_enabled: true        # the user's file only: `false` switches every extension and
+//!                            # configured hook off but the `required` ones
 //! ```
 //!
 //! `extensions` maps an extension's name (the `extension = ".."` of its hooks) to its section.
@@ -60,7 +62,26 @@
 //! text given to [`Config::from_yaml_str`] — a file cannot approve its own hooks, so there it is
 //! left out with a warning.
 //!
+//! `hooks_enabled: false` is the master switch (`hookchain extensions disable --all` writes it):
+//! in the user's own file, it turns every extension and configured hook off except the
+//! `required` ones — the configured hooks and external extensions' hooks that are not
+//! `required: true` are left out, the tools of external extensions too, and [`init`] switches
+//! off every extension that holds no required hook ([`switch_off_all`]) — and every session
+//! hears so when it starts. Anywhere else it is left out with a warning: a project cannot
+//! switch off the user's hooks.
+//!
 //! Nothing else may stand at the top level: an unknown key is an error with a "did you mean".
+//!
+//! # External extensions
+//!
+//! A directory `NAME/EXTENSION.yaml` under `~/.config/hookchain/extensions/` (the user's) or
+//! `./.hookchain/extensions/` (the project's) is an extension with no code: a `name`,
+//! `version` and `description`, `hooks:` as in a `hookchain.yaml`, and `tools:`, each an
+//! external command that gets the call's JSON arguments on stdin and prints its result, with a
+//! JSON Schema of its parameters. Discovery and [`init`] load them, under [`consent`] like
+//! configured hooks; see [`external_extension`] for the format and its rules, and
+//! [`switch`] for how `hookchain extensions enable|disable` keeps their switches in the user's
+//! file.
 //!
 //! # Other agents' config files
 //!
@@ -210,6 +231,7 @@ pub mod consent;
 mod discovery;
 pub mod docker_agent;
 mod entry;
+pub mod external_extension;
 mod file;
 pub mod hermes;
 mod hookchain_file;
@@ -220,8 +242,10 @@ mod permission_rule;
 mod position;
 mod registry;
 mod script;
+pub mod switch;
 
 pub use config::Config;
+pub use external_extension::{ExtensionScope, ExternalExtension, ExternalTool};
 pub use hookchain_file::CONFIG_FILE;
 pub use init::{Init, InitError, InitReport, init};
-pub use registry::{ConfigBuilderExt, ConfigHooksExt};
+pub use registry::{ConfigBuilderExt, ConfigHooksExt, is_builtin_guard, switch_off_all};

@@ -526,7 +526,7 @@ fn entry(
 }
 
 /// A command's argv and how it is shown: a string split with shell-words, or a list.
-fn argv(
+pub(crate) fn argv(
     cx: &FileContext<'_>,
     subject: &str,
     value: &Value,
@@ -568,7 +568,7 @@ fn argv(
 }
 
 /// Makes a program named by a relative path absolute, from the config file's directory.
-fn resolve_program(dir: &Path, mut argv: Vec<String>) -> Vec<String> {
+pub(crate) fn resolve_program(dir: &Path, mut argv: Vec<String>) -> Vec<String> {
     if let Some(program) = argv.first_mut()
         && program.contains('/')
         && Path::new(program.as_str()).is_relative()

@@ -37,6 +37,7 @@ use parking_lot::Mutex;
 
 use crate::config::Config;
 use crate::consent::{self, Consent, ConsentPolicy, ConsentReport};
+use crate::external_extension::ExternalTool;
 
 /// What the builder was given, until it is built.
 #[derive(Default)]
@@ -164,8 +165,27 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             kind: hookchain_core::NotificationKind::General,
         });
     }
+    // The master switch: `hooks_enabled: false` in the user's file leaves every configured
+    // hook and external tool out but the `required` hooks, and every session hears so.
+    let switched_off = config.hooks_enabled() == Some(false);
+    let mut external_hooks = config.external_hooks().to_vec();
+    let mut tools: Vec<ExternalTool> = config.external_tools().cloned().collect();
+    if switched_off {
+        let at = config
+            .hooks_enabled_at()
+            .unwrap_or("the user's hookchain.yaml");
+        external_hooks.retain(|hook| hook.required);
+        tools.clear();
+        taken = taken.notice(hookchain_core::Notification {
+            level: hookchain_core::Level::Warning,
+            message: master_switch_notice(at),
+            source: None,
+            kind: hookchain_core::NotificationKind::General,
+        });
+    }
     let mut report = ConsentReport::default();
-    if !config.external_hooks().is_empty() {
+    let mut admitted_tools = Vec::new();
+    if !external_hooks.is_empty() || !tools.is_empty() {
         let (mut allowlist, mut policy) = match pending.consent {
             Some(given) => given,
             None => {
@@ -193,11 +213,34 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         if config.accepts_hooks() {
             policy = policy.auto_accept(true);
         }
-        let (admitted, admission) = consent::admit(
-            config.external_hooks().to_vec(),
-            &mut allowlist,
-            &mut policy,
-        );
+        // The tools of external extensions are approved as the commands they run.
+        let tool_hooks: Vec<_> = tools.iter().map(ExternalTool::consent_hook).collect();
+        let (admitted_tool_hooks, tool_admission) =
+            consent::admit(tool_hooks, &mut allowlist, &mut policy);
+        admitted_tools = tools
+            .into_iter()
+            .filter(|tool| {
+                admitted_tool_hooks
+                    .iter()
+                    .any(|hook| hook.name == tool.consent_hook().name)
+            })
+            .map(|mut tool| {
+                tool.approved = Some(consent::pin_hash(&tool.consent_hook()));
+                tool
+            })
+            .collect();
+        for skipped in &tool_admission.skipped {
+            taken = taken.notice(hookchain_core::Notification {
+                level: hookchain_core::Level::Warning,
+                message: skipped.to_string(),
+                source: Some(skipped.name.clone()),
+                kind: hookchain_core::NotificationKind::General,
+            });
+        }
+        let (admitted, mut admission) = consent::admit(external_hooks, &mut allowlist, &mut policy);
+        admission.admitted.extend(tool_admission.admitted);
+        admission.skipped.extend(tool_admission.skipped);
+        admission.errors.extend(tool_admission.errors);
         report.admitted = admission.admitted;
         // A hook that does not run is never silent: every session hears of it; a required one
         // blocks its point, and the notice says so.
@@ -245,20 +288,73 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
                 .iter()
                 .find(|(point, name, _)| *point == hook.point && *name == hook.name)
                 .map(|(_, _, rule)| rule.clone());
-            match rule {
-                Some(rule) => {
-                    let only_if = OnlyIf {
-                        rule,
-                        inner: Arc::new(verified),
-                    };
-                    taken = taken.external_with(hook, Arc::new(only_if));
-                }
-                None => taken = taken.external_with(hook, Arc::new(verified)),
-            }
+            let invoker: Arc<dyn hookchain_external::Invoke> = match rule {
+                Some(rule) => Arc::new(OnlyIf {
+                    rule,
+                    inner: Arc::new(verified),
+                }),
+                None => Arc::new(verified),
+            };
+            // The hooks of an external extension belong to it; the others to `external`.
+            let extension = config
+                .hook_extensions
+                .iter()
+                .find(|(point, name, _)| *point == hook.point && *name == hook.name)
+                .map(|(_, _, extension)| extension.clone());
+            taken = match extension {
+                Some(extension) => taken.external_in(hook, invoker, &extension),
+                None => taken.external_with(hook, invoker),
+            };
         }
     }
-    *builder = taken.attach(report);
+    *builder = taken.attach(report).attach(AdmittedTools(admitted_tools));
     Ok(())
+}
+
+/// The tools of external extensions that consent let run, kept on the registry.
+struct AdmittedTools(Vec<ExternalTool>);
+
+/// What every session hears when `hooks_enabled: false` is set at `at`.
+pub(crate) fn master_switch_notice(at: &str) -> String {
+    format!(
+        "hooks are switched off ({at}: `hooks_enabled: false`): every extension and configured \
+         hook is off except the `required` ones; switch them back on with `hookchain extensions \
+         enable --all`"
+    )
+}
+
+/// Switches off every extension of `hooks` that has no `required` hook, as `hooks_enabled:
+/// false` (set at `at`) asks, each said to be switched off by it; returns their names. An
+/// extension with a `required` hook stays on: a guard that must not vanish does not vanish
+/// with the master switch either.
+pub fn switch_off_all(hooks: &Hooks, at: &str) -> Vec<String> {
+    let by: Arc<str> = format!("{at} (`hooks_enabled: false`)").into();
+    let mut off = Vec::new();
+    for extension in hooks.extensions() {
+        let required = hooks
+            .hooks()
+            .iter()
+            .any(|hook| hook.required && *hook.extension == *extension.name());
+        if !required && extension.is_enabled() {
+            extension.set_enabled_by(false, Arc::clone(&by));
+            off.push(extension.name().to_owned());
+        }
+    }
+    off
+}
+
+/// `true` when `extension` is the extension of a built-in guard or injector (with the `guards`
+/// feature; `false` without it): for listings that say where an extension comes from.
+pub fn is_builtin_guard(extension: &str) -> bool {
+    #[cfg(feature = "guards")]
+    {
+        hookchain_guards::guard_for_section(extension) == Some(extension)
+    }
+    #[cfg(not(feature = "guards"))]
+    {
+        let _ = extension;
+        false
+    }
 }
 
 /// Why a required hook consent skipped does not run, and what to do:
@@ -316,6 +412,10 @@ pub trait ConfigHooksExt {
     /// which run and why, which were skipped (new, or changed since approved) and the
     /// allowlist's errors. Empty when the registry was built without a config.
     fn consent_report(&self) -> &ConsentReport;
+
+    /// The tools of the config's external extensions that consent let run (none when
+    /// `hooks_enabled: false`), each with its runner ([`ExternalTool::run`]).
+    fn external_tools(&self) -> &[ExternalTool];
 }
 
 impl ConfigHooksExt for Hooks {
@@ -338,5 +438,10 @@ impl ConfigHooksExt for Hooks {
             warnings: Vec::new(),
         };
         self.attachment::<ConsentReport>().unwrap_or(&EMPTY)
+    }
+
+    fn external_tools(&self) -> &[ExternalTool] {
+        self.attachment::<AdmittedTools>()
+            .map_or(&[], |tools| tools.0.as_slice())
     }
 }

@@ -354,6 +354,11 @@ pub trait ExternalHooksExt: Sized {
     /// A point that is not one of the built-in points is logged as an error and the hook is left
     /// out.
     fn external_with(self, hook: ExternalHook, invoker: Arc<dyn Invoke>) -> Self;
+
+    /// [`external_with`](ExternalHooksExt::external_with), in the extension `extension` instead
+    /// of [`EXTENSION`]: for the hooks of an external extension (an `EXTENSION.yaml`), which
+    /// are switched on and off with the rest of their extension.
+    fn external_in(self, hook: ExternalHook, invoker: Arc<dyn Invoke>, extension: &str) -> Self;
 }
 
 impl ExternalHooksExt for HooksBuilder {
@@ -373,9 +378,14 @@ impl ExternalHooksExt for HooksBuilder {
 
     #[track_caller]
     fn external_with(self, hook: ExternalHook, invoker: Arc<dyn Invoke>) -> Self {
+        self.external_in(hook, invoker, EXTENSION)
+    }
+
+    #[track_caller]
+    fn external_in(self, hook: ExternalHook, invoker: Arc<dyn Invoke>, extension: &str) -> Self {
         let mut options = HookOptions::new(hook.name.clone())
             .priority(hook.priority)
-            .extension(EXTENSION)
+            .extension(extension)
             .on_error(hook.on_error)
             .required(hook.required)
             .source(HookSource::External);
