@@ -47,6 +47,34 @@ pub(crate) enum Command {
     /// List, switch on and off, describe and check the extensions.
     #[command(subcommand)]
     Extensions(ExtensionsCommand),
+    /// Every tool extensions give the model, with its JSON Schema.
+    Tools(ToolsArgs),
+    /// Run one tool call through the chains, as the agent's `Turn::call_tool` runs it.
+    Call(CallArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ToolsArgs {
+    /// Print one JSON array: {"name", "description", "parameters", "extension", "state"} per
+    /// tool.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CallArgs {
+    /// The tool's name, as `tools` lists it.
+    pub(crate) tool: String,
+    /// The call's arguments, one JSON object (default: {}).
+    #[arg(long, value_name = "JSON")]
+    pub(crate) args: Option<String>,
+    /// The session the call runs in (default: hookchain-call).
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: Option<String>,
+    /// Print one JSON object: {"tool", "ran", "is_error", "result"} and, when a hook blocked,
+    /// "blocked": {"reason", "hook"}.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -95,7 +95,10 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
                 description: ext.and_then(|e| e.description.clone()),
                 state: state(registry, &name),
                 hooks: extension.hook_count(),
-                tools: ext.map_or(0, |e| e.tools.len()),
+                tools: match ext {
+                    Some(e) => e.tools.len().max(extension.tools().len()),
+                    None => extension.tools().len(),
+                },
                 commands: 0,
                 source,
                 external: ext,

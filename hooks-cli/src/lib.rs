@@ -15,6 +15,9 @@
 //!                             ~/.config/hookchain/hookchain.yaml
 //!   extensions info NAME      its hooks, tools with their schemas, its config section
 //!   extensions doctor         what cannot run; exit 1 on any problem
+//!   tools [--json]            every tool extensions give the model, with its JSON Schema
+//!   call TOOL [--args JSON] [--session ID] [--json]
+//!                             run one tool call through the chains; exit 2 when blocked
 //! ```
 //!
 //! # What it reads
@@ -97,6 +100,14 @@
 //!   `extensions doctor` reports what cannot run — hooks and tools of external extensions not
 //!   approved or changed since, parts of their files left out — and exits 1 on any problem.
 //!   The tools of external extensions are approved and revoked as `tool NAME`.
+//! - `tools` lists every tool of the registry the agent would build — `#[register_tool]` fns,
+//!   builder tools, the approved tools of external extensions — with its extension, its state,
+//!   its description and the JSON Schema of its parameters, then the external tools that do
+//!   not run for want of consent and the command that approves each. `call TOOL --args JSON`
+//!   runs one call as `Turn::call_tool` runs it, through `intercept_tool_call`,
+//!   `after_tool_call` and `transform_tool_result`, in a session of its own, and prints what the
+//!   model would see: the result, the error (an unknown tool, args that do not fit, with a "did
+//!   you mean"), or the block and the hook that made it (exit 2).
 //!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
@@ -140,6 +151,7 @@ mod sources;
 mod table;
 mod target;
 mod test_event;
+mod tools;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -222,6 +234,8 @@ where
         Command::Approve(names) => approve::approve(&cli, names, &mut io),
         Command::Revoke(names) => revoke::revoke(&cli, names, &mut io),
         Command::Extensions(command) => extensions::extensions(&cli, command, hooks, &mut io),
+        Command::Tools(args) => tools::tools(&cli, args, hooks, &mut io),
+        Command::Call(args) => tools::call(&cli, args, hooks, &mut io),
     };
     let code = match result {
         Ok(code) => code,

@@ -308,3 +308,89 @@ fn doctor_passes_approved_extensions() {
         run.out
     );
 }
+
+/// Writes an executable script `name` into the user's extension `extension`.
+fn script(sandbox: &Sandbox, extension: &str, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = sandbox
+        .home
+        .path()
+        .join(".config/hookchain/extensions")
+        .join(extension)
+        .join(name);
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn tools_lists_each_tool_with_its_schema_and_says_which_wait_for_consent() {
+    let sandbox = Sandbox::new();
+    sandbox.user_extension("notes", NOTES, &["guard.sh", "add_note.sh"]);
+    let run = sandbox.run(&["tools"]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(
+        run.out.contains("add_note  (notes, not approved (new): does not run; `hookchain approve \"tool add_note\"`)"),
+        "{}",
+        run.out
+    );
+    let run = sandbox.run(&["approve", "tool add_note"]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    let run = sandbox.run(&["tools", "--json"]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    let listed: serde_json::Value = serde_json::from_str(&run.out).unwrap();
+    assert_eq!(listed[0]["name"], "add_note", "{}", run.out);
+    assert_eq!(listed[0]["extension"], "notes", "{}", run.out);
+    assert_eq!(listed[0]["state"], "on", "{}", run.out);
+    assert_eq!(
+        listed[0]["parameters"]["required"][0], "text",
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn call_runs_a_tool_through_the_chains_and_a_hook_blocks_it() {
+    let sandbox = Sandbox::new();
+    sandbox.user_extension("notes", NOTES, &[]);
+    script(&sandbox, "notes", "add_note.sh", "#!/bin/sh\ncat\n");
+    script(
+        &sandbox,
+        "notes",
+        "guard.sh",
+        "#!/bin/sh\nif grep -q secret; then echo 'no secrets in notes' >&2; exit 2; fi\nexit 0\n",
+    );
+    let run = sandbox.run(&[
+        "--accept-hooks",
+        "call",
+        "add_note",
+        "--args",
+        r#"{"text": "milk"}"#,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    let answer: serde_json::Value = serde_json::from_str(&run.out).unwrap();
+    assert_eq!(answer["ran"], true, "{}", run.out);
+    assert_eq!(
+        answer["result"],
+        serde_json::json!({"text": "milk"}),
+        "{}",
+        run.out
+    );
+
+    let run = sandbox.run(&["call", "add_note", "--args", r#"{"text": "the secret"}"#]);
+    assert_eq!(run.code, 2, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .contains("blocked by notes-guard: no secrets in notes"),
+        "{}",
+        run.out
+    );
+
+    let run = sandbox.run(&["call", "add_notes", "--args", "{}"]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(run.out.contains("did you mean `add_note`"), "{}", run.out);
+
+    let run = sandbox.run(&["call", "add_note", "--args", "{text"]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(run.err.contains("--args is not JSON"), "{}", run.err);
+}

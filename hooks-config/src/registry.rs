@@ -307,6 +307,19 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
             };
         }
     }
+    // The admitted tools join the registry as the tools of their extensions: listed by
+    // `Session::tools`, called through the tool points by `Turn::call_tool`, switched off with
+    // their extension.
+    for tool in &admitted_tools {
+        let spec = hookchain_core::ToolSpec {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            parameters: tool.parameters.clone(),
+            extension: tool.extension.clone(),
+        };
+        let runner = tool.clone();
+        taken = taken.tool(spec, move |args, cx| runner.run(args, &cx.project_dir()));
+    }
     *builder = taken.attach(report).attach(AdmittedTools(admitted_tools));
     Ok(())
 }
