@@ -78,6 +78,8 @@ pub struct Extension {
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
     disabled_by: RwLock<Option<Arc<str>>>,
+    /// The names of its slash commands, sorted.
+    commands: Vec<String>,
 }
 
 impl Drop for Extension {
@@ -98,7 +100,22 @@ impl Extension {
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
             disabled_by: RwLock::new(None),
+            commands: Vec::new(),
         }
+    }
+
+    /// The extension with `commands` as the names of its slash commands (the runtime gives them
+    /// when it builds the registry).
+    pub fn with_commands(mut self, mut commands: Vec<String>) -> Self {
+        commands.sort();
+        self.commands = commands;
+        self
+    }
+
+    /// The names of its slash commands (without the `/`), sorted; empty when it has none.
+    /// Whether they run follows [`is_enabled`](Extension::is_enabled), as for its hooks.
+    pub fn commands(&self) -> Vec<String> {
+        self.commands.clone()
     }
 
     /// The extension with `enabled` as its default: what it is when no section says
