@@ -100,9 +100,11 @@ pub fn parse_line(line: &str) -> Option<(&str, &str)> {
 /// with it and the fix, as a sentence.
 pub fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
-        return Err("a command's name cannot be empty: name it as the user types it after \
+        return Err(
+            "a command's name cannot be empty: name it as the user types it after \
                     the `/`, e.g. \"notes\""
-            .to_owned());
+                .to_owned(),
+        );
     }
     if let Some(bare) = name.strip_prefix('/') {
         return Err(format!(
@@ -139,8 +141,7 @@ pub type CommandReturn = Result<String, String>;
 pub type SyncCommandFn = for<'a, 'b, 'c> fn(&'a str, &'b HookContext<'c>) -> CommandReturn;
 
 /// An `async fn` `#[register_command]` fn, normalised.
-pub type AsyncCommandFn =
-    for<'a> fn(&'a str, &'a HookContext<'a>) -> BoxFuture<'a, CommandReturn>;
+pub type AsyncCommandFn = for<'a> fn(&'a str, &'a HookContext<'a>) -> BoxFuture<'a, CommandReturn>;
 
 /// The handler of a `#[register_command]` fn.
 #[derive(Clone, Copy)]
@@ -229,12 +230,24 @@ mod tests {
     #[test]
     fn what_a_chat_ui_sends_reads_as_a_command_or_a_message() {
         assert_eq!(parse_line("/notes"), Some(("notes", "")));
-        assert_eq!(parse_line("/notes add  milk \n"), Some(("notes", "add  milk")));
+        assert_eq!(
+            parse_line("/notes add  milk \n"),
+            Some(("notes", "add  milk"))
+        );
         assert_eq!(parse_line("\t/git-log -3"), Some(("git-log", "-3")));
         assert_eq!(parse_line("/notes\nline two"), Some(("notes", "line two")));
         for message in [
-            "", "/", "//notes", "/ notes", "/usr/bin/x", "/x.y", "/?", "notes", "a /notes",
-            "/-x", "/_x",
+            "",
+            "/",
+            "//notes",
+            "/ notes",
+            "/usr/bin/x",
+            "/x.y",
+            "/?",
+            "notes",
+            "a /notes",
+            "/-x",
+            "/_x",
         ] {
             assert_eq!(parse_line(message), None, "{message:?}");
         }
@@ -249,7 +262,11 @@ mod tests {
             "a command's name is written without its `/`: write \"notes\""
         );
         assert!(check_name("").unwrap_err().contains("cannot be empty"));
-        assert!(check_name("add note").unwrap_err().contains("name it \"add\""));
+        assert!(
+            check_name("add note")
+                .unwrap_err()
+                .contains("name it \"add\"")
+        );
         assert!(check_name("a.b").unwrap_err().contains("not `.`"));
         assert!(check_name("-x").unwrap_err().contains("not `-`"));
     }

@@ -126,15 +126,15 @@ pub mod __private {
         };
     }
 
+    /// The linkme slice that collects `#[register_command]` fns.
+    #[cfg(feature = "linkme")]
+    pub use crate::command::COMMAND_REGISTRATIONS;
     /// Slash commands: the link-time record of a `#[register_command]` fn, its handler and the
     /// normalisation of what it returns.
     pub use crate::command::{
         AsyncCommandFn, CommandFn, CommandRegistration, CommandReturn, IntoCommandReturn,
         SyncCommandFn, command_registrations,
     };
-    /// The linkme slice that collects `#[register_command]` fns.
-    #[cfg(feature = "linkme")]
-    pub use crate::command::COMMAND_REGISTRATIONS;
 
     /// Submits a command registration to the compiled-in backend.
     #[cfg(not(feature = "linkme"))]
@@ -152,13 +152,15 @@ pub mod __private {
     #[doc(hidden)]
     macro_rules! __hookchain_submit_command {
         ($registration:expr) => {
-            #[$crate::__private::linkme::distributed_slice($crate::__private::COMMAND_REGISTRATIONS)]
+            #[$crate::__private::linkme::distributed_slice(
+                $crate::__private::COMMAND_REGISTRATIONS
+            )]
             #[linkme(crate = $crate::__private::linkme)]
             static __HOOKCHAIN_COMMAND: $crate::__private::CommandRegistration = $registration;
         };
     }
 
-    pub use crate::__hookchain_submit_command as submit_command;
     pub use crate::__hookchain_submit as submit;
+    pub use crate::__hookchain_submit_command as submit_command;
     pub use crate::__hookchain_submit_config as submit_config;
 }

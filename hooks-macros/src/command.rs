@@ -217,7 +217,10 @@ fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
             format!("a command takes the args the user typed: {SHAPE}"),
         )),
         _ => errors.push(syn::Error::new(
-            sig.inputs.iter().nth(2).map_or_else(|| sig.span(), Spanned::span),
+            sig.inputs
+                .iter()
+                .nth(2)
+                .map_or_else(|| sig.span(), Spanned::span),
             format!("a command takes at most two arguments: {SHAPE}"),
         )),
     }

@@ -209,7 +209,11 @@ impl WirePoint for OnSlashCommand {
     }
 
     /// The new args: `updated_text` (or a rewritten `args` in the updated input).
-    fn apply_answer(_: &SlashCommand, decision: Answer, cx: &HookContext<'_>) -> HookResult<String> {
+    fn apply_answer(
+        _: &SlashCommand,
+        decision: Answer,
+        cx: &HookContext<'_>,
+    ) -> HookResult<String> {
         apply(decision, cx, Context::Drop, |d| {
             let text = d.updated_text.take();
             let input = d.updated_input.take();

@@ -5,8 +5,8 @@ use crate::wire::testing::{dialect_payload, with_cx};
 use hookchain_core::points::catalog;
 use hookchain_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
-    InterceptToolCall, Notify, OnSlashCommand, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
-    SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
+    InterceptToolCall, Notify, OnSlashCommand, OnStop, OutboundMessage, PermissionRequest,
+    SessionEnd, SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
     TransformUserInput, TurnEnded, TurnStart,
 };
 use hookchain_core::{

@@ -153,10 +153,17 @@ impl Registry {
         infos.sort_by(|a, b| {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
+        let (commands, command_errors) = super::commands::table(builder.commands);
         let mut duplicates = find_duplicates(&infos);
+        duplicates.extend(command_errors);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         duplicates.extend(pattern_errors(&infos));
-        let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
+        let extensions = extensions(
+            &infos,
+            &builder.declared,
+            &builder.off_by_default,
+            &commands,
+        );
         let (registered, added) = (builder.registered, builder.added);
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
@@ -173,6 +180,7 @@ impl Registry {
             config_lock: Mutex::new(()),
             builtin,
             custom: RwLock::new(HashMap::new()),
+            commands,
             custom_names: RwLock::new(HashMap::new()),
             duplicates,
             timeouts,

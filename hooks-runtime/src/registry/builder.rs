@@ -178,6 +178,8 @@ pub struct HooksBuilder {
     pub(super) off_by_default: Vec<String>,
     /// Extensions that belong to one owner (a built-in guard) alone.
     pub(super) claims: Vec<Claim>,
+    /// Slash commands: `#[register_command]` fns and those added through the builder.
+    pub(super) commands: Vec<super::commands::Command>,
 }
 
 /// An extension [`HooksBuilder::claim_extension`] reserved, and its owner.
@@ -217,9 +219,10 @@ impl HooksBuilder {
         HooksBuilder::default()
     }
 
-    /// Adds every `#[register_hook]` fn linked into the program, and every config type declared
-    /// with `extension_config!`.
+    /// Adds every `#[register_hook]` fn linked into the program, every config type declared
+    /// with `extension_config!`, and every `#[register_command]` fn.
     pub fn collected(mut self) -> Self {
+        self.collect_commands();
         self.registered
             .extend(hookchain_core::__private::registrations());
         self.declared

@@ -58,6 +58,8 @@ pub(crate) struct Registry {
     pub(super) refusals: Mutex<Vec<String>>,
     /// The state of this registry's sessions and turns.
     pub(crate) store: Arc<crate::state::Store>,
+    /// The slash commands, sorted by name.
+    pub(crate) commands: Vec<super::commands::Command>,
 }
 
 impl Drop for Registry {

@@ -21,12 +21,16 @@
 //! - `extensions`: one extension per name, enabled, disabled and configured at runtime;
 //! - `global`: the program's registry;
 //! - `dispatch`: a dispatch straight on the registry;
-//! - `describe`: the listing of every hook.
+//! - `describe`: the listing of every hook;
+//! - `commands`: the slash commands, and how they are added;
+//! - `builtin_commands`: `/hooks` and `/extensions`.
 
 mod attachments;
 mod build;
 mod builder;
+mod builtin_commands;
 mod chains;
+pub(crate) mod commands;
 mod describe;
 mod dispatch;
 mod error;
@@ -39,6 +43,9 @@ mod required;
 pub use builder::{
     BUILDER_EXTENSION, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT,
     DEFAULT_STOP_REDO_CAP, HookOptions, HooksBuilder,
+};
+pub use commands::{
+    CommandInfo, CommandOptions, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION,
 };
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};

@@ -57,9 +57,11 @@
 //!   order they were added ([`Turn::take_context`], [`Turn::take_warnings`]).
 //!
 //! One file per job: `lifecycle` (a session: its start, children, restart, reset and end),
-//! `turn` (a turn and the firing of its points), `tools` (a tool call run through its points),
+//! `turn` (a turn and the firing of its points), `command` (a slash command run for the user),
+//! `tools` (a tool call run through its points),
 //! `stop` (`on_stop` and its redos), and `firing` (what both fire with).
 
+mod command;
 mod firing;
 mod lifecycle;
 mod stop;
