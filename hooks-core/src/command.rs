@@ -178,6 +178,23 @@ pub struct CommandRegistration {
     pub handler: CommandFn,
 }
 
+/// What a command fn's first argument may be: `&str`, the args the user typed.
+#[diagnostic::on_unimplemented(
+    message = "the first argument of a slash command must be `&str`, not `{Self}`",
+    label = "the args the user typed after the command's name, borrowed",
+    note = "a command is `fn(args: &str, cx: &HookContext) -> String`"
+)]
+pub trait CommandArgs<'a>: Sized {
+    /// Passes the args through.
+    fn from_args(args: &'a str) -> Self;
+}
+
+impl<'a> CommandArgs<'a> for &'a str {
+    fn from_args(args: &'a str) -> Self {
+        args
+    }
+}
+
 /// What a command fn may return: `String`, or `Result<String, E>` with `E: Display`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not what a slash command returns",

@@ -132,7 +132,7 @@ pub mod __private {
     /// Slash commands: the link-time record of a `#[register_command]` fn, its handler and the
     /// normalisation of what it returns.
     pub use crate::command::{
-        AsyncCommandFn, CommandFn, CommandRegistration, CommandReturn, IntoCommandReturn,
+        AsyncCommandFn, CommandArgs, CommandFn, CommandRegistration, CommandReturn, IntoCommandReturn,
         SyncCommandFn, command_registrations,
     };
 

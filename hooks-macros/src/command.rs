@@ -272,14 +272,20 @@ fn expand(
             syn::FnArg::Receiver(_) => None,
         })
         .collect();
-    let sources = [quote!(__args), quote!(__cx)];
+    let sources = [
+        (quote!(CommandArgs), quote!(from_args(__args))),
+        (quote!(ContextArg), quote!(from_context(__cx))),
+    ];
     let bindings: Vec<TokenStream> = types
         .iter()
         .zip(&sources)
         .enumerate()
-        .map(|(i, (ty, source))| {
+        .map(|(i, (ty, (arg_trait, call)))| {
             let var = quote::format_ident!("__arg{}", i);
-            quote_spanned!(ty.span()=> let #var: #ty = #source;)
+            let at = ty.span();
+            let call = crate::spans::respan(call.clone(), at);
+            let arg_trait = crate::spans::respan(quote!(#krate::__private::#arg_trait), at);
+            quote_spanned!(at=> let #var: #ty = <#ty as #arg_trait>::#call;)
         })
         .collect();
     let vars: Vec<Ident> = (0..types.len())

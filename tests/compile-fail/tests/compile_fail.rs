@@ -1,4 +1,4 @@
-//! Every mistake `#[register_hook]` reports, with the message and the token it points at
+//! Every mistake `#[register_hook]` and `#[register_command]` report, with the message and the token it points at
 //! (`tests/ui/*.stderr`). Bless new wording with `TRYBUILD=overwrite cargo test -p
 //! hookchain-compile-fail`, then read the diff: a snapshot is a promise to users about the wording.
 
