@@ -132,8 +132,8 @@ pub mod __private {
     /// Slash commands: the link-time record of a `#[register_command]` fn, its handler and the
     /// normalisation of what it returns.
     pub use crate::command::{
-        AsyncCommandFn, CommandArgs, CommandFn, CommandRegistration, CommandReturn, IntoCommandReturn,
-        SyncCommandFn, command_registrations,
+        AsyncCommandFn, CommandArgs, CommandFn, CommandRegistration, CommandReturn,
+        IntoCommandReturn, SyncCommandFn, command_registrations,
     };
 
     /// Submits a command registration to the compiled-in backend.

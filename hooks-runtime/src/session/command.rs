@@ -273,6 +273,10 @@ fn finish(
     let name = &command.info.name;
     match returned {
         Returned::Done(Ok(text)) => CommandReply::text(text),
+        // A built-in command's error is its answer (a usage error, a refusal), worded whole.
+        Returned::Done(Err(error)) if matches!(command.handler, CommandHandler::Builtin(_)) => {
+            CommandReply::error(error)
+        }
         Returned::Done(Err(error)) => CommandReply::error(format!("/{name} failed: {error}")),
         Returned::Panicked(panic) => {
             let message = take_panic(panic);
