@@ -27,6 +27,9 @@ use crate::suggest::{closest, quoted_list};
 /// The keys after the name.
 const KEYS: &[&str] = &["description", "extension", "crate"];
 
+/// The attribute as written: the name, then `key = value` pairs.
+type RawArgs = (Option<LitStr>, Vec<(Ident, Expr)>);
+
 /// The attribute, checked.
 struct CommandAttr {
     name: Option<LitStr>,
@@ -68,7 +71,7 @@ fn parse_attr(tokens: TokenStream, errors: &mut Errors) -> CommandAttr {
         krate: parse_quote!(::hookchain),
     };
     let parsed = Parser::parse2(
-        |input: ParseStream| -> syn::Result<(Option<LitStr>, Vec<(Ident, Expr)>)> {
+        |input: ParseStream| -> syn::Result<RawArgs> {
             let name = if input.peek(LitStr) {
                 Some(input.parse::<LitStr>()?)
             } else {
