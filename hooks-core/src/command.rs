@@ -74,8 +74,16 @@ impl fmt::Display for CommandReply {
     }
 }
 
-/// Splits a line the user typed into a command's name and args, when it is a slash command (see
-/// the [module docs](self) for the rule); `None` when it is a message.
+/// Splits a line the user typed into a command's name and args, when it is a slash command;
+/// `None` when it is a message.
+///
+/// A **command line** is, once the whitespace around it is trimmed, a `/` followed at once by a
+/// valid name ([`check_command_name`](crate::check_command_name)), then either the end of the
+/// line or whitespace and the args (the rest, trimmed; it may span several lines). Everything
+/// else is a message: `//x` (the usual way to send a text that starts with a slash), `/ x`, a
+/// lone `/`, a path such as `/usr/bin/x` (its first word holds another `/`), `/x.y` or `/?`. A
+/// first word that is a valid name but no command (`/hepl`) *is* a command line: the user gets
+/// an error with a "did you mean".
 ///
 /// ```
 /// use hookchain::registry::parse_command_line;
@@ -96,8 +104,10 @@ pub fn parse_line(line: &str) -> Option<(&str, &str)> {
     Some((name, args.trim()))
 }
 
-/// `Ok` when `name` is a valid command name (see the [module docs](self)); else what is wrong
-/// with it and the fix, as a sentence.
+/// `Ok` when `name` is a valid command name, else what is wrong with it and the fix, as a
+/// sentence. A name starts with an ASCII letter or digit and goes on with ASCII letters,
+/// digits, `-` and `_` (`notes`, `git-log`, `plan_v2`), written without its `/`; names are
+/// compared as written (`/Notes` is not `/notes`, and gets a "did you mean" for it).
 pub fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err(

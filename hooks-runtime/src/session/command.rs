@@ -1,31 +1,9 @@
 //! A slash command run for the user: [`Session::command`] and its async twin, and
 //! [`Session::commands`], what a chat UI completes.
 //!
-//! # The rules it keeps
-//!
-//! - **What is a command.** A line is a slash command when, trimmed, it starts with `/` and a
-//!   valid name (`hookchain::registry::parse_command_line` decides, by the rule written there):
-//!   `//x`, `/ x`, a path like `/usr/bin/x` are messages, and `command` returns `None` for
-//!   them, so the agent hands them to the model as it would any message.
-//! - **Order.** `slash_command` fires first, for every command line — a known command, an
-//!   unknown one, one that is off — so an audit hook sees every line the user typed as a
-//!   command. A block is an error reply with the reason and the hook that blocked; a rewrite
-//!   replaces the args. Then the command is looked up: an unknown name is an error reply with a
-//!   "did you mean" among the commands that are on; a command of a disabled extension is an error
-//!   reply saying it is off and how to switch it on. Then the command runs with the args as the
-//!   hooks left them.
-//! - **Failures.** A command that returns `Err` or panics gets an error reply naming it and the
-//!   failure; a panic is caught (never the agent's) and also reported through `notification`. An
-//!   async command that overruns the registry's async time limit is an error reply.
-//! - **Sync and async.** The sync [`Session::command`] drives an async command, and async
-//!   `slash_command` hooks, as the sync dispatch drives async hooks: with no runtime or inside a
-//!   multi-thread tokio runtime it waits for it; inside a current-thread runtime (where waiting
-//!   would hang) it fails at once, with an error reply naming [`Session::command_async`].
-//! - **Context.** A command runs at the session's level, outside any turn, as a chat UI runs it
-//!   between two messages: its [`HookContext`] has the session's id and state, its turn state is
-//!   the one of the session's dispatches outside a turn (as for [`Session::fire`]), its hook name
-//!   is `/NAME` and its extension the command's (so `cx.config::<T>()` reads the extension's
-//!   section). `get_turn_state(cx.session_id())` still finds a turn the session has running.
+//! The rules it keeps are those of [`Session::command`]'s docs: what a command line is, the
+//! order (`slash_command`, the lookup, the command), failures, sync and async, and the context
+//! a command runs with.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
@@ -54,10 +32,35 @@ enum Next<'a> {
 }
 
 impl Session {
-    /// Runs `line` as a slash command when it is one (see the [module docs](self) for the rule
-    /// and the order): `None` when `line` is a message for the model, else the reply for the
-    /// user — the command's text, or an error reply when a `slash_command` hook blocked it, no
-    /// command has that name (with a "did you mean"), its extension is off, or it failed.
+    /// Runs `line` as a slash command when it is one: `None` when `line` is a message for the
+    /// model, else the reply for the user — the command's text, or an error reply when a
+    /// `slash_command` hook blocked it, no command has that name (with a "did you mean"), its
+    /// extension is off, or it failed.
+    ///
+    /// - **What is a command.** A line is a slash command when, trimmed, it starts with `/` and
+    ///   a valid name ([`parse_command_line`](hookchain_core::parse_command_line) decides):
+    ///   `//x` (how a user sends a text that starts with a slash), `/ x`, a lone `/` and a path
+    ///   like `/usr/bin/x` are messages, and the agent hands them to the model as any other.
+    /// - **Order.** `slash_command` fires first, for every command line — a known command, an
+    ///   unknown one, one that is off — so an audit hook sees every command the user typed. A
+    ///   block is an error reply with the reason and the hook that blocked; a rewrite replaces
+    ///   the args. Then the command is looked up: an unknown name is an error reply with a "did
+    ///   you mean" among the commands that are on; a command of a disabled extension is an error
+    ///   reply saying it is off and how to switch it on. Then it runs with the args as the hooks
+    ///   left them.
+    /// - **Failures.** An `Err` is an error reply `/NAME failed: ...`; a panic is caught (never
+    ///   the agent's), is an error reply too, and is reported through `notification`. An async
+    ///   command that overruns the registry's async time limit is an error reply.
+    /// - **Sync and async.** An async command, and async `slash_command` hooks, are driven as
+    ///   the sync dispatch drives async hooks: with no runtime or inside a multi-thread tokio
+    ///   runtime the call waits for them; inside a current-thread runtime, where waiting would
+    ///   hang, it fails at once with an error reply naming
+    ///   [`command_async`](Session::command_async).
+    /// - **Context.** A command runs at the session's level, outside any turn, as a chat UI runs
+    ///   it between two messages: its [`HookContext`] has the session's id and state; its turn
+    ///   state is the one of the session's dispatches outside a turn (as for
+    ///   [`fire`](Session::fire)); its hook name is `/NAME` and its extension the command's, so
+    ///   `cx.config::<T>()` reads the extension's section.
     ///
     /// ```
     /// use hookchain::{HookContext, HooksBuilder};
