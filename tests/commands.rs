@@ -45,7 +45,7 @@ async fn later(args: &str, cx: &HookContext<'_>) -> String {
 }
 
 /// Always panics.
-#[register_command("boom", extension = "broken")]
+#[register_command("boom", extension = "broken", crate = hookchain)]
 fn boom(_args: &str) -> String {
     panic!("the command's disk is on fire")
 }

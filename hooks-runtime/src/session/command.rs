@@ -120,11 +120,14 @@ impl Session {
                 let hook = format!("/{}", command.info.name);
                 let cx = context(inner, &notes, &hook, extension);
                 let limit = inner.hooks.command_time_limit();
-                let fut = f(&args, &cx);
-                let out = match exec::with_timeout(catch_unwind_future(fut), limit).await {
-                    Some(Ok(out)) => Returned::Done(out),
-                    Some(Err(panic)) => Returned::Panicked(panic),
-                    None => Returned::Done(Err(timed_out(Some(limit)))),
+                // A closure may panic before it hands its future over, or in a poll.
+                let out = match catch_unwind(AssertUnwindSafe(|| f(&args, &cx))) {
+                    Err(panic) => Returned::Panicked(panic),
+                    Ok(fut) => match exec::with_timeout(catch_unwind_future(fut), limit).await {
+                        Some(Ok(out)) => Returned::Done(out),
+                        Some(Err(panic)) => Returned::Panicked(panic),
+                        None => Returned::Done(Err(timed_out(Some(limit)))),
+                    },
                 };
                 let notifications = notes.into_attached().map(|a| a.notifications);
                 for n in notifications.into_iter().flatten() {
