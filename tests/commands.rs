@@ -270,6 +270,30 @@ fn an_async_command_that_must_wait_in_a_current_thread_runtime_names_the_async_m
 }
 
 #[test]
+fn an_async_command_that_never_answers_is_stopped_at_the_time_limit() {
+    fn stuck<'a>(_: &'a str, _: &'a HookContext<'a>) -> BoxFuture<'a, String> {
+        Box::pin(std::future::pending())
+    }
+    let hooks = HooksBuilder::new()
+        .async_command(CommandOptions::new("stuck").extension("slow"), stuck)
+        .async_timeout(std::time::Duration::from_millis(20))
+        .build()
+        .unwrap();
+    let session = hooks.session("stuck");
+    assert_eq!(
+        error(session.command("/stuck")),
+        "/stuck failed: timed out after 20ms"
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let reply = runtime.block_on(session.command_async("/stuck"));
+    assert_eq!(error(reply), "/stuck failed: timed out after 20ms");
+}
+
+#[test]
 fn commands_are_listed_with_their_descriptions_and_extensions() {
     let hooks = hooks();
     let session = hooks.session("listing");
