@@ -30,6 +30,7 @@ use hookchain_core::__private::CommandReturn;
 use hookchain_core::Extension;
 
 use super::commands::{BuiltinCommand, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION};
+use super::error::ExtensionError;
 use super::hooks::Hooks;
 
 /// A built-in command.
@@ -183,12 +184,9 @@ fn unknown_sub(sub: &str, known: &[&str], usage: &str) -> String {
 
 /// Enables or disables extension `name`, unless it must stay on.
 fn switch(hooks: &Hooks, name: &str, enable: bool) -> CommandReturn {
-    let extension = hooks.extension(name).ok_or_else(|| {
-        hooks.enable_extension(name).err().map_or_else(
-            || format!("no extension is named `{name}`"),
-            |e| e.to_string(),
-        )
-    })?;
+    let extension = hooks
+        .extension(name)
+        .ok_or_else(|| unknown_extension(hooks, name))?;
     let was = extension.is_enabled();
     if !enable && let Some(why) = required(hooks, name) {
         return Err(format!(
@@ -202,7 +200,7 @@ fn switch(hooks: &Hooks, name: &str, enable: bool) -> CommandReturn {
         hooks.disable_extension(name)
     };
     result.map_err(|e| e.to_string())?;
-    let contributes = contributions(hooks, extension);
+    let contributes = contributions(extension);
     Ok(match (was, enable) {
         (true, true) => format!("extension `{name}` is already enabled ({contributes})"),
         (false, false) => format!("extension `{name}` is already disabled ({contributes})"),
@@ -212,6 +210,19 @@ fn switch(hooks: &Hooks, name: &str, enable: bool) -> CommandReturn {
              are off until it is enabled again"
         ),
     })
+}
+
+/// "no extension is named `x`", with the closest name or the list, as
+/// [`Hooks::enable_extension`] says it.
+fn unknown_extension(hooks: &Hooks, name: &str) -> String {
+    let known: Vec<String> = hooks.extensions().map(|e| e.name().to_owned()).collect();
+    ExtensionError::Unknown {
+        name: name.to_owned(),
+        suggestion: hookchain_core::suggest::closest(name, known.iter().map(String::as_str))
+            .map(str::to_owned),
+        known,
+    }
+    .to_string()
 }
 
 /// Why extension `name` must stay on, if it must.
@@ -230,14 +241,13 @@ fn required(hooks: &Hooks, name: &str) -> Option<String> {
 }
 
 /// `2 hooks, 1 tool, commands /notes`.
-fn contributions(hooks: &Hooks, extension: &Extension) -> String {
+fn contributions(extension: &Extension) -> String {
     let plural = |n: usize, one: &str, many: &str| match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
     };
     let tools = declared(extension).tools;
     let commands = extension.commands();
-    let _ = hooks;
     let mut parts = vec![
         plural(extension.hook_count(), "hook", "hooks"),
         plural(tools.len(), "tool", "tools"),
@@ -267,14 +277,20 @@ fn contributions(hooks: &Hooks, extension: &Extension) -> String {
 /// `on`, `off (disabled by the agent's code)`, `off (disabled by default)`.
 fn state(extension: &Extension) -> String {
     if extension.is_enabled() {
-        return "on".to_owned();
+        "on".to_owned()
+    } else {
+        format!("off ({})", off(extension))
     }
+}
+
+/// `disabled by the agent's code`, `disabled by default`, as `hookchain list` words it.
+fn off(extension: &Extension) -> String {
     match extension.disabled_by() {
         Some(who) if &*who == hookchain_core::DISABLED_BY_DEFAULT => {
-            "off (disabled by default)".to_owned()
+            "disabled by default".to_owned()
         }
-        Some(who) => format!("off (disabled by {who})"),
-        None => "off".to_owned(),
+        Some(who) => format!("disabled by {who}"),
+        None => "disabled".to_owned(),
     }
 }
 
@@ -296,7 +312,7 @@ fn list_extensions(hooks: &Hooks) -> String {
             "{} {version} {}: {}",
             extension.name(),
             state(extension),
-            contributions(hooks, extension)
+            contributions(extension)
         );
     }
     out
@@ -304,9 +320,7 @@ fn list_extensions(hooks: &Hooks) -> String {
 
 fn info(hooks: &Hooks, name: &str) -> CommandReturn {
     let Some(extension) = hooks.extension(name) else {
-        return Err(switch(hooks, name, true)
-            .err()
-            .unwrap_or_else(|| format!("no extension is named `{name}`")));
+        return Err(unknown_extension(hooks, name));
     };
     let declared = declared(extension);
     let mut out = String::new();
@@ -416,9 +430,7 @@ fn problems(hooks: &Hooks) -> Vec<String> {
                 hook.name,
                 hook.location(),
                 hook.extension,
-                state(extension)
-                    .trim_start_matches("off (")
-                    .trim_end_matches(')'),
+                off(extension),
                 hook.point
             ));
         }
@@ -451,9 +463,7 @@ fn doctor(hooks: &Hooks) -> String {
             "extension `{}` ({} hook(s)) is {}: its hooks do not run",
             extension.name(),
             extension.hook_count(),
-            state(extension)
-                .trim_start_matches("off (")
-                .trim_end_matches(')')
+            off(extension)
         );
     }
     let problems = problems(hooks);
