@@ -18,7 +18,7 @@ use super::firing::Mode;
 use super::lifecycle::{Session, SessionInner};
 use crate::chain::take_panic;
 use crate::exec::{self, Driven};
-use crate::registry::commands::{Command, CommandHandler};
+use crate::registry::commands::{AsyncCommand, Command, CommandHandler};
 use crate::registry::{CommandInfo, Hooks};
 
 const VIA: &str = "Session::command_async";
@@ -83,16 +83,15 @@ impl Session {
         let reply = match next(&inner.hooks, name, flow) {
             Next::Reply(reply) => reply,
             Next::Run(command, args) => {
-                let returned = run(inner, command, &args, |handler, cx, limit| match handler {
-                    CommandHandler::Async(f) => match exec::drive(f(&args, cx), limit) {
+                let returned = run(inner, command, &args, |f, cx, limit| {
+                    match exec::drive(f(&args, cx), limit) {
                         Driven::Done(out) => out,
                         Driven::TimedOut => Err(timed_out(limit)),
                         Driven::CannotBlock(why) => Err(format!(
                             "an async command cannot be waited for by the sync API {why}: it \
                              would hang; call `{VIA}` instead"
                         )),
-                    },
-                    _ => unreachable!("only async commands are driven"),
+                    }
                 });
                 finish(inner, command, returned, |n| {
                     let _ = inner.fire::<Notify>(n, Mode::Sync(VIA));
@@ -135,8 +134,10 @@ impl Session {
                 }
                 out
             }
+            // Sync and built-in commands run here, as from `command`: `drive` is for async
+            // ones, which the arm above awaits.
             _ => run(inner, command, &args, |_, _, _| {
-                unreachable!("only async commands are driven")
+                unreachable!("an async command is awaited by `command_async`, never driven")
             }),
         };
         let mut notes = Vec::new();
@@ -229,7 +230,7 @@ fn run(
     inner: &SessionInner,
     command: &Command,
     args: &str,
-    drive: impl FnOnce(&CommandHandler, &HookContext<'_>, Option<Duration>) -> CommandReturn,
+    drive: impl FnOnce(&AsyncCommand, &HookContext<'_>, Option<Duration>) -> CommandReturn,
 ) -> Returned {
     let notes = Annotations::new();
     let extension = inner.hooks.extension(&command.info.extension);
@@ -240,7 +241,7 @@ fn run(
     let out = catch_unwind(AssertUnwindSafe(|| match &command.handler {
         CommandHandler::Sync(f) => f(args, &cx),
         CommandHandler::Builtin(f) => f(&inner.hooks, args),
-        CommandHandler::Async(_) => drive(&command.handler, &cx, limit),
+        CommandHandler::Async(f) => drive(f, &cx, limit),
     }));
     let notifications = notes.into_attached().map(|a| a.notifications);
     for n in notifications.into_iter().flatten() {
