@@ -9,17 +9,19 @@
 //! the source `compact`. `turn_start` gives the turn its own context, `permission_request`
 //! allows the test run without asking, `after_tool_batch` sees each reply's calls together, and
 //! the agent reports its iteration cap and that it waits for the user. A child agent's tool call
-//! goes through the same chains, and a flaky audit hook shows up as a `notification`.
+//! goes through the same chains, and a flaky audit hook shows up as a `notification`. Between
+//! turns the user types slash commands: `slash_command` sees each one before it runs.
 //!
 //! Run it with `cargo run --example agent_loop`.
 
 use hookchain::Stop;
+use hookchain::points::SlashCommand;
 use hookchain::points::{
     Compaction, CompactionDone, LlmReply, Notification, Outbound, PermissionAsk, PermissionGrant,
     SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent, StopEvent,
     SubagentStopEvent, ToolBatch, ToolResult, TurnEndEvent, TurnStartEvent,
 };
-use hookchain::{HookContext, points::Message, prelude::*};
+use hookchain::{HookContext, points::Message, prelude::*, register_command};
 
 fn at(cx: &HookContext, what: std::fmt::Arguments<'_>) {
     println!("  [{:<21}] {what}", cx.point());
@@ -202,6 +204,18 @@ fn no_mentions(message: &Outbound, cx: &HookContext) -> HookResult<String> {
         format_args!("to {} on {}", message.recipient, message.platform),
     );
     HookResult::Rewrite(message.text.replace("@channel", "channel"))
+}
+
+#[register_hook("slash_command")]
+fn audit_command(command: &SlashCommand, cx: &HookContext) -> HookResult<String> {
+    at(cx, format_args!("/{} {:?}", command.name, command.args));
+    HookResult::Pass
+}
+
+/// How many turns the session has run.
+#[register_command("turns")]
+fn turns(_args: &str, cx: &HookContext) -> String {
+    format!("{} turn(s) so far", cx.turn())
 }
 
 #[register_hook("before_compaction")]
@@ -403,6 +417,16 @@ fn main() {
         )],
     };
     turn(&session, "make sure", &vec![ls; MAX_ITERATIONS]);
+
+    println!("\nthe user types commands between turns");
+    for line in ["/turns", "/hooks status"] {
+        if let Some(reply) = session.command(line) {
+            println!(
+                "  => {line}: {}",
+                reply.text.lines().next().unwrap_or_default()
+            );
+        }
+    }
 
     println!("\na child agent reviews the fix");
     let child = session.child("build-fixer/reviewer");

@@ -79,10 +79,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+pub use hookchain_core::CommandReply;
 pub use hookchain_core::{
     Blocked, ConfigError, Decision, Dialect, DispatchEvent, Flow, HookContext, HookPoint,
     HookResult, OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
+pub use hookchain_macros::register_command;
 pub use hookchain_macros::register_hook;
 pub use hookchain_runtime::{
     HookOptions, Hooks, HooksBuilder, Outcome, Session, SessionState, Stop, ToolRun, Turn,
@@ -130,11 +132,15 @@ pub mod registry {
     pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
     pub use hookchain_core::{DeclaredRules, ProjectRule, ProjectRules};
     pub use hookchain_core::{ToolSpec, parameters_of};
+    pub use hookchain_core::{check_command_name, parse_command_line};
     pub use hookchain_runtime::sections::Sections;
     pub use hookchain_runtime::{
         BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,
         DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo,
         HookSource, SetGlobalError,
+    };
+    pub use hookchain_runtime::{
+        CommandInfo, CommandOptions, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION,
     };
 }
 

@@ -99,7 +99,7 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
                     Some(e) => e.tools.len().max(extension.tools().len()),
                     None => extension.tools().len(),
                 },
-                commands: 0,
+                commands: extension.commands().len(),
                 source,
                 external: ext,
                 name,

@@ -129,7 +129,8 @@ impl Init {
         self
     }
 
-    /// The builder the config is added to (default: `Hooks::builder().collected()`), for
+    /// The builder the config is added to (default:
+    /// `Hooks::builder().collected().builtin_commands()`, as [`Hooks::global`] has it), for
     /// closures and settings of the agent's own.
     pub fn builder(mut self, builder: HooksBuilder) -> Self {
         self.builder = Some(builder);
@@ -173,7 +174,7 @@ impl Init {
         let mut warnings = config.warnings().to_vec();
         let mut builder = self
             .builder
-            .unwrap_or_else(|| HooksBuilder::new().collected())
+            .unwrap_or_else(|| HooksBuilder::new().collected().builtin_commands())
             .config(config);
         let (allowlist, mut policy) = match self.consent {
             Some(given) => given,

@@ -80,6 +80,8 @@ pub struct Extension {
     disabled_by: RwLock<Option<Arc<str>>>,
     /// The names of the tools it gives the model, sorted; filled when the registry is built.
     tools: Vec<String>,
+    /// The names of its slash commands, sorted.
+    commands: Vec<String>,
 }
 
 impl Drop for Extension {
@@ -101,6 +103,7 @@ impl Extension {
             section: RwLock::new(Arc::new(ConfigSection::empty())),
             disabled_by: RwLock::new(None),
             tools: Vec::new(),
+            commands: Vec::new(),
         }
     }
 
@@ -116,6 +119,20 @@ impl Extension {
     /// `HooksBuilder::tool`), sorted; offered to the model only while it is enabled.
     pub fn tools(&self) -> Vec<String> {
         self.tools.clone()
+    }
+
+    /// The extension with `commands` as the names of its slash commands (the runtime gives them
+    /// when it builds the registry).
+    pub fn with_commands(mut self, mut commands: Vec<String>) -> Self {
+        commands.sort();
+        self.commands = commands;
+        self
+    }
+
+    /// The names of its slash commands (without the `/`), sorted; empty when it has none.
+    /// Whether they run follows [`is_enabled`](Extension::is_enabled), as for its hooks.
+    pub fn commands(&self) -> Vec<String> {
+        self.commands.clone()
     }
 
     /// The extension with `enabled` as its default: what it is when no section says

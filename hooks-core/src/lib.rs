@@ -11,6 +11,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod command;
 mod config;
 mod context;
 mod convert;
@@ -27,6 +28,9 @@ pub mod suggest;
 mod tool;
 pub mod wildcard;
 
+pub use command::{
+    CommandReply, check_name as check_command_name, parse_line as parse_command_line,
+};
 pub use config::{
     ConfigError, ConfigOrigin, ConfigSection, ConfigSource, PathSegment, ShortOrigin, json_kind,
 };
@@ -128,7 +132,42 @@ pub mod __private {
         };
     }
 
+    /// The linkme slice that collects `#[register_command]` fns.
+    #[cfg(feature = "linkme")]
+    pub use crate::command::COMMAND_REGISTRATIONS;
+    /// Slash commands: the link-time record of a `#[register_command]` fn, its handler and the
+    /// normalisation of what it returns.
+    pub use crate::command::{
+        AsyncCommandFn, CommandArgs, CommandFn, CommandRegistration, CommandReturn,
+        IntoCommandReturn, SyncCommandFn, command_registrations,
+    };
+
+    /// Submits a command registration to the compiled-in backend.
+    #[cfg(not(feature = "linkme"))]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_command {
+        ($registration:expr) => {
+            $crate::__private::inventory::submit! { $registration }
+        };
+    }
+
+    /// Submits a command registration to the compiled-in backend.
+    #[cfg(feature = "linkme")]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_command {
+        ($registration:expr) => {
+            #[$crate::__private::linkme::distributed_slice(
+                $crate::__private::COMMAND_REGISTRATIONS
+            )]
+            #[linkme(crate = $crate::__private::linkme)]
+            static __HOOKCHAIN_COMMAND: $crate::__private::CommandRegistration = $registration;
+        };
+    }
+
     pub use crate::__hookchain_submit as submit;
+    pub use crate::__hookchain_submit_command as submit_command;
     pub use crate::__hookchain_submit_config as submit_config;
 
     /// The linkme slice that collects tool registrations.

@@ -17,6 +17,7 @@
 
 mod attr;
 mod catalog;
+mod command;
 mod errors;
 mod expand;
 mod point;
@@ -163,6 +164,54 @@ pub fn register_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Parses, checks and expands; `Err` with every mistake found.
+/// Registers a slash command: a free `fn` or `async fn` the user runs by typing `/NAME args` in
+/// the agent's chat, collected at link time like `#[register_hook]` fns (inventory by default,
+/// linkme with the `linkme` feature).
+///
+/// ```text
+/// #[register_command("NAME", description = "..", extension = "..", crate = path)]
+/// ```
+///
+/// - `NAME` comes first: the command's name without its `/` (ASCII letters, digits, `-`, `_`;
+///   it starts with a letter or a digit). An empty name, one with a space or a leading `/` is a
+///   compile error on the literal that says what to write.
+/// - `description`: what the command does, for listings and completion; default: the fn's doc
+///   comment (its first paragraph).
+/// - `extension`: the extension the command belongs to, switched on and off with the others of
+///   that name; default: the crate's name.
+/// - `crate`: where the facade is re-exported (default `::hookchain`).
+///
+/// The fn takes `(args: &str)` or `(args: &str, cx: &HookContext)` — the args are the rest of the
+/// line after the name, trimmed, after `slash_command` hooks had their say — and returns the
+/// reply as `String`, or `Result<String, E>` with `E: Display` (an `Err` is an error reply with
+/// its message). The agent runs it with `Session::command(line)`. Two commands of one name are
+/// an error when the registry is built, naming both.
+///
+/// ```
+/// use hookchain::{HookContext, register_command};
+///
+/// /// Counts the words of its args.
+/// #[register_command("wc", extension = "text-tools")]
+/// fn word_count(args: &str, _cx: &HookContext) -> String {
+///     format!("{} words", args.split_whitespace().count())
+/// }
+///
+/// let hooks = hookchain::HooksBuilder::new().collected().build().unwrap();
+/// let session = hooks.session("wc-doc");
+/// assert_eq!(session.command("/wc one two three").unwrap().text, "3 words");
+/// assert_eq!(session.command("just a message"), None);
+/// ```
+#[proc_macro_attribute]
+pub fn register_command(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = TokenStream2::from(item);
+    command::register_command(args.into(), &item)
+        .unwrap_or_else(|error| {
+            let error = error.into_compile_error();
+            quote!(#item #error)
+        })
+        .into()
+}
+
 fn register_hook_impl(args: TokenStream2, item: &TokenStream2) -> syn::Result<TokenStream2> {
     let mut errors = Errors::new();
     let attr = HookAttr::parse(args, &mut errors);
@@ -195,7 +244,7 @@ fn register_hook_impl(args: TokenStream2, item: &TokenStream2) -> syn::Result<To
 }
 
 /// `&HookContext` → `&HookContext<'_>` in the arguments of `sig`.
-fn elide_context_lifetime(sig: &mut syn::Signature) {
+pub(crate) fn elide_context_lifetime(sig: &mut syn::Signature) {
     for input in &mut sig.inputs {
         let syn::FnArg::Typed(arg) = input else {
             continue;
@@ -219,6 +268,11 @@ fn elide_context_lifetime(sig: &mut syn::Signature) {
 
 /// The item, which must be a fn.
 fn parse_fn(item: TokenStream2) -> syn::Result<HookItem> {
+    parse_fn_for(item, "#[register_hook]")
+}
+
+/// The fn `macro_name` is put on; anything else is an error on its first token.
+pub(crate) fn parse_fn_for(item: TokenStream2, macro_name: &str) -> syn::Result<HookItem> {
     match syn::parse2::<HookItem>(item.clone()) {
         Ok(hook) => Ok(hook),
         // Not a fn (or not one syn reads): parsed whole, for the error to point at.
@@ -226,7 +280,7 @@ fn parse_fn(item: TokenStream2) -> syn::Result<HookItem> {
             Ok(syn::Item::Fn(_)) => Err(fn_error),
             Ok(other) => Err(syn::Error::new(
                 first_token_span(&other),
-                "#[register_hook] goes on a free `fn` or `async fn`",
+                format!("{macro_name} goes on a free `fn` or `async fn`"),
             )),
             Err(error) => Err(error),
         },
@@ -236,10 +290,10 @@ fn parse_fn(item: TokenStream2) -> syn::Result<HookItem> {
 /// A fn as the attribute reads it: its attributes, visibility and signature parsed, its body
 /// kept as tokens. The body is the compiler's to parse: reading it here would only cost time,
 /// once per hook, in a macro that is built without optimizations.
-struct HookItem {
-    attrs: Vec<syn::Attribute>,
+pub(crate) struct HookItem {
+    pub(crate) attrs: Vec<syn::Attribute>,
     vis: syn::Visibility,
-    sig: syn::Signature,
+    pub(crate) sig: syn::Signature,
     body: proc_macro2::Group,
 }
 

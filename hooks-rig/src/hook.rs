@@ -89,7 +89,8 @@ use crate::convert;
 ///
 /// `session_start`, `session_end`, `session_reset` and `subagent_stop` belong to the session,
 /// not to a run: they fire when the agent's code makes, ends, resets or makes a child of the
-/// [`Session`] it gives the adapter. `notification` fires for failures of hooks and for the
+/// [`Session`] it gives the adapter. So does `slash_command`: it fires when the agent's code
+/// hands a line of its user to `Session::command` before prompting rig with it. `notification` fires for failures of hooks and for the
 /// adapter's own notices.
 ///
 /// What is lossy, because rig has no place for it:

@@ -22,6 +22,9 @@ pub use registry::{
     DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP, Description, ExtensionError, HookInfo,
     HookOptions, HookSource, Hooks, HooksBuilder, SetGlobalError,
 };
+pub use registry::{
+    CommandInfo, CommandOptions, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION,
+};
 pub use sections::Sections;
 pub use session::{Session, Stop, ToolRun, Turn};
 pub use state::{

@@ -197,6 +197,7 @@ mod tests {
                 "after_compaction",
                 "subagent_stop",
                 "outbound_message",
+                "slash_command",
                 "turn_end",
                 "notification",
             ]
@@ -209,6 +210,7 @@ mod tests {
         assert_eq!(TurnStart::BUILTIN_SLOT, Some(17));
         assert_eq!(PermissionRequest::BUILTIN_SLOT, Some(18));
         assert_eq!(AfterToolBatch::BUILTIN_SLOT, Some(19));
+        assert_eq!(OnSlashCommand::BUILTIN_SLOT, Some(20));
     }
 
     /// Every event of another agent that has a point resolves to it, by the agent's own name.
@@ -225,6 +227,7 @@ mod tests {
             ("on_user_input", "notification"),
             ("on_error", "notification"),
             ("on_max_iterations", "notification"),
+            ("command:*", "slash_command"),
         ] {
             assert_eq!(resolve(event).map(|p| p.name), Some(point), "{event}");
         }
@@ -245,6 +248,17 @@ mod tests {
         assert_eq!(ask.call(), call);
         PermissionRequest::apply(&mut ask, PermissionGrant::with_args(Value::from("pwd")));
         assert_eq!(ask.tool_input, Value::from("pwd"));
+    }
+
+    #[test]
+    fn a_rewrite_of_a_slash_command_replaces_its_args() {
+        let mut command = SlashCommand::new("notes", "add x");
+        OnSlashCommand::apply(&mut command, "list".into());
+        assert_eq!(command, SlashCommand::new("notes", "list"));
+        assert_eq!(
+            resolve("command:*").unwrap().dialect_of("command:*"),
+            Some(Dialect::Hermes)
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! | `after_compaction` | observe | [`CompactionDone`] | — |
 //! | `subagent_stop` | observe | [`SubagentStopEvent`] | — |
 //! | `outbound_message` | transform | [`Outbound`] | the new text |
+//! | `slash_command` ([`OnSlashCommand`]) | transform | [`SlashCommand`] | the new **args** (`String`); a block refuses the command |
 //! | `turn_end` ([`TurnEnded`]) | observe | [`TurnEndEvent`] | — |
 //! | `notification` ([`Notify`]) | observe | [`Notification`] (its [`NotificationKind`]) | — |
 //!
@@ -36,6 +37,7 @@
 //! turn, the model call, the tool calls, compaction, and notifications.
 
 mod builtin;
+mod command;
 mod compaction;
 mod llm;
 mod notification;
@@ -45,6 +47,7 @@ mod tools;
 mod turn;
 
 pub use builtin::*;
+pub use command::SlashCommand;
 pub use compaction::{Compaction, CompactionDone};
 pub use llm::{Injection, LlmCall, LlmReply, Message, Role};
 pub use notification::{Level, Notification, NotificationKind};

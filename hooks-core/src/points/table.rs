@@ -403,6 +403,26 @@ macro_rules! __builtin_points {
                 apply: |v, r| v.text = r,
             }
 
+            /// `slash_command`: the user typed a slash command (`/notes add x`), before it runs.
+            /// Transform.
+            ///
+            /// Hooks see the [`SlashCommand`](crate::points::SlashCommand) (its name and args),
+            /// rewrite its **args** with a `String`, or block it: the command does not run and the
+            /// user gets the reason as an error reply. Hermes' gateway hooks on `command:*` fire
+            /// here.
+            OnSlashCommand {
+                name: "slash_command",
+                kind: Transform,
+                fires: "the user typed a slash command, before it runs",
+                aliases: [("command:*", "Hermes")],
+                slot: 20,
+                on_error: Pass,
+                value: $crate::points::SlashCommand,
+                input: $crate::points::SlashCommand,
+                rewrite: ::std::string::String,
+                apply: |v, r| v.args = r,
+            }
+
             /// `turn_end`: the turn ended, whatever the reason. Observe: every hook runs.
             TurnEnded {
                 name: "turn_end",

@@ -83,6 +83,7 @@ pub fn example_value(point: &str, tool: &str) -> Value {
         "outbound_message" => {
             json!({"platform": "slack", "recipient": "#general", "text": "Hello!"})
         }
+        "slash_command" => json!({"name": "help", "args": ""}),
         "turn_end" => json!({"session_id": session, "turn": 0, "reason": {"reason": "normal"}}),
         _ => json!({"level": "warning", "message": "a test notification from hookchain"}),
     }

@@ -34,6 +34,7 @@
 //! | `after_compaction` | `summary`, `messages_before`, `messages_after` |
 //! | `subagent_stop` | `parent_session_id`, `reason` |
 //! | `outbound_message` | `platform` (and Starchild's `channel`), `recipient`, `message` (and `text`, and Starchild's `notification`) |
+//! | `slash_command` | `command` (the name, no `/`), `args`; a matcher filters on `command` |
 //! | `turn_end` | `reason` (`normal`, `error`, `canceled`, `blocked`, `max_iterations`), `detail` (for an error) |
 //! | `notification` | `message`, `level` (`info`, `warning`, `error`), `kind` (`general`, `max_iterations`, `user_input`, `permission_prompt`), `source` |
 //!
@@ -52,7 +53,8 @@
 //!    `after_tool_batch`: the next model call's, the texts one per line; `before_llm_call`: an
 //!    `Injection::system`). Points after
 //!    which no model call of the turn follows take no context, and drop it with a debug log:
-//!    `session_end`, `session_reset`, `turn_end`, `transform_response`, `outbound_message`.
+//!    `session_end`, `session_reset`, `turn_end`, `transform_response`, `outbound_message`,
+//!    `slash_command`.
 //! 3. **Stop, block, ask** (in that order, see the contradiction rules of
 //!    [`protocol::answer`](super::protocol::answer)) block with the hook's reason on transform
 //!    and inject points. An empty reason becomes one naming the hook. `ask` blocks too, with a reason saying the

@@ -1,9 +1,10 @@
 //! A turn's prompt, model calls and reply on the wire: `transform_user_input`, `turn_start`,
-//! `before_llm_call`, `after_llm_call`, `transform_response` and `turn_end`.
+//! `before_llm_call`, `after_llm_call`, `transform_response` and `turn_end`; and the slash
+//! commands a user types between them, `slash_command`.
 
 use hookchain_core::points::{
-    AfterLlmCall, BeforeLlmCall, Injection, TransformResponse, TransformUserInput, TurnEnded,
-    TurnStart,
+    AfterLlmCall, BeforeLlmCall, Injection, OnSlashCommand, SlashCommand, TransformResponse,
+    TransformUserInput, TurnEnded, TurnStart,
 };
 use hookchain_core::{
     Dialect, HookContext, HookResult, LlmCall, LlmReply, Observed, Role, TurnEnd, TurnEndEvent,
@@ -13,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::apply::{Context, apply, joined, observe};
 use super::tables::hermes_extra;
-use super::{WirePoint, assistant_text, fields, json, tool_use};
+use super::{Subject, WirePoint, assistant_text, fields, json, tool_use};
 use crate::answer::Answer;
 use crate::transcript;
 
@@ -191,5 +192,34 @@ impl WirePoint for TurnEnded {
         cx: &HookContext<'_>,
     ) -> HookResult<Observed> {
         observe(decision, cx, Context::Drop)
+    }
+}
+
+impl WirePoint for OnSlashCommand {
+    fn fields(input: &SlashCommand) -> Map<String, Value> {
+        fields([
+            ("command", Value::from(input.name.as_str())),
+            ("args", Value::from(input.args.as_str())),
+        ])
+    }
+
+    /// A matcher filters on the command's name, as Hermes' `command:NAME` names one command.
+    fn event_subject(input: &SlashCommand, _: Dialect) -> Subject {
+        Subject::Value(input.name.clone())
+    }
+
+    /// The new args: `updated_text` (or a rewritten `args` in the updated input).
+    fn apply_answer(
+        _: &SlashCommand,
+        decision: Answer,
+        cx: &HookContext<'_>,
+    ) -> HookResult<String> {
+        apply(decision, cx, Context::Drop, |d| {
+            let text = d.updated_text.take();
+            let input = d.updated_input.take();
+            text.or_else(|| {
+                input.and_then(|v| v.get("args").and_then(Value::as_str).map(str::to_owned))
+            })
+        })
     }
 }

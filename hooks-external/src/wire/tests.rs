@@ -5,8 +5,8 @@ use crate::wire::testing::{dialect_payload, with_cx};
 use hookchain_core::points::catalog;
 use hookchain_core::points::{
     AfterCompaction, AfterLlmCall, AfterToolBatch, AfterToolCall, BeforeCompaction, BeforeLlmCall,
-    InterceptToolCall, Notify, OnStop, OutboundMessage, PermissionRequest, SessionEnd,
-    SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
+    InterceptToolCall, Notify, OnSlashCommand, OnStop, OutboundMessage, PermissionRequest,
+    SessionEnd, SessionReset, SessionStart, SubagentStop, TransformResponse, TransformToolResult,
     TransformUserInput, TurnEnded, TurnStart,
 };
 use hookchain_core::{
@@ -37,6 +37,7 @@ fn every_builtin_point_is_a_wire_point() {
         AfterCompaction::NAME,
         SubagentStop::NAME,
         OutboundMessage::NAME,
+        OnSlashCommand::NAME,
         TurnEnded::NAME,
         Notify::NAME,
     ];

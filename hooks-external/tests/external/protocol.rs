@@ -1159,12 +1159,12 @@ fn every_builtin_point_takes_an_external_hook_and_describe_shows_where_it_was_co
     }
     let listing = hooks.describe().to_string();
     assert!(listing.contains("hooks/hookchain.yaml:12"), "{listing}");
-    assert!(listing.contains("external (20 hooks)"), "{listing}");
+    assert!(listing.contains("external (21 hooks)"), "{listing}");
     assert!(
         listing.starts_with(
-            "20 hook(s): 0 collected by #[register_hook] (inventory), 0 added by the builder, \
-             20 external"
-        ) || listing.contains("(linkme), 0 added by the builder, 20 external"),
+            "21 hook(s): 0 collected by #[register_hook] (inventory), 0 added by the builder, \
+             21 external"
+        ) || listing.contains("(linkme), 0 added by the builder, 21 external"),
         "{listing}"
     );
     assert!(

@@ -155,7 +155,9 @@ impl Registry {
         infos.sort_by(|a, b| {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
+        let (commands, command_errors) = super::commands::table(builder.commands);
         let mut duplicates = find_duplicates(&infos);
+        duplicates.extend(command_errors);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         duplicates.extend(pattern_errors(&infos));
         let (tools, tool_errors) = super::tools::pending(std::mem::take(&mut builder.tools));
@@ -165,6 +167,7 @@ impl Registry {
             &builder.declared,
             &builder.off_by_default,
             &super::tools::names(&tools),
+            &commands,
         );
         let tools = super::tools::Tools::bind(tools, &extensions);
         let (registered, added) = (builder.registered, builder.added);
@@ -183,6 +186,7 @@ impl Registry {
             config_lock: Mutex::new(()),
             builtin,
             custom: RwLock::new(HashMap::new()),
+            commands,
             custom_names: RwLock::new(HashMap::new()),
             duplicates,
             timeouts,

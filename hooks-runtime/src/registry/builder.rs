@@ -180,6 +180,8 @@ pub struct HooksBuilder {
     pub(super) claims: Vec<Claim>,
     /// The tools: `#[register_tool]` fns collected and closures added.
     pub(super) tools: Vec<super::tools::AddedTool>,
+    /// Slash commands: `#[register_command]` fns and those added through the builder.
+    pub(super) commands: Vec<super::commands::Command>,
 }
 
 /// An extension [`HooksBuilder::claim_extension`] reserved, and its owner.
@@ -219,9 +221,11 @@ impl HooksBuilder {
         HooksBuilder::default()
     }
 
-    /// Adds every `#[register_hook]` fn and every `#[register_tool]` fn linked into the program,
-    /// and every config type declared with `extension_config!`.
+    /// Adds every `#[register_hook]` fn, every `#[register_tool]` fn and every
+    /// `#[register_command]` fn linked into the program, and every config type declared with
+    /// `extension_config!`.
     pub fn collected(mut self) -> Self {
+        self.collect_commands();
         self.registered
             .extend(hookchain_core::__private::registrations());
         self.tools.extend(

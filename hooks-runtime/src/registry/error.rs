@@ -76,6 +76,30 @@ pub enum BuildError {
         /// What is wrong, and the fix.
         message: String,
     },
+    /// A slash command's name is not one a user can type (see
+    /// `hookchain::registry::check_command_name`).
+    #[error("slash command `{name}` ({at}): {message}")]
+    CommandName {
+        /// The name as given.
+        name: String,
+        /// file:line of its definition.
+        at: String,
+        /// What is wrong with it, and the fix.
+        message: String,
+    },
+    /// Two slash commands share a name.
+    #[error(
+        "two slash commands are named `/{name}` ({first} and {second}): rename one of them, or \
+         leave one out"
+    )]
+    DuplicateCommand {
+        /// The shared name.
+        name: String,
+        /// file:line of the first.
+        first: String,
+        /// file:line of the second.
+        second: String,
+    },
     /// A step a layered crate left with [`HooksBuilder::on_build`](crate::HooksBuilder::on_build)
     /// failed: the allowlist of approved hooks cannot be read, a configured hook cannot be added,
     /// ...
@@ -154,6 +178,26 @@ impl PartialEq for BuildError {
                     message: m,
                 },
             ) => (tool, at, message) == (t, a, m),
+            (
+                BuildError::CommandName { name, at, message },
+                BuildError::CommandName {
+                    name: n,
+                    at: a,
+                    message: m,
+                },
+            ) => (name, at, message) == (n, a, m),
+            (
+                BuildError::DuplicateCommand {
+                    name,
+                    first,
+                    second,
+                },
+                BuildError::DuplicateCommand {
+                    name: n,
+                    first: f,
+                    second: s,
+                },
+            ) => (name, first, second) == (n, f, s),
             (BuildError::Config(a), BuildError::Config(b)) => a == b,
             (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
             _ => false,

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use hookchain_core::{ConfigError, Extension};
 
+use super::commands::Command;
 use super::error::ExtensionError;
 use super::hooks::Hooks;
 use super::info::HookInfo;
@@ -97,14 +98,15 @@ impl Hooks {
     }
 }
 
-/// One extension per name among the hooks, the declared config types and the tools
-/// (`(extension, tool)`), sorted by name; off by default when a declaration says so or it is in
-/// `off`.
+/// One extension per name among the hooks, the declared config types, the tools
+/// (`(extension, tool)`) and the slash commands, sorted by name; off by default when a
+/// declaration says so or it is in `off`.
 pub(super) fn extensions(
     infos: &[HookInfo],
     declared: &[Declared],
     off: &[String],
     tools: &[(String, String)],
+    commands: &[Command],
 ) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
@@ -116,6 +118,16 @@ pub(super) fn extensions(
     for (extension, _) in tools {
         counts.entry(extension).or_default();
     }
+    for c in commands {
+        counts.entry(&c.info.extension).or_default();
+    }
+    let commands_of = |name: &str| -> Vec<String> {
+        commands
+            .iter()
+            .filter(|c| c.info.extension == name)
+            .map(|c| c.info.name.clone())
+            .collect()
+    };
     counts
         .into_iter()
         .map(|(name, hooks)| {
@@ -131,6 +143,7 @@ pub(super) fn extensions(
             Arc::new(
                 Extension::new(name, hooks)
                     .with_tools(tools)
+                    .with_commands(commands_of(name))
                     .with_default(on),
             )
         })

@@ -11,7 +11,8 @@ use super::hooks::Hooks;
 static GLOBAL: OnceLock<Hooks> = OnceLock::new();
 
 impl Hooks {
-    /// The program's registry: every `#[register_hook]` fn linked into the program, or the
+    /// The program's registry: every `#[register_hook]` and `#[register_command]` fn linked into
+    /// the program and the built-in commands (`/hooks`, `/extensions`), or the
     /// registry the program installed with [`set_global`](Hooks::set_global) (which
     /// `hookchain::init()` does, with the config files it found) before first calling this.
     ///
@@ -20,7 +21,12 @@ impl Hooks {
     /// if that crate is linked: when nothing else of the crate is used, add
     /// `use my_hooks as _;`. [`describe`](Hooks::describe) shows what was collected.
     pub fn global() -> &'static Hooks {
-        GLOBAL.get_or_init(|| HooksBuilder::new().collected().build_lenient())
+        GLOBAL.get_or_init(|| {
+            HooksBuilder::new()
+                .collected()
+                .builtin_commands()
+                .build_lenient()
+        })
     }
 
     /// Installs `hooks` as the program's registry, which [`global`](Hooks::global) returns from

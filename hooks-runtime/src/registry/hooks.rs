@@ -60,6 +60,8 @@ pub(crate) struct Registry {
     pub(crate) store: Arc<crate::state::Store>,
     /// The tools extensions give the model.
     pub(crate) tools: super::tools::Tools,
+    /// The slash commands, sorted by name.
+    pub(crate) commands: Vec<super::commands::Command>,
 }
 
 impl Drop for Registry {

@@ -23,11 +23,15 @@
 //! - `dispatch`: a dispatch straight on the registry;
 //! - `describe`: the listing of every hook;
 //! - `tools`: the tools extensions give the model, one per name.
+//! - `commands`: the slash commands, and how they are added;
+//! - `builtin_commands`: `/hooks` and `/extensions`.
 
 mod attachments;
 mod build;
 mod builder;
+mod builtin_commands;
 mod chains;
+pub(crate) mod commands;
 mod describe;
 mod dispatch;
 mod error;
@@ -41,6 +45,9 @@ mod tools;
 pub use builder::{
     BUILDER_EXTENSION, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT,
     DEFAULT_STOP_REDO_CAP, HookOptions, HooksBuilder,
+};
+pub use commands::{
+    CommandInfo, CommandOptions, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION,
 };
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};

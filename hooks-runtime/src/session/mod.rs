@@ -57,11 +57,13 @@
 //!   order they were added ([`Turn::take_context`], [`Turn::take_warnings`]).
 //!
 //! One file per job: `lifecycle` (a session: its start, children, restart, reset and end),
-//! `turn` (a turn and the firing of its points), `tools` (a tool call run through its points),
-//! `call_tool` (the tools extensions give the model: offered, activated, and called),
-//! `stop` (`on_stop` and its redos), and `firing` (what both fire with).
+//! `turn` (a turn and the firing of its points), `command` (a slash command run for the user),
+//! `tools` (a tool call run through its points), `call_tool` (the tools extensions give the
+//! model: offered, activated, and called), `stop` (`on_stop` and its redos), and `firing` (what
+//! both fire with).
 
 mod call_tool;
+mod command;
 mod firing;
 mod lifecycle;
 mod stop;

@@ -558,7 +558,10 @@ fn every_catalog_point_is_dispatchable_through_its_turn_method_or_fire() {
     });
     assert!(!outcome.is_blocked());
     let _: fn(Observed) = |o| match o {};
-    assert_eq!(catalog().len(), 20);
+    let command = SlashCommand::new("notes", "add x");
+    let outcome = session.fire::<OnSlashCommand>(command.clone());
+    assert_eq!(outcome.flow.continued(), Some(command));
+    assert_eq!(catalog().len(), 21);
     assert!(matches!(turn.transform_user_input("hi"), Flow::Continue(t) if t == "hi"));
 }
 
