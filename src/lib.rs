@@ -73,11 +73,13 @@ pub mod points {
 
 /// The chain rules, and what a dispatch gives back.
 pub mod chain {
+    pub use hookchain_core::Emitted;
     pub use hookchain_core::{
         Annotations, Attached, Blocked, Flow, HookError, Metadata, Observed, Reason,
     };
     #[doc(inline)]
     pub use hookchain_runtime::chain::*;
+    pub use hookchain_runtime::{MAX_EMIT_DEPTH, MAX_EVENTS_PER_CALL};
 }
 
 /// The registry: how it is built, what it lists, its extensions and their config sections.
@@ -169,6 +171,8 @@ pub mod __private {
     pub use hookchain_core::{
         BoxFuture, ConfigDeclaration, HookReturn, IntoHookReturn, config_declarations,
     };
+    /// The runtime's dispatch of a user-defined point's events, in `#[register_hook]`'s record.
+    pub use hookchain_runtime::__private::firer;
 }
 
 /// The names an agent or a hook needs, in one import: `use hookchain::prelude::*;`.

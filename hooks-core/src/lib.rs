@@ -14,6 +14,7 @@ mod config;
 mod context;
 mod convert;
 mod dialect;
+mod emit;
 mod extension;
 mod point;
 pub mod points;
@@ -31,6 +32,7 @@ pub use config::{
 pub use context::{Annotations, Attached, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use dialect::{Dialect, UnknownDialect};
+pub use emit::Emitted;
 pub use extension::{
     ConfigDeclaration, DISABLED_BY_DEFAULT, Extension, config_declarations, validate_config,
 };

@@ -221,6 +221,7 @@ impl<P: HookPoint> Run<P> {
             warnings: notes.warnings,
             notifications: notes.notifications,
             failures: self.failures,
+            events: notes.events,
         }
     }
 }

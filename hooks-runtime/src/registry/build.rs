@@ -12,9 +12,11 @@
 //! - A lenient build leaves out what is wrong, logs it, and tells every session of what may
 //!   leave a guard off.
 
+use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use hookchain_core::__private::Registration;
 use hookchain_core::points;
 use parking_lot::{Mutex, RwLock};
 
@@ -22,7 +24,7 @@ use super::builder::{
     BuildMode, Claim, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP,
     HooksBuilder,
 };
-use super::chains::{BuiltinChains, Timeouts};
+use super::chains::{Added, BuiltinChains, Timeouts};
 use super::error::BuildError;
 use super::extensions::extensions;
 use super::hooks::{Hooks, Registry};
@@ -164,6 +166,7 @@ impl Registry {
         };
         let required = builder.required_set;
         let builtin = BuiltinChains::build(&registered, &added, &extensions, &required, timeouts);
+        let firers = event_firers(&registered, &added);
         Registry {
             infos,
             registered,
@@ -174,6 +177,7 @@ impl Registry {
             builtin,
             custom: RwLock::new(HashMap::new()),
             custom_names: RwLock::new(HashMap::new()),
+            firers: RwLock::new(firers),
             duplicates,
             timeouts,
             required,
@@ -184,6 +188,25 @@ impl Registry {
             store: crate::state::Store::new(),
         }
     }
+}
+
+/// The dispatch of the events of every point the registry knows of: the built-in ones, those of
+/// `#[register_hook]` fns (their records carry it) and those of hooks added to the builder.
+fn event_firers(
+    registered: &[&'static Registration],
+    added: &[Added],
+) -> HashMap<TypeId, crate::session::Firer> {
+    let mut firers: HashMap<_, _> = BuiltinChains::firers().into_iter().collect();
+    let linked = registered
+        .iter()
+        .filter_map(|r| r.firer?.downcast_ref::<crate::session::Firer>());
+    for firer in linked {
+        firers.entry((firer.point)()).or_insert(*firer);
+    }
+    for a in added {
+        firers.entry(a.point_type).or_insert(a.firer);
+    }
+    firers
 }
 
 /// The wildcard hooks whose pattern can match no point.

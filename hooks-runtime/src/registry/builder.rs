@@ -602,6 +602,7 @@ impl HooksBuilder {
             info,
             point_type: TypeId::of::<P>(),
             handler: Box::new(handler),
+            firer: crate::session::firer::<P>(),
         });
         self
     }

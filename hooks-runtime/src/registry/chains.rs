@@ -45,6 +45,8 @@ pub(super) struct Added {
     pub(super) info: HookInfo,
     pub(super) point_type: TypeId,
     pub(super) handler: Box<dyn Any + Send + Sync>,
+    /// The dispatch of the point's events (see the event bus, `session::emit`).
+    pub(super) firer: crate::session::Firer,
 }
 
 /// The hooks and extensions required of a registry, which its chains mark required.
@@ -108,6 +110,11 @@ macro_rules! builtin_chains {
                     }
                 )*
                 BuiltinChains { $($point,)* hooked, watched }
+            }
+
+            /// The dispatch of every built-in point's events, by point type.
+            pub(super) fn firers() -> Vec<(TypeId, crate::session::Firer)> {
+                vec![$((TypeId::of::<points::$point>(), crate::session::firer::<points::$point>()),)*]
             }
 
             /// The chain of `P` when it is a built-in point. The type comparisons are constants,

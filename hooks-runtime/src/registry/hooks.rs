@@ -23,6 +23,7 @@ use super::error::BuildError;
 use super::info::HookInfo;
 use crate::chain::Chain;
 use crate::sections::Declared;
+use crate::session::{Firer, firer};
 
 /// A registry of hooks: one sorted chain per point. Cheap to clone.
 ///
@@ -45,6 +46,8 @@ pub(crate) struct Registry {
     pub(super) builtin: BuiltinChains,
     pub(super) custom: RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     pub(super) custom_names: RwLock<HashMap<&'static str, TypeId>>,
+    /// The dispatch of each point's events, by point type (see the event bus, `session::emit`).
+    pub(super) firers: RwLock<HashMap<TypeId, Firer>>,
     /// Duplicate hook names, and hooks or config types in an extension another owner claimed.
     pub(super) duplicates: Vec<BuildError>,
     /// The hooks and extensions required, which chains built later mark too.
@@ -117,12 +120,20 @@ impl Registry {
         ChainRef::Custom(self.custom_chain::<P>())
     }
 
+    /// The dispatch of events of the point type `point`, when some hook, chain or emission of
+    /// the program named that point to the registry.
+    pub(crate) fn firer(&self, point: TypeId) -> Option<Firer> {
+        self.firers.read().get(&point).copied()
+    }
+
     #[cold]
     fn custom_chain<P: HookPoint>(&self) -> Arc<Chain<P>> {
         let key = TypeId::of::<P>();
         if let Some(chain) = self.custom.read().get(&key) {
             return downcast_chain(chain.clone());
         }
+        // The agent fires or emits `P`: events of `P` that hooks emit find its chain too.
+        self.firers.write().entry(key).or_insert(firer::<P>());
         let chain = {
             let mut names = self.custom_names.write();
             let owner = *names.entry(P::NAME).or_insert(key);

@@ -43,4 +43,5 @@ pub use builder::{
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};
 pub use hooks::Hooks;
+pub(crate) use hooks::Registry;
 pub use info::{HookInfo, HookSource};

@@ -60,12 +60,15 @@
 //! `turn` (a turn and the firing of its points), `tools` (a tool call run through its points),
 //! `stop` (`on_stop` and its redos), and `firing` (what both fire with).
 
+mod emit;
 mod firing;
 mod lifecycle;
 mod stop;
 mod tools;
 mod turn;
 
+pub use emit::{Firer, firer};
+pub use emit::{MAX_EMIT_DEPTH, MAX_EVENTS_PER_CALL};
 pub use lifecycle::Session;
 pub use stop::Stop;
 pub use tools::ToolRun;
