@@ -45,7 +45,7 @@ pub use hookchain_core::{
     Blocked, ConfigError, Decision, Dialect, DispatchEvent, Flow, HookContext, HookPoint,
     HookResult, OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
-pub use hookchain_macros::register_hook;
+pub use hookchain_macros::{extension, register_hook};
 pub use hookchain_runtime::{
     HookOptions, Hooks, HooksBuilder, Outcome, Session, SessionState, Stop, ToolRun, Turn,
     TurnState, get_session_state, get_turn_state,
@@ -84,9 +84,9 @@ pub mod chain {
 
 /// The registry: how it is built, what it lists, its extensions and their config sections.
 pub mod registry {
-    pub use hookchain_core::Extension;
     pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
     pub use hookchain_core::{DeclaredRules, ProjectRule, ProjectRules};
+    pub use hookchain_core::{Extension, Manifest};
     pub use hookchain_runtime::sections::Sections;
     pub use hookchain_runtime::{
         BUILDER_EXTENSION, BuildError, BuildMode, BuildStep, DEFAULT_ASYNC_TIMEOUT,

@@ -39,6 +39,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::config::{ConfigError, ConfigSection, ConfigSource};
+use crate::manifest::Manifest;
 use crate::project_rule::DeclaredRules;
 
 /// How many extensions of the process are disabled (see [`Extension::any_disabled`]).
@@ -78,6 +79,8 @@ pub struct Extension {
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
     disabled_by: RwLock<Option<Arc<str>>>,
+    /// Its manifest, when it declared one (`extension!`, `HooksBuilder::manifest`).
+    manifest: Option<Arc<Manifest>>,
 }
 
 impl Drop for Extension {
@@ -98,7 +101,40 @@ impl Extension {
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
             disabled_by: RwLock::new(None),
+            manifest: None,
         }
+    }
+
+    /// The extension with `manifest` as its manifest.
+    pub fn with_manifest(mut self, manifest: Arc<Manifest>) -> Self {
+        self.manifest = Some(manifest);
+        self
+    }
+
+    /// Its manifest, when it declared one (`extension!`, `HooksBuilder::manifest`).
+    pub fn manifest(&self) -> Option<&Manifest> {
+        self.manifest.as_deref()
+    }
+
+    /// Its version, as its manifest says; `None` without a manifest or a version in it.
+    pub fn version(&self) -> Option<&str> {
+        self.manifest.as_ref()?.version.as_deref()
+    }
+
+    /// What it does, as its manifest says; `None` without a manifest or a description in it.
+    pub fn description(&self) -> Option<&str> {
+        self.manifest.as_ref()?.description.as_deref()
+    }
+
+    /// The extensions its manifest says it depends on; empty without a manifest.
+    pub fn depends_on(&self) -> &[String] {
+        self.manifest.as_ref().map_or(&[], |m| &m.depends_on)
+    }
+
+    /// The points its manifest lets its hooks use (canonical names, and wildcard patterns);
+    /// `None` without a manifest, or with one that does not restrict them.
+    pub fn points(&self) -> Option<&[String]> {
+        self.manifest.as_ref()?.points.as_deref()
     }
 
     /// The extension with `enabled` as its default: what it is when no section says
@@ -250,6 +286,7 @@ impl fmt::Debug for Extension {
             .field("name", &self.name)
             .field("enabled", &self.is_enabled())
             .field("hooks", &self.hooks)
+            .field("version", &self.version())
             .finish_non_exhaustive()
     }
 }

@@ -16,6 +16,7 @@ mod convert;
 mod dialect;
 mod emit;
 mod extension;
+mod manifest;
 mod point;
 pub mod points;
 pub mod project;
@@ -36,6 +37,7 @@ pub use emit::Emitted;
 pub use extension::{
     ConfigDeclaration, DISABLED_BY_DEFAULT, Extension, config_declarations, validate_config,
 };
+pub use manifest::{Manifest, ManifestDeclaration, manifest_declarations};
 pub use point::{HookPoint, IntoHookReturn, Observed, OnError, PointKind};
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
@@ -77,8 +79,38 @@ pub mod __private {
     /// The linkme slices that collect registrations and `extension_config!` declarations.
     #[cfg(feature = "linkme")]
     pub use crate::extension::CONFIG_DECLARATIONS;
+    /// The linkme slice that collects `extension!` manifests.
+    #[cfg(feature = "linkme")]
+    pub use crate::manifest::MANIFEST_DECLARATIONS;
+    pub use crate::manifest::ManifestDeclaration;
     #[cfg(feature = "linkme")]
     pub use crate::registration::REGISTRATIONS;
+
+    /// Submits an `extension!` manifest to the compiled-in backend.
+    #[cfg(not(feature = "linkme"))]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_manifest {
+        ($declaration:expr) => {
+            $crate::__private::inventory::submit! { $declaration }
+        };
+    }
+
+    /// Submits an `extension!` manifest to the compiled-in backend.
+    #[cfg(feature = "linkme")]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_manifest {
+        ($declaration:expr) => {
+            #[$crate::__private::linkme::distributed_slice(
+                $crate::__private::MANIFEST_DECLARATIONS
+            )]
+            #[linkme(crate = $crate::__private::linkme)]
+            static __HOOKCHAIN_MANIFEST: $crate::__private::ManifestDeclaration = $declaration;
+        };
+    }
+
+    pub use crate::__hookchain_submit_manifest as submit_manifest;
 
     /// Submits a registration to the compiled-in backend.
     #[cfg(not(feature = "linkme"))]

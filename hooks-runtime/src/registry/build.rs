@@ -29,6 +29,7 @@ use super::error::BuildError;
 use super::extensions::extensions;
 use super::hooks::{Hooks, Registry};
 use super::info::{HookInfo, registered_info};
+use super::manifests::Manifests;
 use crate::sections::{self, Declared};
 
 impl HooksBuilder {
@@ -101,8 +102,13 @@ impl HooksBuilder {
         let mut registry = Registry::new(self);
         for error in registry.duplicates.clone() {
             tracing::error!("{error}");
-            // Two owners under one extension: every session hears of it.
-            if let BuildError::ExtensionClash { .. } = error {
+            // Two owners under one extension, or a manifest's permission or dependency broken:
+            // every session hears of it.
+            if let BuildError::ExtensionClash { .. }
+            | BuildError::PointNotAllowed { .. }
+            | BuildError::MissingDependency { .. }
+            | BuildError::DuplicateManifest { .. } = error
+            {
                 registry.notices.push(hookchain_core::Notification {
                     level: hookchain_core::Level::Error,
                     message: error.to_string(),
@@ -155,11 +161,27 @@ impl Registry {
         infos.sort_by(|a, b| {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
+        // The manifests' permissions: a hook outside its manifest's points is an error, and is
+        // left out of every chain (see `manifests`).
+        let mut manifest_errors = Vec::new();
+        let manifests = Manifests::new(builder.manifests, &mut manifest_errors);
+        manifests.check_points(&infos, &mut manifest_errors);
+        infos.retain(|info| !manifests.forbids(info));
         let mut duplicates = find_duplicates(&infos);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         duplicates.extend(pattern_errors(&infos));
-        let extensions = extensions(&infos, &builder.declared, &builder.off_by_default);
-        let (registered, added) = (builder.registered, builder.added);
+        let extensions = extensions(
+            &infos,
+            &builder.declared,
+            &builder.off_by_default,
+            &manifests,
+        );
+        let known: Vec<&str> = extensions.iter().map(|e| e.name()).collect();
+        manifests.check_dependencies(&known, &mut manifest_errors);
+        duplicates.extend(manifest_errors);
+        let (mut registered, mut added) = (builder.registered, builder.added);
+        registered.retain(|r| !manifests.forbids(&registered_info(r)));
+        added.retain(|a| !manifests.forbids(&a.info));
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),

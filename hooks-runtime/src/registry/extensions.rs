@@ -17,6 +17,7 @@ use hookchain_core::{ConfigError, Extension};
 use super::error::ExtensionError;
 use super::hooks::Hooks;
 use super::info::HookInfo;
+use super::manifests::Manifests;
 use crate::sections::{self, Declared, Sections};
 
 impl Hooks {
@@ -103,6 +104,7 @@ pub(super) fn extensions(
     infos: &[HookInfo],
     declared: &[Declared],
     off: &[String],
+    manifests: &Manifests,
 ) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
@@ -111,6 +113,9 @@ pub(super) fn extensions(
     for d in declared {
         counts.entry(&d.extension).or_default();
     }
+    for name in manifests.names() {
+        counts.entry(name).or_default();
+    }
     counts
         .into_iter()
         .map(|(name, hooks)| {
@@ -118,7 +123,11 @@ pub(super) fn extensions(
                 && !declared
                     .iter()
                     .any(|d| d.extension == name && !d.enabled_by_default);
-            Arc::new(Extension::new(name, hooks).with_default(on))
+            let extension = Extension::new(name, hooks).with_default(on);
+            Arc::new(match manifests.of(name) {
+                Some(manifest) => extension.with_manifest(Arc::clone(manifest)),
+                None => extension,
+            })
         })
         .collect()
 }

@@ -21,6 +21,7 @@
 //! - `extensions`: one extension per name, enabled, disabled and configured at runtime;
 //! - `global`: the program's registry;
 //! - `dispatch`: a dispatch straight on the registry;
+//! - `manifests`: the checks of extensions' manifests, and the manifest each one keeps;
 //! - `describe`: the listing of every hook.
 
 mod attachments;
@@ -34,6 +35,7 @@ mod extensions;
 mod global;
 mod hooks;
 mod info;
+mod manifests;
 mod required;
 
 pub use builder::{
