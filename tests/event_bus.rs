@@ -311,3 +311,62 @@ fn an_event_of_a_point_nobody_hooks_is_heard_by_nobody() {
     assert!(notes.lock().is_empty());
     turn.end(TurnEnd::Normal);
 }
+
+#[test]
+fn wildcard_hooks_see_an_event_of_a_point_with_no_hook() {
+    type Seen = (&'static str, Value, Option<u64>, String);
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    let record = Arc::clone(&seen);
+    let hooks = HooksBuilder::new()
+        .hook(InterceptToolCall, 0, |_: &ToolCall, cx: &HookContext| {
+            cx.emit::<Publish>("heard by the wildcard".to_owned());
+            HookResult::Pass
+        })
+        .watch(
+            "*",
+            HookOptions::new("audit"),
+            move |ev: &hookchain::DispatchEvent, _: &HookContext| {
+                if ev.point == "bus_publish" {
+                    record.lock().push((
+                        ev.point,
+                        ev.payload.clone(),
+                        ev.turn,
+                        ev.session_id.clone(),
+                    ));
+                }
+            },
+        )
+        .build()
+        .unwrap();
+    let turn = hooks.session("wildcard-unheard").begin_turn();
+    let _ = turn.intercept_tool_call(ToolCall::new("shell", json!({})));
+    assert_eq!(
+        *seen.lock(),
+        [(
+            "bus_publish",
+            json!("heard by the wildcard"),
+            Some(0),
+            "wildcard-unheard".to_owned()
+        )]
+    );
+    turn.end(TurnEnd::Normal);
+}
+
+#[test]
+fn a_notification_hook_that_emits_cannot_keep_the_bus_going() {
+    let hooks = HooksBuilder::new()
+        .collected_where(|info: &HookInfo| info.extension.starts_with("bus-p"))
+        // Every notification, the depth bound's included, starts the ping-pong again.
+        .hook(Notify, 0, |_: &Notification, cx: &HookContext| {
+            cx.emit::<Ping>(100);
+            HookResult::Pass
+        })
+        .build()
+        .unwrap();
+    let turn = hooks.session("notify-emits").begin_turn();
+    turn.emit::<Ping>(1);
+    // The agent's ping-pong to the bound; the notification of the bound emits a ping that is
+    // not delivered (it reports a dropped event), so the call returns.
+    assert_eq!(logged(&turn).len(), MAX_EMIT_DEPTH as usize);
+    turn.end(TurnEnd::Normal);
+}

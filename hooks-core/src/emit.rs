@@ -27,7 +27,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde_json::Value;
 
-use crate::point::HookPoint;
+use crate::point::{HookPoint, PointKind};
 
 /// The value of an event, boxed, until it is delivered.
 type Boxed = Box<dyn Any + Send + Sync>;
@@ -39,6 +39,7 @@ type Boxed = Box<dyn Any + Send + Sync>;
 pub struct Emitted {
     point: &'static str,
     point_type: TypeId,
+    kind: PointKind,
     /// Who emitted it: the hook's name (`""` for the agent or a context made by hand).
     emitter: Arc<str>,
     value: Arc<Mutex<Option<Boxed>>>,
@@ -51,6 +52,7 @@ impl Emitted {
         Emitted {
             point: P::NAME,
             point_type: TypeId::of::<P>(),
+            kind: P::KIND,
             emitter: emitter.into(),
             value: Arc::new(Mutex::new(Some(Box::new(value)))),
             json: payload_of::<P>,
@@ -65,6 +67,11 @@ impl Emitted {
     /// The `TypeId` of the event's point type.
     pub fn point_type(&self) -> TypeId {
         self.point_type
+    }
+
+    /// The kind of the event's point.
+    pub fn kind(&self) -> PointKind {
+        self.kind
     }
 
     /// The hook that emitted it (`""` when the agent did).

@@ -171,9 +171,27 @@ pub(super) fn build_chain<P: HookPoint>(
             hooks.push((a.info.clone(), handler.clone()));
         }
     }
+    let (watchers, reads_payload) = watchers_of(P::NAME, registered, added, extensions, required);
+    Chain::new(
+        entries(hooks, extensions, required),
+        watchers,
+        reads_payload,
+        timeouts.of::<P>(),
+    )
+}
+
+/// The wildcard hooks watching the point named `point`, sorted, with whether each reads the
+/// payload: those of its chain, or those an event of a point with no chain goes to.
+pub(super) fn watchers_of(
+    point: &str,
+    registered: &[&'static Registration],
+    added: &[Added],
+    extensions: &[Arc<Extension>],
+    required: &RequiredSet,
+) -> (Box<[Entry<Wildcard>]>, Box<[bool]>) {
     let mut watchers: Vec<(HookInfo, Handler<Wildcard>)> = Vec::new();
     for r in registered {
-        if !watches(r.point, P::NAME) {
+        if !watches(r.point, point) {
             continue;
         }
         if let Some(f) = r.sync_handler::<Wildcard>() {
@@ -181,7 +199,7 @@ pub(super) fn build_chain<P: HookPoint>(
         }
     }
     for a in added {
-        if a.point_type != TypeId::of::<Wildcard>() || !watches(a.info.point, P::NAME) {
+        if a.point_type != TypeId::of::<Wildcard>() || !watches(a.info.point, point) {
             continue;
         }
         if let Some(handler) = a.handler.downcast_ref::<Handler<Wildcard>>() {
@@ -192,12 +210,7 @@ pub(super) fn build_chain<P: HookPoint>(
         (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
     });
     let reads_payload: Box<[bool]> = watchers.iter().map(|(info, _)| info.payload).collect();
-    Chain::new(
-        entries(hooks, extensions, required),
-        entries(watchers, extensions, required),
-        reads_payload,
-        timeouts.of::<P>(),
-    )
+    (entries(watchers, extensions, required), reads_payload)
 }
 
 /// The chain entries of `hooks`, sorted.

@@ -18,12 +18,13 @@ use parking_lot::{Mutex, RwLock};
 
 use super::attachments::Attachments;
 use super::builder::HooksBuilder;
-use super::chains::{Added, BuiltinChains, RequiredSet, Timeouts, build_chain};
+use super::chains::{Added, BuiltinChains, RequiredSet, Timeouts, build_chain, watchers_of};
 use super::error::BuildError;
 use super::info::HookInfo;
-use crate::chain::Chain;
+use crate::chain::{Chain, Entry};
 use crate::sections::Declared;
 use crate::session::{Firer, firer};
+use hookchain_core::__private::Wildcard;
 
 /// A registry of hooks: one sorted chain per point. Cheap to clone.
 ///
@@ -124,6 +125,20 @@ impl Registry {
     /// the program named that point to the registry.
     pub(crate) fn firer(&self, point: TypeId) -> Option<Firer> {
         self.firers.read().get(&point).copied()
+    }
+
+    /// The wildcard hooks watching the point named `point`, for an event of a point with no
+    /// chain and no hook (see the event bus, `session::emit`); built on each call.
+    #[cold]
+    pub(crate) fn unheard_watchers(&self, point: &str) -> Box<[Entry<Wildcard>]> {
+        watchers_of(
+            point,
+            &self.registered,
+            &self.added,
+            &self.extensions,
+            &self.required,
+        )
+        .0
     }
 
     #[cold]

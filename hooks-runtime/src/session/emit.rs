@@ -26,9 +26,10 @@
 //!   its siblings;
 //! - for every point the agent fires or emits (its chain is then built, and its firer kept).
 //!
-//! An event of a point found in none of these has no hook anywhere: nobody hears it, and it is
-//! dropped with a `tracing` debug line. (Wildcard hooks watch the points they are resolved
-//! against when a chain is built, so they hear such an event only once the point has a chain.)
+//! An event of a point found in none of these has no hook anywhere and needs no dispatch: the
+//! wildcard hooks whose pattern matches its name (`"*"`, `"myapp:*"`) see it, with the value's
+//! JSON (which the event carries, made where the point's type was known) and a pass; when none
+//! does, nobody hears it, and it is dropped with a `tracing` debug line.
 //! The alternative — a trait object in `hookchain-core` through which a context calls the
 //! runtime — would need generic methods on a trait object, which Rust has not, and would put a
 //! dispatch inside a dispatch (re-entrancy), which the bus must not do.
@@ -56,11 +57,14 @@
 use std::any::TypeId;
 use std::collections::VecDeque;
 
+use hookchain_core::__private::Wildcard;
 use hookchain_core::points::Notify;
-use hookchain_core::{BoxFuture, Emitted, Flow, HookPoint, Level, Notification};
+use hookchain_core::{
+    BoxFuture, Decision, DispatchEvent, Emitted, Flow, HookPoint, Level, Notification,
+};
 
 use super::firing::notifications_of;
-use crate::chain::{Outcome, Scope};
+use crate::chain::{Entry, Outcome, Scope, report_unheard};
 use crate::registry::Registry;
 
 /// How deep events emitted by the hooks of emitted events nest: an event emitted from a point
@@ -146,6 +150,8 @@ struct Queue {
 /// emitted (one level deeper).
 enum Next {
     Deliver(Firer, Emitted, u32),
+    /// An event of a point with no chain, for the wildcard hooks watching it.
+    Watch(Emitted, Box<[Entry<Wildcard>]>),
     Report(Notification),
     Done,
 }
@@ -167,7 +173,10 @@ impl Queue {
             let Some((event, depth)) = self.waiting.pop_front() else {
                 return Next::Done;
             };
-            if self.delivered >= MAX_EVENTS_PER_CALL {
+            // Every event taken counts, delivered or not: the loop ends within the bound whatever
+            // the hooks emit.
+            self.delivered += 1;
+            if self.delivered > MAX_EVENTS_PER_CALL {
                 if self.spent {
                     continue;
                 }
@@ -199,16 +208,19 @@ impl Queue {
                 );
             }
             match registry.firer(event.point_type()) {
-                Some(firer) => {
-                    self.delivered += 1;
-                    return Next::Deliver(firer, event, depth);
+                Some(firer) => return Next::Deliver(firer, event, depth),
+                None => {
+                    let watchers = registry.unheard_watchers(event.point());
+                    if !watchers.is_empty() {
+                        return Next::Watch(event, watchers);
+                    }
+                    tracing::debug!(
+                        point = event.point(),
+                        "event `{}` emitted by {}: no hook is on its point, nobody hears it",
+                        event.point(),
+                        emitter(&event)
+                    );
                 }
-                None => tracing::debug!(
-                    point = event.point(),
-                    "event `{}` emitted by {}: no hook is on its point, nobody hears it",
-                    event.point(),
-                    emitter(&event)
-                ),
             }
         }
     }
@@ -244,12 +256,36 @@ impl Queue {
         notes
     }
 
-    /// Queues the events of a `notification` dispatch that reported on an event at `depth`.
-    fn also(&mut self, depth: u32, outcome: &mut Outcome<Notification>) {
+    /// Queues the events of a `notification` dispatch that reported on an event at `depth`;
+    /// `None`, on an event that was not delivered: those are dropped, so that a `notification`
+    /// hook that emits cannot keep the loop going.
+    fn also(&mut self, depth: Option<u32>, outcome: &mut Outcome<Notification>) {
         for emitted in outcome.events.drain(..) {
-            self.waiting.push_back((emitted, depth + 1));
+            match depth {
+                Some(depth) => self.waiting.push_back((emitted, depth + 1)),
+                None => tracing::warn!(
+                    point = emitted.point(),
+                    "event `{}` emitted by hook `{}` while a dropped event was reported is not \
+                     delivered",
+                    emitted.point(),
+                    emitted.emitter()
+                ),
+            }
         }
     }
+}
+
+/// Runs the wildcard hooks `watchers` with the event of `event`, whose point has no chain:
+/// nobody else hears it, so the decision is a pass. The outcome holds their failures.
+fn watch_unheard(event: &Emitted, watchers: &[Entry<Wildcard>], scope: Scope<'_>) -> Outcome<()> {
+    let mut seen = DispatchEvent::new(event.point(), event.kind(), Decision::Pass, event.payload());
+    seen.session_id = scope.session_id.to_owned();
+    seen.turn = scope.frame.in_turn().then_some(scope.turn);
+    // Delivered: taken, as an event of a point with a chain is.
+    drop(event.take_value());
+    let mut outcome = Outcome::passed(());
+    outcome.failures = report_unheard(watchers, &seen, scope);
+    outcome
 }
 
 /// Who emitted `event`, as messages name it.
@@ -294,11 +330,15 @@ pub(crate) fn deliver(
     loop {
         let (notes, depth) = match queue.next(registry) {
             Next::Done => return,
-            Next::Report(n) => (vec![n], MAX_EMIT_DEPTH),
+            Next::Report(n) => (vec![n], None),
+            Next::Watch(event, watchers) => {
+                let outcome = watch_unheard(&event, &watchers, scope);
+                (notifications_of(event.point(), &outcome), None)
+            }
             Next::Deliver(firer, event, depth) => {
                 let mut outcome = (firer.sync)(registry, &event, scope);
                 keep(&outcome.context, &outcome.warnings);
-                (queue.settle(&event, depth, &mut outcome), depth)
+                (queue.settle(&event, depth, &mut outcome), Some(depth))
             }
         };
         for n in notes {
@@ -323,11 +363,15 @@ pub(crate) async fn deliver_async(
     loop {
         let (notes, depth) = match queue.next(registry) {
             Next::Done => return,
-            Next::Report(n) => (vec![n], MAX_EMIT_DEPTH),
+            Next::Report(n) => (vec![n], None),
+            Next::Watch(event, watchers) => {
+                let outcome = watch_unheard(&event, &watchers, scope);
+                (notifications_of(event.point(), &outcome), None)
+            }
             Next::Deliver(firer, event, depth) => {
                 let mut outcome = (firer.run_async)(registry, &event, scope).await;
                 keep(&outcome.context, &outcome.warnings);
-                (queue.settle(&event, depth, &mut outcome), depth)
+                (queue.settle(&event, depth, &mut outcome), Some(depth))
             }
         };
         for n in notes {
