@@ -43,8 +43,10 @@
 //!   level deeper.
 //! - **Bounded.** An event at a depth past [`MAX_EMIT_DEPTH`] is not delivered: it is dropped
 //!   with an error notification naming the point and the hook that emitted it (two extensions
-//!   emitting to each other end there, with no hang and no panic). One call delivers at most
-//!   [`MAX_EVENTS_PER_CALL`] events; the rest are dropped with one error notification.
+//!   emitting to each other end there, with no hang and no panic). One call takes at most
+//!   [`MAX_EVENTS_PER_CALL`] events from its queue, delivered or not; the rest are dropped with
+//!   one error notification. What a `notification` hook emits while an event that was not
+//!   delivered is reported is not delivered either, so such a hook cannot keep the loop going.
 //! - **The emitter gets nothing back.** What the point's hooks decide is theirs: context and
 //!   warnings they add are kept by the turn as for any dispatch, their failures and
 //!   notifications go to `notification`, and a block is reported through `notification` as a
