@@ -179,6 +179,30 @@ fn the_agent_emits_from_a_turn_and_from_a_session() {
 }
 
 #[test]
+fn an_event_emitted_at_session_start_is_delivered_before_the_session_is_handed_over() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&heard);
+    let hooks = HooksBuilder::new()
+        .hook(
+            hookchain::points::SessionStart,
+            0,
+            |_: &hookchain::points::SessionStartEvent, cx: &HookContext| {
+                cx.emit::<NoteSaved>("welcome".to_owned());
+                HookResult::Pass
+            },
+        )
+        .hook(NoteSaved, 0, move |title: &String, cx: &HookContext| {
+            seen.lock().push(format!("{title} in {}", cx.session_id()));
+            HookResult::Pass
+        })
+        .build()
+        .unwrap();
+    let session = hooks.session("session-start-emits");
+    assert_eq!(*heard.lock(), ["welcome in session-start-emits"]);
+    session.end("done");
+}
+
+#[test]
 fn two_extensions_emitting_to_each_other_stop_at_the_depth_bound_with_a_notice() {
     let notes = Arc::default();
     let hooks = registry(&notes);

@@ -384,3 +384,32 @@ pub(crate) async fn deliver_async(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use hookchain_core::points::TransformUserInput;
+    use hookchain_core::{Annotations, HookContext, HookResult};
+
+    use crate::HooksBuilder;
+
+    /// What a tool run does with the context it gave its tool: the events the tool emitted
+    /// are delivered in the turn, by the function a tool run calls.
+    #[test]
+    fn the_events_of_a_context_outside_any_dispatch_are_delivered_by_the_turn() {
+        let hooks = HooksBuilder::new()
+            .hook(TransformUserInput, 0, |text: &str, cx: &HookContext| {
+                cx.warn(format!("heard {text}"));
+                HookResult::<String>::Pass
+            })
+            .build()
+            .unwrap();
+        let turn = hooks.session("tool-emits").begin_turn();
+        let notes = Annotations::new();
+        let cx = HookContext::for_turn(&turn.inner.scope, "tool", &notes);
+        cx.emit::<TransformUserInput>("from a tool".to_owned());
+        turn.inner
+            .deliver(notes.take().events, "Turn::call_tool_async");
+        assert_eq!(turn.take_warnings(), ["heard from a tool"]);
+        turn.end(hookchain_core::TurnEnd::Normal);
+    }
+}
