@@ -238,6 +238,48 @@ fn two_extensions_emitting_to_each_other_stop_at_the_depth_bound_with_a_notice()
 }
 
 #[test]
+fn hooks_that_fan_out_stop_at_the_per_call_bound_with_one_notice() {
+    let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = Arc::clone(&count);
+    let notes: Arc<Mutex<Vec<Notification>>> = Arc::default();
+    let notes_hook = Arc::clone(&notes);
+    // Three events for every one heard: 3^6 + ... + 1 = 1,093 within the depth bound, more
+    // than one call delivers.
+    let hooks = HooksBuilder::new()
+        .hook(Ping, 0, move |n: &u32, cx: &HookContext| {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            for _ in 0..3 {
+                cx.emit::<Ping>(n + 1);
+            }
+            HookResult::Pass
+        })
+        .hook(Notify, 0, move |n: &Notification, _: &HookContext| {
+            notes_hook.lock().push(n.clone());
+            HookResult::Pass
+        })
+        .build()
+        .unwrap();
+    let turn = hooks.session("fan-out").begin_turn();
+    turn.emit::<Ping>(1);
+    assert_eq!(
+        count.load(std::sync::atomic::Ordering::Relaxed),
+        hookchain::chain::MAX_EVENTS_PER_CALL
+    );
+    let notes = notes.lock();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].message.ends_with(&format!(
+            "and the events after it were not delivered: one call delivers at most {} events \
+             (do hooks emit an event for every event they hear?)",
+            hookchain::chain::MAX_EVENTS_PER_CALL
+        )),
+        "{}",
+        notes[0].message
+    );
+    turn.end(TurnEnd::Normal);
+}
+
+#[test]
 fn a_blocked_event_is_a_notice_and_the_emitter_goes_on() {
     let notes: Arc<Mutex<Vec<Notification>>> = Arc::default();
     let notes_hook = Arc::clone(&notes);
