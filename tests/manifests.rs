@@ -121,6 +121,29 @@ fn a_hook_on_a_point_outside_the_manifest_is_a_build_error_naming_hook_point_and
 }
 
 #[test]
+fn a_required_hook_outside_the_manifest_is_reported_and_kept() {
+    let (hooks, errors) = collected()
+        .hook_with(
+            TurnEnded,
+            HookOptions::new("notes-guard")
+                .extension("man-notes")
+                .required(true),
+            |_: &TurnEndEvent, _: &HookContext| {},
+        )
+        .build_reporting();
+    assert!(
+        matches!(&errors[..], [BuildError::PointNotAllowed { hook, .. }] if hook == "notes-guard"),
+        "{errors:?}"
+    );
+    let chain: Vec<&str> = hooks
+        .chain_of("turn_end")
+        .iter()
+        .map(|info| &*info.name)
+        .collect();
+    assert_eq!(chain, ["notes-guard"]);
+}
+
+#[test]
 fn a_missing_dependency_is_an_error_naming_both() {
     let error = HooksBuilder::new()
         .hook_with(

@@ -162,11 +162,13 @@ impl Registry {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
         // The manifests' permissions: a hook outside its manifest's points is an error, and is
-        // left out of every chain (see `manifests`).
+        // left out of every chain, unless it is required (see `manifests`).
         let mut manifest_errors = Vec::new();
         let manifests = Manifests::new(builder.manifests, &mut manifest_errors);
         manifests.check_points(&infos, &mut manifest_errors);
-        infos.retain(|info| !manifests.forbids(info));
+        let required_set = &builder.required_set;
+        let left_out = |info: &HookInfo| manifests.forbids(info) && !required_set.contains(info);
+        infos.retain(|info| !left_out(info));
         let mut duplicates = find_duplicates(&infos);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
         duplicates.extend(pattern_errors(&infos));
@@ -180,8 +182,8 @@ impl Registry {
         manifests.check_dependencies(&known, &mut manifest_errors);
         duplicates.extend(manifest_errors);
         let (mut registered, mut added) = (builder.registered, builder.added);
-        registered.retain(|r| !manifests.forbids(&registered_info(r)));
-        added.retain(|a| !manifests.forbids(&a.info));
+        registered.retain(|r| !left_out(&registered_info(r)));
+        added.retain(|a| !left_out(&a.info));
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),

@@ -6,7 +6,8 @@
 //! - A hook of an extension with a manifest, on a point outside the manifest's `points`, is an
 //!   error naming the hook, the point and the manifest ([`BuildError::PointNotAllowed`]). A
 //!   lenient build ([`Hooks::global`](crate::Hooks::global)) leaves such a hook out of every
-//!   chain: the manifest is a permission, not a note.
+//!   chain: the manifest is a permission, not a note. A required hook is kept (and reported):
+//!   a guard is never silently absent.
 //! - A `depends_on` naming an extension the registry does not have (no hook, config type or
 //!   manifest of that name) is an error naming both ([`BuildError::MissingDependency`]); a
 //!   lenient build keeps the extension.
