@@ -84,8 +84,7 @@ pub use hookchain_core::{
     Blocked, ConfigError, Decision, Dialect, DispatchEvent, Flow, HookContext, HookPoint,
     HookResult, OnError, Pattern, PointKind, TurnEnd, extension_config, hook_point,
 };
-pub use hookchain_macros::register_command;
-pub use hookchain_macros::register_hook;
+pub use hookchain_macros::{extension, register_command, register_hook};
 pub use hookchain_runtime::{
     HookOptions, Hooks, HooksBuilder, Outcome, Session, SessionState, Stop, ToolRun, Turn,
     TurnState, get_session_state, get_turn_state,
@@ -119,18 +118,20 @@ pub mod points {
 
 /// The chain rules, and what a dispatch gives back.
 pub mod chain {
+    pub use hookchain_core::Emitted;
     pub use hookchain_core::{
         Annotations, Attached, Blocked, Flow, HookError, Metadata, Observed, Reason,
     };
     #[doc(inline)]
     pub use hookchain_runtime::chain::*;
+    pub use hookchain_runtime::{MAX_EMIT_DEPTH, MAX_EVENTS_PER_CALL};
 }
 
 /// The registry: how it is built, what it lists, its extensions and their config sections.
 pub mod registry {
-    pub use hookchain_core::Extension;
     pub use hookchain_core::{BoxFuture, ConfigOrigin, ConfigSection, ConfigSource, PathSegment};
     pub use hookchain_core::{DeclaredRules, ProjectRule, ProjectRules};
+    pub use hookchain_core::{Extension, Manifest};
     pub use hookchain_core::{ToolSpec, parameters_of};
     pub use hookchain_core::{check_command_name, parse_command_line};
     pub use hookchain_runtime::sections::Sections;
@@ -227,6 +228,8 @@ pub mod __private {
     pub use hookchain_core::{
         BoxFuture, ConfigDeclaration, HookReturn, IntoHookReturn, config_declarations,
     };
+    /// The runtime's dispatch of a user-defined point's events, in `#[register_hook]`'s record.
+    pub use hookchain_runtime::__private::firer;
 }
 
 /// The names an agent or a hook needs, in one import: `use hookchain::prelude::*;`.

@@ -91,8 +91,12 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
                 None => "compiled-in".to_owned(),
             };
             View {
-                version: ext.and_then(|e| e.version.clone()),
-                description: ext.and_then(|e| e.description.clone()),
+                version: ext
+                    .and_then(|e| e.version.clone())
+                    .or_else(|| extension.version().map(str::to_owned)),
+                description: ext
+                    .and_then(|e| e.description.clone())
+                    .or_else(|| extension.description().map(str::to_owned)),
                 state: state(registry, &name),
                 hooks: extension.hook_count(),
                 tools: match ext {

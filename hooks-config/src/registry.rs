@@ -320,6 +320,20 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         let runner = tool.clone();
         taken = taken.tool(spec, move |args, cx| runner.run(args, &cx.project_dir()));
     }
+    // Each external extension declares itself as its EXTENSION.yaml says: listed with its
+    // version and description (`Hooks::extensions`, `/extensions`), even before consent lets
+    // any of its hooks or tools run.
+    for extension in config.external_extensions() {
+        let mut manifest = hookchain_core::Manifest::new(extension.name.clone())
+            .at(extension.file.display().to_string());
+        if let Some(version) = &extension.version {
+            manifest = manifest.version(version.clone());
+        }
+        if let Some(description) = &extension.description {
+            manifest = manifest.description(description.clone());
+        }
+        taken = taken.manifest(manifest);
+    }
     *builder = taken.attach(report).attach(AdmittedTools(admitted_tools));
     Ok(())
 }

@@ -23,7 +23,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::config::ConfigError;
+use crate::emit::Emitted;
 use crate::extension::Extension;
+use crate::point::HookPoint;
 use crate::points::Notification;
 use crate::state::{SessionState, TurnState};
 
@@ -56,6 +58,9 @@ pub struct Attached {
     /// Notifications for the runtime to fire through `notification` once the dispatch is over,
     /// in chain order.
     pub notifications: Vec<Notification>,
+    /// Events hooks emitted ([`HookContext::emit`]), in chain order, for the runtime to deliver
+    /// once the dispatch is over.
+    pub events: Vec<Emitted>,
 }
 
 impl Annotations {
@@ -99,6 +104,7 @@ impl Annotations {
                     && inner.context.is_empty()
                     && inner.warnings.is_empty()
                     && inner.notifications.is_empty()
+                    && inner.events.is_empty()
             }
         }
     }
@@ -472,5 +478,33 @@ impl<'a> HookContext<'a> {
     pub fn notify(&self, notification: Notification) {
         self.annotations
             .with(|inner| inner.notifications.push(notification));
+    }
+
+    /// Emits an event of point `P`: once this dispatch (or tool call) returns, and before the
+    /// agent's call that started it returns, the runtime dispatches `value` to `P`'s chain, in
+    /// the same session and turn. Typed events between extensions (Pi's `pi.events`): declare
+    /// the point with `hook_point!`, emit it here, hook it with `#[register_hook(MyEvent)]`.
+    ///
+    /// The event is only queued: no hook runs inside `emit`, and never re-entrantly. The emitter
+    /// gets nothing back: what `P`'s hooks decide is theirs (a block of an event is reported
+    /// through `notification` as a notice). An event emitted by a hook of an emitted event is
+    /// delivered after it, up to a bounded depth (the runtime's `MAX_EMIT_DEPTH`); past it the
+    /// event is dropped with an error notification, so two extensions cannot ping-pong forever.
+    /// Outside a session (`Hooks::dispatch`) the events stay in the outcome's `events`.
+    ///
+    /// ```
+    /// use hookchain::HookContext;
+    /// use hookchain::chain::Annotations;
+    /// use hookchain::points::TransformUserInput;
+    ///
+    /// let notes = Annotations::new();
+    /// let cx = HookContext::new("sess-1", 0, "after_tool_call", &notes);
+    /// cx.emit::<TransformUserInput>("hello".to_owned());
+    /// let events = notes.take().events;
+    /// assert_eq!(events[0].point(), "transform_user_input");
+    /// ```
+    pub fn emit<P: HookPoint>(&self, value: P::Value) {
+        let event = Emitted::new::<P>(value, self.hook_name());
+        self.annotations.with(|inner| inner.events.push(event));
     }
 }

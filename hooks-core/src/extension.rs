@@ -39,6 +39,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::config::{ConfigError, ConfigSection, ConfigSource};
+use crate::manifest::Manifest;
 use crate::project_rule::DeclaredRules;
 
 /// How many extensions of the process are disabled (see [`Extension::any_disabled`]).
@@ -82,6 +83,8 @@ pub struct Extension {
     tools: Vec<String>,
     /// The names of its slash commands, sorted.
     commands: Vec<String>,
+    /// Its manifest, when it declared one (`extension!`, `HooksBuilder::manifest`).
+    manifest: Option<Arc<Manifest>>,
 }
 
 impl Drop for Extension {
@@ -104,6 +107,7 @@ impl Extension {
             disabled_by: RwLock::new(None),
             tools: Vec::new(),
             commands: Vec::new(),
+            manifest: None,
         }
     }
 
@@ -133,6 +137,38 @@ impl Extension {
     /// Whether they run follows [`is_enabled`](Extension::is_enabled), as for its hooks.
     pub fn commands(&self) -> Vec<String> {
         self.commands.clone()
+    }
+
+    /// The extension with `manifest` as its manifest.
+    pub fn with_manifest(mut self, manifest: Arc<Manifest>) -> Self {
+        self.manifest = Some(manifest);
+        self
+    }
+
+    /// Its manifest, when it declared one (`extension!`, `HooksBuilder::manifest`).
+    pub fn manifest(&self) -> Option<&Manifest> {
+        self.manifest.as_deref()
+    }
+
+    /// Its version, as its manifest says; `None` without a manifest or a version in it.
+    pub fn version(&self) -> Option<&str> {
+        self.manifest.as_ref()?.version.as_deref()
+    }
+
+    /// What it does, as its manifest says; `None` without a manifest or a description in it.
+    pub fn description(&self) -> Option<&str> {
+        self.manifest.as_ref()?.description.as_deref()
+    }
+
+    /// The extensions its manifest says it depends on; empty without a manifest.
+    pub fn depends_on(&self) -> &[String] {
+        self.manifest.as_ref().map_or(&[], |m| &m.depends_on)
+    }
+
+    /// The points its manifest lets its hooks use (canonical names, and wildcard patterns);
+    /// `None` without a manifest, or with one that does not restrict them.
+    pub fn points(&self) -> Option<&[String]> {
+        self.manifest.as_ref()?.points.as_deref()
     }
 
     /// The extension with `enabled` as its default: what it is when no section says
@@ -285,6 +321,7 @@ impl fmt::Debug for Extension {
             .field("enabled", &self.is_enabled())
             .field("hooks", &self.hooks)
             .field("tools", &self.tools)
+            .field("version", &self.version())
             .finish_non_exhaustive()
     }
 }

@@ -16,7 +16,9 @@ mod config;
 mod context;
 mod convert;
 mod dialect;
+mod emit;
 mod extension;
+mod manifest;
 mod point;
 pub mod points;
 pub mod project;
@@ -37,9 +39,11 @@ pub use config::{
 pub use context::{Annotations, Attached, HookContext, Metadata};
 pub use convert::ToolArgsError;
 pub use dialect::{Dialect, UnknownDialect};
+pub use emit::Emitted;
 pub use extension::{
     ConfigDeclaration, DISABLED_BY_DEFAULT, Extension, config_declarations, validate_config,
 };
+pub use manifest::{Manifest, ManifestDeclaration, manifest_declarations};
 pub use point::{HookPoint, IntoHookReturn, Observed, OnError, PointKind};
 pub use points::{
     Compaction, CompactionDone, Injection, Level, LlmCall, LlmReply, Message, Notification,
@@ -85,8 +89,38 @@ pub mod __private {
     /// The linkme slices that collect registrations and `extension_config!` declarations.
     #[cfg(feature = "linkme")]
     pub use crate::extension::CONFIG_DECLARATIONS;
+    /// The linkme slice that collects `extension!` manifests.
+    #[cfg(feature = "linkme")]
+    pub use crate::manifest::MANIFEST_DECLARATIONS;
+    pub use crate::manifest::ManifestDeclaration;
     #[cfg(feature = "linkme")]
     pub use crate::registration::REGISTRATIONS;
+
+    /// Submits an `extension!` manifest to the compiled-in backend.
+    #[cfg(not(feature = "linkme"))]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_manifest {
+        ($declaration:expr) => {
+            $crate::__private::inventory::submit! { $declaration }
+        };
+    }
+
+    /// Submits an `extension!` manifest to the compiled-in backend.
+    #[cfg(feature = "linkme")]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __hookchain_submit_manifest {
+        ($declaration:expr) => {
+            #[$crate::__private::linkme::distributed_slice(
+                $crate::__private::MANIFEST_DECLARATIONS
+            )]
+            #[linkme(crate = $crate::__private::linkme)]
+            static __HOOKCHAIN_MANIFEST: $crate::__private::ManifestDeclaration = $declaration;
+        };
+    }
+
+    pub use crate::__hookchain_submit_manifest as submit_manifest;
 
     /// Submits a registration to the compiled-in backend.
     #[cfg(not(feature = "linkme"))]

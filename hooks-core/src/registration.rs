@@ -68,6 +68,11 @@ pub struct Registration {
     pub is_async: bool,
     /// A `&SyncHandler<P>` or `&AsyncHandler<P>`.
     pub handler: &'static (dyn Any + Send + Sync),
+    /// For a hook on a user-defined point, the runtime's code that dispatches an event of that
+    /// point (what the facade's `__private::firer::<P>()` makes; the runtime downcasts it), so
+    /// that an event of a point only hooks emit finds its chain; `None` for built-in points,
+    /// whose code the runtime has.
+    pub firer: Option<&'static (dyn Any + Send + Sync)>,
 }
 
 impl Registration {

@@ -63,6 +63,8 @@ struct Generator<'a> {
     adapter_ident: syn::Ident,
     /// The pattern of a wildcard hook, which its record carries as its point.
     pattern: Option<String>,
+    /// `true` for a user-defined point: its record carries the runtime's firer of the point.
+    custom: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -77,6 +79,7 @@ impl<'a> Generator<'a> {
             krate,
             adapter_ident: format_ident!("__hookchain_adapter", span = span),
             pattern: point.pattern().map(str::to_owned),
+            custom: matches!(point, Point::Path(_)),
         }
     }
 
@@ -217,6 +220,7 @@ impl<'a> Generator<'a> {
             point,
             adapter_ident,
             pattern,
+            custom,
         } = self;
         let span = *span;
         let ident = hook.ident;
@@ -264,6 +268,13 @@ impl<'a> Generator<'a> {
                 quote_spanned!(span=> #krate::__private::AsyncHandler::<#point>),
             ),
         };
+        // The code that delivers an event of a user-defined point, so that one only hooks emit
+        // finds its chain (built-in points' is in the runtime).
+        let firer = if *custom {
+            quote_spanned!(span=> ::core::option::Option::Some(&#krate::__private::firer::<#point>()))
+        } else {
+            quote_spanned!(span=> ::core::option::Option::None)
+        };
         quote_spanned! {span=>
             #krate::__private::Registration {
                 point: #point_name,
@@ -277,6 +288,7 @@ impl<'a> Generator<'a> {
                 line: #line,
                 is_async: #is_async,
                 handler: &#handler(#adapter_ident),
+                firer: #firer,
             }
         }
     }

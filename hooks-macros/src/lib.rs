@@ -20,6 +20,7 @@ mod catalog;
 mod command;
 mod errors;
 mod expand;
+mod manifest;
 mod point;
 mod signature;
 mod spans;
@@ -160,6 +161,41 @@ pub fn register_tool(args: TokenStream, item: TokenStream) -> TokenStream {
             let error = error.into_compile_error();
             quote!(#item #error)
         })
+        .into()
+}
+
+/// Declares an extension's manifest once: its name, version, description, the extensions it
+/// depends on and the points its hooks may use; collected at link time, like the hooks.
+///
+/// ```
+/// hookchain::hook_point! {
+///     /// A note was saved.
+///     pub struct NoteSaved: observe("note_saved") {
+///         type Value = String;
+///     }
+/// }
+///
+/// hookchain::extension! {
+///     name: "notes",
+///     version: "0.2.0",
+///     description: "Saves notes and tells whoever listens",
+///     depends_on: [],
+///     points: ["intercept_tool_call", "turn_end", NoteSaved],
+/// }
+/// ```
+///
+/// Only `name` is required. `points` lists built-in points by their canonical names (checked at
+/// compile time: a misspelt one is an error with the closest name), wildcard patterns, and the
+/// paths of point types of your own; without `points` the extension's hooks may use any point.
+/// When the registry is built, a hook of the extension on a point outside `points`, a
+/// `depends_on` the registry does not have, and two manifests of one extension are errors
+/// naming the hook, the point and the manifest's file and line (`Hooks::global()` logs them,
+/// tells every session, and leaves such a hook out). `crate: path` says where the facade is,
+/// for crates that re-export it.
+#[proc_macro]
+pub fn extension(input: TokenStream) -> TokenStream {
+    manifest::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }
 

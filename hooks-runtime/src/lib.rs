@@ -26,7 +26,13 @@ pub use registry::{
     CommandInfo, CommandOptions, EXTENSIONS_COMMAND_EXTENSION, HOOKS_COMMAND_EXTENSION,
 };
 pub use sections::Sections;
-pub use session::{Session, Stop, ToolRun, Turn};
+pub use session::{MAX_EMIT_DEPTH, MAX_EVENTS_PER_CALL, Session, Stop, ToolRun, Turn};
+
+/// What the facade's `__private` hands `#[register_hook]`'s expansion; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::session::{Firer, firer};
+}
 pub use state::{
     SessionState, State, StateError, TurnState, evict_idle_sessions, get_session_state,
     get_turn_state, live_sessions, set_idle_timeout,

@@ -221,6 +221,7 @@ impl<P: HookPoint> Run<P> {
             warnings: notes.warnings,
             notifications: notes.notifications,
             failures: self.failures,
+            events: notes.events,
         }
     }
 }
@@ -713,6 +714,44 @@ impl<P: HookPoint> Chain<P> {
         run.next = next;
         None
     }
+}
+
+/// Runs the wildcard hooks `watchers` with `event`, the event of a point that has no chain (an
+/// emitted event nobody else hears), each under an unwind guard of its own, as
+/// [`Chain::report`] does; the failures of those that failed.
+#[cold]
+pub(crate) fn report_unheard(
+    watchers: &[Entry<Wildcard>],
+    event: &hookchain_core::DispatchEvent,
+    scope: Scope<'_>,
+) -> Vec<HookFailure> {
+    let _frame = state::enter(scope.frame);
+    let notes = Annotations::new();
+    let cx = scope.context::<Wildcard>(&notes);
+    let mut failures = Vec::new();
+    for watcher in watchers {
+        if skipped::<Wildcard, false>(watcher) {
+            continue;
+        }
+        let cx = cx.running(&watcher.hook);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            watcher.handler.call(event, &cx, &None, scope.via)
+        }));
+        let (error, panicked) = match result {
+            Ok(Ok(_)) => continue,
+            Ok(Err(error)) => (error.message().to_owned(), false),
+            Err(panic) => (take_panic(panic), true),
+        };
+        let failure = HookFailure {
+            hook: watcher.hook.name.to_string(),
+            error,
+            panicked,
+            on_error: OnError::Pass,
+        };
+        tracing::error!(point = event.point, "wildcard {failure}");
+        failures.push(failure);
+    }
+    failures
 }
 
 /// `true` when `entry` does not run: its extension is disabled, or (`ON_DROP`) a `Drop` may not

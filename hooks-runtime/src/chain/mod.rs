@@ -142,7 +142,7 @@ mod guard;
 mod outcome;
 mod scope;
 
-pub(crate) use dispatch::{Chain, Stopped};
+pub(crate) use dispatch::{Chain, Stopped, report_unheard};
 pub(crate) use entry::{AsyncClosure, Entry, Handler, SyncClosure};
 pub(crate) use guard::take_panic;
 pub use outcome::{HookFailure, Outcome};

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use hookchain_core::{Flow, Metadata, Notification, OnError};
+use hookchain_core::{Emitted, Flow, Metadata, Notification, OnError};
 
 /// A hook that failed during a dispatch and how its failure was handled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +53,10 @@ pub struct Outcome<T> {
     pub notifications: Vec<Notification>,
     /// Hooks that panicked or returned `Err`, in chain order.
     pub failures: Vec<HookFailure>,
+    /// Events the hooks emitted (`cx.emit`), in chain order. A `Session` or a `Turn` delivers
+    /// them to their points' chains before its method returns (what is left here has been
+    /// delivered: its value is taken); `Hooks::dispatch` leaves them here, undelivered.
+    pub events: Vec<Emitted>,
 }
 
 impl<T> Outcome<T> {
@@ -68,6 +72,24 @@ impl<T> Outcome<T> {
             warnings: Vec::new(),
             notifications: Vec::new(),
             failures: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// The same outcome without its value: what delivering an event of any point gives back.
+    pub(crate) fn erased(self) -> Outcome<()> {
+        Outcome {
+            flow: match self.flow {
+                Flow::Continue(_) => Flow::Continue(()),
+                Flow::Blocked(blocked) => Flow::Blocked(blocked),
+            },
+            rewritten_by: self.rewritten_by,
+            metadata: self.metadata,
+            context: self.context,
+            warnings: self.warnings,
+            notifications: self.notifications,
+            failures: self.failures,
+            events: self.events,
         }
     }
 

@@ -14,9 +14,11 @@
 //! - A lenient build leaves out what is wrong, logs it, and tells every session of what may
 //!   leave a guard off.
 
+use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use hookchain_core::__private::Registration;
 use hookchain_core::points;
 use parking_lot::{Mutex, RwLock};
 
@@ -24,11 +26,12 @@ use super::builder::{
     BuildMode, Claim, DEFAULT_ASYNC_TIMEOUT, DEFAULT_OBSERVER_TIMEOUT, DEFAULT_STOP_REDO_CAP,
     HooksBuilder,
 };
-use super::chains::{BuiltinChains, Timeouts};
+use super::chains::{Added, BuiltinChains, Timeouts};
 use super::error::BuildError;
 use super::extensions::extensions;
 use super::hooks::{Hooks, Registry};
 use super::info::{HookInfo, registered_info};
+use super::manifests::Manifests;
 use crate::sections::{self, Declared};
 
 impl HooksBuilder {
@@ -101,8 +104,13 @@ impl HooksBuilder {
         let mut registry = Registry::new(self);
         for error in registry.duplicates.clone() {
             tracing::error!("{error}");
-            // Two owners under one extension: every session hears of it.
-            if let BuildError::ExtensionClash { .. } = error {
+            // Two owners under one extension, or a manifest's permission or dependency broken:
+            // every session hears of it.
+            if let BuildError::ExtensionClash { .. }
+            | BuildError::PointNotAllowed { .. }
+            | BuildError::MissingDependency { .. }
+            | BuildError::DuplicateManifest { .. } = error
+            {
                 registry.notices.push(hookchain_core::Notification {
                     level: hookchain_core::Level::Error,
                     message: error.to_string(),
@@ -156,6 +164,14 @@ impl Registry {
             (a.point, a.sort_key(), &a.file, a.line).cmp(&(b.point, b.sort_key(), &b.file, b.line))
         });
         let (commands, command_errors) = super::commands::table(builder.commands);
+        // The manifests' permissions: a hook outside its manifest's points is an error, and is
+        // left out of every chain, unless it is required (see `manifests`).
+        let mut manifest_errors = Vec::new();
+        let manifests = Manifests::new(builder.manifests, &mut manifest_errors);
+        manifests.check_points(&infos, &mut manifest_errors);
+        let required_set = &builder.required_set;
+        let left_out = |info: &HookInfo| manifests.forbids(info) && !required_set.contains(info);
+        infos.retain(|info| !left_out(info));
         let mut duplicates = find_duplicates(&infos);
         duplicates.extend(command_errors);
         duplicates.extend(find_clashes(&infos, &builder.declared, &builder.claims));
@@ -168,15 +184,22 @@ impl Registry {
             &builder.off_by_default,
             &super::tools::names(&tools),
             &commands,
+            &manifests,
         );
         let tools = super::tools::Tools::bind(tools, &extensions);
-        let (registered, added) = (builder.registered, builder.added);
+        let known: Vec<&str> = extensions.iter().map(|e| e.name()).collect();
+        manifests.check_dependencies(&known, &mut manifest_errors);
+        duplicates.extend(manifest_errors);
+        let (mut registered, mut added) = (builder.registered, builder.added);
+        registered.retain(|r| !left_out(&registered_info(r)));
+        added.retain(|a| !left_out(&a.info));
         let timeouts = Timeouts {
             async_hooks: builder.async_timeout.unwrap_or(DEFAULT_ASYNC_TIMEOUT),
             observers: builder.observer_timeout.unwrap_or(DEFAULT_OBSERVER_TIMEOUT),
         };
         let required = builder.required_set;
         let builtin = BuiltinChains::build(&registered, &added, &extensions, &required, timeouts);
+        let firers = event_firers(&registered, &added);
         Registry {
             infos,
             registered,
@@ -188,6 +211,7 @@ impl Registry {
             custom: RwLock::new(HashMap::new()),
             commands,
             custom_names: RwLock::new(HashMap::new()),
+            firers: RwLock::new(firers),
             duplicates,
             timeouts,
             required,
@@ -199,6 +223,25 @@ impl Registry {
             tools,
         }
     }
+}
+
+/// The dispatch of the events of every point the registry knows of: the built-in ones, those of
+/// `#[register_hook]` fns (their records carry it) and those of hooks added to the builder.
+fn event_firers(
+    registered: &[&'static Registration],
+    added: &[Added],
+) -> HashMap<TypeId, crate::session::Firer> {
+    let mut firers: HashMap<_, _> = BuiltinChains::firers().into_iter().collect();
+    let linked = registered
+        .iter()
+        .filter_map(|r| r.firer?.downcast_ref::<crate::session::Firer>());
+    for firer in linked {
+        firers.entry((firer.point)()).or_insert(*firer);
+    }
+    for a in added {
+        firers.entry(a.point_type).or_insert(a.firer);
+    }
+    firers
 }
 
 /// The wildcard hooks whose pattern can match no point.

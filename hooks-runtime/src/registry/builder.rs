@@ -182,6 +182,8 @@ pub struct HooksBuilder {
     pub(super) tools: Vec<super::tools::AddedTool>,
     /// Slash commands: `#[register_command]` fns and those added through the builder.
     pub(super) commands: Vec<super::commands::Command>,
+    /// The manifests of extensions (`extension!`, [`manifest`](HooksBuilder::manifest)).
+    pub(super) manifests: Vec<hookchain_core::Manifest>,
 }
 
 /// An extension [`HooksBuilder::claim_extension`] reserved, and its owner.
@@ -234,12 +236,44 @@ impl HooksBuilder {
         );
         self.declared
             .extend(hookchain_core::config_declarations().map(Declared::from));
+        self.manifests
+            .extend(hookchain_core::manifest_declarations().map(hookchain_core::Manifest::from));
+        self
+    }
+
+    /// Adds the manifest of an extension, as `hookchain::extension!` declares one at link time:
+    /// its version, description and dependencies, and the points its hooks may use. When the
+    /// registry is built, a hook of the extension on a point outside `points`, a `depends_on`
+    /// the registry does not have, and two manifests of one extension are errors
+    /// ([`BuildError::PointNotAllowed`](crate::BuildError::PointNotAllowed),
+    /// [`MissingDependency`](crate::BuildError::MissingDependency),
+    /// [`DuplicateManifest`](crate::BuildError::DuplicateManifest)).
+    ///
+    /// ```
+    /// use hookchain::points::{TurnEndEvent, TurnEnded};
+    /// use hookchain::registry::{BuildError, Manifest};
+    /// use hookchain::{HookContext, HookOptions, HooksBuilder};
+    ///
+    /// let manifest = Manifest::new("notes").version("0.2.0").points(["intercept_tool_call"]);
+    /// let error = HooksBuilder::new()
+    ///     .manifest(manifest)
+    ///     .hook_with(
+    ///         TurnEnded,
+    ///         HookOptions::new("notes-end").extension("notes"),
+    ///         |_: &TurnEndEvent, _: &HookContext| {},
+    ///     )
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(matches!(error, BuildError::PointNotAllowed { .. }), "{error}");
+    /// ```
+    pub fn manifest(mut self, manifest: hookchain_core::Manifest) -> Self {
+        self.manifests.push(manifest);
         self
     }
 
     /// Adds the `#[register_hook]` fns for which `keep` returns `true` (given each one's
-    /// [`HookInfo`]), and the `#[register_tool]` fns and the config types declared with
-    /// `extension_config!` of their extensions.
+    /// [`HookInfo`]), and the `#[register_tool]` fns, the config types declared with
+    /// `extension_config!` and the manifests declared with `extension!` of their extensions.
     pub fn collected_where(mut self, keep: impl Fn(&HookInfo) -> bool) -> Self {
         let kept: Vec<&'static Registration> = hookchain_core::__private::registrations()
             .filter(|r| keep(&registered_info(r)))
@@ -253,6 +287,11 @@ impl HooksBuilder {
             hookchain_core::__private::tool_registrations()
                 .filter(|t| kept.iter().any(|r| r.extension == t.extension))
                 .map(super::tools::AddedTool::registered),
+        );
+        self.manifests.extend(
+            hookchain_core::manifest_declarations()
+                .filter(|m| kept.iter().any(|r| r.extension == m.name))
+                .map(hookchain_core::Manifest::from),
         );
         self.registered.extend(kept);
         self
@@ -617,6 +656,7 @@ impl HooksBuilder {
             info,
             point_type: TypeId::of::<P>(),
             handler: Box::new(handler),
+            firer: crate::session::firer::<P>(),
         });
         self
     }

@@ -71,8 +71,8 @@ const EXTENSIONS_USAGE: &str = "usage: /extensions [list | enable NAME | disable
 /// them for the built-in commands.
 fn declared(extension: &Extension) -> Declared {
     Declared {
-        version: None,
-        description: None,
+        version: extension.version().map(str::to_owned),
+        description: extension.description().map(str::to_owned),
         tools: extension.tools(),
     }
 }

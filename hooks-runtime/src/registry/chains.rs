@@ -45,6 +45,8 @@ pub(super) struct Added {
     pub(super) info: HookInfo,
     pub(super) point_type: TypeId,
     pub(super) handler: Box<dyn Any + Send + Sync>,
+    /// The dispatch of the point's events (see the event bus, `session::emit`).
+    pub(super) firer: crate::session::Firer,
 }
 
 /// The hooks and extensions required of a registry, which its chains mark required.
@@ -110,6 +112,11 @@ macro_rules! builtin_chains {
                 BuiltinChains { $($point,)* hooked, watched }
             }
 
+            /// The dispatch of every built-in point's events, by point type.
+            pub(super) fn firers() -> Vec<(TypeId, crate::session::Firer)> {
+                vec![$((TypeId::of::<points::$point>(), crate::session::firer::<points::$point>()),)*]
+            }
+
             /// The chain of `P` when it is a built-in point. The type comparisons are constants,
             /// so for a given `P` this is one field access or `None`.
             #[inline(always)]
@@ -164,9 +171,27 @@ pub(super) fn build_chain<P: HookPoint>(
             hooks.push((a.info.clone(), handler.clone()));
         }
     }
+    let (watchers, reads_payload) = watchers_of(P::NAME, registered, added, extensions, required);
+    Chain::new(
+        entries(hooks, extensions, required),
+        watchers,
+        reads_payload,
+        timeouts.of::<P>(),
+    )
+}
+
+/// The wildcard hooks watching the point named `point`, sorted, with whether each reads the
+/// payload: those of its chain, or those an event of a point with no chain goes to.
+pub(super) fn watchers_of(
+    point: &str,
+    registered: &[&'static Registration],
+    added: &[Added],
+    extensions: &[Arc<Extension>],
+    required: &RequiredSet,
+) -> (Box<[Entry<Wildcard>]>, Box<[bool]>) {
     let mut watchers: Vec<(HookInfo, Handler<Wildcard>)> = Vec::new();
     for r in registered {
-        if !watches(r.point, P::NAME) {
+        if !watches(r.point, point) {
             continue;
         }
         if let Some(f) = r.sync_handler::<Wildcard>() {
@@ -174,7 +199,7 @@ pub(super) fn build_chain<P: HookPoint>(
         }
     }
     for a in added {
-        if a.point_type != TypeId::of::<Wildcard>() || !watches(a.info.point, P::NAME) {
+        if a.point_type != TypeId::of::<Wildcard>() || !watches(a.info.point, point) {
             continue;
         }
         if let Some(handler) = a.handler.downcast_ref::<Handler<Wildcard>>() {
@@ -185,12 +210,7 @@ pub(super) fn build_chain<P: HookPoint>(
         (a.sort_key(), &a.file, a.line).cmp(&(b.sort_key(), &b.file, b.line))
     });
     let reads_payload: Box<[bool]> = watchers.iter().map(|(info, _)| info.payload).collect();
-    Chain::new(
-        entries(hooks, extensions, required),
-        entries(watchers, extensions, required),
-        reads_payload,
-        timeouts.of::<P>(),
-    )
+    (entries(watchers, extensions, required), reads_payload)
 }
 
 /// The chain entries of `hooks`, sorted.

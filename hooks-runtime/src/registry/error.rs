@@ -100,6 +100,54 @@ pub enum BuildError {
         /// file:line of the second.
         second: String,
     },
+    /// A hook of an extension with a manifest is on a point the manifest does not list in its
+    /// `points`.
+    #[error(
+        "hook `{hook}` ({at}) is on point `{point}`, which the manifest of extension \
+         `{extension}` ({manifest}) does not list in its `points`: add `{point}` to them, or \
+         move the hook to another extension"
+    )]
+    PointNotAllowed {
+        /// The hook's name.
+        hook: String,
+        /// file:line of its definition.
+        at: String,
+        /// The point it is on (or its wildcard pattern).
+        point: &'static str,
+        /// Its extension.
+        extension: String,
+        /// file:line of the manifest.
+        manifest: String,
+    },
+    /// A manifest's `depends_on` names an extension the registry does not have.
+    #[error(
+        "extension `{extension}` (manifest at {manifest}) depends on extension `{dependency}`, \
+         which this registry does not have{}: link the crate that defines it (`use its_crate as \
+         _;`), add its hooks, or remove it from `depends_on`",
+        .suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
+    )]
+    MissingDependency {
+        /// The extension whose manifest names the dependency.
+        extension: String,
+        /// file:line of its manifest.
+        manifest: String,
+        /// The extension it depends on.
+        dependency: String,
+        /// The registry's extension closest to `dependency`, when one is close.
+        suggestion: Option<String>,
+    },
+    /// Two manifests declare the same extension.
+    #[error(
+        "extension `{name}` is declared by two manifests ({first} and {second}): keep one of them"
+    )]
+    DuplicateManifest {
+        /// The extension's name.
+        name: String,
+        /// file:line of the first manifest.
+        first: String,
+        /// file:line of the second.
+        second: String,
+    },
     /// A step a layered crate left with [`HooksBuilder::on_build`](crate::HooksBuilder::on_build)
     /// failed: the allowlist of approved hooks cannot be read, a configured hook cannot be added,
     /// ...
@@ -200,6 +248,15 @@ impl PartialEq for BuildError {
             ) => (name, first, second) == (n, f, s),
             (BuildError::Config(a), BuildError::Config(b)) => a == b,
             (BuildError::Step(a), BuildError::Step(b)) => a.to_string() == b.to_string(),
+            (
+                a @ (BuildError::PointNotAllowed { .. }
+                | BuildError::MissingDependency { .. }
+                | BuildError::DuplicateManifest { .. }),
+                b,
+            ) => {
+                std::mem::discriminant(a) == std::mem::discriminant(b)
+                    && a.to_string() == b.to_string()
+            }
             _ => false,
         }
     }

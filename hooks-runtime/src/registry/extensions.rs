@@ -18,6 +18,7 @@ use super::commands::Command;
 use super::error::ExtensionError;
 use super::hooks::Hooks;
 use super::info::HookInfo;
+use super::manifests::Manifests;
 use crate::sections::{self, Declared, Sections};
 
 impl Hooks {
@@ -107,6 +108,7 @@ pub(super) fn extensions(
     off: &[String],
     tools: &[(String, String)],
     commands: &[Command],
+    manifests: &Manifests,
 ) -> Vec<Arc<Extension>> {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for info in infos {
@@ -128,6 +130,9 @@ pub(super) fn extensions(
             .map(|c| c.info.name.clone())
             .collect()
     };
+    for name in manifests.names() {
+        counts.entry(name).or_default();
+    }
     counts
         .into_iter()
         .map(|(name, hooks)| {
@@ -140,12 +145,14 @@ pub(super) fn extensions(
                 .filter(|(extension, _)| extension == name)
                 .map(|(_, tool)| tool.clone())
                 .collect();
-            Arc::new(
-                Extension::new(name, hooks)
-                    .with_tools(tools)
-                    .with_commands(commands_of(name))
-                    .with_default(on),
-            )
+            let extension = Extension::new(name, hooks)
+                .with_tools(tools)
+                .with_commands(commands_of(name))
+                .with_default(on);
+            Arc::new(match manifests.of(name) {
+                Some(manifest) => extension.with_manifest(Arc::clone(manifest)),
+                None => extension,
+            })
         })
         .collect()
 }

@@ -18,11 +18,13 @@ use parking_lot::{Mutex, RwLock};
 
 use super::attachments::Attachments;
 use super::builder::HooksBuilder;
-use super::chains::{Added, BuiltinChains, RequiredSet, Timeouts, build_chain};
+use super::chains::{Added, BuiltinChains, RequiredSet, Timeouts, build_chain, watchers_of};
 use super::error::BuildError;
 use super::info::HookInfo;
-use crate::chain::Chain;
+use crate::chain::{Chain, Entry};
 use crate::sections::Declared;
+use crate::session::{Firer, firer};
+use hookchain_core::__private::Wildcard;
 
 /// A registry of hooks: one sorted chain per point. Cheap to clone.
 ///
@@ -45,6 +47,8 @@ pub(crate) struct Registry {
     pub(super) builtin: BuiltinChains,
     pub(super) custom: RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     pub(super) custom_names: RwLock<HashMap<&'static str, TypeId>>,
+    /// The dispatch of each point's events, by point type (see the event bus, `session::emit`).
+    pub(super) firers: RwLock<HashMap<TypeId, Firer>>,
     /// Duplicate hook names, and hooks or config types in an extension another owner claimed.
     pub(super) duplicates: Vec<BuildError>,
     /// The hooks and extensions required, which chains built later mark too.
@@ -121,12 +125,34 @@ impl Registry {
         ChainRef::Custom(self.custom_chain::<P>())
     }
 
+    /// The dispatch of events of the point type `point`, when some hook, chain or emission of
+    /// the program named that point to the registry.
+    pub(crate) fn firer(&self, point: TypeId) -> Option<Firer> {
+        self.firers.read().get(&point).copied()
+    }
+
+    /// The wildcard hooks watching the point named `point`, for an event of a point with no
+    /// chain and no hook (see the event bus, `session::emit`); built on each call.
+    #[cold]
+    pub(crate) fn unheard_watchers(&self, point: &str) -> Box<[Entry<Wildcard>]> {
+        watchers_of(
+            point,
+            &self.registered,
+            &self.added,
+            &self.extensions,
+            &self.required,
+        )
+        .0
+    }
+
     #[cold]
     fn custom_chain<P: HookPoint>(&self) -> Arc<Chain<P>> {
         let key = TypeId::of::<P>();
         if let Some(chain) = self.custom.read().get(&key) {
             return downcast_chain(chain.clone());
         }
+        // The agent fires or emits `P`: events of `P` that hooks emit find its chain too.
+        self.firers.write().entry(key).or_insert(firer::<P>());
         let chain = {
             let mut names = self.custom_names.write();
             let owner = *names.entry(P::NAME).or_insert(key);

@@ -21,8 +21,9 @@
 //! - `extensions`: one extension per name, enabled, disabled and configured at runtime;
 //! - `global`: the program's registry;
 //! - `dispatch`: a dispatch straight on the registry;
+//! - `manifests`: the checks of extensions' manifests, and the manifest each one keeps;
 //! - `describe`: the listing of every hook;
-//! - `tools`: the tools extensions give the model, one per name.
+//! - `tools`: the tools extensions give the model, one per name;
 //! - `commands`: the slash commands, and how they are added;
 //! - `builtin_commands`: `/hooks` and `/extensions`.
 
@@ -39,6 +40,7 @@ mod extensions;
 mod global;
 mod hooks;
 mod info;
+mod manifests;
 mod required;
 mod tools;
 
@@ -52,5 +54,6 @@ pub use commands::{
 pub use describe::Description;
 pub use error::{BuildError, ExtensionError, SetGlobalError};
 pub use hooks::Hooks;
+pub(crate) use hooks::Registry;
 pub use info::{HookInfo, HookSource};
 pub(crate) use tools::{Tool, quoted};

@@ -260,11 +260,17 @@ impl Turn {
 impl TurnInner {
     /// Takes what a tool attached to its context, once it returned: its context for the model
     /// and its warnings join the turn's, the notifications it asked for are fired through
-    /// `notification`. Every tool's attachments come here, from [`Turn::call_tool`].
+    /// `notification`, and the events it emitted are delivered to their points' chains before
+    /// the call returns. Every tool's attachments come here, from [`Turn::call_tool`].
     pub(super) fn deliver_tool_attachments(&self, attached: Attached, mode: Mode) {
         self.keep_attached(&attached);
         for note in attached.notifications {
             let _ = self.fire::<Notify>(note, mode);
+        }
+        if let Mode::Sync(via) = mode
+            && !attached.events.is_empty()
+        {
+            self.deliver(attached.events, via);
         }
     }
 
@@ -278,6 +284,9 @@ impl TurnInner {
         self.keep_attached(&attached);
         for note in attached.notifications {
             let _ = self.fire_async::<Notify>(note, via).await;
+        }
+        if !attached.events.is_empty() {
+            self.deliver_async(attached.events, via).await;
         }
     }
 

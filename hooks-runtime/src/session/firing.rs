@@ -39,7 +39,12 @@ pub(super) fn off_the_unwinding_thread<F: FnOnce() + Send>(f: F) {
 /// `notification` itself, so a notification hook cannot start a loop: what such a hook asked
 /// for is logged instead.
 pub(super) fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Vec<Notification> {
-    if P::NAME == Notify::NAME {
+    notifications_of(P::NAME, outcome)
+}
+
+/// [`failure_notifications`] of a dispatch of the point named `point`.
+pub(super) fn notifications_of<T>(point: &str, outcome: &Outcome<T>) -> Vec<Notification> {
+    if point == Notify::NAME {
         for n in &outcome.notifications {
             tracing::warn!(
                 "a `notification` hook asked for a notification, which is not fired from \
@@ -60,7 +65,7 @@ pub(super) fn failure_notifications<P: HookPoint, T>(outcome: &Outcome<T>) -> Ve
                 OnError::Pass | OnError::Warn => Level::Warning,
                 OnError::Block => Level::Error,
             },
-            message: format!("{} on `{}`", failure, P::NAME),
+            message: format!("{} on `{}`", failure, point),
             source: Some(failure.hook.clone()),
             kind: NotificationKind::General,
         })

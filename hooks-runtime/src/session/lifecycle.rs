@@ -7,11 +7,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use hookchain_core::points::{Notify, SessionEnd, SessionReset, SessionStart, SubagentStop};
 use hookchain_core::{
-    Blocked, Flow, HookPoint, SessionEndEvent, SessionResetEvent, SessionSource, SessionStartEvent,
-    SubagentStopEvent,
+    Blocked, Emitted, Flow, HookPoint, SessionEndEvent, SessionResetEvent, SessionSource,
+    SessionStartEvent, SubagentStopEvent,
 };
 
+use super::emit::{deliver, deliver_async};
 use super::firing::{Mode, failure_notifications, off_the_unwinding_thread};
+use super::turn::dropped;
 use crate::chain::{Outcome, Scope};
 use crate::registry::Hooks;
 use crate::state::{Frame, SessionState, Slot};
@@ -82,16 +84,20 @@ impl SessionInner {
         match mode {
             Mode::Sync(via) => {
                 let outcome = chain.dispatch(value, self.scope(via));
+                let mut events = outcome.events.clone();
                 for n in failure_notifications::<P, _>(&outcome) {
-                    let _ = notify.dispatch(n, self.scope(via));
+                    events.extend(notify.dispatch(n, self.scope(via)).events);
                 }
+                self.deliver(events, via);
                 outcome
             }
             Mode::OnDrop => {
                 let outcome = chain.dispatch_on_drop(value, self.scope(""));
+                let mut events = outcome.events.clone();
                 for n in failure_notifications::<P, _>(&outcome) {
-                    let _ = notify.dispatch_on_drop(n, self.scope(""));
+                    events.extend(notify.dispatch_on_drop(n, self.scope("")).events);
                 }
+                dropped(&events);
                 outcome
             }
         }
@@ -104,11 +110,24 @@ impl SessionInner {
     ) -> Outcome<P::Value> {
         let chain = self.hooks.inner.chain::<P>();
         let outcome = chain.dispatch_async(value, self.scope(via)).await;
+        let mut events = outcome.events.clone();
         for n in failure_notifications::<P, _>(&outcome) {
             let notify = self.hooks.inner.chain::<Notify>();
-            let _ = notify.dispatch_async(n, self.scope(via)).await;
+            events.extend(notify.dispatch_async(n, self.scope(via)).await.events);
         }
+        self.deliver_async(events, via).await;
         outcome
+    }
+
+    /// Delivers `events` in the session, outside any turn (the event bus, `session::emit`).
+    /// The context and warnings their hooks add go nowhere, as those of `session_end`'s.
+    pub(super) fn deliver(&self, events: Vec<Emitted>, via: &'static str) {
+        deliver(&self.hooks.inner, events, self.scope(via), &|_, _| {});
+    }
+
+    /// [`deliver`](Self::deliver), awaiting async hooks.
+    pub(super) async fn deliver_async(&self, events: Vec<Emitted>, via: &'static str) {
+        deliver_async(&self.hooks.inner, events, self.scope(via), &|_, _| {}).await;
     }
 
     pub(super) fn start_event(&self, source: SessionSource) -> SessionStartEvent {
@@ -446,6 +465,26 @@ impl Session {
         self.inner
             .fire_async::<P>(value, "Session::fire_async")
             .await
+    }
+
+    /// Emits an event of point `P` from the agent, outside any turn: dispatches `value` to
+    /// `P`'s chain now, in this session, then delivers what its hooks emit (the event bus, as
+    /// [`Turn::emit`](crate::Turn::emit) says). The emitter gets nothing back; the context and
+    /// warnings the hooks add go nowhere outside a turn (emit from a [`Turn`](crate::Turn) to
+    /// keep them).
+    pub fn emit<P: HookPoint>(&self, value: P::Value) {
+        // Names `P` to the registry, so events of `P` its hooks emit find its chain too.
+        let _ = self.inner.hooks.inner.chain::<P>();
+        self.inner
+            .deliver(vec![Emitted::new::<P>(value, "")], "Session::emit_async");
+    }
+
+    /// [`emit`](Session::emit), awaiting async hooks.
+    pub async fn emit_async<P: HookPoint>(&self, value: P::Value) {
+        let _ = self.inner.hooks.inner.chain::<P>();
+        self.inner
+            .deliver_async(vec![Emitted::new::<P>(value, "")], "Session::emit_async")
+            .await;
     }
 
     /// Fires `session_start` again for this session, with `source`: most often

@@ -59,17 +59,21 @@
 //! One file per job: `lifecycle` (a session: its start, children, restart, reset and end),
 //! `turn` (a turn and the firing of its points), `command` (a slash command run for the user),
 //! `tools` (a tool call run through its points), `call_tool` (the tools extensions give the
-//! model: offered, activated, and called), `stop` (`on_stop` and its redos), and `firing` (what
-//! both fire with).
+//! model: offered, activated, and called), `emit` (the event bus: events delivered after the
+//! dispatch that emitted them), `stop` (`on_stop` and its redos), and `firing` (what both fire
+//! with).
 
 mod call_tool;
 mod command;
+mod emit;
 mod firing;
 mod lifecycle;
 mod stop;
 mod tools;
 mod turn;
 
+pub use emit::{Firer, firer};
+pub use emit::{MAX_EMIT_DEPTH, MAX_EVENTS_PER_CALL};
 pub use lifecycle::Session;
 pub use stop::Stop;
 pub use tools::ToolRun;

@@ -14,12 +14,13 @@ use hookchain_core::points::{
     TransformToolResult, TransformUserInput, TurnEnded, TurnStart,
 };
 use hookchain_core::{
-    Compaction, CompactionDone, Flow, HookPoint, Level, LlmCall, LlmReply, Notification,
+    Compaction, CompactionDone, Emitted, Flow, HookPoint, Level, LlmCall, LlmReply, Notification,
     NotificationKind, Outbound, PermissionAsk, ToolBatch, ToolCall, ToolResult, TurnEnd,
     TurnEndEvent, TurnStartEvent,
 };
 use parking_lot::Mutex;
 
+use super::emit::{deliver, deliver_async};
 use super::firing::{Mode, failure_notifications, off_the_unwinding_thread};
 use super::lifecycle::Session;
 use crate::chain::{Outcome, Scope, Stopped};
@@ -266,6 +267,51 @@ impl Turn {
         self.inner.fire_async::<P>(value, "Turn::fire_async").await
     }
 
+    /// Emits an event of point `P` from the agent: dispatches `value` to `P`'s chain now, in this
+    /// turn, then delivers what its hooks emit (the event bus: see
+    /// [`HookContext::emit`](hookchain_core::HookContext::emit) for the rules, and
+    /// [`MAX_EMIT_DEPTH`](crate::MAX_EMIT_DEPTH)). The emitter gets nothing back: the turn keeps
+    /// the context and warnings the hooks add, their failures and a block of the event are
+    /// reported through `notification`. To get the outcome of a point, use
+    /// [`fire`](Turn::fire).
+    ///
+    /// ```
+    /// use hookchain::{HookContext, HookResult, HooksBuilder, TurnEnd};
+    ///
+    /// hookchain::hook_point! {
+    ///     /// A note was saved.
+    ///     pub struct NoteSaved: observe("note_saved") {
+    ///         type Value = String;
+    ///     }
+    /// }
+    ///
+    /// let hooks = HooksBuilder::new()
+    ///     .hook(NoteSaved, 0, |note: &String, cx: &HookContext| {
+    ///         cx.warn(format!("saved: {note}"));
+    ///         HookResult::Pass
+    ///     })
+    ///     .build()?;
+    /// let turn = hooks.session("s").begin_turn();
+    /// turn.emit::<NoteSaved>("plan.md".to_owned());
+    /// assert_eq!(turn.take_warnings(), ["saved: plan.md"]);
+    /// turn.end(TurnEnd::Normal);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn emit<P: HookPoint>(&self, value: P::Value) {
+        // Names `P` to the registry, so events of `P` its hooks emit find its chain too.
+        let _ = self.inner.hooks.inner.chain::<P>();
+        self.inner
+            .deliver(vec![Emitted::new::<P>(value, "")], "Turn::emit_async");
+    }
+
+    /// [`emit`](Turn::emit), awaiting async hooks.
+    pub async fn emit_async<P: HookPoint>(&self, value: P::Value) {
+        let _ = self.inner.hooks.inner.chain::<P>();
+        self.inner
+            .deliver_async(vec![Emitted::new::<P>(value, "")], "Turn::emit_async")
+            .await;
+    }
+
     /// The agent-facing context hooks added during this turn so far, in order; empties the list.
     pub fn take_context(&self) -> Vec<String> {
         std::mem::take(&mut self.inner.collected.lock().context)
@@ -486,11 +532,14 @@ impl TurnInner {
         let outcome = chain.dispatch_async(value, self.scope(via)).await;
         if !quiet(&outcome) {
             self.keep(&outcome);
+            let mut events = outcome.events.clone();
             for n in failure_notifications::<P, _>(&outcome) {
                 let notify = self.session.inner.hooks.inner.chain::<Notify>();
                 let reported = notify.dispatch_async(n, self.scope(via)).await;
                 self.keep(&reported);
+                events.extend(reported.events);
             }
+            self.deliver_async(events, via).await;
         }
         outcome
     }
@@ -498,6 +547,7 @@ impl TurnInner {
     #[cold]
     pub(super) fn collect<P: HookPoint>(&self, outcome: &Outcome<P::Value>, mode: Mode) {
         self.keep(outcome);
+        let mut events = outcome.events.clone();
         for n in failure_notifications::<P, _>(outcome) {
             let notify = self.session.inner.hooks.inner.chain::<Notify>();
             let reported = match mode {
@@ -505,7 +555,42 @@ impl TurnInner {
                 Mode::OnDrop => notify.dispatch_on_drop(n, self.scope("")),
             };
             self.keep(&reported);
+            events.extend(reported.events);
         }
+        match mode {
+            Mode::Sync(via) => self.deliver(events, via),
+            Mode::OnDrop => dropped(&events),
+        }
+    }
+
+    /// Delivers `events` (emitted by the hooks of a dispatch of this turn, or by a tool it
+    /// ran) to their points' chains, in this turn, and what their hooks emit in turn: the
+    /// event bus (`session::emit`). The turn keeps the context and warnings their hooks add.
+    pub(crate) fn deliver(&self, events: Vec<Emitted>, via: &'static str) {
+        deliver(
+            &self.hooks.inner,
+            events,
+            self.scope(via),
+            &|context, warnings| {
+                self.keep_parts(context, warnings);
+            },
+        );
+    }
+
+    /// [`deliver`](Self::deliver), awaiting async hooks.
+    pub(crate) async fn deliver_async(&self, events: Vec<Emitted>, via: &'static str) {
+        let keep = |context: &[String], warnings: &[String]| self.keep_parts(context, warnings);
+        deliver_async(&self.hooks.inner, events, self.scope(via), &keep).await;
+    }
+
+    /// Keeps the context and warnings the hooks of a dispatch added.
+    fn keep_parts(&self, context: &[String], warnings: &[String]) {
+        if context.is_empty() && warnings.is_empty() {
+            return;
+        }
+        let mut collected = self.collected.lock();
+        collected.context.extend(context.iter().cloned());
+        collected.warnings.extend(warnings.iter().cloned());
     }
 
     /// Keeps the context and warnings hooks added.
@@ -587,6 +672,21 @@ fn quiet<T>(outcome: &Outcome<T>) -> bool {
         && outcome.warnings.is_empty()
         && outcome.failures.is_empty()
         && outcome.notifications.is_empty()
+        && outcome.events.is_empty()
+}
+
+/// What a `Drop` does with the events its dispatch's hooks emitted: it delivers none.
+#[cold]
+pub(super) fn dropped(events: &[Emitted]) {
+    for event in events {
+        tracing::warn!(
+            point = event.point(),
+            "event `{}` emitted by hook `{}` while a turn or session was dropped is not \
+             delivered: a drop runs no further chain (call `end` or `end_async`)",
+            event.point(),
+            event.emitter()
+        );
+    }
 }
 
 /// The notification of [`Turn::max_iterations_reached`].
