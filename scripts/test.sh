@@ -50,6 +50,7 @@ cargo test --workspace --features linkme
 step "the demos run to the end (each exits nonzero when a guard does not do what it shows)"
 cargo run -q --example workflow_guard >/dev/null
 cargo run -q --example guards >/dev/null
+cargo run -q --example extension >/dev/null
 cargo run -q --example rig_agent --features rig >/dev/null
 
 step "cargo package: every published crate, as the registry would build it"

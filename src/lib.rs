@@ -69,9 +69,13 @@
 //! turn.end(TurnEnd::Normal);
 //! ```
 //!
+//! Slash commands ([`register_command`], `Session::command`), typed events between extensions
+//! (`HookContext::emit`) and manifests ([`extension!`]) complete an extension: the guide's
+//! [chapter on extensions](crate::guide::extensions) has the rules.
+//!
 //! The [`guide`] walks through it all, one chapter per topic: writing hooks, the points, the
 //! driver, state, config and consent, other agents' hooks, the command line, the built-in
-//! guards, async, frameworks, and the features.
+//! guards, async, frameworks, the features, tracing, and extensions.
 //!
 //! # Features
 //!
@@ -298,6 +302,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/guide/12-observability.md")]
     pub mod observability {}
+
+    #[doc = include_str!("../docs/guide/13-extensions.md")]
+    pub mod extensions {}
 }
 
 /// The Rust blocks of README.md, compiled and run as doc tests.

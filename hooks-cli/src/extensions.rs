@@ -98,7 +98,8 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
                     .and_then(|e| e.description.clone())
                     .or_else(|| extension.description().map(str::to_owned)),
                 state: state(registry, &name),
-                hooks: extension.hook_count(),
+                // An external extension counts what its file declares, approved or not.
+                hooks: ext.map_or(0, |e| e.hooks.len()).max(extension.hook_count()),
                 tools: match ext {
                     Some(e) => e.tools.len().max(extension.tools().len()),
                     None => extension.tools().len(),
