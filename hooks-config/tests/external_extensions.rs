@@ -478,3 +478,50 @@ fn init_loads_extensions_and_the_master_switch_turns_all_but_required_hooks_off(
     // Switching again finds nothing more to switch off.
     assert!(switch_off_all(&hooks, "x").is_empty());
 }
+
+#[test]
+fn a_projects_file_cannot_switch_a_users_extension_off_and_its_tool_runs_through_the_chains() {
+    let (home, project) = (temp_dir(), temp_dir());
+    extension(
+        &user_extensions(home.path()),
+        "notes",
+        NOTES,
+        &[
+            ("guard.sh", "#!/bin/sh\ncat >/dev/null\nexit 0\n"),
+            ("add_note.sh", ADD_NOTE),
+        ],
+    );
+    std::fs::write(
+        project.path().join("hookchain.yaml"),
+        "extensions:\n  notes:\n    enabled: false\n",
+    )
+    .unwrap();
+    let (hooks, _, errors) = Init::new()
+        .project_dir(project.path())
+        .home_dir(Some(home.path().to_path_buf()))
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .builder(HooksBuilder::new())
+        .build();
+    assert!(errors.is_empty(), "{errors:?}");
+    let notes = hooks.extension("notes").unwrap();
+    assert!(notes.is_enabled(), "disabled by {:?}", notes.disabled_by());
+    assert_eq!(notes.version(), Some("0.2.0"));
+    assert_eq!(notes.tools(), ["add_note"]);
+    assert!(
+        hooks.refusals().iter().any(|r| r.contains("notes")),
+        "{:?}",
+        hooks.refusals()
+    );
+
+    let session = hooks.session("project-cannot-switch-off");
+    session.set_project_dir(project.path());
+    assert!(session.tools().iter().any(|t| t.name == "add_note"));
+    let turn = session.begin_turn();
+    let run = turn.call_tool(ToolCall::new("add_note", json!({"text": "milk"})));
+    assert!(!run.result.is_error, "{:?}", run.result);
+    assert_eq!(run.result.tool_response, json!({"got": {"text": "milk"}}));
+    turn.end(hookchain::TurnEnd::Normal);
+}
