@@ -391,7 +391,71 @@ fn args_that_do_not_fit_name_the_field_and_the_closest_parameter() {
              type: integer `1`, expected a string"
         )
     );
+    assert!(!run.ran, "args that do not fit leave the tool unrun");
+    // An array is no object, though serde would read a struct from it.
+    let run = turn.call_tool(ToolCall::new("add_note", json!(["milk", []])));
+    assert!(run.result.is_error && !run.ran);
+    assert_eq!(
+        run.result.tool_response,
+        json!(
+            "the arguments of tool `add_note` do not fit its parameters: the arguments are a \
+             JSON object of the parameters `tags`, `text`, not an array"
+        )
+    );
     assert!(runs("tools-bad-args").is_empty(), "the tool body never ran");
+    turn.end(TurnEnd::Normal);
+}
+
+#[test]
+fn a_builder_tool_s_args_are_checked_against_its_schema_before_it_runs() {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let schema = json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "label": {"type": ["string", "null"]}},
+        "required": ["n"],
+        "additionalProperties": false,
+    });
+    let hooks = HooksBuilder::new()
+        .tool(
+            ToolSpec::new("double", "Doubles n.", schema),
+            |args: Value, _cx: &HookContext<'_>| {
+                CALLS.fetch_add(1, Ordering::SeqCst);
+                Ok(json!(args["n"].as_i64().unwrap_or(0) * 2))
+            },
+        )
+        .build()
+        .unwrap();
+    let turn = hooks.session("tools-builder-schema").begin_turn();
+    let refused = |args: Value, said: &str| {
+        let run = turn.call_tool(ToolCall::new("double", args));
+        assert!(run.result.is_error && !run.ran, "{run:?}");
+        assert_eq!(
+            run.result.tool_response,
+            json!(format!(
+                "the arguments of tool `double` do not fit its parameters: {said}"
+            ))
+        );
+    };
+    refused(
+        json!({"count": 2}),
+        "missing field `n`; `count` is not one of its parameters (`label`, `n`)",
+    );
+    refused(
+        json!({"n": "2"}),
+        "at `n`: invalid type: a string, expected integer",
+    );
+    refused(
+        json!({"n": 2, "extra": 1}),
+        "unknown field `extra`; `extra` is not one of its parameters (`label`, `n`)",
+    );
+    refused(
+        json!(2),
+        "the arguments are a JSON object of the parameters `label`, `n`, not an integer",
+    );
+    assert_eq!(CALLS.load(Ordering::SeqCst), 0, "the handler never ran");
+    let run = turn.call_tool(ToolCall::new("double", json!({"n": 21, "label": null})));
+    assert!(run.ran && !run.result.is_error);
+    assert_eq!(run.result.tool_response, json!(42));
     turn.end(TurnEnd::Normal);
 }
 

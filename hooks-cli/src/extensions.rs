@@ -422,6 +422,11 @@ fn doctor(config: &Config, consent: &Consent, io: &mut Io<'_>) -> Result<i32, Fa
                 ),
             }
         }
+        // What was left out of this extension's file.
+        let file = ext.file.display().to_string();
+        for warning in config.warnings().iter().filter(|w| w.contains(&file)) {
+            problem(&mut text, &mut problems, warning.clone());
+        }
         if problems == before {
             let _ = writeln!(
                 text,
@@ -431,17 +436,22 @@ fn doctor(config: &Config, consent: &Consent, io: &mut Io<'_>) -> Result<i32, Fa
             );
         }
     }
-    // What was left out of the extensions' files, or refused (a project extension with a user
-    // extension's name).
+    // What was left out of other extensions' files, or refused (a project extension with a user
+    // extension's name, a file that could not be read at all): under a heading of its own, not
+    // under the last extension listed.
     let files: Vec<String> = config
         .external_extensions()
         .iter()
         .map(|e| e.file.display().to_string())
         .collect();
-    for warning in config.warnings() {
-        let about_extension = warning.contains("EXTENSION.yaml")
-            || files.iter().any(|f| warning.contains(f.as_str()));
-        if about_extension {
+    let others: Vec<&String> = config
+        .warnings()
+        .iter()
+        .filter(|w| w.contains("EXTENSION.yaml") && !files.iter().any(|f| w.contains(f.as_str())))
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(text, "other extension files");
+        for warning in others {
             problem(&mut text, &mut problems, warning.clone());
         }
     }

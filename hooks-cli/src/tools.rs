@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use hookchain_config::consent::{ConsentPolicy, ConsentStatus};
-use hookchain_config::{Config, ConfigBuilderExt};
+use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
 use hookchain_core::{ToolCall, TurnEnd};
 use hookchain_runtime::{Hooks, HooksBuilder};
 use serde_json::{Value, json};
@@ -28,6 +28,13 @@ use crate::outcome::{EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, Failure, Io};
 use crate::registry::state;
 use crate::render::consent_word;
 use crate::sources::{load_config, load_consent};
+
+/// The points a tool call goes through.
+const TOOL_POINTS: [&str; 3] = [
+    "intercept_tool_call",
+    "after_tool_call",
+    "transform_tool_result",
+];
 
 /// The session `call` runs its call in, unless `--session` names one.
 const CALL_SESSION: &str = "hookchain-call";
@@ -151,9 +158,30 @@ pub(crate) fn call(
         })?,
         None => json!({}),
     };
-    let (registry, _config, notes) = built(cli, hooks)?;
+    let (registry, config, notes) = built(cli, hooks)?;
     for note in &notes {
         writeln!(io.err, "note: {note}")?;
+    }
+    // The hooks of the tool points that do not run for want of consent: the call goes ahead
+    // without them, and the user hears so.
+    for skipped in &registry.consent_report().skipped {
+        if TOOL_POINTS.contains(&skipped.point) {
+            writeln!(io.err, "note: skipped: {skipped}")?;
+        }
+    }
+    // An external extension's tool that is not approved is not in the registry: say so, rather
+    // than that there is no such tool.
+    let registered = registry.tools().iter().any(|t| t.name == args.tool);
+    if !registered && let Some(tool) = config.external_tools().find(|t| t.name == args.tool) {
+        let consent = load_consent(cli)?;
+        return Err(Failure(format!(
+            "tool `{}` of extension `{}` does not run: it is not approved ({}); approve it with \
+             `hookchain approve \"tool {}\"`, or run this once with `--accept-hooks`",
+            tool.name,
+            tool.extension,
+            consent_word(&tool.consent_status(&consent)),
+            tool.name
+        )));
     }
     let session = registry.session(args.session.as_deref().unwrap_or(CALL_SESSION));
     let turn = session.begin_turn();

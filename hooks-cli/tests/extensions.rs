@@ -390,7 +390,45 @@ fn call_runs_a_tool_through_the_chains_and_a_hook_blocks_it() {
     assert_eq!(run.code, 1, "{}{}", run.out, run.err);
     assert!(run.out.contains("did you mean `add_note`"), "{}", run.out);
 
+    // The tool's arguments are checked against its schema before it runs.
+    let run = sandbox.run(&["call", "add_note", "--args", r#"{"txt": "milk"}"#]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(run.out.contains("missing field `text`"), "{}", run.out);
+
+    let run = sandbox.run(&["call", "add_notes", "--args", "{}"]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(run.out.contains("did you mean `add_note`"), "{}", run.out);
+
     let run = sandbox.run(&["call", "add_note", "--args", "{text"]);
     assert_eq!(run.code, 1, "{}{}", run.out, run.err);
     assert!(run.err.contains("--args is not JSON"), "{}", run.err);
+}
+
+#[test]
+fn call_says_a_tool_that_is_not_approved_is_not_approved() {
+    let sandbox = Sandbox::new();
+    sandbox.user_extension("notes", NOTES, &["guard.sh", "add_note.sh"]);
+    let run = sandbox.run(&["call", "add_note", "--args", r#"{"text": "milk"}"#]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(
+        run.err.contains(
+            "tool `add_note` of extension `notes` does not run: it is not approved (new)"
+        ),
+        "{}",
+        run.err
+    );
+    assert!(
+        run.err.contains(r#"hookchain approve "tool add_note""#),
+        "{}",
+        run.err
+    );
+    // Approved, the tool runs; its extension's guard, not approved, is said to be skipped.
+    assert_eq!(sandbox.run(&["approve", "tool add_note"]).code, 0);
+    let run = sandbox.run(&["call", "add_note", "--args", r#"{"text": "milk"}"#]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(
+        run.err.contains("note: skipped:") && run.err.contains("notes-guard"),
+        "{}",
+        run.err
+    );
 }

@@ -159,6 +159,97 @@ impl ToolSpec {
             .unwrap_or_default()
     }
 
+    /// Checks a call's arguments against the outline of the parameters schema, before the tool
+    /// runs: the arguments are a JSON object, every `required` parameter is there, each
+    /// parameter whose schema names a JSON `type` has a value of that type, and, where the
+    /// schema says `"additionalProperties": false`, no other key is. `Err` says which parameter,
+    /// as a [`ToolFailure::Args`] (path `.name`).
+    ///
+    /// This is what every tool gets, whatever its handler: a `#[register_tool]` fn's arguments
+    /// are then also read by serde, a [`HooksBuilder::tool`]'s or an external extension's tool
+    /// gets its JSON only once it passed. It is not a full JSON Schema validator: nested
+    /// schemas, formats, ranges and patterns are the tool's to check.
+    ///
+    /// [`HooksBuilder::tool`]: https://docs.rs/hookchain/latest/hookchain/struct.HooksBuilder.html#method.tool
+    ///
+    /// ```
+    /// use hookchain::ToolSpec;
+    /// use serde_json::json;
+    ///
+    /// let spec = ToolSpec::new("add", "Adds two numbers", json!({
+    ///     "type": "object",
+    ///     "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}},
+    ///     "required": ["left", "right"],
+    /// }));
+    /// assert!(spec.check_args(&json!({"left": 1, "right": 2})).is_ok());
+    /// assert_eq!(spec.check_args(&json!([1, 2])).unwrap_err().to_string(),
+    ///            "the arguments are a JSON object of the parameters `left`, `right`, not an array");
+    /// assert_eq!(spec.check_args(&json!({"left": 1})).unwrap_err().to_string(),
+    ///            "missing field `right`");
+    /// assert_eq!(spec.check_args(&json!({"left": 1, "right": "2"})).unwrap_err().to_string(),
+    ///            "at `right`: invalid type: a string, expected integer");
+    /// ```
+    pub fn check_args(&self, args: &Value) -> Result<(), ToolFailure> {
+        let schema = &self.parameters;
+        let is_object_schema = schema.get("type").and_then(Value::as_str) == Some("object")
+            || schema.get("properties").is_some();
+        if !is_object_schema {
+            return Ok(());
+        }
+        let whole = |message: String| ToolFailure::Args {
+            path: ".".to_owned(),
+            message,
+        };
+        let Some(given) = args.as_object() else {
+            let names: Vec<String> = self
+                .parameter_names()
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect();
+            let of = if names.is_empty() {
+                String::new()
+            } else {
+                format!(" of the parameters {}", names.join(", "))
+            };
+            return Err(whole(format!(
+                "the arguments are a JSON object{of}, not {}",
+                arg_kind(args)
+            )));
+        };
+        if let Some(required) = schema.get("required").and_then(Value::as_array) {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !given.contains_key(name) {
+                    return Err(whole(format!("missing field `{name}`")));
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for (key, value) in given {
+            let Some(property) = properties.and_then(|p| p.get(key)) else {
+                if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                    return Err(whole(format!("unknown field `{key}`")));
+                }
+                continue;
+            };
+            let allowed: Vec<&str> = match property.get("type") {
+                Some(Value::String(one)) => vec![one.as_str()],
+                Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+                _ => continue,
+            };
+            if !allowed.is_empty() && !allowed.iter().any(|t| has_type(value, t)) {
+                return Err(ToolFailure::Args {
+                    path: key.clone(),
+                    message: format!(
+                        "invalid type: {}, expected {}",
+                        arg_kind(value),
+                        allowed.join(" or ")
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// What is wrong with the spec for a provider, as a sentence naming the tool and the fix;
     /// `None` when nothing is. A name must match `^[a-zA-Z0-9_-]{1,64}$` and the parameters
     /// must be a JSON Schema object (`"type": "object"`).
@@ -453,6 +544,34 @@ impl<R: Serialize, E: fmt::Display> IntoToolReturn for Result<R, E> {
             Ok(value) => value.into_result(),
             Err(error) => Err(error.into_failure()),
         }
+    }
+}
+
+/// `true` when `value` is of the JSON Schema type `ty`.
+fn has_type(value: &Value, ty: &str) -> bool {
+    match ty {
+        "string" => value.is_string(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "null" => value.is_null(),
+        // A type this check does not know is the tool's to judge.
+        _ => true,
+    }
+}
+
+/// `a string`, `an array`, … for a sentence.
+fn arg_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

@@ -34,11 +34,18 @@
 //!   calling thread (through the runtime inside a multi-thread tokio runtime); inside a
 //!   current-thread tokio runtime, where waiting would block the thread the runtime needs, a
 //!   tool that does not finish at its first poll fails at once with an error naming
-//!   [`Turn::call_tool_async`].
+//!   [`Turn::call_tool_async`]. Telling a tokio runtime apart needs hookchain's `tokio`
+//!   feature: without it, a tool waiting on tokio's timers or I/O from a sync call inside a
+//!   current-thread runtime is never woken and fails only at its time limit — an agent that
+//!   runs on tokio calls `call_tool_async`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use hookchain_core::__private::ToolHandler;
 use hookchain_core::points::{AfterToolCall, Notify};
-use hookchain_core::{Annotations, Attached, HookContext, ToolCall, ToolResult, ToolSpec};
+use hookchain_core::{
+    Annotations, Attached, HookContext, ToolCall, ToolFailure, ToolResult, ToolSpec,
+};
 
 use super::firing::Mode;
 use super::lifecycle::Session;
@@ -173,9 +180,12 @@ impl Turn {
     ///   how to switch it on) — fires no `intercept_tool_call`: it comes back at once as a
     ///   [`ToolRun`] whose result is an error the model can read, `ran` false; `after_tool_call`
     ///   hears of it, as it hears of every call.
-    /// - Arguments that do not fit the tool's parameters are the tool's error result, naming
-    ///   the field (serde's path) and the closest parameter to each argument the schema does not
-    ///   declare; a tool that panics is an error result too.
+    /// - Arguments that do not fit the tool's parameters are an error result and the tool's
+    ///   body does not run (`ran` is false): every tool's arguments are checked against the
+    ///   outline of its schema first ([`ToolSpec::check_args`]: an object, the required
+    ///   parameters, their JSON types), then a `#[register_tool]` fn's are read by serde. The
+    ///   message names the field and the closest parameter to each argument the schema does not
+    ///   declare. A tool that panics or fails is an error result too (`ran` true).
     /// - The tool gets a [`HookContext`] of the turn: the turn's and the session's state, its
     ///   own name as the running hook's, and its extension, whose config it reads with
     ///   `cx.config()`. Once it returned, the context and warnings it added join the turn's
@@ -187,7 +197,9 @@ impl Turn {
     ///   call drives it as the sync dispatch drives async hooks: on this thread (through the
     ///   runtime inside a multi-thread tokio runtime); inside a current-thread tokio runtime a
     ///   tool that does not finish at its first poll fails at once, with an error naming
-    ///   [`call_tool_async`](Turn::call_tool_async), which such an agent calls instead.
+    ///   [`call_tool_async`](Turn::call_tool_async), which such an agent calls instead. Telling
+    ///   the runtimes apart takes hookchain's `tokio` feature: without it, such a tool waits for
+    ///   its time limit.
     pub fn call_tool(&self, call: ToolCall) -> ToolRun {
         const VIA: &str = "Turn::call_tool_async";
         let t = &*self.inner;
@@ -201,7 +213,12 @@ impl Turn {
         };
         let annotations = Annotations::new();
         let limit = t.hooks.inner.tool_timeout();
-        let run = self.run_tool(call, |call| {
+        let refused = AtomicBool::new(false);
+        let mut run = self.run_tool(call, |call| {
+            if let Err(failure) = tool.spec.check_args(&call.args) {
+                refused.store(true, Ordering::Relaxed);
+                return Err(tool.failure_message(failure, &call.args));
+            }
             let cx =
                 HookContext::for_turn(&t.scope, TOOL_POINT, &annotations).running(&tool.running);
             let args = call.args.clone();
@@ -212,8 +229,16 @@ impl Turn {
                 ToolHandler::AsyncFn(f) => driven(name, drive(f(args, &cx), limit), limit),
                 ToolHandler::Async(f) => driven(name, drive(f(args, &cx), limit), limit),
             };
+            refused.store(
+                matches!(output, Err(ToolFailure::Args { .. })),
+                Ordering::Relaxed,
+            );
             output.map_err(|failure| tool.failure_message(failure, &call.args))
         });
+        // Arguments that did not fit: the tool's body never ran.
+        if refused.load(Ordering::Relaxed) {
+            run.ran = false;
+        }
         if let Some(attached) = annotations.into_attached() {
             t.deliver_tool_attachments(attached, Mode::Sync(VIA));
         }
@@ -235,8 +260,13 @@ impl Turn {
         };
         let annotations = Annotations::new();
         let limit = t.hooks.inner.tool_timeout();
-        let run = self
+        let refused = AtomicBool::new(false);
+        let mut run = self
             .run_tool_async(call, async |call: &ToolCall| {
+                if let Err(failure) = tool.spec.check_args(&call.args) {
+                    refused.store(true, Ordering::Relaxed);
+                    return Err(tool.failure_message(failure, &call.args));
+                }
                 let cx = HookContext::for_turn(&t.scope, TOOL_POINT, &annotations)
                     .running(&tool.running);
                 let args = call.args.clone();
@@ -247,9 +277,17 @@ impl Turn {
                     ToolHandler::AsyncFn(f) => timed(name, f(args, &cx), limit).await,
                     ToolHandler::Async(f) => timed(name, f(args, &cx), limit).await,
                 };
+                refused.store(
+                    matches!(output, Err(ToolFailure::Args { .. })),
+                    Ordering::Relaxed,
+                );
                 output.map_err(|failure| tool.failure_message(failure, &call.args))
             })
             .await;
+        // Arguments that did not fit: the tool's body never ran.
+        if refused.load(Ordering::Relaxed) {
+            run.ran = false;
+        }
         if let Some(attached) = annotations.into_attached() {
             t.deliver_tool_attachments_async(attached, VIA).await;
         }
@@ -319,7 +357,7 @@ fn driven(
     match driven {
         Driven::Done(output) => output,
         Driven::TimedOut => Err(overran(name, limit)),
-        Driven::CannotBlock(place) => Err(hookchain_core::ToolFailure::Failed(format!(
+        Driven::CannotBlock(place) => Err(ToolFailure::Failed(format!(
             "the async tool `{name}` cannot be waited for {place}: the agent must call it with \
              Turn::call_tool_async"
         ))),
@@ -342,8 +380,8 @@ async fn timed(
 }
 
 /// The error of an async tool that ran out of time.
-fn overran(name: &str, limit: Option<std::time::Duration>) -> hookchain_core::ToolFailure {
-    hookchain_core::ToolFailure::Failed(format!(
+fn overran(name: &str, limit: Option<std::time::Duration>) -> ToolFailure {
+    ToolFailure::Failed(format!(
         "the tool `{name}` did not finish within its time limit of {:?}, and was stopped",
         limit.unwrap_or_default()
     ))
