@@ -105,7 +105,7 @@ impl HookAttr {
                     }
                 }
                 _ => {
-                    errors.push(unknown_key(&key, &key_name));
+                    errors.push(unknown_key(&key, &key_name, KEYS));
                     continue;
                 }
             }
@@ -327,13 +327,14 @@ pub(crate) fn crate_path(value: &Expr) -> syn::Result<Path> {
     }
 }
 
-/// An unknown key, with the closest known key or the list of keys.
-fn unknown_key(key: &Ident, key_name: &str) -> syn::Error {
-    let message = match closest(key_name, KEYS.iter().copied()) {
+/// An unknown key of an attribute whose keys are `keys`, with the closest one or the list of
+/// them; shared by `#[register_hook]`, `#[register_tool]` and `#[register_command]`.
+pub(crate) fn unknown_key(key: &Ident, key_name: &str, keys: &[&str]) -> syn::Error {
+    let message = match closest(key_name, keys.iter().copied()) {
         Some(suggestion) => format!("unknown key `{key_name}` — did you mean `{suggestion}`?"),
         None => format!(
             "unknown key `{key_name}`; the keys are {}",
-            quoted_list(KEYS.iter().copied())
+            quoted_list(keys.iter().copied())
         ),
     };
     syn::Error::new(key.span(), message)

@@ -21,8 +21,8 @@ use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Ident, Lit, LitStr, Path, Token, parse_quote};
 
+use crate::attr::{crate_path, label};
 use crate::errors::Errors;
-use crate::suggest::{closest, quoted_list};
 
 /// The keys after the name.
 const KEYS: &[&str] = &["description", "extension", "crate"];
@@ -135,64 +135,23 @@ fn parse_attr(tokens: TokenStream, errors: &mut Errors) -> CommandAttr {
             continue;
         }
         match key_name.as_str() {
-            "description" => attr.description = errors.ok(string(&key_name, &value, true)),
-            "extension" => attr.extension = errors.ok(string(&key_name, &value, false)),
+            "description" => {
+                attr.description = errors.ok(label("description", "List the notes", &value));
+            }
+            "extension" => attr.extension = errors.ok(label("extension", "notes", &value)),
             "crate" => {
                 if let Some(krate) = errors.ok(crate_path(&value)) {
                     attr.krate = krate;
                 }
             }
             _ => {
-                let message = match closest(&key_name, KEYS.iter().copied()) {
-                    Some(s) => format!("unknown key `{key_name}` — did you mean `{s}`?"),
-                    None => format!(
-                        "unknown key `{key_name}`; the keys are {}",
-                        quoted_list(KEYS.iter().copied())
-                    ),
-                };
-                errors.push(syn::Error::new(key.span(), message));
+                errors.push(crate::attr::unknown_key(&key, &key_name, KEYS));
                 continue;
             }
         }
         seen.push(key_name);
     }
     attr
-}
-
-/// `key = ".."`: a string literal (non-empty unless `may_be_empty`).
-fn string(key: &str, value: &Expr, may_be_empty: bool) -> syn::Result<LitStr> {
-    match crate::attr::ungroup(value) {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(lit), ..
-        }) => {
-            if !may_be_empty && lit.value().is_empty() {
-                Err(syn::Error::new(
-                    lit.span(),
-                    format!("`{key}` must not be empty"),
-                ))
-            } else {
-                Ok(lit.clone())
-            }
-        }
-        _ => Err(syn::Error::new_spanned(
-            value,
-            format!("`{key}` must be a string literal like `{key} = \"notes\"`"),
-        )),
-    }
-}
-
-/// `crate = path` or `crate = "path"`.
-fn crate_path(value: &Expr) -> syn::Result<Path> {
-    match value {
-        Expr::Path(expr) if expr.qself.is_none() && expr.attrs.is_empty() => Ok(expr.path.clone()),
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(lit), ..
-        }) => lit.parse(),
-        _ => Err(syn::Error::new_spanned(
-            value,
-            "`crate` must be a path like `crate = hookchain` or `crate = \"hookchain\"`",
-        )),
-    }
 }
 
 /// The shape of the fn: free, not generic, one or two arguments, a return type.

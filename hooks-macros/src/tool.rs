@@ -21,7 +21,6 @@ use syn::{FnArg, LitStr, Path, ReturnType, Type, parse_quote};
 
 use crate::attr::{Args, Entry, crate_path, label};
 use crate::errors::Errors;
-use crate::suggest::{closest, quoted_list};
 
 /// The keys the attribute takes.
 const KEYS: &[&str] = &["name", "description", "extension", "crate"];
@@ -83,14 +82,7 @@ impl ToolAttr {
                     }
                 }
                 _ => {
-                    let message = match closest(&key_name, KEYS.iter().copied()) {
-                        Some(s) => format!("unknown key `{key_name}` — did you mean `{s}`?"),
-                        None => format!(
-                            "unknown key `{key_name}`; the keys are {}",
-                            quoted_list(KEYS.iter().copied())
-                        ),
-                    };
-                    errors.push(syn::Error::new(key.span(), message));
+                    errors.push(crate::attr::unknown_key(&key, &key_name, KEYS));
                     continue;
                 }
             }
