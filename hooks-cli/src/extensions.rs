@@ -97,7 +97,10 @@ fn views<'a>(registry: &Hooks, config: &'a Config) -> Vec<View<'a>> {
                 description: ext
                     .and_then(|e| e.description.clone())
                     .or_else(|| extension.description().map(str::to_owned)),
-                state: state(registry, &name),
+                state: match extension.enabled_by() {
+                    Some(who) => format!("{ON} (enabled by {who})"),
+                    None => state(registry, &name),
+                },
                 // An external extension counts what its file declares, approved or not.
                 hooks: ext.map_or(0, |e| e.hooks.len()).max(extension.hook_count()),
                 tools: match ext {

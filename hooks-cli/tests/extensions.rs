@@ -173,7 +173,14 @@ fn disable_and_enable_edit_the_users_file_line_by_line() {
             .contains("  notes:\n    enabled: true\n")
     );
     let run = sandbox.run(&["extensions", "list"]);
-    assert!(row(&run.out, "notes").ends_with(" on"), "{}", run.out);
+    // On, and who switched it on: the line of the user's file that says so.
+    let state = row(&run.out, "notes");
+    let file = sandbox.user_file().display().to_string();
+    assert!(
+        state.ends_with(&format!(" on (enabled by {file}:6)")),
+        "{}",
+        run.out
+    );
 }
 
 #[test]

@@ -78,7 +78,9 @@ pub struct Extension {
     hooks: usize,
     section: RwLock<Arc<ConfigSection>>,
     /// Who disabled it, while it is disabled: a file and line, or the agent's code.
-    disabled_by: RwLock<Option<Arc<str>>>,
+    /// Who last switched it, either way: a file and line, the agent's code, a command; `None`
+    /// while it is as its default made it, with nobody's word.
+    switched_by: RwLock<Option<Arc<str>>>,
     /// The names of the tools it gives the model, sorted; filled when the registry is built.
     tools: Vec<String>,
     /// The names of its slash commands, sorted.
@@ -104,7 +106,7 @@ impl Extension {
             enabled_by_default: true,
             hooks,
             section: RwLock::new(Arc::new(ConfigSection::empty())),
-            disabled_by: RwLock::new(None),
+            switched_by: RwLock::new(None),
             tools: Vec::new(),
             commands: Vec::new(),
             manifest: None,
@@ -231,11 +233,23 @@ impl Extension {
     }
 
     /// [`set_enabled`](Extension::set_enabled), saying who disables it (`./hookchain.yaml:7`,
-    /// "the agent's code"), as listings show it ([`disabled_by`](Extension::disabled_by)).
-    /// Enabling forgets who had disabled it.
+    /// "the agent's code") or enables it, as listings show it
+    /// ([`disabled_by`](Extension::disabled_by), [`enabled_by`](Extension::enabled_by)).
     pub fn set_enabled_by(&self, enabled: bool, who: impl Into<Arc<str>>) -> bool {
+        self.switch(enabled, Some(who.into()))
+    }
+
+    /// Sets it to `enabled` with nobody's word on it, as its default leaves it: a config
+    /// section that does not say `enabled`. Off, it is disabled by [`DISABLED_BY_DEFAULT`]; on,
+    /// [`enabled_by`](Extension::enabled_by) is `None`.
+    pub fn set_enabled_as_default(&self, enabled: bool) -> bool {
+        let who = (!enabled).then(|| Arc::from(DISABLED_BY_DEFAULT));
+        self.switch(enabled, who)
+    }
+
+    fn switch(&self, enabled: bool, who: Option<Arc<str>>) -> bool {
         // Who first, then the flag: a reader that sees the extension disabled finds who did it.
-        *self.disabled_by.write() = (!enabled).then(|| who.into());
+        *self.switched_by.write() = who;
         // The count goes up before the flag goes down, and down after the flag goes up: whenever
         // this extension reads as disabled, the count says some extension is.
         if !enabled {
@@ -284,7 +298,16 @@ impl Extension {
         if self.is_enabled() {
             return None;
         }
-        self.disabled_by.read().clone()
+        self.switched_by.read().clone()
+    }
+
+    /// Who enabled it (a file and line, "the agent's code", a command), while it is enabled
+    /// because someone said so; `None` while it is on by default, with nobody's word.
+    pub fn enabled_by(&self) -> Option<Arc<str>> {
+        if !self.is_enabled() {
+            return None;
+        }
+        self.switched_by.read().clone()
     }
 
     /// How many hooks belong to it.

@@ -150,13 +150,18 @@ impl ToolSpec {
         })
     }
 
-    /// The names of the parameters the schema declares (its `properties`), in order.
+    /// The names of the parameters the schema declares (its `properties`), sorted by name: the
+    /// same order whether or not serde_json keeps a map's insertion order (its
+    /// `preserve_order` feature, which any crate of the program may turn on).
     pub fn parameter_names(&self) -> Vec<&str> {
-        self.parameters
+        let mut names: Vec<&str> = self
+            .parameters
             .get("properties")
             .and_then(Value::as_object)
             .map(|props| props.keys().map(String::as_str).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        names.sort_unstable();
+        names
     }
 
     /// Checks a call's arguments against the outline of the parameters schema, before the tool
@@ -224,6 +229,10 @@ impl ToolSpec {
             }
         }
         let properties = schema.get("properties").and_then(Value::as_object);
+        // By name: the first argument that does not fit is the same whatever order serde_json
+        // keeps a map in.
+        let mut given: Vec<(&String, &Value)> = given.iter().collect();
+        given.sort_unstable_by(|a, b| a.0.cmp(b.0));
         for (key, value) in given {
             let Some(property) = properties.and_then(|p| p.get(key)) else {
                 if schema.get("additionalProperties") == Some(&Value::Bool(false)) {

@@ -37,7 +37,8 @@
 //!   file and line, why, and to write it in the user's own file). A field with no rule keeps
 //!   the rule above (no emptying what the other layers set).
 //! - An extension switched off says who did it ([`Extension::disabled_by`]): the file and line of
-//!   its `enabled: false`, or "the agent's code".
+//!   its `enabled: false`, or "the agent's code"; one switched on says who did, the file and line
+//!   of its `enabled: true` ([`Extension::enabled_by`]); one left as its default says nobody.
 //! - Loaded into a registry, every section must belong to an extension the registry knows (one
 //!   of its hooks' extensions, or one declared with `extension_config!`): a section for an
 //!   unknown extension is an **error**, with a "did you mean", because a misspelt name would
@@ -61,8 +62,8 @@ use std::sync::Arc;
 use hookchain_core::json_kind;
 use hookchain_core::suggest::closest;
 use hookchain_core::{
-    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DISABLED_BY_DEFAULT, DeclaredRules,
-    Extension, PathSegment, ProjectRule,
+    ConfigError, ConfigOrigin, ConfigSection, ConfigSource, DeclaredRules, Extension, PathSegment,
+    ProjectRule,
 };
 
 use crate::registry::{HookInfo, HookSource};
@@ -695,37 +696,36 @@ pub(crate) struct Plan {
 struct Update {
     section: Arc<ConfigSection>,
     enabled: bool,
-    disabled_by: Option<String>,
+    /// Who said `enabled`, either way; `None`: nobody, the extension's default decides.
+    switched_by: Option<String>,
 }
 
 impl Update {
     /// `extension` with `section` and no word on `enabled`: as it is by default.
     fn by_default(extension: &Extension, section: Arc<ConfigSection>) -> Self {
-        let enabled = extension.enabled_by_default();
         Update {
             section,
-            enabled,
-            disabled_by: (!enabled).then(|| DISABLED_BY_DEFAULT.to_owned()),
+            enabled: extension.enabled_by_default(),
+            switched_by: None,
         }
     }
 }
 
 impl Plan {
-    /// Gives every extension its section, then its flag.
+    /// Gives every extension its section, then its flag and who set it.
     pub(crate) fn apply(self, extensions: &[Arc<Extension>]) {
         for (extension, update) in extensions.iter().zip(self.updates) {
             extension.replace_section(update.section);
-            extension.set_enabled_by(
-                update.enabled,
-                update
-                    .disabled_by
-                    .unwrap_or_else(|| "the agent's code".to_owned()),
-            );
+            match update.switched_by {
+                Some(who) => extension.set_enabled_by(update.enabled, who),
+                None => extension.set_enabled_as_default(update.enabled),
+            };
         }
     }
 }
 
-/// Whether the extension is enabled, who disabled it, and what was refused: the last layer's
+/// Whether the extension is enabled, who said so (`None`: its default), and what was refused:
+/// the last layer's
 /// `enabled` decides (no layer's word: the extension's default), except a restricted layer's
 /// `false`, which holds only when the extension's hooks all come from that layer's own file
 /// (what it added, it may switch off). A restricted layer's `true` holds: it adds.
@@ -736,15 +736,12 @@ fn decide_flag(
     refusals: &mut Vec<String>,
 ) -> (bool, Option<String>) {
     let name = extension.name();
-    let by_default = || {
-        let enabled = extension.enabled_by_default();
-        (enabled, (!enabled).then(|| DISABLED_BY_DEFAULT.to_owned()))
-    };
+    let by_default = || (extension.enabled_by_default(), None);
     let Some((last, written)) = section.flags.last() else {
         return by_default();
     };
     if !written.restricted || *last {
-        return (*last, (!*last).then(|| by_whom(&written.origin)));
+        return (*last, Some(by_whom(&written.origin)));
     }
     let trusted = section.flags.iter().rev().find(|(_, w)| !w.restricted);
     if let Some((false, by)) = trusted {
@@ -783,7 +780,7 @@ fn decide_flag(
     );
     tracing::warn!("{refused}");
     refusals.push(refused);
-    (true, None)
+    (true, trusted.map(|(_, by)| by_whom(&by.origin)))
 }
 
 /// Checks `sections` against a registry's extensions, hooks and declared types. The plan leaves
@@ -819,7 +816,7 @@ pub(crate) fn plan(
         .iter()
         .map(|extension| match sections.map.get(extension.name()) {
             Some(section) => {
-                let (enabled, disabled_by) = decide_flag(extension, section, infos, &mut refusals);
+                let (enabled, switched_by) = decide_flag(extension, section, infos, &mut refusals);
                 let rules = declared
                     .iter()
                     .filter(|d| d.extension == extension.name())
@@ -831,7 +828,7 @@ pub(crate) fn plan(
                 Update {
                     section: Arc::new(section),
                     enabled,
-                    disabled_by,
+                    switched_by,
                 }
             }
             None => Update::by_default(extension, Arc::new(ConfigSection::empty())),

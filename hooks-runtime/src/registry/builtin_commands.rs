@@ -272,10 +272,14 @@ fn contributions(extension: &Extension) -> String {
     parts.join(", ")
 }
 
-/// `on`, `off (disabled by the agent's code)`, `off (disabled by default)`.
+/// `on`, `on (enabled by ./hookchain.yaml:3)`, `off (disabled by the agent's code)`, `off
+/// (disabled by default)`.
 fn state(extension: &Extension) -> String {
     if extension.is_enabled() {
-        "on".to_owned()
+        match extension.enabled_by() {
+            Some(who) => format!("on (enabled by {who})"),
+            None => "on".to_owned(),
+        }
     } else {
         format!("off ({})", off(extension))
     }

@@ -188,7 +188,13 @@ impl Tool {
                 );
                 let known = self.spec.parameter_names();
                 if let Some(given) = args.as_object() {
-                    for key in given.keys().filter(|k| !known.contains(&k.as_str())) {
+                    // Sorted: the same message whatever order serde_json keeps a map in.
+                    let mut unknown: Vec<&String> = given
+                        .keys()
+                        .filter(|k| !known.contains(&k.as_str()))
+                        .collect();
+                    unknown.sort_unstable();
+                    for key in unknown {
                         match hookchain_core::suggest::closest(key, known.iter().copied()) {
                             Some(close) => message.push_str(&format!(
                                 "; `{key}` is not one of its parameters, did you mean `{close}`?"
