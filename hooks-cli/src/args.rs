@@ -51,6 +51,33 @@ pub(crate) enum Command {
     Tools(ToolsArgs),
     /// Run one tool call through the chains, as the agent's `Turn::call_tool` runs it.
     Call(CallArgs),
+    /// Be another agent's hook: read its payload on stdin, run the chain, answer in its form.
+    Hook(HookArgs),
+}
+
+/// The agents `hookchain hook --agent` answers.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Agent {
+    /// Claude Code (`.claude/settings.json` hooks).
+    ClaudeCode,
+    /// OpenAI Codex CLI (`.codex/hooks.json`).
+    Codex,
+    /// Google Gemini CLI (`.gemini/settings.json` hooks).
+    Gemini,
+    /// Cursor (`.cursor/hooks.json`).
+    Cursor,
+    /// GitHub Copilot CLI and cloud agent (`.github/hooks/*.json`).
+    Copilot,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct HookArgs {
+    /// The agent whose hook this is: its payload is read and its answer written.
+    #[arg(long, value_enum)]
+    pub(crate) agent: Agent,
+    /// The agent's event (PreToolUse, BeforeTool, preToolUse, …); default: the payload's
+    /// `hook_event_name`, else what its fields say.
+    pub(crate) event: Option<String>,
 }
 
 #[derive(Args, Debug)]

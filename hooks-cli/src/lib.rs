@@ -18,6 +18,8 @@
 //!   tools [--json]            every tool extensions give the model, with its JSON Schema
 //!   call TOOL [--args JSON] [--session ID] [--json]
 //!                             run one tool call through the chains; exit 2 when blocked
+//!   hook --agent AGENT [EVENT] be AGENT's hook (claude-code, codex, gemini, cursor, copilot):
+//!                             its payload on stdin, the answer in its own form (see `hook`)
 //! ```
 //!
 //! # What it reads
@@ -140,6 +142,7 @@ mod approve;
 mod args;
 mod doctor;
 mod extensions;
+mod hook;
 mod list;
 mod outcome;
 mod payload;
@@ -236,6 +239,7 @@ where
         Command::Extensions(command) => extensions::extensions(&cli, command, hooks, &mut io),
         Command::Tools(args) => tools::tools(&cli, args, hooks, &mut io),
         Command::Call(args) => tools::call(&cli, args, hooks, &mut io),
+        Command::Hook(args) => hook::hook(&cli, args, hooks, &mut std::io::stdin().lock(), &mut io),
     };
     let code = match result {
         Ok(code) => code,

@@ -3,8 +3,8 @@
 //! payload file's, in the payload's session, and prints the outcome (readable, or one JSON
 //! object with `--json`).
 
-mod fire;
-mod session;
+pub(crate) mod fire;
+pub(crate) mod session;
 mod verbose;
 
 use std::fmt::Write as _;
@@ -111,18 +111,18 @@ fn payload_file(
 
 /// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with
 /// `--accept-hooks`), and what the build said.
-struct Built {
-    registry: Hooks,
+pub(crate) struct Built {
+    pub(crate) registry: Hooks,
     config: Config,
     /// Config left out, consent errors, the config's warnings and what was refused.
-    notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Config left out and the hooks of the point skipped for want of consent: the first
     /// warnings of the JSON.
-    skipped: Vec<String>,
+    pub(crate) skipped: Vec<String>,
 }
 
 impl Built {
-    fn new(cli: &Cli, hooks: HooksBuilder, point: &PointInfo) -> Result<Built, Failure> {
+    pub(crate) fn new(cli: &Cli, hooks: HooksBuilder, point: &PointInfo) -> Result<Built, Failure> {
         let (config, mut notes) = load_config(cli)?;
         let consent = load_consent(cli)?;
         let policy = ConsentPolicy::from_lookup(|name| std::env::var(name).ok());

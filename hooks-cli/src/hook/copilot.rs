@@ -1,0 +1,157 @@
+//! GitHub Copilot CLI and cloud agent as the agent
+//! (<https://docs.github.com/en/copilot/reference/hooks-configuration>): camelCase payloads
+//! with no event name — `timestamp`, `cwd`, and per event `toolName` + `toolArgs` (the
+//! arguments as JSON text) for `preToolUse`, with `toolResult` for `postToolUse`, `prompt`
+//! for `userPromptSubmitted`, `stopReason` for `agentStop`, `source`/`initialPrompt` for
+//! `sessionStart`, `reason` for `sessionEnd`, `error` for `errorOccurred` — so the event is
+//! read from the fields when EVENT does not name it.
+//!
+//! Tools, as the guards name them: `bash` → `Bash` (its `command` is the command line),
+//! `edit` → `Edit`, `create` → `Write`, `view` → `Read`. `powershell` keeps its name: its
+//! command is PowerShell, which the guards' bash reading does not judge.
+//!
+//! Answers, exit 0 with JSON on stdout: `preToolUse` blocks with `permissionDecision: "deny"`
+//! + `permissionDecisionReason`, rewrites with `modifiedArgs` (the tool's new arguments);
+//! `agentStop` and `subagentStop` block with `decision: "block"` + `reason` (the agent goes
+//! on). Copilot ignores the output of its other events: a block there is said on stderr. A
+//! pass is exit 0 and no output.
+
+use serde_json::{Map, Value, json};
+
+use super::{Answer, Protocol, Verdict, copy};
+
+/// Copilot's side of the protocol.
+pub(crate) const PROTOCOL: Protocol = Protocol {
+    point_of,
+    event_of,
+    normalize,
+    answer,
+};
+
+/// Copilot's tools and the names the guards judge them by.
+const TOOLS: [(&str, &str); 4] = [
+    ("bash", "Bash"),
+    ("edit", "Edit"),
+    ("create", "Write"),
+    ("view", "Read"),
+];
+
+/// Copilot's events with a point.
+fn point_of(event: &str) -> Option<&'static str> {
+    match event {
+        "preToolUse" => Some("intercept_tool_call"),
+        "postToolUse" => Some("after_tool_call"),
+        "userPromptSubmitted" => Some("transform_user_input"),
+        "agentStop" => Some("on_stop"),
+        "subagentStop" => Some("subagent_stop"),
+        "sessionStart" => Some("session_start"),
+        "sessionEnd" => Some("session_end"),
+        "errorOccurred" => Some("notification"),
+        _ => None,
+    }
+}
+
+/// The event the payload's fields say (Copilot sends no event name).
+fn event_of(payload: &Map<String, Value>) -> Option<String> {
+    let has = |key: &str| payload.contains_key(key);
+    let event = if let Some(Value::String(name)) = payload.get("hookEventName") {
+        return Some(name.clone());
+    } else if has("toolName") && has("toolResult") {
+        "postToolUse"
+    } else if has("toolName") {
+        "preToolUse"
+    } else if has("prompt") {
+        "userPromptSubmitted"
+    } else if has("stopReason") {
+        "agentStop"
+    } else if has("error") {
+        "errorOccurred"
+    } else if has("source") || has("initialPrompt") {
+        "sessionStart"
+    } else if has("reason") {
+        "sessionEnd"
+    } else {
+        return None;
+    };
+    Some(event.to_owned())
+}
+
+/// The payload in the wire's fields.
+fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+    let mut wire = Map::new();
+    copy(payload, &mut wire, &["cwd", "prompt", "source", "reason"]);
+    let session = payload
+        .get("sessionId")
+        .cloned()
+        .unwrap_or_else(|| Value::from("copilot"));
+    wire.insert("session_id".to_owned(), session);
+    if let Some(Value::String(tool)) = payload.get("toolName") {
+        let ours = TOOLS
+            .iter()
+            .find(|(theirs, _)| theirs == tool)
+            .map_or(tool.as_str(), |(_, ours)| ours);
+        wire.insert("tool_name".to_owned(), Value::from(ours));
+        let args = match payload.get("toolArgs") {
+            Some(Value::String(text)) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
+            Some(value) => value.clone(),
+            None => json!({}),
+        };
+        wire.insert("tool_input".to_owned(), args);
+    }
+    if let Some(result) = payload.get("toolResult") {
+        wire.insert("tool_response".to_owned(), result.clone());
+    }
+    wire
+}
+
+/// Copilot's answer (see the module docs).
+fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
+    match (point, verdict) {
+        ("intercept_tool_call", Verdict::Block { reason }) => Answer::json(&json!({
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        })),
+        ("intercept_tool_call", Verdict::Rewrite { value, .. }) => {
+            Answer::json(&json!({"modifiedArgs": value}))
+        }
+        ("on_stop" | "subagent_stop", Verdict::Block { reason }) => {
+            Answer::json(&json!({"decision": "block", "reason": reason}))
+        }
+        (_, Verdict::Block { reason }) => Answer::silent().say(&format!(
+            "a hook blocked {event}, whose answer Copilot does not read: {reason}"
+        )),
+        (_, Verdict::Rewrite { .. }) => Answer::silent().say(&format!(
+            "a hook rewrote the value of {event}, whose answer Copilot does not read"
+        )),
+        _ => Answer::silent(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(payload: Value) -> Option<String> {
+        let Value::Object(map) = payload else {
+            return None;
+        };
+        event_of(&map)
+    }
+
+    #[test]
+    fn the_event_is_read_from_the_fields() {
+        let pre = json!({"toolName": "bash", "toolArgs": "{\"command\":\"ls\"}"});
+        assert_eq!(event(pre).as_deref(), Some("preToolUse"));
+        let post = json!({"toolName": "bash", "toolArgs": "{}", "toolResult": {}});
+        assert_eq!(event(post).as_deref(), Some("postToolUse"));
+        assert_eq!(
+            event(json!({"prompt": "hi"})).as_deref(),
+            Some("userPromptSubmitted")
+        );
+        assert_eq!(
+            event(json!({"stopReason": "end_turn"})).as_deref(),
+            Some("agentStop")
+        );
+        assert_eq!(event(json!({"timestamp": 1})), None);
+    }
+}

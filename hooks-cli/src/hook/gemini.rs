@@ -1,0 +1,126 @@
+//! Gemini CLI as the agent (<https://geminicli.com/docs/hooks/reference/>): `hook_event_name`,
+//! `session_id`, `cwd`, `transcript_path` in every payload, its own event names and its own
+//! tool names.
+//!
+//! Events with a point: `BeforeTool` (`intercept_tool_call`), `AfterTool`
+//! (`transform_tool_result`), `BeforeAgent` (`transform_user_input`: `prompt`), `AfterAgent`
+//! (`on_stop`: `prompt_response` is the reply), `SessionStart`, `SessionEnd`, `PreCompress`
+//! (`before_compaction`), `Notification`, `BeforeModel` (`before_llm_call`), `AfterModel`
+//! (`after_llm_call`). `BeforeToolSelection` has none (an unknown event: fail open).
+//!
+//! Tools, as the guards name them: `run_shell_command` → `Bash` (its `command` is the command
+//! line), `write_file` → `Write`, `replace` → `Edit`, `read_file` → `Read`, `glob` → `Glob`,
+//! `search_file_content` and `grep_search` → `Grep`, `list_directory` → `LS`, `web_fetch` →
+//! `WebFetch`; the argument keys (`command`, `file_path`, `content`, `old_string`,
+//! `new_string`) are the same on both sides.
+//!
+//! Answers, exit 0 with JSON on stdout:
+//!
+//! | event | block | rewrite | context |
+//! |---|---|---|---|
+//! | `BeforeTool` | `decision: "deny"` + `reason` (the reason goes to the model) | `hookSpecificOutput.tool_input` (merged over the call's arguments) | none: said on stderr |
+//! | `BeforeAgent` | `decision: "deny"` + `reason` | none: said on stderr | `hookSpecificOutput.additionalContext` |
+//! | `AfterTool` | `decision: "deny"` + `reason` (replaces the result the model sees) | none | `hookSpecificOutput.additionalContext` |
+//! | `AfterAgent` | `decision: "deny"` + `reason` (the agent retries, the reason its prompt) | — | — |
+//! | `SessionStart` | — | — | `hookSpecificOutput.additionalContext` |
+//! | `BeforeModel`, `PreCompress` | `decision: "deny"` + `reason` | — | — |
+//!
+//! A pass with nothing to add is exit 0 and no output, which Gemini CLI reads as "go on"; a
+//! `decision: "allow"` is never sent, since hookchain did not approve the call.
+
+use serde_json::{Map, Value, json};
+
+use super::{Answer, Protocol, Verdict, hook_event_name, joined};
+
+/// Gemini CLI's side of the protocol.
+pub(crate) const PROTOCOL: Protocol = Protocol {
+    point_of,
+    event_of: hook_event_name,
+    normalize,
+    answer,
+};
+
+/// Gemini's tools and the names the guards judge them by.
+const TOOLS: [(&str, &str); 9] = [
+    ("run_shell_command", "Bash"),
+    ("write_file", "Write"),
+    ("replace", "Edit"),
+    ("read_file", "Read"),
+    ("glob", "Glob"),
+    ("search_file_content", "Grep"),
+    ("grep_search", "Grep"),
+    ("list_directory", "LS"),
+    ("web_fetch", "WebFetch"),
+];
+
+/// Gemini's events with a point.
+fn point_of(event: &str) -> Option<&'static str> {
+    match event {
+        "BeforeTool" => Some("intercept_tool_call"),
+        "AfterTool" => Some("transform_tool_result"),
+        "BeforeAgent" => Some("transform_user_input"),
+        "AfterAgent" => Some("on_stop"),
+        "SessionStart" => Some("session_start"),
+        "SessionEnd" => Some("session_end"),
+        "PreCompress" => Some("before_compaction"),
+        "Notification" => Some("notification"),
+        "BeforeModel" => Some("before_llm_call"),
+        "AfterModel" => Some("after_llm_call"),
+        _ => None,
+    }
+}
+
+/// The payload with Gemini's tool renamed and its reply under the wire's name.
+fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+    let mut wire = payload.clone();
+    if let Some(Value::String(tool)) = wire.get("tool_name")
+        && let Some((_, ours)) = TOOLS.iter().find(|(theirs, _)| theirs == tool)
+    {
+        wire.insert("tool_name".to_owned(), Value::from(*ours));
+    }
+    if let Some(reply) = payload.get("prompt_response") {
+        wire.insert("last_assistant_message".to_owned(), reply.clone());
+    }
+    wire
+}
+
+/// Gemini's answer (see the table above).
+fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
+    let specific = |key: &str, value: Value| json!({"hookSpecificOutput": {"hookEventName": event, key: value}});
+    match (point, verdict) {
+        (
+            "intercept_tool_call"
+            | "transform_user_input"
+            | "transform_tool_result"
+            | "on_stop"
+            | "before_llm_call"
+            | "before_compaction",
+            Verdict::Block { reason },
+        ) => Answer::json(&json!({"decision": "deny", "reason": reason})),
+        ("intercept_tool_call", Verdict::Rewrite { value, context }) => {
+            let answer = Answer::json(&specific("tool_input", value));
+            match joined(&context) {
+                Some(_) => answer.say(&format!(
+                    "the hooks' context has no place in an answer to {event}: left out"
+                )),
+                None => answer,
+            }
+        }
+        (
+            "transform_user_input" | "transform_tool_result" | "session_start",
+            Verdict::Pass { context } | Verdict::Rewrite { context, .. },
+        ) if !context.is_empty() => Answer::json(&specific(
+            "additionalContext",
+            Value::from(context.join("\n")),
+        )),
+        ("intercept_tool_call", Verdict::Pass { context }) if !context.is_empty() => {
+            Answer::silent().say(&format!(
+                "the hooks' context has no place in an answer to {event}: left out"
+            ))
+        }
+        (_, Verdict::Block { reason }) => Answer::silent().say(&format!(
+            "a hook blocked {event}, which the agent cannot block: {reason}"
+        )),
+        _ => Answer::silent(),
+    }
+}
