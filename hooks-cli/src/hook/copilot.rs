@@ -11,7 +11,7 @@
 //! command is PowerShell, which the guards' bash reading does not judge.
 //!
 //! Answers, exit 0 with JSON on stdout: `preToolUse` blocks with `permissionDecision: "deny"`
-//! + `permissionDecisionReason`, rewrites with `modifiedArgs` (the tool's new arguments);
+//! and `permissionDecisionReason`, rewrites with `modifiedArgs` (the tool's new arguments);
 //! `agentStop` and `subagentStop` block with `decision: "block"` + `reason` (the agent goes
 //! on). Copilot ignores the output of its other events: a block there is said on stderr. A
 //! pass is exit 0 and no output.

@@ -303,18 +303,21 @@ fn kind(value: &Value) -> &'static str {
 
 /// The directory the agent runs the hook for: `cwd`, else Cursor's first `workspace_roots`.
 fn working_dir(payload: &Map<String, Value>) -> Option<PathBuf> {
-    payload
-        .get("cwd")
-        .and_then(Value::as_str)
+    named(payload.get("cwd"))
         .or_else(|| {
-            payload
-                .get("workspace_roots")
-                .and_then(Value::as_array)
-                .and_then(|roots| roots.first())
-                .and_then(Value::as_str)
+            named(
+                payload
+                    .get("workspace_roots")
+                    .and_then(Value::as_array)
+                    .and_then(|roots| roots.first()),
+            )
         })
-        .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)
+}
+
+/// `value` as a directory name, when it is a non-empty string.
+fn named(value: Option<&Value>) -> Option<&str> {
+    value.and_then(Value::as_str).filter(|dir| !dir.is_empty())
 }
 
 /// Dispatches the wire payload through `point`'s chain in its session; the verdict and the
@@ -423,7 +426,7 @@ mod tests {
 
     #[test]
     fn cursor_names_its_directory_in_workspace_roots() {
-        let payload = json!({"workspace_roots": ["/w/one", "/w/two"]});
+        let payload = json!({"cwd": "", "workspace_roots": ["/w/one", "/w/two"]});
         let Value::Object(map) = payload else {
             unreachable!()
         };
