@@ -110,6 +110,11 @@
 //!   `after_tool_call` and `transform_tool_result`, in a session of its own, and prints what the
 //!   model would see: the result, the error (an unknown tool, args that do not fit, with a "did
 //!   you mean"), or the block and the hook that made it (exit 2).
+//! - `hook --agent AGENT [EVENT]` is the command another agent runs as its hook: the agent's
+//!   payload on stdin, the chain `test` would fire run in the payload's session and directory
+//!   (the process's current directory becomes the payload's `cwd`), and the answer on stdout
+//!   and in the exit code in that agent's own form; see the `hook` module for each agent's
+//!   events, tool names, answers and failure convention.
 //!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
