@@ -306,7 +306,7 @@ fn gemini_before_tool_and_before_agent() {
         assert_eq!(answer.as_object().unwrap().len(), 2, "{run:?}");
     }
     let run = sandbox.hook("gemini", None, &before_tool(ALLOWED));
-    assert_eq!((run.code, run.out.as_str()), (0, ""), "{run:?}");
+    assert_eq!((run.code, run.json()), (0, json!({})), "{run:?}");
     let run = sandbox.hook("gemini", None, &before_tool(REWRITTEN));
     assert_eq!(
         run.json(),
@@ -371,7 +371,7 @@ fn tool_names_are_mapped_for_the_guards() {
         "tool_input": {"file_path": "notes.txt", "old_string": "A=1", "new_string": "A=2"},
     });
     let run = sandbox.hook("gemini", None, &other.to_string());
-    assert_eq!((run.code, run.out.as_str()), (0, ""), "{run:?}");
+    assert_eq!((run.code, run.json()), (0, json!({})), "{run:?}");
 }
 
 /// Cursor: https://cursor.com/docs/agent/hooks ("beforeShellExecution": `permission`

@@ -110,3 +110,64 @@ pub(crate) fn claude_form(event: &str, point: &str, verdict: Verdict) -> Answer 
         _ => Answer::silent(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(reason: &str) -> Verdict {
+        Verdict::Block {
+            reason: reason.to_owned(),
+        }
+    }
+
+    fn context(text: &str) -> Verdict {
+        Verdict::Pass {
+            context: vec![text.to_owned()],
+        }
+    }
+
+    fn stdout(answer: &Answer) -> Value {
+        serde_json::from_str(&answer.stdout).unwrap_or(Value::Null)
+    }
+
+    /// https://code.claude.com/docs/en/hooks: "Stop and SubagentStop" and "PostToolUse
+    /// decision control" (`decision: "block"` + `reason`), "SessionStart" and "PostToolUse"
+    /// (`hookSpecificOutput.additionalContext`), "PermissionRequest decision control".
+    #[test]
+    fn the_other_events_answer_in_their_documented_forms() {
+        let stop = answer("Stop", "on_stop", block("tests fail"));
+        assert_eq!(
+            (stop.code, stdout(&stop)),
+            (0, json!({"decision": "block", "reason": "tests fail"}))
+        );
+        let post = answer("PostToolUse", "transform_tool_result", block("lint"));
+        assert_eq!(
+            stdout(&post),
+            json!({"decision": "block", "reason": "lint"})
+        );
+        let start = answer("SessionStart", "session_start", context("branch: dev"));
+        assert_eq!(
+            stdout(&start),
+            json!({"hookSpecificOutput": {
+                "hookEventName": "SessionStart",
+                "additionalContext": "branch: dev",
+            }})
+        );
+        let request = answer("PermissionRequest", "permission_request", block("no"));
+        assert_eq!(
+            stdout(&request),
+            json!({"hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": "no"},
+            }})
+        );
+        // Nothing to say: no output at all.
+        let pass = answer("Stop", "on_stop", Verdict::Pass { context: vec![] });
+        assert_eq!(pass, Answer::silent());
+        // A block the agent cannot take is said, not dropped.
+        let end = answer("SessionEnd", "session_end", block("audit down"));
+        assert_eq!((end.code, end.stdout.as_str()), (0, ""));
+        assert!(end.stderr.contains("audit down"), "{end:?}");
+    }
+}

@@ -147,3 +147,63 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         _ => Answer::json(&json!({})),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stdout(answer: &Answer) -> Value {
+        serde_json::from_str(&answer.stdout).unwrap_or(Value::Null)
+    }
+
+    /// https://cursor.com/docs/agent/hooks: "stop" (`followup_message`), "preToolUse"
+    /// (`updated_input`), "sessionStart" (`additional_context`).
+    #[test]
+    fn the_other_events_answer_in_their_documented_forms() {
+        let stop = answer(
+            "stop",
+            "on_stop",
+            Verdict::Block {
+                reason: "tests fail".to_owned(),
+            },
+        );
+        assert_eq!(stdout(&stop), json!({"followup_message": "tests fail"}));
+        let rewrite = answer(
+            "preToolUse",
+            "intercept_tool_call",
+            Verdict::Rewrite {
+                value: json!({"command": "ls"}),
+                context: vec![],
+            },
+        );
+        assert_eq!(
+            stdout(&rewrite),
+            json!({"permission": "allow", "updated_input": {"command": "ls"}})
+        );
+        let start = answer(
+            "sessionStart",
+            "session_start",
+            Verdict::Pass {
+                context: vec!["branch: dev".to_owned()],
+            },
+        );
+        assert_eq!(stdout(&start), json!({"additional_context": "branch: dev"}));
+    }
+
+    #[test]
+    fn a_read_and_an_mcp_call_are_tool_calls() {
+        let Value::Object(read) = json!({"file_path": ".env", "conversation_id": "c"}) else {
+            unreachable!()
+        };
+        let wire = normalize("beforeReadFile", &read);
+        assert_eq!(
+            (&wire["tool_name"], &wire["tool_input"], &wire["session_id"]),
+            (&json!("Read"), &json!({"file_path": ".env"}), &json!("c"))
+        );
+        let Value::Object(mcp) = json!({"tool_name": "db_query", "tool_input": "{\"q\":1}"}) else {
+            unreachable!()
+        };
+        let wire = normalize("beforeMCPExecution", &mcp);
+        assert_eq!(wire["tool_input"], json!({"q": 1}));
+    }
+}

@@ -25,8 +25,9 @@
 //! | `SessionStart` | — | — | `hookSpecificOutput.additionalContext` |
 //! | `BeforeModel`, `PreCompress` | `decision: "deny"` + `reason` | — | — |
 //!
-//! A pass with nothing to add is exit 0 and no output, which Gemini CLI reads as "go on"; a
-//! `decision: "allow"` is never sent, since hookchain did not approve the call.
+//! A pass with nothing to add is exit 0 and `{}`: Gemini CLI parses stdout as JSON on exit 0,
+//! and an empty object is its documented "success, nothing to change"; a `decision: "allow"`
+//! is never sent, since hookchain did not approve the call.
 
 use serde_json::{Map, Value, json};
 
@@ -114,13 +115,61 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
             Value::from(context.join("\n")),
         )),
         ("intercept_tool_call", Verdict::Pass { context }) if !context.is_empty() => {
-            Answer::silent().say(&format!(
+            Answer::json(&json!({})).say(&format!(
                 "the hooks' context has no place in an answer to {event}: left out"
             ))
         }
-        (_, Verdict::Block { reason }) => Answer::silent().say(&format!(
+        (_, Verdict::Block { reason }) => Answer::json(&json!({})).say(&format!(
             "a hook blocked {event}, which the agent cannot block: {reason}"
         )),
-        _ => Answer::silent(),
+        _ => Answer::json(&json!({})),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stdout(answer: &Answer) -> Value {
+        serde_json::from_str(&answer.stdout).unwrap_or(Value::Null)
+    }
+
+    /// https://geminicli.com/docs/hooks/reference/: "AfterAgent" (`decision: "deny"` retries
+    /// with the reason), "AfterTool" and "SessionStart" (`hookSpecificOutput.additionalContext`).
+    #[test]
+    fn the_other_events_answer_in_their_documented_forms() {
+        let reason = || Verdict::Block {
+            reason: "tests fail".to_owned(),
+        };
+        let after = answer("AfterAgent", "on_stop", reason());
+        assert_eq!(
+            stdout(&after),
+            json!({"decision": "deny", "reason": "tests fail"})
+        );
+        let context = Verdict::Pass {
+            context: vec!["a".to_owned(), "b".to_owned()],
+        };
+        let tool = answer("AfterTool", "transform_tool_result", context.clone());
+        assert_eq!(
+            stdout(&tool),
+            json!({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "a\nb"}})
+        );
+        let start = answer("SessionStart", "session_start", context);
+        assert_eq!(
+            stdout(&start)["hookSpecificOutput"]["hookEventName"],
+            "SessionStart"
+        );
+        let pass = answer("AfterAgent", "on_stop", Verdict::Pass { context: vec![] });
+        assert_eq!((pass.code, stdout(&pass)), (0, json!({})));
+    }
+
+    #[test]
+    fn the_reply_is_read_under_the_wire_name() {
+        let Value::Object(payload) = json!({"prompt_response": "done", "tool_name": "glob"}) else {
+            unreachable!()
+        };
+        let wire = normalize("AfterAgent", &payload);
+        assert_eq!(wire["last_assistant_message"], "done");
+        assert_eq!(wire["tool_name"], "Glob");
     }
 }
