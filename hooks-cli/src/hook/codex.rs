@@ -11,16 +11,17 @@
 //! `additionalContext` in `hookSpecificOutput`; `decision: "block"` + `reason` at the top
 //! level), which is exactly what [`claude_form`] writes; no `systemMessage`, no
 //! `permissionDecision: "allow"` and no `suppressOutput` are ever sent. A pass with nothing to
-//! add is exit 0 and no output.
+//! add is exit 0 and no output. One form is Codex's own: a rewritten tool result on
+//! `PostToolUse` is `hookSpecificOutput.updatedToolOutput`.
 //!
 //! Codex's events with a point: `SessionStart`, `PreToolUse`, `PermissionRequest`,
 //! `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `PostCompact`,
 //! `SessionEnd`, `Notification`. Others (`Interrupt`) are unknown events (fail open).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::claude_code::claude_form;
-use super::{Answer, Protocol, Verdict, hook_event_name};
+use super::{Answer, Protocol, Verdict, hook_event_name, joined};
 
 /// Codex's side of the protocol.
 pub(crate) const PROTOCOL: Protocol = Protocol {
@@ -62,7 +63,55 @@ fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
     wire
 }
 
-/// Codex's answer: Claude Code's forms, with only the fields Codex supports.
+/// Codex's answer: Claude Code's forms, with only the fields Codex supports; and on
+/// `PostToolUse` a rewritten result as `hookSpecificOutput.updatedToolOutput`, which Codex
+/// has and Claude Code has not.
 fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
-    claude_form(event, point, verdict)
+    match (point, verdict) {
+        ("transform_tool_result", Verdict::Rewrite { value, context }) => {
+            let mut specific = Map::new();
+            specific.insert("hookEventName".to_owned(), Value::from(event));
+            specific.insert(
+                "updatedToolOutput".to_owned(),
+                value.get("tool_response").cloned().unwrap_or(Value::Null),
+            );
+            if let Some(text) = joined(&context) {
+                specific.insert("additionalContext".to_owned(), Value::from(text));
+            }
+            Answer::json(&json!({ "hookSpecificOutput": specific }))
+        }
+        (_, verdict) => claude_form(event, point, verdict),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Codex's output schemas (`openai/codex`, `codex-rs/hooks/schema/generated/
+    /// post-tool-use.command.output.schema.json`, `stop.command.output.schema.json`): a new
+    /// result is `updatedToolOutput`; Stop blocks with `decision: "block"` and a `reason`.
+    #[test]
+    fn post_tool_use_rewrites_and_stop_blocks() {
+        let rewrite = Verdict::Rewrite {
+            value: json!({"tool_name": "Bash", "tool_input": {}, "tool_response": "[redacted]"}),
+            context: vec![],
+        };
+        let post = answer("PostToolUse", "transform_tool_result", rewrite);
+        assert_eq!(
+            serde_json::from_str::<Value>(&post.stdout).ok(),
+            Some(json!({"hookSpecificOutput": {
+                "hookEventName": "PostToolUse",
+                "updatedToolOutput": "[redacted]",
+            }}))
+        );
+        let block = Verdict::Block {
+            reason: "tests fail".to_owned(),
+        };
+        let stop = answer("Stop", "on_stop", block);
+        assert_eq!(
+            serde_json::from_str::<Value>(&stop.stdout).ok(),
+            Some(json!({"decision": "block", "reason": "tests fail"}))
+        );
+    }
 }
