@@ -206,13 +206,15 @@ fn check_claude_like_pre_tool(agent: &str) {
     // Allowed: exit 0 and no output, which leaves the agent's own permission rules in charge.
     let run = sandbox.hook(agent, None, &claude_pre_tool(&dir, ALLOWED));
     assert_eq!((run.code, run.out.as_str()), (0, ""), "{run:?}");
-    // Rewritten: `updatedInput` with the new arguments, no permission decision.
+    // Rewritten: `updatedInput` with the new arguments, beside the `allow` both agents need
+    // to apply it.
     let run = sandbox.hook(agent, None, &claude_pre_tool(&dir, REWRITTEN));
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.json(),
         json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
             "updatedInput": {"command": "echo rewritten"},
         }})
     );

@@ -7,7 +7,7 @@
 //!
 //! | event | block | rewrite | context |
 //! |---|---|---|---|
-//! | `PreToolUse` | `hookSpecificOutput.permissionDecision: "deny"` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` (no `permissionDecision`: hookchain rewrote, it did not approve) | `hookSpecificOutput.additionalContext` |
+//! | `PreToolUse` | `hookSpecificOutput.permissionDecision: "deny"` + `permissionDecisionReason` | `hookSpecificOutput.updatedInput` with `permissionDecision: "allow"` (see below) | `hookSpecificOutput.additionalContext` |
 //! | `PermissionRequest` | `hookSpecificOutput.decision: {behavior: "deny", message}` | — | — |
 //! | `UserPromptSubmit` | `decision: "block"` + `reason` | none: said on stderr | `hookSpecificOutput.additionalContext` |
 //! | `PostToolUse` | `decision: "block"` + `reason` (the reason goes to the model; the tool already ran) | none: said on stderr | `hookSpecificOutput.additionalContext` |
@@ -15,7 +15,13 @@
 //! | `SessionStart` | none: said on stderr | — | `hookSpecificOutput.additionalContext` |
 //!
 //! A pass with nothing to add is exit 0 and no output: Claude Code's "success", which leaves
-//! its permission rules in charge (`permissionDecision: "allow"` would skip them).
+//! its permission rules in charge (`permissionDecision: "allow"` would skip its prompt).
+//!
+//! A rewrite is the one answer that approves: Claude Code applies `updatedInput` only with
+//! `permissionDecision: "allow"` (with `ask` it runs the original input), and Codex refuses
+//! `updatedInput` without it ("updatedInput without permissionDecision:allow") and then runs
+//! the original call. Approving the rewritten call is what keeps the rewrite from being
+//! dropped; the agents' deny rules still apply to it.
 
 use serde_json::{Map, Value, json};
 
@@ -78,7 +84,9 @@ pub(crate) fn claude_form(event: &str, point: &str, verdict: Verdict) -> Answer 
             "permissionDecisionReason": reason,
         }))),
         ("intercept_tool_call", Verdict::Rewrite { value, context }) => {
-            let mut fields = json!({ "updatedInput": value });
+            // Both agents take `updatedInput` only beside `allow` (Codex refuses it alone,
+            // and the original call then runs).
+            let mut fields = json!({ "permissionDecision": "allow", "updatedInput": value });
             if let Some(text) = joined(&context) {
                 fields["additionalContext"] = Value::from(text);
             }

@@ -9,8 +9,9 @@
 //! Claude Code's forms limited to the fields Codex's schemas list for each event
 //! (`hookEventName`, `permissionDecision`, `permissionDecisionReason`, `updatedInput`,
 //! `additionalContext` in `hookSpecificOutput`; `decision: "block"` + `reason` at the top
-//! level), which is exactly what [`claude_form`] writes; no `systemMessage`, no
-//! `permissionDecision: "allow"` and no `suppressOutput` are ever sent. A pass with nothing to
+//! level), which is exactly what [`claude_form`] writes; no `systemMessage` and no
+//! `suppressOutput` are ever sent, and `permissionDecision: "allow"` only beside
+//! `updatedInput`, which Codex refuses without it. A pass with nothing to
 //! add is exit 0 and no output. One form is Codex's own: a rewritten tool result on
 //! `PostToolUse` is `hookSpecificOutput.updatedToolOutput`.
 //!

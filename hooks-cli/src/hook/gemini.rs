@@ -87,7 +87,12 @@ fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
 
 /// Gemini's answer (see the table above).
 fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
-    let specific = |key: &str, value: Value| json!({"hookSpecificOutput": {"hookEventName": event, key: value}});
+    let specific = |key: &str, value: Value| {
+        let mut fields = Map::new();
+        fields.insert("hookEventName".to_owned(), Value::from(event));
+        fields.insert(key.to_owned(), value);
+        json!({ "hookSpecificOutput": fields })
+    };
     match (point, verdict) {
         (
             "intercept_tool_call"
@@ -152,7 +157,10 @@ mod tests {
         let tool = answer("AfterTool", "transform_tool_result", context.clone());
         assert_eq!(
             stdout(&tool),
-            json!({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "a\nb"}})
+            json!({"hookSpecificOutput": {
+                "hookEventName": "AfterTool",
+                "additionalContext": "a\nb",
+            }})
         );
         let start = answer("SessionStart", "session_start", context);
         assert_eq!(

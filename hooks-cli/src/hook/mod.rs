@@ -33,14 +33,17 @@
 //!    say" — never an approval that skips the agent's own permission checks; a block, a
 //!    rewrite and context are answered in the agent's documented form for the event, with no
 //!    field the agent does not document for it (Codex counts a hook that answers an unknown
-//!    field as failed, and runs the tool). Where the agent has no form for a part of the
-//!    outcome (a rewrite of a prompt, context on a tool event of Copilot), the part is said on
-//!    stderr and left out.
+//!    field as failed, and runs the tool). A rewrite approves the rewritten call where the
+//!    agent applies new arguments only beside an approval (Claude Code's and Codex's
+//!    `updatedInput` with `allow`, Cursor's `updated_input` with `permission: "allow"`): else
+//!    the agent would drop the rewrite and run the original. Where the agent has no form for
+//!    a part of the outcome (a rewrite of a prompt, context on a tool event of Copilot), the
+//!    part is said on stderr and left out.
 //! 5. **Failures.** Stdin that is not a JSON object, an event with no point and hookchain's
 //!    own failure (a config that cannot be read, a `cwd` that is not a directory) answer the
-//!    agent's convention for a failed hook — go on, with the message on stderr (exit 1) — unless
-//!    the registry holds a `required` hook on the point (on any point when the point is not
-//!    known): then the agent's block form, with the message as the reason.
+//!    agent's convention for a failed hook — go on, with the message on stderr (exit 1) —
+//!    unless the registry holds a `required` hook on the point (on any point when the point
+//!    is not known): then the agent's block form, with the message as the reason.
 //!
 //! [`Built::new`]: crate::test_event::Built::new
 //! [`fire`]: crate::test_event::fire::fire
