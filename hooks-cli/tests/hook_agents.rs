@@ -481,6 +481,14 @@ fn bad_input_fails_open_with_a_message() {
         assert!(run.err.contains("not JSON"), "{agent}: {run:?}");
         assert!(run.err.contains("lets the agent go on"), "{agent}: {run:?}");
     }
+    // hookchain's own failure: the payload's directory does not exist.
+    let nowhere = claude_pre_tool("/nonexistent/project", RM_ROOT);
+    let run = sandbox.hook("claude-code", None, &nowhere);
+    assert_eq!((run.code, run.out.as_str()), (1, ""), "{run:?}");
+    assert!(
+        run.err.contains("`cwd` is `/nonexistent/project`"),
+        "{run:?}"
+    );
     let unknown = json!({"cwd": sandbox.dir(), "hook_event_name": "BeforeToolSelection"});
     let run = sandbox.hook("gemini", None, &unknown.to_string());
     assert_eq!(run.code, 1, "{run:?}");
