@@ -51,6 +51,24 @@ pub(crate) enum Command {
     Tools(ToolsArgs),
     /// Run one tool call through the chains, as the agent's `Turn::call_tool` runs it.
     Call(CallArgs),
+    /// Write the entries that make another agent run `hookchain hook --agent NAME` on every
+    /// event hookchain takes; print the change.
+    Install(InstallArgs),
+    /// Remove exactly the entries `install` wrote; print the change.
+    Uninstall(InstallArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct InstallArgs {
+    /// The agent whose hook file is edited.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub(crate) agent: crate::install::agents::Agent,
+    /// The user's file (every project) or the current directory's project file.
+    #[arg(long, value_enum, default_value = "user")]
+    pub(crate) scope: crate::install::agents::Scope,
+    /// Print the change and write nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Args, Debug)]

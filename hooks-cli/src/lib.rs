@@ -140,6 +140,7 @@ mod approve;
 mod args;
 mod doctor;
 mod extensions;
+mod install;
 mod list;
 mod outcome;
 mod payload;
@@ -236,6 +237,8 @@ where
         Command::Extensions(command) => extensions::extensions(&cli, command, hooks, &mut io),
         Command::Tools(args) => tools::tools(&cli, args, hooks, &mut io),
         Command::Call(args) => tools::call(&cli, args, hooks, &mut io),
+        Command::Install(args) => install::install(args, &mut io),
+        Command::Uninstall(args) => install::uninstall(args, &mut io),
     };
     let code = match result {
         Ok(code) => code,
