@@ -145,7 +145,10 @@ const GEMINI: Spec = Spec {
     project_file: ".gemini/settings.json",
     timeout: ("timeout", 30_000),
     new_file: "{}\n",
-    note: None,
+    note: Some(
+        "Gemini CLI skips every hook when `hooksConfig.enabled` is false in its settings; \
+         releases that predate hooks by default also want `\"tools\": {\"enableHooks\": true}`",
+    ),
 };
 
 /// Cursor. `preToolUse` sees every tool, so the per-kind events (`beforeShellExecution`,

@@ -385,7 +385,11 @@ pub(crate) enum Status {
     Absent,
     /// Every event has exactly the current entry.
     Current { events: usize },
-    /// Some entry is missing, extra, or runs another line.
+    /// Every event has one entry, and they run another hookchain binary (a release
+    /// installed by the user while a build of the sources runs `doctor`, or the binary moved):
+    /// a note, not a problem.
+    Elsewhere { line: String, events: usize },
+    /// Some entry is missing or extra, or an event no longer taken has one.
     Outdated { why: String },
     /// The file cannot be read as the agent's hook file.
     Unreadable { error: String },
@@ -418,6 +422,7 @@ fn status_of(spec: &Spec, file: &Path, text: &str, command: &Command) -> Status 
     let mut found = 0usize;
     let mut missing = Vec::new();
     let mut other = Vec::new();
+    let mut elsewhere: Option<String> = None;
     for member in hooks.members().unwrap_or_default() {
         let Some(items) = member.value.items() else {
             continue;
@@ -426,8 +431,13 @@ fn status_of(spec: &Spec, file: &Path, text: &str, command: &Command) -> Status 
             items.iter().filter_map(|i| spec.recognise(i)).collect();
         found += ours.len();
         let taken = spec.events.iter().any(|(e, _)| *e == member.key);
-        if !ours.is_empty() && (!taken || ours.len() > 1 || !ours[0].is(command)) {
-            other.push(member.key.clone());
+        match ours.as_slice() {
+            [] => {}
+            [one] if taken && one.is(command) => {}
+            [one] if taken => {
+                elsewhere.get_or_insert_with(|| one.line.clone());
+            }
+            _ => other.push(member.key.clone()),
         }
     }
     if found == 0 {
@@ -443,9 +453,14 @@ fn status_of(spec: &Spec, file: &Path, text: &str, command: &Command) -> Status 
         }
     }
     if missing.is_empty() && other.is_empty() {
-        return Status::Current {
-            events: spec.events.len(),
+        let events = spec.events.len();
+        return match elsewhere {
+            None => Status::Current { events },
+            Some(line) => Status::Elsewhere { line, events },
         };
+    }
+    if let Some(line) = elsewhere {
+        other.push(format!("(entries that run `{line}`)"));
     }
     let mut why = Vec::new();
     if !missing.is_empty() {
@@ -453,7 +468,7 @@ fn status_of(spec: &Spec, file: &Path, text: &str, command: &Command) -> Status 
     }
     if !other.is_empty() {
         why.push(format!(
-            "another command line, a second entry or an event no longer taken on {}",
+            "a second entry, an event no longer taken or another command line on {}",
             other.join(", ")
         ));
     }
@@ -464,7 +479,9 @@ fn status_of(spec: &Spec, file: &Path, text: &str, command: &Command) -> Status 
 
 /// `doctor`'s lines about every agent: one line per agent and scope where something is
 /// installed or wrong, one line per agent where nothing is. Returns the text and how many
-/// problems it holds (an outdated entry; a file that cannot be read is a note).
+/// problems it holds: an entry missing or extra is one; entries that run another hookchain
+/// binary and a file that cannot be read are notes (the user's agents are not this build's
+/// to judge, and a file of theirs that does not parse is the agent's to report).
 pub(crate) fn doctor_lines() -> (String, usize) {
     let mut text = String::from("hookchain as the hook of other agents:\n");
     let mut problems = 0;
@@ -479,6 +496,15 @@ pub(crate) fn doctor_lines() -> (String, usize) {
                     let _ = writeln!(
                         text,
                         "  ok      {where_}: installed, current ({events} events)"
+                    );
+                }
+                Status::Elsewhere { line, events } => {
+                    let _ = writeln!(
+                        text,
+                        "  note    {where_}: installed ({events} events), runs `{line}`, not this \
+                         binary: `hookchain install --agent {} --scope {}` points it here",
+                        spec.name,
+                        scope.name()
                     );
                 }
                 Status::Outdated { why } => {
