@@ -18,6 +18,11 @@
 //!   tools [--json]            every tool extensions give the model, with its JSON Schema
 //!   call TOOL [--args JSON] [--session ID] [--json]
 //!                             run one tool call through the chains; exit 2 when blocked
+//!   install --agent NAME [--scope user|project] [--dry-run]
+//!                             make hookchain the hook of claude-code, codex, gemini,
+//!                             cursor or copilot; print the change
+//!   uninstall --agent NAME [--scope user|project] [--dry-run]
+//!                             remove exactly what install wrote; print the change
 //! ```
 //!
 //! # What it reads
@@ -108,6 +113,19 @@
 //!   `after_tool_call` and `transform_tool_result`, in a session of its own, and prints what the
 //!   model would see: the result, the error (an unknown tool, args that do not fit, with a "did
 //!   you mean"), or the block and the hook that made it (exit 2).
+//!
+//! - `install --agent NAME` writes, in the agent's own hook file (the user's with `--scope
+//!   user`, the default: the entry names this machine's binary; the current directory's with
+//!   `--scope project`), one entry per event of the agent that maps to a hookchain point, each
+//!   running `PROGRAM hook --agent NAME` with PROGRAM the absolute path of the running binary.
+//!   The file is edited as text: every byte but the entries' stays, and the lines removed and
+//!   added are printed (`--dry-run`: printed, nothing written). A second install changes
+//!   nothing and says so; entries that run another binary are rewritten in place. `uninstall
+//!   --agent NAME` removes the entries whose line ends with `hook --agent NAME`, and nothing
+//!   else, so the file comes back byte for byte (or is removed, when install created it). A
+//!   file that does not parse is an error naming its line, and nothing is written. `doctor`
+//!   ends with one line per agent: installed and current (`ok`), installed by another binary
+//!   (a note), missing events or extra entries (a problem), or not installed.
 //!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
