@@ -388,8 +388,10 @@ fn install_into_an_empty_project_writes_one_entry_per_event() {
             assert_eq!(file["version"], 1, "{}: {file}", agent.name);
         }
         assert!(
-            run.out
-                .contains(&format!("+++ {}", sandbox.project_file(agent).display())),
+            run.out.contains(&format!(
+                "--- /dev/null\n+++ {}\n",
+                sandbox.project_file(agent).display()
+            )),
             "{}: {}",
             agent.name,
             run.out
@@ -809,5 +811,54 @@ fn doctor_notes_a_file_it_cannot_read_without_failing() {
         )),
         "{}",
         run.out
+    );
+}
+
+#[test]
+fn install_drops_a_second_entry_and_one_on_an_event_it_no_longer_takes() {
+    let sandbox = Sandbox::new();
+    let claude = &AGENTS[0];
+    assert_eq!(sandbox.install(claude, &[]).code, 0);
+    let path = sandbox.project_file(claude);
+    let mut file = json(&read(&path));
+    let entry = file["hooks"]["PreToolUse"][0].clone();
+    file["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(entry.clone());
+    file["hooks"]["PermissionRequest"] = Value::Array(vec![entry]);
+    sandbox.write(&path, &serde_json::to_string_pretty(&file).unwrap());
+
+    let run = sandbox.run(&["doctor"]);
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    let line = run
+        .out
+        .lines()
+        .find(|l| l.contains("problem claude-code project"))
+        .unwrap_or_else(|| panic!("{}", run.out));
+    assert!(
+        line.contains("PreToolUse") && line.contains("PermissionRequest"),
+        "{line}"
+    );
+
+    let run = sandbox.install(claude, &[]);
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    let file = json(&read(&path));
+    assert!(file["hooks"].get("PermissionRequest").is_none(), "{file}");
+    assert_eq!(
+        file["hooks"]["PreToolUse"].as_array().unwrap().len(),
+        1,
+        "{file}"
+    );
+    let events: Vec<String> = installed_lines(claude, &file)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect();
+    assert_eq!(events, sorted_events(claude));
+    assert!(
+        sandbox
+            .run(&["doctor"])
+            .out
+            .contains("ok      claude-code project")
     );
 }

@@ -30,6 +30,10 @@
 //!   event's value) has the wrong JSON type, is an error naming the file and line.
 //! - **Shows the change.** The lines removed (`-`) and added (`+`) are printed under the
 //!   file's name; `--dry-run` prints them and writes nothing.
+//! - **Written in place.** The file is written where it is (a symlinked settings file keeps
+//!   its link and its target is changed), its directory created when missing.
+//! - In a program that mounts this command line (`run_with`), PROGRAM is that program's
+//!   binary: it must answer `hook --agent NAME` as its first arguments for the entries to run.
 //! - `--scope user` (the default) writes the user's file: the binary's path belongs to this
 //!   machine, not to a project's repository; `--scope project` writes the current directory's.
 
@@ -91,8 +95,16 @@ fn change(args: &InstallArgs, io: &mut Io<'_>, action: Action) -> Result<i32, Fa
             let old = before.as_deref().unwrap_or_default();
             let new = after.as_deref().unwrap_or_default();
             let lines = diff::lines(old, new);
-            let _ = writeln!(text, "--- {display}");
-            let _ = writeln!(text, "+++ {display}");
+            // As diff names a file that is not there on one side.
+            let side = |exists: bool| {
+                if exists {
+                    display.to_string()
+                } else {
+                    "/dev/null".to_string()
+                }
+            };
+            let _ = writeln!(text, "--- {}", side(before.is_some()));
+            let _ = writeln!(text, "+++ {}", side(after.is_some()));
             text.push_str(&lines);
             let what = match (&before, &after) {
                 (None, _) => "created",
