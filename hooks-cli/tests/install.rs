@@ -862,3 +862,25 @@ fn install_drops_a_second_entry_and_one_on_an_event_it_no_longer_takes() {
             .contains("ok      claude-code project")
     );
 }
+
+#[test]
+fn a_file_with_windows_line_ends_keeps_them_and_round_trips() {
+    let sandbox = Sandbox::new();
+    let claude = &AGENTS[0];
+    let path = sandbox.project_file(claude);
+    let crlf = CLAUDE_SETTINGS.replace('\n', "\r\n");
+    sandbox.write(&path, &crlf);
+    assert_eq!(sandbox.install(claude, &[]).code, 0);
+    let after = read(&path);
+    assert_eq!(
+        after.matches('\n').count(),
+        after.matches("\r\n").count(),
+        "{after:?}"
+    );
+    assert_eq!(
+        installed_lines(claude, &json(&after)).len(),
+        claude.events.len()
+    );
+    assert_eq!(sandbox.uninstall(claude).code, 0);
+    assert_eq!(read(&path), crlf);
+}

@@ -26,6 +26,7 @@
 //!   (both are what `install` adds when they are missing; an empty `hooks` object or event
 //!   array the file had before `install` is removed with them), and a file that holds nothing
 //!   but what `install` creates is deleted.
+//! - **Line ends.** New lines end as the file's do (`\r\n` in a file that has any).
 //! - **Nothing written on an error.** A file that does not parse, or whose `hooks` (or an
 //!   event's value) has the wrong JSON type, is an error naming the file and line.
 //! - **Shows the change.** The lines removed (`-`) and added (`+`) are printed under the
@@ -239,7 +240,13 @@ fn installed(
     for _ in 0..MAX_EDITS {
         let root = parse_file(file, &text)?;
         match next_install_edit(spec, file, &text, &root, command)? {
-            Some(edit) => text = edit.apply(&text),
+            Some(mut edit) => {
+                // A file with Windows line ends gets them in the new lines too.
+                if text.contains("\r\n") {
+                    edit.text = edit.text.replace('\n', "\r\n");
+                }
+                text = edit.apply(&text);
+            }
             None => return Ok(Some(text)),
         }
     }
