@@ -102,7 +102,7 @@ const GEMINI_SETTINGS: &str = r#"{
       }
     ]
   },
-  "ui": { "theme": "GitHub" }
+  "ui": { "theme": "GitHub" } // the light one
 }
 "#;
 
@@ -315,12 +315,13 @@ fn read(file: &Path) -> String {
     std::fs::read_to_string(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()))
 }
 
-/// The file's JSON, `//` comments taken out (only the Gemini fixture has them, on lines of
-/// their own).
+/// The file's JSON, `//` comments taken out (only the Gemini fixture has them: on a line of
+/// their own, and after the last member, where no string of the fixtures has ` // `).
 fn json(text: &str) -> Value {
     let plain: Vec<&str> = text
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
+        .map(|l| l.split(" // ").next().unwrap_or(l))
         .collect();
     serde_json::from_str(&plain.join("\n")).unwrap_or_else(|e| panic!("{e}:\n{text}"))
 }
@@ -883,4 +884,26 @@ fn a_file_with_windows_line_ends_keeps_them_and_round_trips() {
     );
     assert_eq!(sandbox.uninstall(claude).code, 0);
     assert_eq!(read(&path), crlf);
+}
+
+#[test]
+fn a_comment_after_the_last_setting_stays_on_its_line() {
+    let sandbox = Sandbox::new();
+    let gemini = &AGENTS[2];
+    let path = sandbox.project_file(gemini);
+    let text =
+        "{\n  // Project settings.\n  \"ui\": { \"theme\": \"GitHub\" } // the light one\n}\n";
+    sandbox.write(&path, text);
+    assert_eq!(sandbox.install(gemini, &[]).code, 0);
+    let after = read(&path);
+    assert!(
+        after.contains("\n  \"ui\": { \"theme\": \"GitHub\" }, // the light one\n  \"hooks\": {"),
+        "{after}"
+    );
+    assert_eq!(
+        installed_lines(gemini, &json(&after)).len(),
+        gemini.events.len()
+    );
+    assert_eq!(sandbox.uninstall(gemini).code, 0);
+    assert_eq!(read(&path), text);
 }

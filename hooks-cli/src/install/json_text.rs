@@ -11,6 +11,8 @@
 //!   indentation), or fills an empty container (`{` newline child newline `}`); removing what
 //!   was inserted gives back the exact bytes that were there before (the last child is removed
 //!   from the end of the one before it; the sole child empties the container to `{}` / `[]`).
+//!   A `//` comment after the last child stays on that child's line, after the new comma, and
+//!   goes back where it was when the new child is removed.
 //! - The indentation of new text is taken from the file: the line of the container's existing
 //!   children, else the container's own line plus the file's unit (the indentation of the
 //!   root's first member, two spaces when the file has none).
@@ -400,6 +402,14 @@ fn insert_child(
     child: &str,
 ) -> Edit {
     match last_end {
+        // A `//` comment after the last child stays on its line, after the new comma.
+        Some(end) if trailing_line_comment(text, end).is_some() => {
+            let comment_end = trailing_line_comment(text, end).unwrap_or(end);
+            Edit {
+                range: end..comment_end,
+                text: format!(",{}\n{indent}{child}", &text[end..comment_end]),
+            }
+        }
         Some(end) => Edit {
             range: end..end,
             text: format!(",\n{indent}{child}"),
@@ -414,9 +424,21 @@ fn insert_child(
     }
 }
 
+/// Where the line of byte `end` ends (before its `\r\n` or `\n`) when all that follows `end`
+/// on it is a `//` comment.
+fn trailing_line_comment(text: &str, end: usize) -> Option<usize> {
+    let rest = &text[end..];
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    line.trim_start_matches([' ', '\t'])
+        .starts_with("//")
+        .then_some(end + line.len())
+}
+
 /// The edit that removes the `index`-th child of `container` (an object or an array), with
-/// the comma and the blank that joined it to its neighbours.
-pub(crate) fn remove_child(container: &Node, index: usize) -> Edit {
+/// the comma and the blank that joined it to its neighbours. A comment between the child
+/// before and this one, on the line of the child before, stays.
+pub(crate) fn remove_child(text: &str, container: &Node, index: usize) -> Edit {
     let spans: Vec<Range<usize>> = match &container.kind {
         Kind::Object(members) => members.iter().map(|m| m.start..m.value.span.end).collect(),
         Kind::Array(items) => items.iter().map(|n| n.span.clone()).collect(),
@@ -427,7 +449,23 @@ pub(crate) fn remove_child(container: &Node, index: usize) -> Edit {
     } else if index == 0 {
         spans[0].start..spans[1].start
     } else {
-        spans[index - 1].end..spans[index].end
+        let range = spans[index - 1].end..spans[index].end;
+        let between = &text[spans[index - 1].end..spans[index].start];
+        // `,` + ` // comment` + line end + indentation: the comment goes back where it was.
+        if let Some(body) = between.strip_prefix(',')
+            && let Some(newline) = body.find('\n')
+            && body[newline + 1..].trim().is_empty()
+            && body[..newline]
+                .trim_start_matches([' ', '\t'])
+                .starts_with("//")
+        {
+            let comment = &body[..newline];
+            return Edit {
+                range,
+                text: comment.strip_suffix('\r').unwrap_or(comment).to_string(),
+            };
+        }
+        range
     };
     Edit {
         range,
@@ -468,6 +506,8 @@ mod tests {
             "{}",
             "{\"a\": [1, 2], \"b\": {}}",
             "{\n\t\"a\": {\n\t\t\"x\": 1 /* c */\n\t}\n}",
+            "{\n  \"a\": 1 // one, or two\n}\n",
+            "{\r\n  \"a\": 1 // one\r\n}\r\n",
         ] {
             let root = parse(original).unwrap();
             let unit = indent_unit(original, &root);
@@ -475,9 +515,17 @@ mod tests {
                 insert_member(original, &root, "hooks", "{\n\"k\": []\n}", &unit).apply(original);
             let root = parse(&added).unwrap();
             let index = root.members().unwrap().len() - 1;
-            let back = remove_child(&root, index).apply(&added);
+            let back = remove_child(&added, &root, index).apply(&added);
             assert_eq!(back, original, "after adding: {added}");
         }
+    }
+
+    #[test]
+    fn a_comment_after_the_last_member_stays_on_its_line() {
+        let text = "{\n  \"a\": 1 // one\n}";
+        let root = parse(text).unwrap();
+        let added = insert_member(text, &root, "b", "2", "  ").apply(text);
+        assert_eq!(added, "{\n  \"a\": 1, // one\n  \"b\": 2\n}");
     }
 
     #[test]

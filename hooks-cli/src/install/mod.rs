@@ -297,11 +297,11 @@ fn next_install_edit(
                     text: entry.replace('\n', &format!("\n{}", item_indent(text, item.span.start))),
                 }));
             }
-            [_, (second, _), ..] => return Ok(Some(remove_child(&member.value, *second))),
+            [_, (second, _), ..] => return Ok(Some(remove_child(text, &member.value, *second))),
             [_] => {}
         }
     }
-    stale_entry_edit(spec, hooks)
+    stale_entry_edit(spec, text, hooks)
 }
 
 /// The indentation of the line an item starts on.
@@ -314,12 +314,16 @@ fn item_indent(text: &str, pos: usize) -> String {
 }
 
 /// The removal of one of hookchain's entries on an event `spec` no longer takes.
-fn stale_entry_edit(spec: &Spec, hooks: &Node) -> Result<Option<json_text::Edit>, Failure> {
+fn stale_entry_edit(
+    spec: &Spec,
+    text: &str,
+    hooks: &Node,
+) -> Result<Option<json_text::Edit>, Failure> {
     for member in hooks.members().unwrap_or_default() {
         if spec.events.iter().any(|(event, _)| *event == member.key) {
             continue;
         }
-        if let Some(edit) = removal_in_event(spec, hooks, member) {
+        if let Some(edit) = removal_in_event(spec, text, hooks, member) {
             return Ok(Some(edit));
         }
     }
@@ -330,6 +334,7 @@ fn stale_entry_edit(spec: &Spec, hooks: &Node) -> Result<Option<json_text::Edit>
 /// event when nothing else is in it.
 fn removal_in_event(
     spec: &Spec,
+    text: &str,
     hooks: &Node,
     member: &json_text::Member,
 ) -> Option<json_text::Edit> {
@@ -351,9 +356,9 @@ fn removal_in_event(
             .iter()
             .position(|m| std::ptr::eq(m, member))
             .unwrap_or_default();
-        return Some(remove_child(hooks, index));
+        return Some(remove_child(text, hooks, index));
     }
-    Some(remove_child(&member.value, ours[0]))
+    Some(remove_child(text, &member.value, ours[0]))
 }
 
 /// The text without hookchain's entries; `None` when nothing else would be left in the file.
@@ -370,7 +375,7 @@ fn uninstalled(spec: &Spec, file: &Path, before: Option<&str>) -> Result<Option<
         };
         let mut edit = None;
         for member in hooks.members().unwrap_or_default() {
-            if let Some(found) = removal_in_event(spec, hooks, member) {
+            if let Some(found) = removal_in_event(spec, &text, hooks, member) {
                 edit = Some(found);
                 break;
             }
@@ -382,7 +387,7 @@ fn uninstalled(spec: &Spec, file: &Path, before: Option<&str>) -> Result<Option<
                 .iter()
                 .position(|m| m.key == "hooks")
                 .unwrap_or_default();
-            edit = Some(remove_child(&root, index));
+            edit = Some(remove_child(&text, &root, index));
         }
         match edit {
             Some(edit) => {
