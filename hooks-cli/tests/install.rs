@@ -397,7 +397,18 @@ fn install_into_an_empty_project_writes_one_entry_per_event() {
             agent.name,
             run.out
         );
-        assert!(run.out.contains("created"), "{}: {}", agent.name, run.out);
+        let added = run
+            .out
+            .lines()
+            .filter(|l| l.starts_with("+ ") || l.starts_with("+{") || l.starts_with("+}"))
+            .count();
+        assert!(
+            run.out
+                .contains(&format!("created: {added} line(s) added, 0 removed")),
+            "{}: {}",
+            agent.name,
+            run.out
+        );
     }
 }
 

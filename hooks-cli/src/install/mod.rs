@@ -107,11 +107,14 @@ fn change(args: &InstallArgs, io: &mut Io<'_>, action: Action) -> Result<i32, Fa
             let _ = writeln!(text, "--- {}", side(before.is_some()));
             let _ = writeln!(text, "+++ {}", side(after.is_some()));
             text.push_str(&lines);
+            let added = lines.lines().filter(|l| l.starts_with('+')).count();
+            let removed = lines.lines().filter(|l| l.starts_with('-')).count();
             let what = match (&before, &after) {
                 (None, _) => "created",
                 (_, None) => "removed (nothing else was in it)",
                 _ => "changed",
             };
+            let what = format!("{what}: {added} line(s) added, {removed} removed");
             if args.dry_run {
                 let _ = writeln!(
                     text,
