@@ -177,8 +177,9 @@ const CURSOR: Spec = Spec {
     note: None,
 };
 
-/// Copilot: a file of hookchain's own among the agent's `*.json` hook files. Its six
-/// documented events all map.
+/// Copilot: a file of hookchain's own among the agent's `*.json` hook files. Its six events of
+/// the hooks reference all map, and so do `agentStop`, `subagentStop` and `preCompact`, which
+/// Copilot CLI fires and which newer versions of the reference describe.
 const COPILOT: Spec = Spec {
     agent: Agent::Copilot,
     name: "copilot",
@@ -187,6 +188,9 @@ const COPILOT: Spec = Spec {
         ("userPromptSubmitted", "transform_user_input"),
         ("preToolUse", "intercept_tool_call"),
         ("postToolUse", "transform_tool_result"),
+        ("agentStop", "on_stop"),
+        ("subagentStop", "subagent_stop"),
+        ("preCompact", "before_compaction"),
         ("errorOccurred", "notification"),
         ("sessionEnd", "session_end"),
     ],
