@@ -53,20 +53,26 @@ pub(crate) enum Command {
     Call(CallArgs),
     /// Be another agent's hook: read its payload on stdin, run the chain, answer in its form.
     Hook(HookArgs),
+    /// Write the entries that make another agent run `hookchain hook --agent NAME` on every
+    /// event hookchain takes; print the change.
+    Install(InstallArgs),
+    /// Remove exactly the entries `install` wrote; print the change.
+    Uninstall(InstallArgs),
 }
 
-/// The agents `hookchain hook --agent` answers.
+/// The agents `hookchain hook --agent` answers and `hookchain install --agent` writes the
+/// entries of.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Agent {
-    /// Claude Code (`.claude/settings.json` hooks).
+    /// Claude Code: `hooks` in `.claude/settings.json` / `~/.claude/settings.json`.
     ClaudeCode,
-    /// OpenAI Codex CLI (`.codex/hooks.json`).
+    /// OpenAI Codex: `.codex/hooks.json` / `~/.codex/hooks.json` (`$CODEX_HOME`).
     Codex,
-    /// Google Gemini CLI (`.gemini/settings.json` hooks).
+    /// Gemini CLI: `hooks` in `.gemini/settings.json` / `~/.gemini/settings.json`.
     Gemini,
-    /// Cursor (`.cursor/hooks.json`).
+    /// Cursor: `.cursor/hooks.json` / `~/.cursor/hooks.json`.
     Cursor,
-    /// GitHub Copilot CLI and cloud agent (`.github/hooks/*.json`).
+    /// GitHub Copilot CLI and cloud agent: `.github/hooks/*.json` / `~/.copilot/hooks/`.
     Copilot,
 }
 
@@ -78,6 +84,19 @@ pub(crate) struct HookArgs {
     /// The agent's event (PreToolUse, BeforeTool, preToolUse, …); default: the payload's
     /// `hook_event_name`, else what its fields say.
     pub(crate) event: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct InstallArgs {
+    /// The agent whose hook file is edited.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub(crate) agent: Agent,
+    /// The user's file (every project) or the current directory's project file.
+    #[arg(long, value_enum, default_value = "user")]
+    pub(crate) scope: crate::install::agents::Scope,
+    /// Print the change and write nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Args, Debug)]

@@ -51,6 +51,9 @@ pub(crate) fn doctor(cli: &Cli, hooks: HooksBuilder, io: &mut Io<'_>) -> Result<
             report.problems += 1;
         }
     }
+    let (agents, agent_problems) = crate::install::doctor_lines();
+    report.text.push_str(&agents);
+    report.problems += agent_problems;
     let text = &mut report.text;
     let _ = write!(
         text,

@@ -20,6 +20,11 @@
 //!                             run one tool call through the chains; exit 2 when blocked
 //!   hook --agent AGENT [EVENT] be AGENT's hook (claude-code, codex, gemini, cursor, copilot):
 //!                             its payload on stdin, the answer in its own form (see `hook`)
+//!   install --agent NAME [--scope user|project] [--dry-run]
+//!                             make hookchain the hook of claude-code, codex, gemini,
+//!                             cursor or copilot; print the change
+//!   uninstall --agent NAME [--scope user|project] [--dry-run]
+//!                             remove exactly what install wrote; print the change
 //! ```
 //!
 //! # What it reads
@@ -116,6 +121,19 @@
 //!   and in the exit code in that agent's own form; see the `hook` module for each agent's
 //!   events, tool names, answers and failure convention.
 //!
+//! - `install --agent NAME` writes, in the agent's own hook file (the user's with `--scope
+//!   user`, the default: the entry names this machine's binary; the current directory's with
+//!   `--scope project`), one entry per event of the agent that maps to a hookchain point, each
+//!   running `PROGRAM hook --agent NAME` with PROGRAM the absolute path of the running binary.
+//!   The file is edited as text: every byte but the entries' stays, and the lines removed and
+//!   added are printed (`--dry-run`: printed, nothing written). A second install changes
+//!   nothing and says so; entries that run another binary are rewritten in place. `uninstall
+//!   --agent NAME` removes the entries whose line ends with `hook --agent NAME`, and nothing
+//!   else, so the file comes back byte for byte (or is removed, when install created it). A
+//!   file that does not parse is an error naming its line, and nothing is written. `doctor`
+//!   ends with one line per agent: installed and current (`ok`), installed by another binary
+//!   (a note), missing events or extra entries (a problem), or not installed.
+//!
 //! Consent in `test`: a hook that is not approved runs only when `--accept-hooks`,
 //! `HOOKCHAIN_ACCEPT_HOOKS=1` or `hooks_auto_accept: true` approves it (and the approval is
 //! recorded, as the agent would record it); the command line never prompts. `doctor`, `list`
@@ -148,6 +166,7 @@ mod args;
 mod doctor;
 mod extensions;
 mod hook;
+mod install;
 mod list;
 mod outcome;
 mod payload;
@@ -245,6 +264,8 @@ where
         Command::Tools(args) => tools::tools(&cli, args, hooks, &mut io),
         Command::Call(args) => tools::call(&cli, args, hooks, &mut io),
         Command::Hook(args) => hook::hook(&cli, args, hooks, &mut std::io::stdin().lock(), &mut io),
+        Command::Install(args) => install::install(args, &mut io),
+        Command::Uninstall(args) => install::uninstall(args, &mut io),
     };
     let code = match result {
         Ok(code) => code,
