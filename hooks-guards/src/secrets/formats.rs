@@ -13,7 +13,7 @@
 //! - Where a vendor's key is random, the check is that it looks random (a digit and a letter,
 //!   or enough entropy): a word or an identifier with the vendor's prefix is not a key.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -100,10 +100,122 @@ fn is_password(s: &str) -> bool {
 /// and how many of its first bytes a mask keeps.
 pub(super) struct Detector {
     pub(super) kind: &'static str,
-    pub(super) regex: Regex,
+    regex: LazyDetectorRegex,
     pub(super) group: usize,
     pub(super) check: fn(&str) -> bool,
     pub(super) keep: fn(&str) -> usize,
+}
+
+impl Detector {
+    /// The detector's regex, compiled on first use, when `text` holds one of the literals
+    /// every match of it starts with; `None` when it holds none (the regex would find nothing).
+    pub(super) fn regex_for(&self, text: &str) -> Option<&Regex> {
+        self.regex.for_text(text)
+    }
+}
+
+/// A detector's regex, compiled the first time a text could hold a match. Compiling every
+/// detector costs milliseconds, most of a `hookchain` process's start, and a `git status`
+/// call holds none of their words. What a text must hold is, in this order:
+///
+/// - the words the detector names (`needs`), one of which every match holds: compared in any
+///   ASCII case, and a text with a byte beyond ASCII is always searched (a case-insensitive
+///   pattern's `k` also matches the Kelvin sign, its `s` the long s);
+/// - else the literals every match starts with, read from the pattern's syntax tree
+///   (`regex-syntax`'s prefix extraction) without compiling it;
+/// - else nothing: every text is searched (a class too wide to list, a case-insensitive name,
+///   a literal shorter than [`MIN_NEEDLE`]).
+///
+/// So a text the regex is not run on is one it would find nothing in: what the guard finds
+/// is the same as with every regex compiled up front.
+struct LazyDetectorRegex {
+    pattern: String,
+    needles: Option<Needles>,
+    compiled: OnceLock<Regex>,
+}
+
+/// Words one of which a text must hold for a regex to find anything in it.
+#[derive(Debug, PartialEq)]
+struct Needles {
+    words: Vec<String>,
+    /// Compared in any ASCII case (and texts beyond ASCII always searched).
+    any_case: bool,
+}
+
+impl Needles {
+    fn found_in(&self, text: &str) -> bool {
+        if !self.any_case {
+            return self.words.iter().any(|w| text.contains(w.as_str()));
+        }
+        !text.is_ascii()
+            || self.words.iter().any(|w| {
+                text.as_bytes()
+                    .windows(w.len())
+                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
+            })
+    }
+}
+
+/// The shortest prefix literal worth a search: one or two bytes are in most texts.
+const MIN_NEEDLE: usize = 3;
+
+impl LazyDetectorRegex {
+    /// Searches the texts holding one of the literals every match starts with.
+    fn new(pattern: String) -> Self {
+        let needles = needles_of(&pattern).map(|words| Needles {
+            words,
+            any_case: false,
+        });
+        LazyDetectorRegex {
+            pattern,
+            needles,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// Searches the texts holding one of `words`, in any case.
+    fn needing(pattern: String, words: &[&str]) -> Self {
+        LazyDetectorRegex {
+            pattern,
+            needles: Some(Needles {
+                words: words.iter().map(|w| (*w).to_owned()).collect(),
+                any_case: true,
+            }),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn for_text(&self, text: &str) -> Option<&Regex> {
+        if let Some(needles) = &self.needles
+            && !needles.found_in(text)
+        {
+            return None;
+        }
+        Some(self.compiled.get_or_init(|| {
+            Regex::new(&self.pattern).expect("a valid built-in regular expression")
+        }))
+    }
+}
+
+/// The literals every match of `pattern` starts with, when there is a finite set of them, all
+/// of valid UTF-8 and at least [`MIN_NEEDLE`] bytes long.
+fn needles_of(pattern: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::parse(pattern).ok()?;
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+    let literals = seq.literals()?;
+    if literals.is_empty() {
+        return None;
+    }
+    literals
+        .iter()
+        .map(|l| {
+            std::str::from_utf8(l.as_bytes())
+                .ok()
+                .filter(|s| s.len() >= MIN_NEEDLE)
+                .map(str::to_owned)
+        })
+        .collect()
 }
 
 fn any(_: &str) -> bool {
@@ -204,7 +316,17 @@ macro_rules! detector {
     ($kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
         Detector {
             kind: $kind,
-            regex: Regex::new(&ascii_boundaries($re)).expect("a valid built-in regular expression"),
+            regex: LazyDetectorRegex::new(ascii_boundaries($re)),
+            group: $group,
+            check: $check,
+            keep: $keep,
+        }
+    };
+    // `needs`: words one of which every match holds, in any case (see `LazyDetectorRegex`).
+    (needs $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+        Detector {
+            kind: $kind,
+            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs),
             group: $group,
             check: $check,
             keep: $keep,
@@ -306,7 +428,14 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             any,
             |_| 5
         ),
-        detector!("twilio key", r"\bSK[0-9a-f]{32}\b", 0, mixed, |_| 2),
+        detector!(
+            needs & ["SK"],
+            "twilio key",
+            r"\bSK[0-9a-f]{32}\b",
+            0,
+            mixed,
+            |_| 2
+        ),
         detector!(
             "sendgrid key",
             r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
@@ -345,6 +474,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs & ["-us"],
             "mailchimp key",
             r"\b[0-9a-f]{32}-us[0-9]{1,2}\b",
             0,
@@ -354,6 +484,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // A legacy npm token is a UUID; a registry's `//host/:_authToken=` in `.npmrc` says it
         // is one.
         detector!(
+            needs & [":_authToken"],
             "npm token",
             r#"//[^\s/:]+(?:/[^\s:]*)?/:_authToken\s*=\s*["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b"#,
             1,
@@ -361,6 +492,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs & [":AA"],
             "telegram bot token",
             r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}",
             0,
@@ -376,7 +508,9 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // After its name, with `=`, `:` or a space (`aws configure set aws_secret_access_key
         // …`, `--aws-secret-access-key …`).
+        // Each of the three names holds `secret`.
         detector!(
+            needs & ["secret"],
             "aws secret access key",
             r#"(?i)(?:aws[_-]?secret[_-]?access[_-]?key|aws[_-]?secret[_-]?key|secret[_-]?access[_-]?key)["']?(?:\s*[:=]\s*|\s+)["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             1,
@@ -415,6 +549,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // `scheme://user:password@host`: a connection string with its password.
         detector!(
+            needs & ["://"],
             "url password",
             r#"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[A-Za-z0-9.-]+"#,
             1,
@@ -434,7 +569,10 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // A quoted value assigned to (or compared with) a name that says it is a password or
         // a key: `password = "…"`, `"db_pass": "…"`, `if (api_key == "…")`, `"…" == passwd`.
+        // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
+        // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
+            needs & ["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?i)\b[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*"#,
@@ -445,7 +583,10 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             is_password,
             none
         ),
+        // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
+        // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
+            needs & ["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})')\s*[!=]==?\s*"#,
@@ -457,3 +598,109 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
     ]
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_detectors_pattern_compiles() {
+        for detector in DETECTORS.iter() {
+            let pattern = &detector.regex.pattern;
+            assert!(
+                Regex::new(pattern).is_ok(),
+                "{}: {pattern} does not compile",
+                detector.kind
+            );
+        }
+    }
+
+    #[test]
+    fn a_text_without_the_prefix_compiles_nothing_and_one_with_it_is_searched() {
+        let lazy = LazyDetectorRegex::new(ascii_boundaries(r"\bsk-ant-[A-Za-z0-9_-]{20,}"));
+        assert_eq!(
+            lazy.needles,
+            Some(Needles {
+                words: vec!["sk-ant-".to_owned()],
+                any_case: false
+            })
+        );
+        assert!(lazy.for_text("git status").is_none());
+        assert!(
+            lazy.compiled.get().is_none(),
+            "compiled for a text without `sk-ant-`"
+        );
+        let key = "export KEY=sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3";
+        let regex = lazy.for_text(key).expect("the text holds the prefix");
+        assert_eq!(
+            regex.find(key).map(|m| m.as_str()),
+            Some("sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3")
+        );
+    }
+
+    #[test]
+    fn each_alternative_prefix_is_a_needle() {
+        let needles = needles_of(r"\bgh[pousr]_[A-Za-z0-9]{36}").expect("five prefixes");
+        let mut needles = needles;
+        needles.sort();
+        assert_eq!(needles, ["gho_", "ghp_", "ghr_", "ghs_", "ghu_"]);
+    }
+
+    #[test]
+    fn a_pattern_without_a_long_enough_prefix_searches_every_text() {
+        // One byte of three: too short to be worth a search.
+        assert_eq!(
+            needles_of(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}"),
+            None
+        );
+        // Any word may come first.
+        assert_eq!(needles_of(r"(?i)\b[A-Za-z0-9_.-]*passw(?:or)?d"), None);
+        let lazy = LazyDetectorRegex::new(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}".to_owned());
+        assert!(lazy.for_text("git status").is_some());
+    }
+
+    fn password_detector() -> &'static Detector {
+        DETECTORS
+            .iter()
+            .find(|d| d.kind == PASSWORD)
+            .expect("a password detector")
+    }
+
+    #[test]
+    fn named_words_are_found_in_any_case_and_a_text_without_them_is_not_searched() {
+        let detector = password_detector();
+        assert!(detector.regex_for(r#"{"command":"ls -la"}"#).is_none());
+        for text in [
+            r#"DB_PASSWORD="Xk29fjQ1""#,
+            r#"ApiKey: "Xk29fjQ1""#,
+            r#"mysql --Pwd="Xk29fjQ1""#,
+        ] {
+            let regex = detector.regex_for(text).expect("the text names a password");
+            assert!(regex.is_match(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_text_beyond_ascii_is_searched_since_case_folding_reaches_past_it() {
+        // U+212A KELVIN SIGN folds to `k`: the case-insensitive pattern reads `api_Key`.
+        let text = "api_\u{212A}ey = \"Xk29fjQ1\"";
+        let regex = password_detector()
+            .regex_for(text)
+            .expect("searched, though no ASCII spelling of the words is in it");
+        assert!(regex.is_match(text));
+    }
+
+    #[test]
+    fn a_git_status_call_searches_only_with_the_detectors_without_a_prefix() {
+        let text = r#"{"command":"git status","description":"Show the working tree"}"#;
+        let mut searched: Vec<&str> = DETECTORS
+            .iter()
+            .filter(|d| d.regex_for(text).is_some())
+            .map(|d| d.kind)
+            .collect();
+        searched.sort_unstable();
+        searched.dedup();
+        // Its first character is one of three: too short a prefix, and no word to name.
+        assert_eq!(searched, ["discord bot token"]);
+    }
+}

@@ -453,7 +453,10 @@ impl Secrets {
             ));
         };
         for (order, detector) in DETECTORS.iter().enumerate() {
-            for captures in detector.regex.captures_iter(text) {
+            let Some(regex) = detector.regex_for(text) else {
+                continue;
+            };
+            for captures in regex.captures_iter(text) {
                 let group = if detector.group == formats::FIRST_GROUP {
                     captures.iter().skip(1).flatten().next()
                 } else {

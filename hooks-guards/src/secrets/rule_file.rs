@@ -243,7 +243,8 @@ fn string(text: &str) -> Result<(String, &str), String> {
     }
     let body = text
         .strip_prefix('"')
-        .ok_or(format!("expected a string at {text}"))?;
+        // Lazily: `text` is the rest of the file, and most values are strings.
+        .ok_or_else(|| format!("expected a string at {text}"))?;
     let mut out = String::new();
     let mut chars = body.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -260,7 +261,7 @@ fn string(text: &str) -> Result<(String, &str), String> {
                     let code = u32::from_str_radix(&hex, 16)
                         .ok()
                         .and_then(char::from_u32)
-                        .ok_or(format!("a bad \\u escape: \\u{hex}"))?;
+                        .ok_or_else(|| format!("a bad \\u escape: \\u{hex}"))?;
                     out.push(code);
                 }
                 other => return Err(format!("an unknown escape \\{}", other.unwrap_or(' '))),
