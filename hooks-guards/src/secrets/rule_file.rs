@@ -75,7 +75,7 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
                 let rule = file
                     .rules
                     .last_mut()
-                    .ok_or(format!("line {at}: an allowlist before any rule"))?;
+                    .ok_or_else(|| format!("line {at}: an allowlist before any rule"))?;
                 rule.allowlists.push(Table::new());
                 section = Section::RuleAllowlist;
             }
@@ -83,7 +83,7 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
             _ => {
                 let (key, rest) = line
                     .split_once('=')
-                    .ok_or(format!("line {at}: neither a table nor `key = value`"))?;
+                    .ok_or_else(|| format!("line {at}: neither a table nor `key = value`"))?;
                 let key = key.trim();
                 if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric()) {
                     return Err(format!("line {at}: `{key}` is not a plain key"));
@@ -94,9 +94,9 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
                     let mut brackets = Brackets::default();
                     brackets.read(&rest);
                     while !brackets.closed() {
-                        let (_, more) = lines
-                            .next()
-                            .ok_or(format!("line {at}: the array of `{key}` is not closed"))?;
+                        let (_, more) = lines.next().ok_or_else(|| {
+                            format!("line {at}: the array of `{key}` is not closed")
+                        })?;
                         rest.push('\n');
                         rest.push_str(more.trim());
                         brackets.read("\n");
@@ -113,7 +113,7 @@ pub(super) fn read(text: &str) -> Result<RuleFile, String> {
                     }
                 };
                 table
-                    .ok_or(format!("line {at}: `{key}` outside a table"))?
+                    .ok_or_else(|| format!("line {at}: `{key}` outside a table"))?
                     .insert(key.to_owned(), value);
             }
         }
