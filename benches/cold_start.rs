@@ -20,6 +20,10 @@
 //! median, 10th and 90th percentile wall clock and its ratio to `/bin/true`. Before timing it
 //! checks each variant's answer (exit code and outcome), so a broken setup is an error, never
 //! a fast figure. `cargo bench --bench cold_start` (`COLD_START_ROUNDS`, default 200).
+//!
+//! `HOOKCHAIN_BASELINE=FILE` adds the hookchain variants of another build of the binary (an
+//! older commit's), named `baseline …`, to the same rounds: a before and after side by side,
+//! under the same load.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -27,7 +31,7 @@ use std::time::{Duration, Instant};
 
 /// One program line to time, with the exit code and outcome it must give.
 struct Variant {
-    name: &'static str,
+    name: String,
     program: PathBuf,
     args: Vec<String>,
     exit: i32,
@@ -89,7 +93,7 @@ impl Project {
 
     /// The directory a variant runs in: the guarded project for the guard variants.
     fn cwd_of(&self, variant: &Variant) -> &Path {
-        if variant.name.starts_with("guards") {
+        if variant.name.contains("guards") {
             &self.guarded
         } else {
             &self.bare
@@ -113,49 +117,61 @@ fn binary() -> Result<PathBuf, String> {
     }
 }
 
-fn variants(hookchain: &Path) -> Vec<Variant> {
+/// The floor: `/bin/true`.
+fn floor() -> Variant {
+    Variant {
+        name: "true".to_owned(),
+        program: PathBuf::from("/bin/true"),
+        args: Vec::new(),
+        exit: 0,
+        answer: "",
+    }
+}
+
+/// The variants of one hookchain binary, their names after `prefix`.
+fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
     let test = |file: &str| -> Vec<String> {
         ["test", "PreToolUse", "--json", "--payload-file", file]
             .map(String::from)
             .to_vec()
     };
-    vec![
+    let named = |v: Variant| Variant {
+        name: format!("{prefix}{}", v.name),
+        ..v
+    };
+    [
         Variant {
-            name: "true",
-            program: PathBuf::from("/bin/true"),
-            args: Vec::new(),
-            exit: 0,
-            answer: "",
-        },
-        Variant {
-            name: "version",
+            name: "version".to_owned(),
             program: hookchain.to_owned(),
             args: vec!["--version".to_owned()],
             exit: 0,
             answer: "hookchain",
         },
         Variant {
-            name: "no-config",
+            name: "no-config".to_owned(),
             program: hookchain.to_owned(),
             args: test("pass.json"),
             exit: 0,
             answer: "\"outcome\":\"continue\"",
         },
         Variant {
-            name: "guards",
+            name: "guards".to_owned(),
             program: hookchain.to_owned(),
             args: test("pass.json"),
             exit: 0,
             answer: "\"outcome\":\"continue\"",
         },
         Variant {
-            name: "guards-block",
+            name: "guards-block".to_owned(),
             program: hookchain.to_owned(),
             args: test("block.json"),
             exit: 2,
             answer: "\"outcome\":\"blocked\"",
         },
     ]
+    .into_iter()
+    .map(named)
+    .collect()
 }
 
 fn command(project: &Project, variant: &Variant) -> Command {
@@ -228,7 +244,18 @@ fn main() -> Result<(), String> {
     }
     let hookchain = binary()?;
     let project = Project::new().map_err(|e| format!("cannot make the temp project: {e}"))?;
-    let variants = variants(&hookchain);
+    let mut variants = vec![floor()];
+    variants.extend(self::variants(&hookchain, ""));
+    if let Some(baseline) = std::env::var_os("HOOKCHAIN_BASELINE") {
+        let baseline = PathBuf::from(baseline);
+        if !baseline.is_file() {
+            return Err(format!(
+                "HOOKCHAIN_BASELINE={}: no such file (a hookchain binary of another build)",
+                baseline.display()
+            ));
+        }
+        variants.extend(self::variants(&baseline, "baseline "));
+    }
     for variant in &variants {
         check(&project, variant)?;
     }
