@@ -116,18 +116,16 @@ impl Detector {
 
 /// A detector's regex, compiled the first time a text could hold a match. Compiling every
 /// detector costs milliseconds, most of a `hookchain` process's start, and a `git status`
-/// call holds none of their words. What a text must hold is, in this order:
+/// call holds none of their words.
 ///
-/// - the words the detector names (`needs`), one of which every match holds: compared in any
-///   ASCII case, and a text with a byte beyond ASCII is always searched (a case-insensitive
-///   pattern's `k` also matches the Kelvin sign, its `s` the long s);
-/// - else the literals every match starts with, read from the pattern's syntax tree
-///   (`regex-syntax`'s prefix extraction) without compiling it;
-/// - else nothing: every text is searched (a class too wide to list, a case-insensitive name,
-///   a literal shorter than [`MIN_NEEDLE`]).
-///
-/// So a text the regex is not run on is one it would find nothing in: what the guard finds
-/// is the same as with every regex compiled up front.
+/// A detector names words one of which every match of it holds (`needs`, as written;
+/// `needs_any_case`, in any ASCII case — and then a text with a byte beyond ASCII is always
+/// searched, since a case-insensitive pattern's `k` also matches the Kelvin sign and its `s`
+/// the long s). A detector that names none is run on every text. So a text the regex is not
+/// run on is one it would find nothing in: what the guard finds is the same as with every
+/// regex compiled up front. The words are checked by a test against the literals every match
+/// starts with, read from the pattern's syntax tree (`regex-syntax`'s prefix extraction): each
+/// such literal must hold one of them.
 struct LazyDetectorRegex {
     pattern: String,
     needles: Option<Needles>,
@@ -156,30 +154,23 @@ impl Needles {
     }
 }
 
-/// The shortest prefix literal worth a search: one or two bytes are in most texts.
-const MIN_NEEDLE: usize = 3;
-
 impl LazyDetectorRegex {
-    /// Searches the texts holding one of the literals every match starts with.
+    /// Searches every text.
     fn new(pattern: String) -> Self {
-        let needles = needles_of(&pattern).map(|words| Needles {
-            words,
-            any_case: false,
-        });
         LazyDetectorRegex {
             pattern,
-            needles,
+            needles: None,
             compiled: OnceLock::new(),
         }
     }
 
-    /// Searches the texts holding one of `words`, in any case.
-    fn needing(pattern: String, words: &[&str]) -> Self {
+    /// Searches the texts holding one of `words` (in any ASCII case with `any_case`).
+    fn needing(pattern: String, words: &[&str], any_case: bool) -> Self {
         LazyDetectorRegex {
             pattern,
             needles: Some(Needles {
                 words: words.iter().map(|w| (*w).to_owned()).collect(),
-                any_case: true,
+                any_case,
             }),
             compiled: OnceLock::new(),
         }
@@ -195,27 +186,6 @@ impl LazyDetectorRegex {
             Regex::new(&self.pattern).expect("a valid built-in regular expression")
         }))
     }
-}
-
-/// The literals every match of `pattern` starts with, when there is a finite set of them, all
-/// of valid UTF-8 and at least [`MIN_NEEDLE`] bytes long.
-fn needles_of(pattern: &str) -> Option<Vec<String>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    let hir = regex_syntax::parse(pattern).ok()?;
-    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
-    let literals = seq.literals()?;
-    if literals.is_empty() {
-        return None;
-    }
-    literals
-        .iter()
-        .map(|l| {
-            std::str::from_utf8(l.as_bytes())
-                .ok()
-                .filter(|s| s.len() >= MIN_NEEDLE)
-                .map(str::to_owned)
-        })
-        .collect()
 }
 
 fn any(_: &str) -> bool {
@@ -322,11 +292,20 @@ macro_rules! detector {
             keep: $keep,
         }
     };
-    // `needs`: words one of which every match holds, in any case (see `LazyDetectorRegex`).
-    (needs $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+    // `needs`: words one of which every match holds (see `LazyDetectorRegex`).
+    (needs: $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
         Detector {
             kind: $kind,
-            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs),
+            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs, false),
+            group: $group,
+            check: $check,
+            keep: $keep,
+        }
+    };
+    (needs_any_case: $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+        Detector {
+            kind: $kind,
+            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs, true),
             group: $group,
             check: $check,
             keep: $keep,
@@ -339,6 +318,7 @@ macro_rules! detector {
 pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
     vec![
         detector!(
+            needs: &["-----BEGIN"],
             private_key::KIND,
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
             0,
@@ -349,6 +329,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
                 .unwrap_or(0)
         ),
         detector!(
+            needs: &["sk-ant-"],
             "anthropic key",
             r"\bsk-ant-[A-Za-z0-9_-]{20,}",
             0,
@@ -356,14 +337,23 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 7
         ),
         detector!(
+            needs: &["sk-proj-", "sk-svcacct-", "sk-admin-"],
             "openai key",
             r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
             0,
             mixed,
             |s| through_separator(s, 2)
         ),
-        detector!("openai key", r"\bsk-[A-Za-z0-9]{32,}", 0, mixed, |_| 3),
         detector!(
+            needs: &["sk-"],
+            "openai key",
+            r"\bsk-[A-Za-z0-9]{32,}",
+            0,
+            mixed,
+            |_| 3
+        ),
+        detector!(
+            needs: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
             "github token",
             r"\bgh[pousr]_[A-Za-z0-9]{36}",
             0,
@@ -371,6 +361,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 4
         ),
         detector!(
+            needs: &["github_pat_"],
             "github token",
             r"\bgithub_pat_[A-Za-z0-9_]{22,}",
             0,
@@ -381,6 +372,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // its rules leave out, with shorter number groups (six digits or more, after a
         // one-digit version or not).
         detector!(
+            needs: &["xox"],
             "slack token",
             r"\bxox[abposr]-(?:[0-9]-)?(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{12,}",
             0,
@@ -390,6 +382,19 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // GitLab's tokens as its documentation gives their lengths (detect-secrets' reading):
         // a token goes on to a character that is not a word's.
         detector!(
+            needs: &[
+                    "glpat-",
+                    "gldt-",
+                    "glft-",
+                    "glsoat-",
+                    "glrt-",
+                    "GR1348941",
+                    "glcbt-",
+                    "glimt-",
+                    "glptt-",
+                    "glagent-",
+                    "gloas-"
+                ],
             "gitlab token",
             concat!(
                 r"\b((?:gl(?:pat|dt|ft|soat|rt)-|GR1348941)[A-Za-z0-9_-]{20,50}",
@@ -406,6 +411,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             }
         ),
         detector!(
+            needs: &["hooks.slack.com"],
             "slack webhook",
             r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}",
             0,
@@ -413,15 +419,31 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 33
         ),
         detector!(
+            needs: &["k_live_"],
             "stripe key",
             r"\b[sr]k_live_[A-Za-z0-9]{20,}",
             0,
             mixed,
             |_| 8
         ),
-        detector!("google api key", r"\bAIza[0-9A-Za-z_-]{35}", 0, any, |_| 4),
-        detector!("npm token", r"\bnpm_[A-Za-z0-9]{36}", 0, mixed, |_| 4),
         detector!(
+            needs: &["AIza"],
+            "google api key",
+            r"\bAIza[0-9A-Za-z_-]{35}",
+            0,
+            any,
+            |_| 4
+        ),
+        detector!(
+            needs: &["npm_"],
+            "npm token",
+            r"\bnpm_[A-Za-z0-9]{36}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["pypi-AgE"],
             "pypi token",
             r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}",
             0,
@@ -429,7 +451,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 5
         ),
         detector!(
-            needs & ["SK"],
+            needs: &["SK"],
             "twilio key",
             r"\bSK[0-9a-f]{32}\b",
             0,
@@ -437,6 +459,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 2
         ),
         detector!(
+            needs: &["SG."],
             "sendgrid key",
             r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
             0,
@@ -444,15 +467,31 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 3
         ),
         detector!(
+            needs: &["hf_"],
             "hugging face token",
             r"\bhf_[A-Za-z0-9]{34}",
             0,
             random,
             |_| 3
         ),
-        detector!("groq key", r"\bgsk_[A-Za-z0-9]{48,}", 0, mixed, |_| 4),
-        detector!("xai key", r"\bxai-[A-Za-z0-9]{70,}", 0, mixed, |_| 4),
         detector!(
+            needs: &["gsk_"],
+            "groq key",
+            r"\bgsk_[A-Za-z0-9]{48,}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["xai-"],
+            "xai key",
+            r"\bxai-[A-Za-z0-9]{70,}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["_v1_"],
             "digitalocean token",
             r"\bdo[por]_v1_[a-f0-9]{64}",
             0,
@@ -460,6 +499,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 7
         ),
         detector!(
+            needs: &["shp"],
             "shopify token",
             r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
             0,
@@ -474,7 +514,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
-            needs & ["-us"],
+            needs: &["-us"],
             "mailchimp key",
             r"\b[0-9a-f]{32}-us[0-9]{1,2}\b",
             0,
@@ -484,7 +524,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // A legacy npm token is a UUID; a registry's `//host/:_authToken=` in `.npmrc` says it
         // is one.
         detector!(
-            needs & [":_authToken"],
+            needs: &[":_authToken"],
             "npm token",
             r#"//[^\s/:]+(?:/[^\s:]*)?/:_authToken\s*=\s*["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b"#,
             1,
@@ -492,7 +532,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
-            needs & [":AA"],
+            needs: &[":AA"],
             "telegram bot token",
             r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}",
             0,
@@ -500,6 +540,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |s| s.find(':').map_or(0, |i| i + 1)
         ),
         detector!(
+            needs: &["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
             "aws access key id",
             r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
             0,
@@ -510,7 +551,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // …`, `--aws-secret-access-key …`).
         // Each of the three names holds `secret`.
         detector!(
-            needs & ["secret"],
+            needs_any_case: &["secret"],
             "aws secret access key",
             r#"(?i)(?:aws[_-]?secret[_-]?access[_-]?key|aws[_-]?secret[_-]?key|secret[_-]?access[_-]?key)["']?(?:\s*[:=]\s*|\s+)["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             1,
@@ -519,6 +560,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // Next to its key id: a credentials CSV (`id,secret`), `id secret`, `"id": "secret"`.
         detector!(
+            needs: &["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
             "aws secret access key",
             r#"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}["']?[ \t]*[,;:=|\t ][ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             1,
@@ -526,6 +568,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs: &["AccountKey="],
             "azure storage key",
             r"AccountKey=([A-Za-z0-9+/]{86}==)",
             1,
@@ -534,6 +577,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // Signed or not (`alg: none` carries its claims all the same).
         detector!(
+            needs: &["eyJ"],
             "jwt",
             r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{10,})?",
             0,
@@ -541,6 +585,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 3
         ),
         detector!(
+            needs_any_case: &["author"],
             "bearer token",
             r#"(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)"#,
             1,
@@ -549,7 +594,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // `scheme://user:password@host`: a connection string with its password.
         detector!(
-            needs & ["://"],
+            needs: &["://"],
             "url password",
             r#"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[A-Za-z0-9.-]+"#,
             1,
@@ -557,6 +602,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs_any_case: &["priv", "secr", "sign", "wallet"],
             "hex private key",
             r#"(?i)(?:private[_ -]?key|priv[_-]?key|secret[_ -]?key|signing[_ -]?key|wallet[_ -]?key)["']?\s*[:=]\s*["']?((?:0x)?[0-9a-f]{64})\b"#,
             1,
@@ -572,7 +618,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
         // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
-            needs & ["pass", "pwd", "secret", "key"],
+            needs_any_case: &["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?i)\b[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*"#,
@@ -586,7 +632,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
         // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
-            needs & ["pass", "pwd", "secret", "key"],
+            needs_any_case: &["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})')\s*[!=]==?\s*"#,
@@ -603,6 +649,31 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
 mod tests {
     use super::*;
 
+    /// The shortest prefix literal a test holds words against: one or two bytes cannot hold
+    /// a word worth a search.
+    const MIN_NEEDLE: usize = 3;
+
+    /// The literals every match of `pattern` starts with, when there is a finite set of them,
+    /// all of valid UTF-8 and at least [`MIN_NEEDLE`] bytes long.
+    fn needles_of(pattern: &str) -> Option<Vec<String>> {
+        use regex_syntax::hir::literal::{ExtractKind, Extractor};
+        let hir = regex_syntax::parse(pattern).ok()?;
+        let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+        let literals = seq.literals()?;
+        if literals.is_empty() {
+            return None;
+        }
+        literals
+            .iter()
+            .map(|l| {
+                std::str::from_utf8(l.as_bytes())
+                    .ok()
+                    .filter(|s| s.len() >= MIN_NEEDLE)
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
     #[test]
     fn every_detectors_pattern_compiles() {
         for detector in DETECTORS.iter() {
@@ -616,16 +687,14 @@ mod tests {
     }
 
     #[test]
-    fn a_text_without_the_prefix_compiles_nothing_and_one_with_it_is_searched() {
-        let lazy = LazyDetectorRegex::new(ascii_boundaries(r"\bsk-ant-[A-Za-z0-9_-]{20,}"));
-        assert_eq!(
-            lazy.needles,
-            Some(Needles {
-                words: vec!["sk-ant-".to_owned()],
-                any_case: false
-            })
+    fn a_text_without_the_word_compiles_nothing_and_one_with_it_is_searched() {
+        let lazy = LazyDetectorRegex::needing(
+            ascii_boundaries(r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+            &["sk-ant-"],
+            false,
         );
         assert!(lazy.for_text("git status").is_none());
+        assert!(lazy.for_text("SK-ANT-").is_none(), "compared as written");
         assert!(
             lazy.compiled.get().is_none(),
             "compiled for a text without `sk-ant-`"
@@ -638,6 +707,58 @@ mod tests {
         );
     }
 
+    /// Every literal a match can start with holds one of the detector's words (as written, or
+    /// in any ASCII case for `needs_any_case`; a literal beyond ASCII needs none, since a text
+    /// holding it is always searched). The detectors whose prefixes cannot be listed are
+    /// named, each with why its words hold.
+    #[test]
+    fn each_detectors_words_are_in_every_prefix_its_matches_start_with() {
+        let unlisted = [
+            // `[MNO]`: no word, every text searched.
+            "discord bot token",
+            // `[0-9a-f]{32}-us`, `\d{8,10}:AA`, `SK` + hex: the literal after the class.
+            "mailchimp key",
+            "telegram bot token",
+            "twilio key",
+            // `//host/:_authToken=`, `scheme://user:password@`: the fixed part after the host
+            // or scheme.
+            "npm token",
+            "url password",
+            // Each name alternative holds the word (see the comments on the detectors).
+            "aws secret access key",
+            PASSWORD,
+        ];
+        for detector in DETECTORS.iter() {
+            let lazy = &detector.regex;
+            let Some(prefixes) = needles_of(&lazy.pattern) else {
+                assert!(
+                    unlisted.contains(&detector.kind),
+                    "{}: its prefixes cannot be listed; say why its words hold",
+                    detector.kind
+                );
+                continue;
+            };
+            let needles = lazy.needles.as_ref().expect("words for a listed prefix");
+            for prefix in &prefixes {
+                let held = !prefix.is_ascii()
+                    || needles.words.iter().any(|w| {
+                        if needles.any_case {
+                            prefix
+                                .to_ascii_lowercase()
+                                .contains(&w.to_ascii_lowercase())
+                        } else {
+                            prefix.contains(w.as_str())
+                        }
+                    });
+                assert!(
+                    held,
+                    "{}: the prefix `{prefix}` holds none of {:?}",
+                    detector.kind, needles.words
+                );
+            }
+        }
+    }
+
     #[test]
     fn each_alternative_prefix_is_a_needle() {
         let needles = needles_of(r"\bgh[pousr]_[A-Za-z0-9]{36}").expect("five prefixes");
@@ -647,8 +768,9 @@ mod tests {
     }
 
     #[test]
-    fn a_pattern_without_a_long_enough_prefix_searches_every_text() {
-        // One byte of three: too short to be worth a search.
+    fn a_pattern_without_a_long_enough_prefix_lists_none_and_a_detector_without_words_searches_all()
+    {
+        // One byte of three: too short to hold a word.
         assert_eq!(
             needles_of(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}"),
             None
