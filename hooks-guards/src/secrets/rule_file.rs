@@ -245,6 +245,12 @@ fn string(text: &str) -> Result<(String, &str), String> {
         .strip_prefix('"')
         // Lazily: `text` is the rest of the file, and most values are strings.
         .ok_or_else(|| format!("expected a string at {text}"))?;
+    // Most strings hold no escape: one search and one copy.
+    if let Some(end) = body.find(['"', '\\', '\n'])
+        && body.as_bytes()[end] == b'"'
+    {
+        return Ok((body[..end].to_owned(), &body[end + 1..]));
+    }
     let mut out = String::new();
     let mut chars = body.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -335,5 +341,23 @@ mod tests {
             let error = read(text).unwrap_err();
             assert!(error.starts_with(said), "{text:?}: {error}");
         }
+    }
+
+    #[test]
+    fn a_basic_string_ends_at_its_first_unescaped_quote_with_or_without_escapes() {
+        assert_eq!(string("\"plain\" # c"), Ok(("plain".to_owned(), " # c")));
+        assert_eq!(string("\"\", x"), Ok((String::new(), ", x")));
+        assert_eq!(
+            string(r#""a\"b\\" rest"#),
+            Ok((r#"a"b\"#.to_owned(), " rest"))
+        );
+        assert_eq!(
+            string("\"runs\npast\""),
+            Err("a \"…\" string runs past its line".to_owned())
+        );
+        assert_eq!(
+            string("\"open"),
+            Err("a \"…\" string is not closed".to_owned())
+        );
     }
 }
