@@ -15,6 +15,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::Regex;
 
 use super::catalogue::shannon_entropy;
@@ -107,10 +108,102 @@ pub(super) struct Detector {
 }
 
 impl Detector {
-    /// The detector's regex, compiled on first use, when `text` holds one of the literals
-    /// every match of it starts with; `None` when it holds none (the regex would find nothing).
-    pub(super) fn regex_for(&self, text: &str) -> Option<&Regex> {
-        self.regex.for_text(text)
+    /// The detector's regex, compiled on first use.
+    pub(super) fn regex(&self) -> &Regex {
+        self.regex.compiled()
+    }
+}
+
+/// The detectors that could find something in `text` (by their order in [`DETECTORS`]):
+/// those that name no word, and those whose words `text` holds (see [`LazyDetectorRegex`]).
+pub(super) fn candidates(text: &str) -> Vec<bool> {
+    static WORDS: LazyLock<WordSearch> =
+        LazyLock::new(|| WordSearch::new(DETECTORS.iter().map(|d| d.regex.needles.as_ref())));
+    WORDS.candidates(text)
+}
+
+/// One search for the words of every detector: one automaton for the words compared as
+/// written, one for those compared in any ASCII case.
+struct WordSearch {
+    detectors: usize,
+    /// Detectors that name no word: every text is theirs.
+    unconditional: Vec<usize>,
+    exact: Option<(AhoCorasick, Vec<usize>)>,
+    any_case: Option<(AhoCorasick, Vec<usize>)>,
+    /// The detectors of `any_case`: every text beyond ASCII is theirs.
+    any_case_detectors: Vec<usize>,
+}
+
+impl WordSearch {
+    fn new<'a>(needles: impl Iterator<Item = Option<&'a Needles>>) -> WordSearch {
+        let mut unconditional = Vec::new();
+        let (mut exact, mut any_case) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        let mut any_case_detectors = Vec::new();
+        let mut detectors = 0;
+        for (index, needles) in needles.enumerate() {
+            detectors += 1;
+            let Some(needles) = needles else {
+                unconditional.push(index);
+                continue;
+            };
+            let (words, owners) = if needles.any_case {
+                any_case_detectors.push(index);
+                &mut any_case
+            } else {
+                &mut exact
+            };
+            for word in &needles.words {
+                words.push(word.clone());
+                owners.push(index);
+            }
+        }
+        // An automaton that cannot be built leaves its detectors to run on every text.
+        let build = |(words, owners): (Vec<String>, Vec<usize>),
+                     any_case: bool,
+                     unconditional: &mut Vec<usize>| {
+            if words.is_empty() {
+                return None;
+            }
+            // The automaton quickest to build: a process may scan one short text.
+            match AhoCorasick::builder()
+                .ascii_case_insensitive(any_case)
+                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                .build(&words)
+            {
+                Ok(automaton) => Some((automaton, owners)),
+                Err(_) => {
+                    unconditional.extend(owners);
+                    None
+                }
+            }
+        };
+        let exact = build(exact, false, &mut unconditional);
+        let any_case = build(any_case, true, &mut unconditional);
+        WordSearch {
+            detectors,
+            unconditional,
+            exact,
+            any_case,
+            any_case_detectors,
+        }
+    }
+
+    fn candidates(&self, text: &str) -> Vec<bool> {
+        let mut run = vec![false; self.detectors];
+        for index in &self.unconditional {
+            run[*index] = true;
+        }
+        if !text.is_ascii() {
+            for index in &self.any_case_detectors {
+                run[*index] = true;
+            }
+        }
+        for (automaton, owners) in [&self.exact, &self.any_case].into_iter().flatten() {
+            for m in automaton.find_overlapping_iter(text) {
+                run[owners[m.pattern().as_usize()]] = true;
+            }
+        }
+        run
     }
 }
 
@@ -123,7 +216,8 @@ impl Detector {
 /// searched, since a case-insensitive pattern's `k` also matches the Kelvin sign and its `s`
 /// the long s). A detector that names none is run on every text. So a text the regex is not
 /// run on is one it would find nothing in: what the guard finds is the same as with every
-/// regex compiled up front. The words are checked by a test against the literals every match
+/// regex compiled up front. The words of all detectors are looked for in one search
+/// ([`candidates`]), as the catalogue looks for its keywords. The words are checked by a test against the literals every match
 /// starts with, read from the pattern's syntax tree (`regex-syntax`'s prefix extraction): each
 /// such literal must hold one of them.
 struct LazyDetectorRegex {
@@ -138,20 +232,6 @@ struct Needles {
     words: Vec<String>,
     /// Compared in any ASCII case (and texts beyond ASCII always searched).
     any_case: bool,
-}
-
-impl Needles {
-    fn found_in(&self, text: &str) -> bool {
-        if !self.any_case {
-            return self.words.iter().any(|w| text.contains(w.as_str()));
-        }
-        !text.is_ascii()
-            || self.words.iter().any(|w| {
-                text.as_bytes()
-                    .windows(w.len())
-                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
-            })
-    }
 }
 
 impl LazyDetectorRegex {
@@ -176,15 +256,9 @@ impl LazyDetectorRegex {
         }
     }
 
-    fn for_text(&self, text: &str) -> Option<&Regex> {
-        if let Some(needles) = &self.needles
-            && !needles.found_in(text)
-        {
-            return None;
-        }
-        Some(self.compiled.get_or_init(|| {
-            Regex::new(&self.pattern).expect("a valid built-in regular expression")
-        }))
+    fn compiled(&self) -> &Regex {
+        self.compiled
+            .get_or_init(|| Regex::new(&self.pattern).expect("a valid built-in regular expression"))
     }
 }
 
@@ -687,20 +761,17 @@ mod tests {
     }
 
     #[test]
-    fn a_text_without_the_word_compiles_nothing_and_one_with_it_is_searched() {
+    fn a_text_without_the_word_is_not_searched_and_one_with_it_is() {
         let lazy = LazyDetectorRegex::needing(
             ascii_boundaries(r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
             &["sk-ant-"],
             false,
         );
-        assert!(lazy.for_text("git status").is_none());
-        assert!(lazy.for_text("SK-ANT-").is_none(), "compared as written");
-        assert!(
-            lazy.compiled.get().is_none(),
-            "compiled for a text without `sk-ant-`"
-        );
+        assert!(!searched_alone(&lazy, "git status"));
+        assert!(!searched_alone(&lazy, "SK-ANT-"), "compared as written");
         let key = "export KEY=sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3";
-        let regex = lazy.for_text(key).expect("the text holds the prefix");
+        assert!(searched_alone(&lazy, key), "the text holds the word");
+        let regex = lazy.compiled();
         assert_eq!(
             regex.find(key).map(|m| m.as_str()),
             Some("sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3")
@@ -778,7 +849,21 @@ mod tests {
         // Any word may come first.
         assert_eq!(needles_of(r"(?i)\b[A-Za-z0-9_.-]*passw(?:or)?d"), None);
         let lazy = LazyDetectorRegex::new(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}".to_owned());
-        assert!(lazy.for_text("git status").is_some());
+        assert!(searched_alone(&lazy, "git status"));
+    }
+
+    /// Is `text` searched by `lazy`'s regex, as the only detector?
+    fn searched_alone(lazy: &LazyDetectorRegex, text: &str) -> bool {
+        WordSearch::new(std::iter::once(lazy.needles.as_ref())).candidates(text)[0]
+    }
+
+    /// `detector`'s regex when the guard would run it on `text`.
+    fn regex_for<'a>(detector: &'a Detector, text: &str) -> Option<&'a Regex> {
+        let index = DETECTORS
+            .iter()
+            .position(|d| std::ptr::eq(d, detector))
+            .expect("one of the detectors");
+        candidates(text)[index].then(|| detector.regex())
     }
 
     fn password_detector() -> &'static Detector {
@@ -791,13 +876,13 @@ mod tests {
     #[test]
     fn named_words_are_found_in_any_case_and_a_text_without_them_is_not_searched() {
         let detector = password_detector();
-        assert!(detector.regex_for(r#"{"command":"ls -la"}"#).is_none());
+        assert!(regex_for(detector, r#"{"command":"ls -la"}"#).is_none());
         for text in [
             r#"DB_PASSWORD="Xk29fjQ1""#,
             r#"ApiKey: "Xk29fjQ1""#,
             r#"mysql --Pwd="Xk29fjQ1""#,
         ] {
-            let regex = detector.regex_for(text).expect("the text names a password");
+            let regex = regex_for(detector, text).expect("the text names a password");
             assert!(regex.is_match(text), "{text}");
         }
     }
@@ -806,8 +891,7 @@ mod tests {
     fn a_text_beyond_ascii_is_searched_since_case_folding_reaches_past_it() {
         // U+212A KELVIN SIGN folds to `k`: the case-insensitive pattern reads `api_Key`.
         let text = "api_\u{212A}ey = \"Xk29fjQ1\"";
-        let regex = password_detector()
-            .regex_for(text)
+        let regex = regex_for(password_detector(), text)
             .expect("searched, though no ASCII spelling of the words is in it");
         assert!(regex.is_match(text));
     }
@@ -815,10 +899,12 @@ mod tests {
     #[test]
     fn a_git_status_call_searches_only_with_the_detectors_without_a_prefix() {
         let text = r#"{"command":"git status","description":"Show the working tree"}"#;
+        let candidates = candidates(text);
         let mut searched: Vec<&str> = DETECTORS
             .iter()
-            .filter(|d| d.regex_for(text).is_some())
-            .map(|d| d.kind)
+            .zip(candidates)
+            .filter(|(_, run)| *run)
+            .map(|(d, _)| d.kind)
             .collect();
         searched.sort_unstable();
         searched.dedup();

@@ -454,11 +454,12 @@ impl Secrets {
                 },
             ));
         };
+        let candidates = formats::candidates(text);
         for (order, detector) in DETECTORS.iter().enumerate() {
-            let Some(regex) = detector.regex_for(text) else {
+            if !candidates[order] {
                 continue;
-            };
-            for captures in regex.captures_iter(text) {
+            }
+            for captures in detector.regex().captures_iter(text) {
                 let group = if detector.group == formats::FIRST_GROUP {
                     captures.iter().skip(1).flatten().next()
                 } else {
