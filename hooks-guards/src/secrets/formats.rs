@@ -10,6 +10,11 @@
 //!   followed by a letter or a digit (`my_ghp_helper` and a longer word are not keys).
 //! - The detectors are listed the more specific first: at the same place, the first one found
 //!   wins (the guard then merges what overlaps, see [`super::Secrets::scan`]).
+//! - A detector's regex is compiled the first time a text holds one of the words the detector
+//!   names, words every match of it holds (checked by a test against the prefixes read from
+//!   its pattern); all detectors' words are looked for in one search ([`candidates`]). A
+//!   detector that names none runs on every text. What the guard finds is the same as with
+//!   every regex compiled up front.
 //! - Where a vendor's key is random, the check is that it looks random (a digit and a letter,
 //!   or enough entropy): a word or an identifier with the vendor's prefix is not a key.
 
