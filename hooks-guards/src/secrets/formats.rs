@@ -222,9 +222,9 @@ impl WordSearch {
 /// the long s). A detector that names none is run on every text. So a text the regex is not
 /// run on is one it would find nothing in: what the guard finds is the same as with every
 /// regex compiled up front. The words of all detectors are looked for in one search
-/// ([`candidates`]), as the catalogue looks for its keywords. The words are checked by a test against the literals every match
-/// starts with, read from the pattern's syntax tree (`regex-syntax`'s prefix extraction): each
-/// such literal must hold one of them.
+/// ([`candidates`]), as the catalogue looks for its keywords. The words are checked by a test
+/// against the literals every match starts with, read from the pattern's syntax tree
+/// (`regex-syntax`'s prefix extraction): each such literal must hold one of them.
 struct LazyDetectorRegex {
     pattern: String,
     needles: Option<Needles>,
