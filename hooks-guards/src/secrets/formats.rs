@@ -10,11 +10,17 @@
 //!   followed by a letter or a digit (`my_ghp_helper` and a longer word are not keys).
 //! - The detectors are listed the more specific first: at the same place, the first one found
 //!   wins (the guard then merges what overlaps, see [`super::Secrets::scan`]).
+//! - A detector's regex is compiled the first time a text holds one of the words the detector
+//!   names, words every match of it holds (checked by a test against the prefixes read from
+//!   its pattern); all detectors' words are looked for in one search ([`candidates`]). A
+//!   detector that names none runs on every text. What the guard finds is the same as with
+//!   every regex compiled up front.
 //! - Where a vendor's key is random, the check is that it looks random (a digit and a letter,
 //!   or enough entropy): a word or an identifier with the vendor's prefix is not a key.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::Regex;
 
 use super::catalogue::shannon_entropy;
@@ -100,10 +106,165 @@ fn is_password(s: &str) -> bool {
 /// and how many of its first bytes a mask keeps.
 pub(super) struct Detector {
     pub(super) kind: &'static str,
-    pub(super) regex: Regex,
+    regex: LazyDetectorRegex,
     pub(super) group: usize,
     pub(super) check: fn(&str) -> bool,
     pub(super) keep: fn(&str) -> usize,
+}
+
+impl Detector {
+    /// The detector's regex, compiled on first use.
+    pub(super) fn regex(&self) -> &Regex {
+        self.regex.compiled()
+    }
+}
+
+/// The detectors that could find something in `text` (by their order in [`DETECTORS`]):
+/// those that name no word, and those whose words `text` holds (see [`LazyDetectorRegex`]).
+pub(super) fn candidates(text: &str) -> Vec<bool> {
+    static WORDS: LazyLock<WordSearch> =
+        LazyLock::new(|| WordSearch::new(DETECTORS.iter().map(|d| d.regex.needles.as_ref())));
+    WORDS.candidates(text)
+}
+
+/// One search for the words of every detector: one automaton for the words compared as
+/// written, one for those compared in any ASCII case.
+struct WordSearch {
+    detectors: usize,
+    /// Detectors that name no word: every text is theirs.
+    unconditional: Vec<usize>,
+    exact: Option<(AhoCorasick, Vec<usize>)>,
+    any_case: Option<(AhoCorasick, Vec<usize>)>,
+    /// The detectors of `any_case`: every text beyond ASCII is theirs.
+    any_case_detectors: Vec<usize>,
+}
+
+impl WordSearch {
+    fn new<'a>(needles: impl Iterator<Item = Option<&'a Needles>>) -> WordSearch {
+        let mut unconditional = Vec::new();
+        let (mut exact, mut any_case) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        let mut any_case_detectors = Vec::new();
+        let mut detectors = 0;
+        for (index, needles) in needles.enumerate() {
+            detectors += 1;
+            let Some(needles) = needles else {
+                unconditional.push(index);
+                continue;
+            };
+            let (words, owners) = if needles.any_case {
+                any_case_detectors.push(index);
+                &mut any_case
+            } else {
+                &mut exact
+            };
+            for word in &needles.words {
+                words.push(word.clone());
+                owners.push(index);
+            }
+        }
+        // An automaton that cannot be built leaves its detectors to run on every text.
+        let build = |(words, owners): (Vec<String>, Vec<usize>),
+                     any_case: bool,
+                     unconditional: &mut Vec<usize>| {
+            if words.is_empty() {
+                return None;
+            }
+            // The automaton quickest to build: a process may scan one short text.
+            match AhoCorasick::builder()
+                .ascii_case_insensitive(any_case)
+                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                .build(&words)
+            {
+                Ok(automaton) => Some((automaton, owners)),
+                Err(_) => {
+                    unconditional.extend(owners);
+                    None
+                }
+            }
+        };
+        let exact = build(exact, false, &mut unconditional);
+        let any_case = build(any_case, true, &mut unconditional);
+        WordSearch {
+            detectors,
+            unconditional,
+            exact,
+            any_case,
+            any_case_detectors,
+        }
+    }
+
+    fn candidates(&self, text: &str) -> Vec<bool> {
+        let mut run = vec![false; self.detectors];
+        for index in &self.unconditional {
+            run[*index] = true;
+        }
+        if !text.is_ascii() {
+            for index in &self.any_case_detectors {
+                run[*index] = true;
+            }
+        }
+        for (automaton, owners) in [&self.exact, &self.any_case].into_iter().flatten() {
+            for m in automaton.find_overlapping_iter(text) {
+                run[owners[m.pattern().as_usize()]] = true;
+            }
+        }
+        run
+    }
+}
+
+/// A detector's regex, compiled the first time a text could hold a match. Compiling every
+/// detector costs milliseconds, most of a `hookchain` process's start, and a `git status`
+/// call holds none of their words.
+///
+/// A detector names words one of which every match of it holds (`needs`, as written;
+/// `needs_any_case`, in any ASCII case — and then a text with a byte beyond ASCII is always
+/// searched, since a case-insensitive pattern's `k` also matches the Kelvin sign and its `s`
+/// the long s). A detector that names none is run on every text. So a text the regex is not
+/// run on is one it would find nothing in: what the guard finds is the same as with every
+/// regex compiled up front. The words of all detectors are looked for in one search
+/// ([`candidates`]), as the catalogue looks for its keywords. The words are checked by a test
+/// against the literals every match starts with, read from the pattern's syntax tree
+/// (`regex-syntax`'s prefix extraction): each such literal must hold one of them.
+struct LazyDetectorRegex {
+    pattern: String,
+    needles: Option<Needles>,
+    compiled: OnceLock<Regex>,
+}
+
+/// Words one of which a text must hold for a regex to find anything in it.
+#[derive(Debug, PartialEq)]
+struct Needles {
+    words: Vec<String>,
+    /// Compared in any ASCII case (and texts beyond ASCII always searched).
+    any_case: bool,
+}
+
+impl LazyDetectorRegex {
+    /// Searches every text.
+    fn new(pattern: String) -> Self {
+        LazyDetectorRegex {
+            pattern,
+            needles: None,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// Searches the texts holding one of `words` (in any ASCII case with `any_case`).
+    fn needing(pattern: String, words: &[&str], any_case: bool) -> Self {
+        LazyDetectorRegex {
+            pattern,
+            needles: Some(Needles {
+                words: words.iter().map(|w| (*w).to_owned()).collect(),
+                any_case,
+            }),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn compiled(&self) -> &Regex {
+        self.compiled
+            .get_or_init(|| Regex::new(&self.pattern).expect("a valid built-in regular expression"))
+    }
 }
 
 fn any(_: &str) -> bool {
@@ -204,7 +365,26 @@ macro_rules! detector {
     ($kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
         Detector {
             kind: $kind,
-            regex: Regex::new(&ascii_boundaries($re)).expect("a valid built-in regular expression"),
+            regex: LazyDetectorRegex::new(ascii_boundaries($re)),
+            group: $group,
+            check: $check,
+            keep: $keep,
+        }
+    };
+    // `needs`: words one of which every match holds (see `LazyDetectorRegex`).
+    (needs: $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+        Detector {
+            kind: $kind,
+            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs, false),
+            group: $group,
+            check: $check,
+            keep: $keep,
+        }
+    };
+    (needs_any_case: $needs:expr, $kind:expr, $re:expr, $group:expr, $check:expr, $keep:expr) => {
+        Detector {
+            kind: $kind,
+            regex: LazyDetectorRegex::needing(ascii_boundaries($re), $needs, true),
             group: $group,
             check: $check,
             keep: $keep,
@@ -217,6 +397,7 @@ macro_rules! detector {
 pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
     vec![
         detector!(
+            needs: &["-----BEGIN"],
             private_key::KIND,
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
             0,
@@ -227,6 +408,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
                 .unwrap_or(0)
         ),
         detector!(
+            needs: &["sk-ant-"],
             "anthropic key",
             r"\bsk-ant-[A-Za-z0-9_-]{20,}",
             0,
@@ -234,14 +416,23 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 7
         ),
         detector!(
+            needs: &["sk-proj-", "sk-svcacct-", "sk-admin-"],
             "openai key",
             r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
             0,
             mixed,
             |s| through_separator(s, 2)
         ),
-        detector!("openai key", r"\bsk-[A-Za-z0-9]{32,}", 0, mixed, |_| 3),
         detector!(
+            needs: &["sk-"],
+            "openai key",
+            r"\bsk-[A-Za-z0-9]{32,}",
+            0,
+            mixed,
+            |_| 3
+        ),
+        detector!(
+            needs: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
             "github token",
             r"\bgh[pousr]_[A-Za-z0-9]{36}",
             0,
@@ -249,6 +440,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 4
         ),
         detector!(
+            needs: &["github_pat_"],
             "github token",
             r"\bgithub_pat_[A-Za-z0-9_]{22,}",
             0,
@@ -259,6 +451,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // its rules leave out, with shorter number groups (six digits or more, after a
         // one-digit version or not).
         detector!(
+            needs: &["xox"],
             "slack token",
             r"\bxox[abposr]-(?:[0-9]-)?(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{12,}",
             0,
@@ -268,6 +461,19 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // GitLab's tokens as its documentation gives their lengths (detect-secrets' reading):
         // a token goes on to a character that is not a word's.
         detector!(
+            needs: &[
+                    "glpat-",
+                    "gldt-",
+                    "glft-",
+                    "glsoat-",
+                    "glrt-",
+                    "GR1348941",
+                    "glcbt-",
+                    "glimt-",
+                    "glptt-",
+                    "glagent-",
+                    "gloas-"
+                ],
             "gitlab token",
             concat!(
                 r"\b((?:gl(?:pat|dt|ft|soat|rt)-|GR1348941)[A-Za-z0-9_-]{20,50}",
@@ -284,6 +490,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             }
         ),
         detector!(
+            needs: &["hooks.slack.com"],
             "slack webhook",
             r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}",
             0,
@@ -291,23 +498,47 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 33
         ),
         detector!(
+            needs: &["k_live_"],
             "stripe key",
             r"\b[sr]k_live_[A-Za-z0-9]{20,}",
             0,
             mixed,
             |_| 8
         ),
-        detector!("google api key", r"\bAIza[0-9A-Za-z_-]{35}", 0, any, |_| 4),
-        detector!("npm token", r"\bnpm_[A-Za-z0-9]{36}", 0, mixed, |_| 4),
         detector!(
+            needs: &["AIza"],
+            "google api key",
+            r"\bAIza[0-9A-Za-z_-]{35}",
+            0,
+            any,
+            |_| 4
+        ),
+        detector!(
+            needs: &["npm_"],
+            "npm token",
+            r"\bnpm_[A-Za-z0-9]{36}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["pypi-AgE"],
             "pypi token",
             r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}",
             0,
             any,
             |_| 5
         ),
-        detector!("twilio key", r"\bSK[0-9a-f]{32}\b", 0, mixed, |_| 2),
         detector!(
+            needs: &["SK"],
+            "twilio key",
+            r"\bSK[0-9a-f]{32}\b",
+            0,
+            mixed,
+            |_| 2
+        ),
+        detector!(
+            needs: &["SG."],
             "sendgrid key",
             r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
             0,
@@ -315,15 +546,31 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 3
         ),
         detector!(
+            needs: &["hf_"],
             "hugging face token",
             r"\bhf_[A-Za-z0-9]{34}",
             0,
             random,
             |_| 3
         ),
-        detector!("groq key", r"\bgsk_[A-Za-z0-9]{48,}", 0, mixed, |_| 4),
-        detector!("xai key", r"\bxai-[A-Za-z0-9]{70,}", 0, mixed, |_| 4),
         detector!(
+            needs: &["gsk_"],
+            "groq key",
+            r"\bgsk_[A-Za-z0-9]{48,}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["xai-"],
+            "xai key",
+            r"\bxai-[A-Za-z0-9]{70,}",
+            0,
+            mixed,
+            |_| 4
+        ),
+        detector!(
+            needs: &["_v1_"],
             "digitalocean token",
             r"\bdo[por]_v1_[a-f0-9]{64}",
             0,
@@ -331,6 +578,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 7
         ),
         detector!(
+            needs: &["shp"],
             "shopify token",
             r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
             0,
@@ -345,6 +593,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs: &["-us"],
             "mailchimp key",
             r"\b[0-9a-f]{32}-us[0-9]{1,2}\b",
             0,
@@ -354,6 +603,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         // A legacy npm token is a UUID; a registry's `//host/:_authToken=` in `.npmrc` says it
         // is one.
         detector!(
+            needs: &[":_authToken"],
             "npm token",
             r#"//[^\s/:]+(?:/[^\s:]*)?/:_authToken\s*=\s*["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b"#,
             1,
@@ -361,6 +611,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs: &[":AA"],
             "telegram bot token",
             r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}",
             0,
@@ -368,6 +619,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |s| s.find(':').map_or(0, |i| i + 1)
         ),
         detector!(
+            needs: &["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
             "aws access key id",
             r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
             0,
@@ -376,7 +628,9 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // After its name, with `=`, `:` or a space (`aws configure set aws_secret_access_key
         // …`, `--aws-secret-access-key …`).
+        // Each of the three names holds `secret`.
         detector!(
+            needs_any_case: &["secret"],
             "aws secret access key",
             r#"(?i)(?:aws[_-]?secret[_-]?access[_-]?key|aws[_-]?secret[_-]?key|secret[_-]?access[_-]?key)["']?(?:\s*[:=]\s*|\s+)["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             1,
@@ -385,6 +639,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // Next to its key id: a credentials CSV (`id,secret`), `id secret`, `"id": "secret"`.
         detector!(
+            needs: &["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
             "aws secret access key",
             r#"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}["']?[ \t]*[,;:=|\t ][ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
             1,
@@ -392,6 +647,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs: &["AccountKey="],
             "azure storage key",
             r"AccountKey=([A-Za-z0-9+/]{86}==)",
             1,
@@ -400,6 +656,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // Signed or not (`alg: none` carries its claims all the same).
         detector!(
+            needs: &["eyJ"],
             "jwt",
             r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{10,})?",
             0,
@@ -407,6 +664,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             |_| 3
         ),
         detector!(
+            needs_any_case: &["author"],
             "bearer token",
             r#"(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)"#,
             1,
@@ -415,6 +673,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // `scheme://user:password@host`: a connection string with its password.
         detector!(
+            needs: &["://"],
             "url password",
             r#"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@'"<>]{1,64}:([^\s/@'"<>]{3,128})@[A-Za-z0-9.-]+"#,
             1,
@@ -422,6 +681,7 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             none
         ),
         detector!(
+            needs_any_case: &["priv", "secr", "sign", "wallet"],
             "hex private key",
             r#"(?i)(?:private[_ -]?key|priv[_-]?key|secret[_ -]?key|signing[_ -]?key|wallet[_ -]?key)["']?\s*[:=]\s*["']?((?:0x)?[0-9a-f]{64})\b"#,
             1,
@@ -434,7 +694,10 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
         // A quoted value assigned to (or compared with) a name that says it is a password or
         // a key: `password = "…"`, `"db_pass": "…"`, `if (api_key == "…")`, `"…" == passwd`.
+        // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
+        // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
+            needs_any_case: &["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?i)\b[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|secrete?|api_?key|private_?key|db_?pass)[A-Za-z0-9_]*"#,
@@ -445,7 +708,10 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
             is_password,
             none
         ),
+        // Each name it knows holds `pass` (`passwd`, `password`, `passphrase`, `db_pass`),
+        // `pwd`, `secret` or `key` (`api_key`, `apikey`, `private_key`).
         detector!(
+            needs_any_case: &["pass", "pwd", "secret", "key"],
             PASSWORD,
             concat!(
                 r#"(?:"([^"\s]{6,128})"|'([^'\s]{6,128})')\s*[!=]==?\s*"#,
@@ -457,3 +723,197 @@ pub(super) static DETECTORS: LazyLock<Vec<Detector>> = LazyLock::new(|| {
         ),
     ]
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortest prefix literal a test holds words against: one or two bytes cannot hold
+    /// a word worth a search.
+    const MIN_NEEDLE: usize = 3;
+
+    /// The literals every match of `pattern` starts with, when there is a finite set of them,
+    /// all of valid UTF-8 and at least [`MIN_NEEDLE`] bytes long.
+    fn needles_of(pattern: &str) -> Option<Vec<String>> {
+        use regex_syntax::hir::literal::{ExtractKind, Extractor};
+        let hir = regex_syntax::parse(pattern).ok()?;
+        let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+        let literals = seq.literals()?;
+        if literals.is_empty() {
+            return None;
+        }
+        literals
+            .iter()
+            .map(|l| {
+                std::str::from_utf8(l.as_bytes())
+                    .ok()
+                    .filter(|s| s.len() >= MIN_NEEDLE)
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_detectors_pattern_compiles() {
+        for detector in DETECTORS.iter() {
+            let pattern = &detector.regex.pattern;
+            assert!(
+                Regex::new(pattern).is_ok(),
+                "{}: {pattern} does not compile",
+                detector.kind
+            );
+        }
+    }
+
+    #[test]
+    fn a_text_without_the_word_is_not_searched_and_one_with_it_is() {
+        let lazy = LazyDetectorRegex::needing(
+            ascii_boundaries(r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+            &["sk-ant-"],
+            false,
+        );
+        assert!(!searched_alone(&lazy, "git status"));
+        assert!(!searched_alone(&lazy, "SK-ANT-"), "compared as written");
+        let key = "export KEY=sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3";
+        assert!(searched_alone(&lazy, key), "the text holds the word");
+        let regex = lazy.compiled();
+        assert_eq!(
+            regex.find(key).map(|m| m.as_str()),
+            Some("sk-ant-api03-Zq7xW2vB9kL4mN8pR1sT6uY3")
+        );
+    }
+
+    /// Every literal a match can start with holds one of the detector's words (as written, or
+    /// in any ASCII case for `needs_any_case`; a literal beyond ASCII needs none, since a text
+    /// holding it is always searched). The detectors whose prefixes cannot be listed are
+    /// named, each with why its words hold.
+    #[test]
+    fn each_detectors_words_are_in_every_prefix_its_matches_start_with() {
+        let unlisted = [
+            // `[MNO]`: no word, every text searched.
+            "discord bot token",
+            // `[0-9a-f]{32}-us`, `\d{8,10}:AA`, `SK` + hex: the literal after the class.
+            "mailchimp key",
+            "telegram bot token",
+            "twilio key",
+            // `//host/:_authToken=`, `scheme://user:password@`: the fixed part after the host
+            // or scheme.
+            "npm token",
+            "url password",
+            // Each name alternative holds the word (see the comments on the detectors).
+            "aws secret access key",
+            PASSWORD,
+        ];
+        for detector in DETECTORS.iter() {
+            let lazy = &detector.regex;
+            let Some(prefixes) = needles_of(&lazy.pattern) else {
+                assert!(
+                    unlisted.contains(&detector.kind),
+                    "{}: its prefixes cannot be listed; say why its words hold",
+                    detector.kind
+                );
+                continue;
+            };
+            let needles = lazy.needles.as_ref().expect("words for a listed prefix");
+            for prefix in &prefixes {
+                let held = !prefix.is_ascii()
+                    || needles.words.iter().any(|w| {
+                        if needles.any_case {
+                            prefix
+                                .to_ascii_lowercase()
+                                .contains(&w.to_ascii_lowercase())
+                        } else {
+                            prefix.contains(w.as_str())
+                        }
+                    });
+                assert!(
+                    held,
+                    "{}: the prefix `{prefix}` holds none of {:?}",
+                    detector.kind, needles.words
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn each_alternative_prefix_is_a_needle() {
+        let needles = needles_of(r"\bgh[pousr]_[A-Za-z0-9]{36}").expect("five prefixes");
+        let mut needles = needles;
+        needles.sort();
+        assert_eq!(needles, ["gho_", "ghp_", "ghr_", "ghs_", "ghu_"]);
+    }
+
+    #[test]
+    fn a_pattern_without_a_long_enough_prefix_lists_none_and_a_detector_without_words_searches_all()
+    {
+        // One byte of three: too short to hold a word.
+        assert_eq!(
+            needles_of(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}"),
+            None
+        );
+        // Any word may come first.
+        assert_eq!(needles_of(r"(?i)\b[A-Za-z0-9_.-]*passw(?:or)?d"), None);
+        let lazy = LazyDetectorRegex::new(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}".to_owned());
+        assert!(searched_alone(&lazy, "git status"));
+    }
+
+    /// Is `text` searched by `lazy`'s regex, as the only detector?
+    fn searched_alone(lazy: &LazyDetectorRegex, text: &str) -> bool {
+        WordSearch::new(std::iter::once(lazy.needles.as_ref())).candidates(text)[0]
+    }
+
+    /// `detector`'s regex when the guard would run it on `text`.
+    fn regex_for<'a>(detector: &'a Detector, text: &str) -> Option<&'a Regex> {
+        let index = DETECTORS
+            .iter()
+            .position(|d| std::ptr::eq(d, detector))
+            .expect("one of the detectors");
+        candidates(text)[index].then(|| detector.regex())
+    }
+
+    fn password_detector() -> &'static Detector {
+        DETECTORS
+            .iter()
+            .find(|d| d.kind == PASSWORD)
+            .expect("a password detector")
+    }
+
+    #[test]
+    fn named_words_are_found_in_any_case_and_a_text_without_them_is_not_searched() {
+        let detector = password_detector();
+        assert!(regex_for(detector, r#"{"command":"ls -la"}"#).is_none());
+        for text in [
+            r#"DB_PASSWORD="Xk29fjQ1""#,
+            r#"ApiKey: "Xk29fjQ1""#,
+            r#"mysql --Pwd="Xk29fjQ1""#,
+        ] {
+            let regex = regex_for(detector, text).expect("the text names a password");
+            assert!(regex.is_match(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_text_beyond_ascii_is_searched_since_case_folding_reaches_past_it() {
+        // U+212A KELVIN SIGN folds to `k`: the case-insensitive pattern reads `api_Key`.
+        let text = "api_\u{212A}ey = \"Xk29fjQ1\"";
+        let regex = regex_for(password_detector(), text)
+            .expect("searched, though no ASCII spelling of the words is in it");
+        assert!(regex.is_match(text));
+    }
+
+    #[test]
+    fn a_git_status_call_searches_only_with_the_detectors_without_a_prefix() {
+        let text = r#"{"command":"git status","description":"Show the working tree"}"#;
+        let candidates = candidates(text);
+        let mut searched: Vec<&str> = DETECTORS
+            .iter()
+            .zip(candidates)
+            .filter(|(_, run)| *run)
+            .map(|(d, _)| d.kind)
+            .collect();
+        searched.sort_unstable();
+        searched.dedup();
+        // Its first character is one of three: too short a prefix, and no word to name.
+        assert_eq!(searched, ["discord bot token"]);
+    }
+}

@@ -123,7 +123,9 @@
 //! # The rules it keeps
 //!
 //! - Every regular expression is compiled once, on first use; a text runs the catalogue's
-//!   rules only for the keywords it holds.
+//!   rules only for the keywords it holds, and a named format's detector only when it holds a
+//!   literal every match of it needs (`formats.rs`): a process that scans one `git status`
+//!   call compiles one detector, not all of them.
 //! - Where findings overlap, they are masked as one, under the kind of the one that starts
 //!   first (at the same place, the named format before the catalogue's vendor rules, these in
 //!   their file's order, then what is known by a name alone: gitleaks' generic rule, a quoted
@@ -452,8 +454,12 @@ impl Secrets {
                 },
             ));
         };
+        let candidates = formats::candidates(text);
         for (order, detector) in DETECTORS.iter().enumerate() {
-            for captures in detector.regex.captures_iter(text) {
+            if !candidates[order] {
+                continue;
+            }
+            for captures in detector.regex().captures_iter(text) {
                 let group = if detector.group == formats::FIRST_GROUP {
                     captures.iter().skip(1).flatten().next()
                 } else {
