@@ -13,7 +13,11 @@
 //!   empty chain;
 //! - `guards`: the same with a `hookchain.yaml` enabling `destructive-commands`,
 //!   `protected-paths` and `secrets`, a `git status` call (the chain passes);
-//! - `guards-block`: the same guards on `rm -rf ~` (the chain blocks, exit 2).
+//! - `guards-block`: the same guards on `rm -rf ~` (the chain blocks, exit 2);
+//! - `hook-guards`, `hook-guards-block`: the same two calls as an agent's hook runs them,
+//!   `hookchain hook --agent claude-code` with the PreToolUse payload on stdin (the block is
+//!   Claude Code's `permissionDecision: "deny"`, exit 0). A baseline build from before `hook`
+//!   existed is timed without them.
 //!
 //! Each round spawns every variant once, in an order that rotates from round to round, so a
 //! change in the machine's load falls on all of them alike; the bench prints each variant's
@@ -37,6 +41,8 @@ struct Variant {
     exit: i32,
     /// A string stdout must hold (`""`: anything).
     answer: &'static str,
+    /// The payload file fed on stdin, in the variant's project; `None`: no stdin.
+    stdin: Option<&'static str>,
 }
 
 /// The project the hookchain variants run in: a `hookchain.yaml`, payload files and a HOME.
@@ -125,16 +131,20 @@ fn floor() -> Variant {
         args: Vec::new(),
         exit: 0,
         answer: "",
+        stdin: None,
     }
 }
 
 /// The variants of one hookchain binary, their names after `prefix`.
-fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
+fn variants(hookchain: &Path, prefix: &str, with_hook: bool) -> Vec<Variant> {
     let test = |file: &str| -> Vec<String> {
         ["test", "PreToolUse", "--json", "--payload-file", file]
             .map(String::from)
             .to_vec()
     };
+    let hook: Vec<String> = ["hook", "--agent", "claude-code"]
+        .map(String::from)
+        .to_vec();
     let named = |v: Variant| Variant {
         name: format!("{prefix}{}", v.name),
         ..v
@@ -146,6 +156,7 @@ fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
             args: vec!["--version".to_owned()],
             exit: 0,
             answer: "hookchain",
+            stdin: None,
         },
         Variant {
             name: "no-config".to_owned(),
@@ -153,6 +164,7 @@ fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
             args: test("pass.json"),
             exit: 0,
             answer: "\"outcome\":\"continue\"",
+            stdin: None,
         },
         Variant {
             name: "guards".to_owned(),
@@ -160,6 +172,7 @@ fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
             args: test("pass.json"),
             exit: 0,
             answer: "\"outcome\":\"continue\"",
+            stdin: None,
         },
         Variant {
             name: "guards-block".to_owned(),
@@ -167,9 +180,27 @@ fn variants(hookchain: &Path, prefix: &str) -> Vec<Variant> {
             args: test("block.json"),
             exit: 2,
             answer: "\"outcome\":\"blocked\"",
+            stdin: None,
+        },
+        Variant {
+            name: "hook-guards".to_owned(),
+            program: hookchain.to_owned(),
+            args: hook.clone(),
+            exit: 0,
+            answer: "",
+            stdin: Some("pass.json"),
+        },
+        Variant {
+            name: "hook-guards-block".to_owned(),
+            program: hookchain.to_owned(),
+            args: hook,
+            exit: 0,
+            answer: "\"permissionDecision\":\"deny\"",
+            stdin: Some("block.json"),
         },
     ]
     .into_iter()
+    .filter(|v| with_hook || v.stdin.is_none())
     .map(named)
     .collect()
 }
@@ -181,8 +212,14 @@ fn command(project: &Project, variant: &Variant) -> Command {
         .current_dir(project.cwd_of(variant))
         .env_clear()
         .env("HOME", &project.home)
-        .env("PATH", "/usr/bin:/bin")
-        .stdin(Stdio::null());
+        .env("PATH", "/usr/bin:/bin");
+    match variant.stdin {
+        Some(file) => match std::fs::File::open(project.cwd_of(variant).join(file)) {
+            Ok(payload) => command.stdin(payload),
+            Err(error) => panic!("{}: cannot open {file}: {error}", variant.name),
+        },
+        None => command.stdin(Stdio::null()),
+    };
     command
 }
 
@@ -245,7 +282,7 @@ fn main() -> Result<(), String> {
     let hookchain = binary()?;
     let project = Project::new().map_err(|e| format!("cannot make the temp project: {e}"))?;
     let mut variants = vec![floor()];
-    variants.extend(self::variants(&hookchain, ""));
+    variants.extend(self::variants(&hookchain, "", true));
     if let Some(baseline) = std::env::var_os("HOOKCHAIN_BASELINE") {
         let baseline = PathBuf::from(baseline);
         if !baseline.is_file() {
@@ -254,7 +291,7 @@ fn main() -> Result<(), String> {
                 baseline.display()
             ));
         }
-        variants.extend(self::variants(&baseline, "baseline "));
+        variants.extend(self::variants(&baseline, "baseline ", false));
     }
     for variant in &variants {
         check(&project, variant)?;
