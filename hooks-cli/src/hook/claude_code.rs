@@ -35,8 +35,8 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     answer,
 };
 
-/// Claude Code's events with a point: the catalog's aliases.
-fn point_of(event: &str) -> Option<&'static str> {
+/// Claude Code's events with a point: the catalog's aliases (Codex's too).
+pub(super) fn point_of(event: &str) -> Option<&'static str> {
     match event {
         "PreToolUse" => Some("intercept_tool_call"),
         "PermissionRequest" => Some("permission_request"),

@@ -21,34 +21,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::claude_code::claude_form;
+use super::claude_code::{claude_form, point_of};
 use super::{Answer, Protocol, Verdict, hook_event_name, joined};
 
-/// Codex's side of the protocol.
+/// Codex's side of the protocol. Its events with a point are Claude Code's, named alike.
 pub(crate) const PROTOCOL: Protocol = Protocol {
     point_of,
     event_of: hook_event_name,
     normalize,
     answer,
 };
-
-/// Codex's events with a point.
-fn point_of(event: &str) -> Option<&'static str> {
-    match event {
-        "PreToolUse" => Some("intercept_tool_call"),
-        "PermissionRequest" => Some("permission_request"),
-        "PostToolUse" => Some("transform_tool_result"),
-        "UserPromptSubmit" => Some("transform_user_input"),
-        "Stop" => Some("on_stop"),
-        "SubagentStop" => Some("subagent_stop"),
-        "SessionStart" => Some("session_start"),
-        "SessionEnd" => Some("session_end"),
-        "PreCompact" => Some("before_compaction"),
-        "PostCompact" => Some("after_compaction"),
-        "Notification" => Some("notification"),
-        _ => None,
-    }
-}
 
 /// The payload with Codex's shell tools named as the guards name the shell tool.
 fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
