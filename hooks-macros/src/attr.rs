@@ -163,29 +163,36 @@ impl Args {
             Some(PointArg::Type(input.parse()?))
         };
 
-        let mut entries = Vec::new();
-        let mut first = point.is_none();
-        while !input.is_empty() {
-            if !first {
-                input.parse::<Token![,]>()?;
-                if input.is_empty() {
-                    break;
-                }
-            }
-            first = false;
-            let key = Ident::parse_any(input)?;
-            let eq = input.parse::<Token![=]>()?;
-            if input.is_empty() || input.peek(Token![,]) {
-                return Err(missing_value(&key, eq.span));
-            }
-            let value = input.parse()?;
-            entries.push(Entry { key, value });
-        }
+        let entries = parse_entries(input, point.is_none())?;
         Ok(Args { point, entries })
     }
 }
 
 /// `key =` with nothing after it, reported on the `=`.
+/// The `key = value` entries after an attribute's leading argument (`first`: there was none,
+/// so no comma comes before the first entry), a trailing comma allowed; shared by
+/// `#[register_hook]`, `#[register_tool]` and `#[register_command]`.
+pub(crate) fn parse_entries(input: ParseStream, mut first: bool) -> syn::Result<Vec<Entry>> {
+    let mut entries = Vec::new();
+    while !input.is_empty() {
+        if !first {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+        }
+        first = false;
+        let key = Ident::parse_any(input)?;
+        let eq = input.parse::<Token![=]>()?;
+        if input.is_empty() || input.peek(Token![,]) {
+            return Err(missing_value(&key, eq.span));
+        }
+        let value = input.parse()?;
+        entries.push(Entry { key, value });
+    }
+    Ok(entries)
+}
+
 fn missing_value(key: &Ident, eq: Span) -> syn::Error {
     let key = key.unraw().to_string();
     let example = match key.as_str() {

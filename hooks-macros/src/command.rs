@@ -19,7 +19,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, Ident, Lit, LitStr, Path, Token, parse_quote};
+use syn::{Expr, ExprLit, Ident, Lit, LitStr, Path, parse_quote};
 
 use crate::attr::{crate_path, label};
 use crate::errors::Errors;
@@ -77,26 +77,10 @@ fn parse_attr(tokens: TokenStream, errors: &mut Errors) -> CommandAttr {
             } else {
                 None
             };
-            let mut entries = Vec::new();
-            let mut first = name.is_none();
-            while !input.is_empty() {
-                if !first {
-                    input.parse::<Token![,]>()?;
-                    if input.is_empty() {
-                        break;
-                    }
-                }
-                first = false;
-                let key = Ident::parse_any(input)?;
-                let eq = input.parse::<Token![=]>()?;
-                if input.is_empty() || input.peek(Token![,]) {
-                    return Err(syn::Error::new(
-                        eq.span,
-                        format!("`{}` = needs a value after it", key.unraw()),
-                    ));
-                }
-                entries.push((key, input.parse()?));
-            }
+            let entries = crate::attr::parse_entries(input, name.is_none())?
+                .into_iter()
+                .map(|entry| (entry.key, entry.value))
+                .collect();
             Ok((name, entries))
         },
         tokens,
