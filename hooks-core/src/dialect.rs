@@ -49,21 +49,38 @@ pub enum Dialect {
     /// Pi: its extension events (`tool_call`, `before_agent_start`, …), which a `hookchain.yaml`
     /// may name; a hook under one speaks hookchain's own protocol.
     Pi,
+    /// OpenAI Codex: its `hooks.json` and `config.toml` `[hooks]`, Claude Code's event names
+    /// (`PreToolUse`, `Stop`, …) with answers read strictly.
+    Codex,
+    /// Google Gemini CLI: its `settings.json` `hooks`, `BeforeTool`, `AfterAgent`, …, its own tool
+    /// names (`run_shell_command`), timeouts in milliseconds.
+    Gemini,
+    /// Cursor: its `hooks.json` (`version: 1`), `beforeShellExecution`, `preToolUse`, …, answers
+    /// with `permission: allow|deny|ask`.
+    Cursor,
+    /// GitHub Copilot (the CLI and the cloud agent): its `.github/hooks/*.json`, camelCase
+    /// payloads (`toolName`, `toolArgs`), `preToolUse`, ….
+    Copilot,
 }
 
 impl Dialect {
     /// Every dialect, hookchain's own first.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 10] = [
         Dialect::Hookchain,
         Dialect::ClaudeCode,
         Dialect::DockerAgent,
         Dialect::Hermes,
         Dialect::Starchild,
         Dialect::Pi,
+        Dialect::Codex,
+        Dialect::Gemini,
+        Dialect::Cursor,
+        Dialect::Copilot,
     ];
 
     /// The agent's own name, as messages and the [catalog](crate::points::catalog) spell it:
-    /// `"Claude Code"`, `"docker-agent"`, `"Hermes"`, `"Starchild"`, `"Pi"`, `"hookchain"`.
+    /// `"Claude Code"`, `"docker-agent"`, `"Hermes"`, `"Starchild"`, `"Pi"`, `"Codex"`,
+    /// `"Gemini CLI"`, `"Cursor"`, `"Copilot"`, `"hookchain"`.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hookchain => "hookchain",
@@ -72,6 +89,10 @@ impl Dialect {
             Dialect::Hermes => "Hermes",
             Dialect::Starchild => "Starchild",
             Dialect::Pi => "Pi",
+            Dialect::Codex => "Codex",
+            Dialect::Gemini => "Gemini CLI",
+            Dialect::Cursor => "Cursor",
+            Dialect::Copilot => "Copilot",
         }
     }
 
@@ -84,6 +105,29 @@ impl Dialect {
             Dialect::Hermes => "hermes",
             Dialect::Starchild => "starchild",
             Dialect::Pi => "pi",
+            Dialect::Codex => "codex",
+            Dialect::Gemini => "gemini",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+        }
+    }
+
+    /// The dialect whose per-point tables this one shares before its own differences: Claude
+    /// Code's for Codex, Gemini CLI, Cursor and Copilot (their hook protocols copy Claude Code's,
+    /// and each agent's differences are its own table), the dialect itself for the others.
+    ///
+    /// ```
+    /// use hookchain::Dialect;
+    ///
+    /// assert_eq!(Dialect::Gemini.base(), Dialect::ClaudeCode);
+    /// assert_eq!(Dialect::Hermes.base(), Dialect::Hermes);
+    /// ```
+    pub const fn base(self) -> Dialect {
+        match self {
+            Dialect::Codex | Dialect::Gemini | Dialect::Cursor | Dialect::Copilot => {
+                Dialect::ClaudeCode
+            }
+            other => other,
         }
     }
 }
@@ -156,7 +200,9 @@ mod tests {
     fn a_misspelt_name_gets_a_suggestion() {
         let error = "dockeragent".parse::<Dialect>().unwrap_err();
         assert_eq!(error.suggestion, Some("docker-agent"));
-        let error = "codex".parse::<Dialect>().unwrap_err();
+        let error = "codx".parse::<Dialect>().unwrap_err();
+        assert_eq!(error.suggestion, Some("codex"));
+        let error = "windsurf".parse::<Dialect>().unwrap_err();
         assert_eq!(error.suggestion, None);
         assert!(error.to_string().contains("`claude-code`"), "{error}");
     }

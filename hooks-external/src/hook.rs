@@ -57,6 +57,7 @@ use hookchain_runtime::{HookOptions, HookSource, HooksBuilder};
 
 use super::program;
 use super::protocol::{self, ProtocolError, decide_in};
+use super::wire::agents;
 use super::wire::{Subject, WirePoint};
 use super::{ExternalHook, Invoke, MAX_TIMEOUT, Matcher, RawOutput, Transport, TransportError};
 
@@ -117,12 +118,17 @@ impl Firing {
         if !self.matches::<P>(input) {
             return Ok(HookResult::Pass);
         }
-        if !P::fires_for(input, &self.event, self.dialect) {
+        if !P::fires_for(input, &self.event, self.dialect.base()) {
+            return Ok(HookResult::Pass);
+        }
+        if let Some(overlay) = agents::overlay(self.dialect)
+            && !(overlay.fires_for)(P::NAME, &self.event, P::tool_name(input))
+        {
             return Ok(HookResult::Pass);
         }
         match self.answer::<P>(invoker, input, cx) {
             Ok(mut decision) => {
-                super::wire::adapt::<P>(input, &mut decision, self.dialect, cx);
+                super::wire::adapt_as::<P>(input, &mut decision, self.dialect, &self.event, cx);
                 Ok(P::apply_answer(input, decision, cx))
             }
             Err(FiringError::Transport(error)) if error.cannot_run() => {
@@ -148,9 +154,14 @@ impl Firing {
             return self.matcher.is_all() || self.matcher.matches_content(&P::fields(input));
         }
         if let Some(tool) = P::tool_name(input) {
-            return self.matcher.matches(tool);
+            // An agent's scripts know the tool by the agent's name for it; the session's own
+            // name is matched too, so a matcher written either way fires.
+            return self.matcher.matches(tool)
+                || self
+                    .matcher
+                    .matches(&agents::tool_name_in(self.dialect, tool));
         }
-        match P::event_subject(input, self.dialect) {
+        match P::event_subject(input, self.dialect.base()) {
             Subject::Unfiltered => true,
             Subject::Value(value) => self.matcher.matches(&value),
             Subject::Unknown => self.matcher.is_all(),
@@ -181,7 +192,11 @@ impl Firing {
                 answer: raw.as_ref(),
             });
         }
-        Ok(decide_in(&raw?, self.dialect)?)
+        let raw = raw?;
+        Ok(match agents::overlay(self.dialect) {
+            Some(overlay) => (overlay.decide)(P::NAME, &self.event, &raw)?,
+            None => decide_in(&raw, self.dialect)?,
+        })
     }
 
     /// Fires a wildcard hook once with the event of a dispatch: sends

@@ -77,6 +77,7 @@
 //! On observe points every part is ignored (with a debug log) except warnings and context,
 //! which are still reported.
 
+pub mod agents;
 mod apply;
 mod example;
 mod message;
@@ -194,7 +195,24 @@ pub fn adapt<P: WirePoint>(
     dialect: Dialect,
     cx: &HookContext<'_>,
 ) {
-    if answer.plain_text && !plain_stdout_is_context(P::NAME, dialect) {
+    adapt_as::<P>(input, answer, dialect, P::NAME, cx);
+}
+
+/// [`adapt`] for a hook configured as `event` (its agent's name for the point), which the
+/// agents with an overlay ([`agents`]) read some answers by.
+pub fn adapt_as<P: WirePoint>(
+    input: &P::Input,
+    answer: &mut Answer,
+    dialect: Dialect,
+    event: &str,
+    cx: &HookContext<'_>,
+) {
+    let overlay = agents::overlay(dialect);
+    let plain_is_context = match overlay {
+        Some(overlay) => (overlay.plain_stdout_is_context)(P::NAME),
+        None => plain_stdout_is_context(P::NAME, dialect),
+    };
+    if answer.plain_text && !plain_is_context {
         let text = answer.context.join("\n");
         tracing::info!(
             point = P::NAME,
@@ -206,7 +224,15 @@ pub fn adapt<P: WirePoint>(
         answer.context.clear();
         answer.plain_text = false;
     }
-    P::in_dialect(input, answer, dialect, cx);
+    match overlay {
+        Some(overlay) => {
+            if overlay.claude_rules {
+                P::in_dialect(input, answer, Dialect::ClaudeCode, cx);
+            }
+            (overlay.adjust)(P::NAME, event, answer);
+        }
+        None => P::in_dialect(input, answer, dialect, cx),
+    }
 }
 
 /// A value as JSON; a value that does not serialize becomes its error message, so a payload is
@@ -261,8 +287,11 @@ pub fn payload_in<P: WirePoint>(
     input: &P::Input,
     cx: &HookContext<'_>,
 ) -> Map<String, Value> {
+    let overlay = agents::overlay(dialect);
+    // An agent with an overlay gets Claude Code's payload, then its own differences.
+    let base = dialect.base();
     let mut payload = P::fields(input);
-    P::dialect_fields(input, dialect, &mut payload);
+    P::dialect_fields(input, base, &mut payload);
     if dialect == Dialect::Hermes {
         // Hermes sends these keys on every event: `null` where there is no tool, and the
         // event's other arguments under `extra`.
@@ -299,7 +328,7 @@ pub fn payload_in<P: WirePoint>(
         payload.insert("transcript_path".to_owned(), Value::from(path));
     }
     payload.insert("permission_mode".to_owned(), Value::from(permission_mode));
-    if let Some(session) = P::session_id_in(input, dialect) {
+    if let Some(session) = P::session_id_in(input, base) {
         payload.insert("session_id".to_owned(), Value::from(session));
     }
     for (key, value) in transcript::agent_fields(cx) {
@@ -309,6 +338,13 @@ pub fn payload_in<P: WirePoint>(
         payload
             .entry((*key).to_owned())
             .or_insert_with(|| Value::from(*value));
+    }
+    if let Some(overlay) = overlay {
+        if let Some(Value::String(tool)) = payload.get("tool_name") {
+            let named = agents::tool_name_in(dialect, tool).into_owned();
+            payload.insert("tool_name".to_owned(), Value::from(named));
+        }
+        (overlay.payload)(P::NAME, event, &mut payload);
     }
     payload
 }

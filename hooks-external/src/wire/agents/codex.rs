@@ -1,0 +1,7 @@
+//! Codex's differences from Claude Code's hook protocol, as an overlay (see the
+//! [parent module](super)): for now none, so a Codex hook is fired and read as a Claude Code hook.
+
+use super::Overlay;
+
+/// Codex's overlay.
+pub(super) const OVERLAY: Overlay = Overlay::CLAUDE_CODE;
