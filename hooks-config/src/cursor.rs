@@ -107,8 +107,9 @@ use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
 };
 
-/// Cursor's events, with hookchain's point for each (`None`: no point).
-pub(crate) const EVENTS: &[(&str, Option<&str>)] = &[
+/// Cursor's events, with hookchain's point for each (`None`: no point): the table of the
+/// [module docs](self), which `hookchain hook --agent cursor` reads too.
+pub const EVENTS: &[(&str, Option<&str>)] = &[
     ("sessionStart", Some("session_start")),
     ("sessionEnd", Some("session_end")),
     ("beforeSubmitPrompt", Some("transform_user_input")),

@@ -2,12 +2,14 @@
 //! `conversation_id` (the session), `generation_id` and `workspace_roots` (the first is the
 //! directory) in every payload; each "before" event carries its own fields.
 //!
-//! Events with a point: `beforeShellExecution` (`command`: a call of `Bash`),
-//! `beforeMCPExecution` (`tool_name`, `tool_input`: a call of that tool), `beforeReadFile`
-//! (`file_path`: a call of `Read`), `preToolUse` (`tool_name`, `tool_input`; `Shell` is
-//! `Bash`) — all `intercept_tool_call`; `afterShellExecution`, `afterMCPExecution`,
-//! `afterFileEdit`, `postToolUse` (`after_tool_call`); `beforeSubmitPrompt`
-//! (`transform_user_input`); `stop` (`on_stop`); `sessionStart`, `sessionEnd`, `preCompact`.
+//! Events with a point: the Cursor dialect's table (`hookchain_config::cursor`): the four
+//! before-tool events (`preToolUse`, `beforeShellExecution`, `beforeMCPExecution`,
+//! `beforeReadFile`) are `intercept_tool_call`, `postToolUse` `transform_tool_result`, the
+//! after-events `after_tool_call`, `beforeSubmitPrompt` `transform_user_input`, `stop`
+//! `on_stop`, and so on. The payload is read by the Cursor overlay
+//! (`hookchain_external::wire::agents`), the table the dialect writes Cursor's payloads with:
+//! `command` is a call of `Bash`, `file_path` a call of `Read` (or, after an edit, of `Edit`),
+//! an MCP tool's `tool_input` the JSON text of its arguments.
 //!
 //! Answers, exit 0 with JSON on stdout:
 //!
@@ -22,7 +24,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Answer, Protocol, Verdict, copy, hook_event_name, joined};
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
+
+use super::{Answer, Protocol, Verdict, hook_event_name, joined};
 
 /// Cursor's side of the protocol.
 pub(crate) const PROTOCOL: Protocol = Protocol {
@@ -32,75 +37,22 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     answer,
 };
 
-/// Cursor's events with a point.
+/// Cursor's events with a point: the Cursor dialect's table
+/// ([`hookchain_config::cursor::EVENTS`]), so an event means the same point both ways.
 fn point_of(event: &str) -> Option<&'static str> {
-    match event {
-        "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "preToolUse" => {
-            Some("intercept_tool_call")
-        }
-        "afterShellExecution" | "afterMCPExecution" | "afterFileEdit" | "postToolUse" => {
-            Some("after_tool_call")
-        }
-        "beforeSubmitPrompt" => Some("transform_user_input"),
-        "stop" => Some("on_stop"),
-        "sessionStart" => Some("session_start"),
-        "sessionEnd" => Some("session_end"),
-        "preCompact" => Some("before_compaction"),
-        _ => None,
-    }
+    hookchain_config::cursor::EVENTS
+        .iter()
+        .find(|(name, _)| *name == event)
+        .and_then(|(_, point)| *point)
 }
 
-/// Cursor's tool input: an object, or the JSON text of one (its MCP events send a string).
-fn tool_input(payload: &Map<String, Value>) -> Value {
-    match payload.get("tool_input") {
-        Some(Value::String(text)) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
-        Some(value) => value.clone(),
-        None => json!({}),
-    }
-}
-
-/// The payload in the wire's fields.
+/// The payload in the wire's fields: the Cursor overlay's reading of it
+/// ([`payload_from_agent`]), the same table the Cursor dialect writes payloads with — the
+/// session from `conversation_id`, the directory from `workspace_roots`, Cursor's tools by
+/// the names the guards know (`Shell` is `Bash`), each before-event's own fields as a tool
+/// call (`command` of `Bash`, `file_path` of `Read`, an MCP tool's JSON text as its input).
 fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
-    let mut wire = Map::new();
-    if let Some(session) = payload.get("conversation_id") {
-        wire.insert("session_id".to_owned(), session.clone());
-    }
-    if let Some(dir) = super::working_dir(payload) {
-        wire.insert("cwd".to_owned(), Value::from(dir.display().to_string()));
-    }
-    copy(payload, &mut wire, &["prompt", "tool_use_id"]);
-    let call = |name: &str, input: Value| (Value::from(name), input);
-    let tool = match event {
-        "beforeShellExecution" | "afterShellExecution" => Some(call(
-            "Bash",
-            json!({"command": payload.get("command").cloned().unwrap_or_default()}),
-        )),
-        "beforeReadFile" => Some(call(
-            "Read",
-            json!({"file_path": payload.get("file_path").cloned().unwrap_or_default()}),
-        )),
-        "afterFileEdit" => Some(call(
-            "Edit",
-            json!({"file_path": payload.get("file_path").cloned().unwrap_or_default()}),
-        )),
-        _ => payload
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .map(|name| {
-                call(
-                    if name == "Shell" { "Bash" } else { name },
-                    tool_input(payload),
-                )
-            }),
-    };
-    if let Some((name, input)) = tool {
-        wire.insert("tool_name".to_owned(), name);
-        wire.insert("tool_input".to_owned(), input);
-    }
-    if let Some(output) = payload.get("output").or_else(|| payload.get("tool_output")) {
-        wire.insert("tool_response".to_owned(), output.clone());
-    }
-    wire
+    payload_from_agent(Dialect::Cursor, event, payload)
 }
 
 /// Cursor's answer (see the table above).
