@@ -15,7 +15,8 @@
 //!
 //! | event | block | allow | rewrite | context |
 //! |---|---|---|---|---|
-//! | `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `preToolUse` | `permission: "deny"` + `user_message` + `agent_message` (the reason) | `permission: "allow"` | `preToolUse` only: `updated_input` with `permission: "allow"`; elsewhere refused (Cursor cannot take the new command, and running the old one would undo the hook) | — |
+//! | `beforeShellExecution`, `beforeMCPExecution`, `preToolUse` | `permission: "deny"` + `user_message` + `agent_message` (the reason) | `permission: "allow"` | `preToolUse` only: `updated_input` with `permission: "allow"`; elsewhere refused (Cursor cannot take the new command, and running the old one would undo the hook) | — |
+//! | `beforeReadFile` | `permission: "deny"` (the reason on stderr: this event reads nothing else) | `permission: "allow"` | refused, as above | — |
 //! | `beforeSubmitPrompt` | `continue: false` + `user_message` | `continue: true` | — | — |
 //! | `stop` | `followup_message` (the agent goes on with it) | `{}` | — | — |
 //! | `sessionStart` | — | `{}` | — | `additional_context` |
@@ -58,6 +59,10 @@ fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
 /// Cursor's answer (see the table above).
 fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
     match (point, verdict) {
+        // `beforeReadFile` reads `permission` alone: the reason is said on stderr.
+        ("intercept_tool_call", Verdict::Block { reason }) if event == "beforeReadFile" => {
+            Answer::json(&json!({"permission": "deny"})).say(&reason)
+        }
         ("intercept_tool_call", Verdict::Block { reason }) => Answer::json(&json!({
             "permission": "deny",
             "user_message": reason,

@@ -42,6 +42,10 @@
 //! | `afterAgentResponse` | `text` (the reply) |
 //! | `sessionStart` | `is_background_agent` (`false`) |
 //!
+//! The other way ([`payload_from_agent`](super::payload_from_agent)) reads each of these
+//! back: a Cursor MCP payload names its server only by its `command` or `url`, so its tool is
+//! read as `mcp__cursor__<tool>`, an MCP tool of a server called `cursor`.
+//!
 //! # The answer
 //!
 //! | exit | meaning |
@@ -363,7 +367,15 @@ fn from_agent(event: &str, map: &mut Map<String, Value>) {
             }
             call(map, "Edit", input);
         }
-        "afterMCPExecution" => {
+        "beforeMCPExecution" | "afterMCPExecution" => {
+            // Cursor names the MCP tool alone (its server by `command` or `url`): the session
+            // knows it as an MCP tool of a server hookchain calls `cursor`.
+            if let Some(Value::String(tool)) = map.get("tool_name")
+                && !is_mcp(tool)
+            {
+                let named = format!("mcp__cursor__{tool}");
+                map.insert("tool_name".to_owned(), Value::from(named));
+            }
             if let Some(result) = map.remove("result_json") {
                 let result = match &result {
                     Value::String(s) => serde_json::from_str(s).unwrap_or(result),
@@ -813,6 +825,7 @@ mod tests {
         assert_eq!(mcp["tool_input"], r#"{"sql":"select 1"}"#);
         assert_eq!(mcp["result_json"], r#"{"rows":[]}"#);
         from_agent("afterMCPExecution", &mut mcp);
+        assert_eq!(mcp["tool_name"], "mcp__cursor__query");
         assert_eq!(mcp["tool_input"], json!({"sql": "select 1"}));
         assert_eq!(mcp["tool_response"], json!({"rows": []}));
 
