@@ -151,7 +151,9 @@ fn the_project_file_loads_as_cursor_reads_it() {
 }
 
 /// Cursor's priority order: the project's hooks run before the user's, and the user's file
-/// runs its `./hooks/` commands from `~/.cursor/`, with its matcher in Cursor's tool names.
+/// runs its `./hooks/` commands from `~/.cursor/`, with its matcher in Cursor's tool names. The
+/// user's scripts in the 1.7-era form are read as Cursor reads them: a deny printed before
+/// `exit 1` denies, `permission` on a prompt is not read.
 #[test]
 fn discovery_loads_the_project_then_the_user() {
     let fx = Fixtures::new();
@@ -161,7 +163,7 @@ fn discovery_loads_the_project_then_the_user() {
         .iter()
         .map(|h| h.origin.path().unwrap_or_default())
         .collect();
-    assert_eq!(files.len(), 13);
+    assert_eq!(files.len(), 15);
     assert!(
         files[..8].iter().all(|f| f.contains("project")),
         "{files:?}"
@@ -179,10 +181,16 @@ fn discovery_loads_the_project_then_the_user() {
     sent.lock().unwrap().clear();
     let ls = turn.intercept_tool_call(ToolCall::new("Bash", json!({"command": "ls"})));
     assert!(!ls.is_blocked());
-    // The user's preToolUse hook (`Shell|…`) ran after the project's two shell hooks.
+    // The user's hooks (`preToolUse` for `Shell|…`, then its own shell guard) ran after the
+    // project's two shell hooks.
     assert_eq!(
         events(&sent),
-        ["beforeShellExecution", "beforeShellExecution", "preToolUse"]
+        [
+            "beforeShellExecution",
+            "beforeShellExecution",
+            "preToolUse",
+            "beforeShellExecution"
+        ]
     );
     sent.lock().unwrap().clear();
     let read = turn.intercept_tool_call(ToolCall::new("Read", json!({"file_path": "README"})));
@@ -192,6 +200,17 @@ fn discovery_loads_the_project_then_the_user() {
         ["beforeReadFile"],
         "the matcher keeps `Read` out"
     );
+
+    let reset = turn.intercept_tool_call(ToolCall::new(
+        "Bash",
+        json!({"command": "git reset --hard HEAD~1"}),
+    ));
+    assert_eq!(
+        reset.blocked().map(|b| b.reason).unwrap_or_default(),
+        "git reset --hard discards work; stash or make a branch first."
+    );
+    let prompt = turn.transform_user_input("commit the fix");
+    assert!(!prompt.is_blocked());
 }
 
 /// The invalid files load with the warning Cursor's rules call for, naming file and line.

@@ -52,7 +52,7 @@
 //! |---|---|
 //! | 0 | stdout: nothing is a pass; one JSON object is read by the fields below; anything else is a failure (Cursor: "unparsable stdout") |
 //! | 2 | deny (secondary): stderr is the reason, else the JSON's `agent_message`, then `user_message` |
-//! | other | the hook failed: its policy applies (`failClosed: true` blocks) |
+//! | other | a JSON object on stdout is read as on exit 0, with a warning naming the code (public Cursor scripts print a deny and `exit 1`, as `gullitmiranda/.cursor` `hooks/block-git-reset-hard.sh` does: a deny is never lost to the exit code); anything else is the hook's failure, and its policy applies (`failClosed: true` blocks) |
 //!
 //! | event | fields read | as |
 //! |---|---|---|
@@ -505,13 +505,36 @@ fn decide(point: &str, event: &str, raw: &RawOutput) -> Result<Answer, ProtocolE
             };
             return Ok(Answer::block(reason));
         }
-        // Any other code: the hook failed (Claude Code's reading: not a decision).
-        _ => return protocol::decide_in(raw, Dialect::ClaudeCode),
+        // Any other code: a JSON answer on stdout is still read (public Cursor scripts print
+        // a deny and `exit 1`: dropping it would let the command through), with a warning;
+        // without one, the hook failed.
+        code => {
+            let Ok(Some(object)) = json_object(raw) else {
+                return protocol::decide_in(raw, Dialect::ClaudeCode);
+            };
+            let mut answer = read_object(point, event, &object)?;
+            let stderr = String::from_utf8_lossy(&raw.stderr);
+            let stderr = stderr.lines().map(str::trim).find(|l| !l.is_empty());
+            answer.warnings.push(match stderr {
+                Some(line) => format!("the hook exited with code {code}: {}", short(line)),
+                None => format!("the hook exited with code {code}"),
+            });
+            return Ok(answer);
+        }
     }
     let Some(object) = json_object(raw)? else {
         return Ok(Answer::pass());
     };
-    let fields = Fields(&object);
+    read_object(point, event, &object)
+}
+
+/// Reads one JSON answer's fields as Cursor reads them for `event`.
+fn read_object(
+    point: &str,
+    event: &str,
+    object: &Map<String, Value>,
+) -> Result<Answer, ProtocolError> {
+    let fields = Fields(object);
     let mut answer = Answer::default();
     if reads_permission(event) {
         let agent = fields.string(&["agent_message", "agentMessage"])?;
@@ -729,14 +752,14 @@ mod tests {
     }
 
     /// Text, invalid JSON and exit codes other than 0 and 2 are the hook's failure (its policy,
-    /// `failClosed`, decides).
+    /// `failClosed`, decides) — unless they carry a JSON answer.
     #[test]
     fn unparsable_answers_and_other_exit_codes_are_failures() {
         for out in [
             raw(0, "ok", ""),
             raw(0, "{", ""),
             raw(0, "[1]", ""),
-            raw(1, r#"{"permission":"deny"}"#, "boom"),
+            raw(1, "", "boom"),
         ] {
             assert!(
                 decide("intercept_tool_call", "beforeShellExecution", &out).is_err(),
@@ -748,6 +771,16 @@ mod tests {
                 .unwrap()
                 .is_pass()
         );
+        // A deny printed before `exit 1` still denies, and the exit code is said.
+        let deny = r#"{"permission":"deny","agentMessage":"no reset --hard"}"#;
+        let denied = decide(
+            "intercept_tool_call",
+            "beforeShellExecution",
+            &raw(1, deny, ""),
+        );
+        let denied = denied.unwrap();
+        assert_eq!(denied.verdict, Verdict::Block("no reset --hard".to_owned()));
+        assert_eq!(denied.warnings, ["the hook exited with code 1"]);
     }
 
     #[test]
