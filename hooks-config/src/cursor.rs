@@ -45,7 +45,9 @@
 //!   hookchain allows, is read as milliseconds with a warning, as some public files write it),
 //!   `matcher` (Claude Code's rule: a `|` list of exact names, else a regular expression; on
 //!   `preToolUse`, `postToolUse`, `postToolUseFailure` and `subagentStart` only — elsewhere it
-//!   is ignored with a warning, the event being the filter), `failClosed` and `loop_limit`.
+//!   is ignored with a warning, the event being the filter; on `subagentStart` it filters on
+//!   the child's type, which hookchain has no value for, so only `*` or an empty one fires, as
+//!   for Claude Code's `SubagentStart`), `failClosed` and `loop_limit`.
 //! - `failClosed: true` is [`OnError::Block`]: the hook's failure (a crash, a timeout, an
 //!   exit code other than 0 and 2, stdout that is not JSON) blocks. Without it a failure is
 //!   [`OnError::Warn`]: Cursor lets the action through. A fail-closed entry that cannot be
@@ -638,7 +640,16 @@ impl Config {
     /// file), in order.
     fn discover_cursor_files(files: &[(PathBuf, Scope, bool)]) -> Result<Config, ConfigError> {
         let mut config = Config::new();
-        for (path, scope, enterprise) in files {
+        let canonical: Vec<PathBuf> = files
+            .iter()
+            .map(|(path, _, _)| std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()))
+            .collect();
+        for (index, (path, scope, enterprise)) in files.iter().enumerate() {
+            // A session in the home directory: its project's file is the user's, read once,
+            // as the user's.
+            if canonical[index + 1..].contains(&canonical[index]) {
+                continue;
+            }
             let Some(text) = crate::file::read_text(path)? else {
                 continue;
             };

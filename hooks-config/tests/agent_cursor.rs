@@ -213,6 +213,26 @@ fn discovery_loads_the_project_then_the_user() {
     assert!(!prompt.is_blocked());
 }
 
+/// A session in the home directory reads `~/.cursor/hooks.json` once, as the user's file.
+#[test]
+fn the_home_directory_as_the_project_reads_the_file_once() {
+    let fx = Fixtures::new();
+    let home = fx.path("home");
+    let config = Config::discover_cursor_from(&home, Some(&home)).unwrap();
+    assert_eq!(config.external_hooks().len(), 7);
+    let Some(hookchain::external::Transport::Command(spec)) =
+        config.external_hooks().first().map(|hook| &hook.transport)
+    else {
+        panic!("a command hook")
+    };
+    assert_eq!(spec.working_dir, Some(home.join(".cursor")));
+    assert!(
+        !spec.env.contains_key("CURSOR_PROJECT_DIR"),
+        "{:?}",
+        spec.env
+    );
+}
+
 /// The invalid files load with the warning Cursor's rules call for, naming file and line.
 #[test]
 fn invalid_files_say_what_is_wrong() {
