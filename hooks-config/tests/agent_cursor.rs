@@ -281,6 +281,51 @@ fn invalid_files_say_what_is_wrong() {
     );
 }
 
+/// Each key of a hook as Cursor reads it: a timeout that can only be milliseconds is read so,
+/// a matcher on an event that takes none is ignored, a `prompt` hook is left out — each with
+/// a warning naming the line.
+#[test]
+fn hook_keys_are_read_as_cursor_reads_them() {
+    let fx = Fixtures::new();
+    let text = r#"{
+  "version": 1,
+  "hooks": {
+    "beforeSubmitPrompt": [
+      { "command": "true", "timeout": 5000 },
+      { "type": "prompt", "prompt": "Is this prompt safe?" }
+    ],
+    "afterFileEdit": [{ "command": "true", "matcher": "Write" }],
+    "preToolUse": [{ "command": "true", "matcher": "Shell|Write", "timeout": 2 }]
+  }
+}"#;
+    let file = fx
+        .project()
+        .join(".cursor/hooks.json")
+        .display()
+        .to_string();
+    let config = Config::from_cursor_str(text, &file).unwrap();
+    let hooks = config.external_hooks();
+    assert_eq!(hooks.len(), 3);
+    assert_eq!(hooks[0].timeout.as_millis(), 5000);
+    assert!(hooks[1].matcher.is_all());
+    assert!(hooks[2].matcher.matches("Write") && !hooks[2].matcher.matches("Read"));
+    assert_eq!(hooks[2].timeout.as_secs(), 2);
+    let warnings = config.warnings();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(
+        warnings[0].contains("line 5") && warnings[0].contains("read as milliseconds"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("line 6") && warnings[1].contains("`prompt` hook"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[2].contains("line 8") && warnings[2].contains("takes no `matcher`"),
+        "{warnings:?}"
+    );
+}
+
 /// A plugin's file (no `version`) is told from a Claude Code plugin's by its events, and its
 /// commands get `CURSOR_PLUGIN_ROOT`.
 #[test]
