@@ -185,7 +185,13 @@ fn documented(event: &str) -> &'static [&'static str] {
         "beforeReadFile" => &["permission"],
         "beforeSubmitPrompt" => &["continue", "user_message"],
         "stop" => &["followup_message"],
-        "sessionStart" => &["additional_context"],
+        "sessionStart" | "postToolUse" => &["additional_context"],
+        "subagentStart" => &[
+            "permission",
+            "user_message",
+            "agent_message",
+            "additional_context",
+        ],
         _ => &[],
     }
 }

@@ -20,6 +20,8 @@
 //! | `beforeSubmitPrompt` | `continue: false` + `user_message` | `continue: true` | — | — |
 //! | `stop` | `followup_message` (the agent goes on with it) | `{}` | — | — |
 //! | `sessionStart` | — | `{}` | — | `additional_context` |
+//! | `subagentStart` | `permission: "deny"` + both messages (secondary) | `{}` | — | `additional_context` |
+//! | `postToolUse` | — (the tool ran: said on stderr) | `{}` | — (said on stderr) | `additional_context` (secondary) |
 //!
 //! Every other event is answered `{}`.
 
@@ -92,6 +94,20 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         ("on_stop", Verdict::Block { reason }) => {
             Answer::json(&json!({"followup_message": reason}))
         }
+        // `subagentStart` reads `permission` (secondary): a block keeps the child from starting.
+        ("session_start", Verdict::Block { reason }) if event == "subagentStart" => {
+            Answer::json(&json!({
+                "permission": "deny",
+                "user_message": reason,
+                "agent_message": reason,
+            }))
+        }
+        // `postToolUse` takes `additional_context` (secondary), as the Cursor dialect reads it.
+        ("transform_tool_result", Verdict::Pass { context } | Verdict::Rewrite { context, .. })
+            if event == "postToolUse" && !context.is_empty() =>
+        {
+            Answer::json(&json!({"additional_context": context.join("\n")}))
+        }
         ("session_start", Verdict::Pass { context } | Verdict::Rewrite { context, .. }) => {
             match joined(&context) {
                 Some(text) => Answer::json(&json!({"additional_context": text})),
@@ -145,6 +161,31 @@ mod tests {
             },
         );
         assert_eq!(stdout(&start), json!({"additional_context": "branch: dev"}));
+    }
+
+    /// The Cursor dialect reads these forms as a host: `permission` on `subagentStart`,
+    /// `additional_context` on `postToolUse`.
+    #[test]
+    fn a_child_and_a_tool_result_answer_in_the_forms_the_host_reads() {
+        let child = answer(
+            "subagentStart",
+            "session_start",
+            Verdict::Block {
+                reason: "no children".to_owned(),
+            },
+        );
+        assert_eq!(stdout(&child)["permission"], "deny");
+        let result = answer(
+            "postToolUse",
+            "transform_tool_result",
+            Verdict::Pass {
+                context: vec!["lint: 2 warnings".to_owned()],
+            },
+        );
+        assert_eq!(
+            stdout(&result),
+            json!({"additional_context": "lint: 2 warnings"})
+        );
     }
 
     #[test]
