@@ -16,12 +16,16 @@
 //!
 //! # The files
 //!
-//! | file | scope | commands run in | variables |
-//! |---|---|---|---|
-//! | `<project>/.cursor/hooks.json` | project (untrusted: it cannot approve its own hooks) | the project (the directory holding `.cursor/`), or `.cursor/` when the command's relative paths are there and not in the project | `CURSOR_PROJECT_DIR` (secondary) |
-//! | `~/.cursor/hooks.json` | user | `~/.cursor/` (`./hooks/x.sh` is `~/.cursor/hooks/x.sh`, as Cursor's page says) | — |
-//! | `<plugin>/hooks/hooks.json` | a plugin's | the agent's current directory | `CURSOR_PLUGIN_ROOT` (the plugin's directory), `${CURSOR_PLUGIN_ROOT}` in the line |
-//! | `/etc/cursor/hooks.json` (Linux), `/Library/Application Support/Cursor/hooks.json` (macOS) | enterprise (highest) | as a user file: its own directory | — |
+//! | file | scope | commands run in | relative paths of a command | variables |
+//! |---|---|---|---|---|
+//! | `<project>/.cursor/hooks.json` | project (untrusted: it cannot approve its own hooks) | the project (the directory holding `.cursor/`) | from the project (`.cursor/hooks/x.sh`); one found under `.cursor/` only is `.cursor/`'s (`node hooks/x.js`, as Cursor's 2.0 page and `johnlindquist/cursor-hooks` write them) | `CURSOR_PROJECT_DIR` (secondary) |
+//! | `~/.cursor/hooks.json` | user | the session's project | from `~/.cursor/`: the program always (`./hooks/x.sh` is `~/.cursor/hooks/x.sh`), an operand when it is there | — |
+//! | `<plugin>/hooks/hooks.json` | a plugin's | the session's project | as written | `CURSOR_PLUGIN_ROOT` (the plugin's directory), `${CURSOR_PLUGIN_ROOT}` in the line |
+//! | `/etc/cursor/hooks.json` (Linux), `/Library/Application Support/Cursor/hooks.json` (macOS) | enterprise (highest) | as a user's file | as a user's file | — |
+//!
+//! A path made absolute is written into the line single-quoted, so the line that runs — and
+//! that consent pins — names the script Cursor would run. Words with shell syntax in them
+//! (`"$HOME"/x.sh`) are left as written.
 //!
 //! [`Config::discover_cursor_from`](crate::Config::discover_cursor_from) loads the project's
 //! file and then the user's, in Cursor's priority order (enterprise → project → user, every
@@ -433,7 +437,8 @@ impl ReadHook<'_> {
             return Err(cx.error(subject, self.path, "has no `command`"));
         };
         let line = cx.string(&key_subject("command"), line, &command_path)?;
-        let working_dir = self.working_dir(line);
+        let (line, working_dir) = self.placed(line);
+        let line = line.as_str();
         let check_dir = working_dir
             .clone()
             .unwrap_or_else(|| self.project_dir.to_path_buf());
@@ -557,32 +562,70 @@ impl ReadHook<'_> {
         }
     }
 
-    /// Where the command runs (see the module docs): `None` for a plugin's (the agent's current
-    /// directory).
-    fn working_dir(&self, line: &str) -> Option<PathBuf> {
+    /// The line that runs and where it runs (see the module docs): relative paths of the line
+    /// that Cursor resolves from the `hooks.json` file made absolute, and the directory — the
+    /// project for a project's file, the session's (`None`) for the others.
+    fn placed(&self, line: &str) -> (String, Option<PathBuf>) {
         let dir = self.cx.dir();
         let dir = std::path::absolute(&dir).unwrap_or(dir);
         match self.scope {
-            Scope::Plugin => None,
-            Scope::User => Some(dir),
-            Scope::Project => {
-                // Cursor's 2.0 page resolves a relative path from the hooks.json; later files
-                // write it from the project root. The project, unless the line's relative paths
-                // are found under `.cursor/` only.
-                let relative: Vec<String> = shell_words::split(line)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|word| word.contains('/') && !word.starts_with(['/', '~', '$']))
-                    .collect();
-                let found = |base: &Path| relative.iter().any(|word| base.join(word).exists());
-                if !relative.is_empty() && !found(self.project_dir) && found(&dir) {
-                    Some(dir)
-                } else {
-                    Some(self.project_dir.to_path_buf())
-                }
-            }
+            Scope::Plugin => (line.to_owned(), None),
+            // `./hooks/x.sh` of `~/.cursor/hooks.json` is `~/.cursor/hooks/x.sh`, run in the
+            // session's project (its scripts read the project's git state).
+            Scope::User => (anchor_relative(line, &dir, None), None),
+            // Cursor's 2.0 page resolves a relative path from the hooks.json; later files write
+            // it from the project root: a path found under `.cursor/` only is `.cursor/`'s.
+            Scope::Project => (
+                anchor_relative(line, &dir, Some(self.project_dir)),
+                Some(self.project_dir.to_path_buf()),
+            ),
         }
     }
+}
+
+/// `line` with its relative paths anchored at `base` (made absolute, single-quoted): the first
+/// word always when `root` is `None`, and every word that names a file under `base` — but, when
+/// `root` is given, not one that names a file under `root` too. Words with shell syntax in them
+/// (quotes inside, `$`, `;`, `|`, `&`, `<`, `>`, `(`, `)`, backquotes, `=`) are left as they are.
+fn anchor_relative(line: &str, base: &Path, root: Option<&Path>) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    let mut first = true;
+    while !rest.is_empty() {
+        let start = rest.len() - rest.trim_start().len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        if rest.is_empty() {
+            break;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..end];
+        rest = &rest[end..];
+        let word = token
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .or_else(|| token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')))
+            .unwrap_or(token);
+        let plain = !word.is_empty()
+            && word.contains('/')
+            && !word.starts_with(['/', '~'])
+            && !word.contains(|c: char| "\"'$;|&<>()`=\\*?[]{}".contains(c));
+        let anchor = plain
+            && match root {
+                None => first || base.join(word).exists(),
+                Some(root) => base.join(word).exists() && !root.join(word).exists(),
+            };
+        if anchor {
+            let path = base.join(word.strip_prefix("./").unwrap_or(word));
+            out.push('\'');
+            out.push_str(&path.display().to_string().replace('\'', "'\\''"));
+            out.push('\'');
+        } else {
+            out.push_str(token);
+        }
+        first = false;
+    }
+    out
 }
 
 impl Config {
@@ -752,6 +795,39 @@ mod tests {
         assert!(is_cursor_file(r#"{"hooks": {"preToolUse": []}}"#));
         assert!(!is_cursor_file(r#"{"hooks": {"PreToolUse": []}}"#));
         assert!(!is_cursor_file("not json"));
+    }
+
+    #[test]
+    fn relative_paths_are_anchored_where_cursor_resolves_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join(".cursor");
+        std::fs::create_dir_all(base.join("hooks")).unwrap();
+        std::fs::write(base.join("hooks/x.js"), "").unwrap();
+        let b = base.display().to_string();
+        // A user's file: the program always, an operand found there.
+        assert_eq!(
+            anchor_relative("./hooks/a.sh --fast", &base, None),
+            format!("'{b}/hooks/a.sh' --fast")
+        );
+        assert_eq!(
+            anchor_relative("node  hooks/x.js && echo src/y", &base, None),
+            format!("node  '{b}/hooks/x.js' && echo src/y")
+        );
+        // A project's file: only what is under `.cursor/` and not under the project.
+        let root = dir.path();
+        assert_eq!(
+            anchor_relative("node hooks/x.js", &base, Some(root)),
+            format!("node '{b}/hooks/x.js'")
+        );
+        assert_eq!(
+            anchor_relative(".cursor/hooks/x.js", &base, Some(root)),
+            ".cursor/hooks/x.js"
+        );
+        // Shell syntax is left alone.
+        assert_eq!(
+            anchor_relative("\"$HOME\"/hooks/x.js", &base, None),
+            "\"$HOME\"/hooks/x.js"
+        );
     }
 
     #[test]

@@ -225,7 +225,11 @@ fn the_home_directory_as_the_project_reads_the_file_once() {
     else {
         panic!("a command hook")
     };
-    assert_eq!(spec.working_dir, Some(home.join(".cursor")));
+    // The user's file: `./hooks/audit.sh` is `~/.cursor/hooks/audit.sh`, run in the session's
+    // project.
+    assert_eq!(spec.working_dir, None);
+    let audit = home.join(".cursor/hooks/audit.sh").display().to_string();
+    assert_eq!(spec.argv[2], format!("'{audit}'"));
     assert!(
         !spec.env.contains_key("CURSOR_PROJECT_DIR"),
         "{:?}",
