@@ -51,12 +51,12 @@
 //! | exit | meaning |
 //! |---|---|
 //! | 0 | stdout: nothing is a pass; one JSON object is read by the fields below; anything else is a failure (Cursor: "unparsable stdout") |
-//! | 2 | deny (secondary): stderr is the reason, else the JSON's `agent_message`, then `user_message` |
+//! | 2 | deny (secondary) on the events that can be stopped (the before-events, `beforeSubmitPrompt`, `subagentStart`): stderr is the reason, else the JSON's `agent_message`, then `user_message`; on the others a warning, nothing stopped |
 //! | other | a JSON object on stdout is read as on exit 0, with a warning naming the code (public Cursor scripts print a deny and `exit 1`, as `gullitmiranda/.cursor` `hooks/block-git-reset-hard.sh` does: a deny is never lost to the exit code); anything else is the hook's failure, and its policy applies (`failClosed: true` blocks) |
 //!
 //! | event | fields read | as |
 //! |---|---|---|
-//! | `preToolUse`, `beforeShellExecution`, `beforeMCPExecution`, `subagentStart` | `permission` (`allow`, `deny`, `ask`), `agent_message`, `user_message`; `updated_input` on `preToolUse` only | allow; block with `agent_message` (else `user_message`) as the reason, `user_message` also a warning for the user; ask (which hookchain refuses: it has no one to ask); new args |
+//! | `preToolUse`, `beforeShellExecution`, `beforeMCPExecution`, `subagentStart` | `permission` (`allow`, `deny`, `ask`), `agent_message`, `user_message`, `continue` (`false` stops, as on prompts); `updated_input` on `preToolUse` only | allow; block with `agent_message` (else `user_message`) as the reason, `user_message` also a warning for the user; ask (which hookchain refuses: it has no one to ask); new args |
 //! | `beforeReadFile` | `permission` (`allow`, `deny`) | allow; block |
 //! | `beforeSubmitPrompt` | `continue`, `user_message` | `continue: false` blocks the prompt with `user_message` |
 //! | `stop`, `subagentStop` | `followup_message` | a non-empty one sends the agent back to work with it (hookchain's redo) |
@@ -466,6 +466,11 @@ fn short(text: &str) -> String {
     out
 }
 
+/// The events a hook can stop: the before-events, prompts, and a child's start (secondary).
+fn blocks(event: &str) -> bool {
+    reads_permission(event) || event == "beforeSubmitPrompt"
+}
+
 /// The events whose `permission` Cursor reads.
 fn reads_permission(event: &str) -> bool {
     matches!(
@@ -503,6 +508,19 @@ fn decide(point: &str, event: &str, raw: &RawOutput) -> Result<Answer, ProtocolE
             } else {
                 stderr
             };
+            if !blocks(event) {
+                // Cursor cannot block this step: the hook's message is said, nothing stopped.
+                let mut answer = Answer::pass();
+                answer.warnings.push(format!(
+                    "the hook exited with code 2 on `{event}`, which Cursor does not block{}",
+                    if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {reason}")
+                    }
+                ));
+                return Ok(answer);
+            }
             return Ok(Answer::block(reason));
         }
         // Any other code: a JSON answer on stdout is still read (public Cursor scripts print
@@ -540,6 +558,12 @@ fn read_object(
         let agent = fields.string(&["agent_message", "agentMessage"])?;
         let user = fields.string(&["user_message", "userMessage"])?;
         let reason = || agent.clone().or_else(|| user.clone()).unwrap_or_default();
+        // `continue: false` (the 1.7-era typings have it on every before-event) stops.
+        match fields.get(&["continue"]) {
+            None | Some((_, Value::Bool(true))) => {}
+            Some((_, Value::Bool(false))) => answer.stop = Some(reason()),
+            Some((name, other)) => return Err(wrong(name, "true or false", other)),
+        }
         if let Some(permission) = fields.string(&["permission"])? {
             let read_only = event == "beforeReadFile";
             answer.verdict = match permission.to_ascii_lowercase().as_str() {
@@ -742,6 +766,28 @@ mod tests {
                 .unwrap()
                 .is_pass()
         );
+        // Exit 2 stops what Cursor can stop, and is a warning elsewhere.
+        let exit2 = decide(
+            "transform_response",
+            "afterAgentResponse",
+            &raw(2, "", "no"),
+        );
+        let exit2 = exit2.unwrap();
+        assert_eq!(exit2.verdict, Verdict::Pass);
+        assert_eq!(exit2.warnings.len(), 1);
+        let prompt2 = decide(
+            "transform_user_input",
+            "beforeSubmitPrompt",
+            &raw(2, "", "no"),
+        );
+        assert_eq!(prompt2.unwrap().verdict, Verdict::Block("no".to_owned()));
+        // `continue: false` on a before-event stops.
+        let stop = decide(
+            "intercept_tool_call",
+            "beforeShellExecution",
+            &raw(0, r#"{"continue":false,"agent_message":"halt"}"#, ""),
+        );
+        assert_eq!(stop.unwrap().stop, Some("halt".to_owned()));
         // After-events: the output is ignored.
         let after = decide(
             "after_tool_call",
