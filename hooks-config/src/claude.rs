@@ -144,8 +144,8 @@ struct Settings {
     disable_all_hooks: Option<Value>,
 }
 
-/// The `hooks` object, in file order.
-struct Events(Vec<(String, Value)>);
+/// The `hooks` object, in file order (Cursor's `hooks.json` has one too).
+pub(crate) struct Events(pub(crate) Vec<(String, Value)>);
 
 impl<'de> Deserialize<'de> for Events {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -666,8 +666,9 @@ fn settings_project_dir(file: &str) -> PathBuf {
     }
 }
 
-/// A settings file that is not valid JSON, or whose `hooks` is not an object.
-fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
+/// A settings file (or another agent's JSON file) that is not valid JSON, or whose `hooks` is
+/// not an object.
+pub(crate) fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
     let message = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = message.strip_suffix(&suffix).unwrap_or(&message).to_owned();
