@@ -557,3 +557,94 @@ fn events_hookchain_does_not_deliver_are_left_out_with_their_line() {
         config.warnings()
     );
 }
+
+/// A plugin hooking the session events and `subagent_stop`, recording what each callback gets.
+const SESSION_PLUGIN: &str = r#"import json
+from pathlib import Path
+
+SEEN = Path(__file__).with_name("seen.jsonl")
+
+
+def recorder(name):
+    def record(**kwargs):
+        with open(SEEN, "a") as out:
+            out.write(json.dumps({"hook": name, **kwargs}) + "\n")
+    return record
+
+
+def register(ctx):
+    for name in ["on_session_start", "on_session_end", "on_session_reset", "subagent_stop"]:
+        ctx.register_hook(name, recorder(name))
+"#;
+
+#[test]
+fn session_hooks_and_subagent_stop_get_hermes_keyword_arguments() {
+    if !python() {
+        return;
+    }
+    let home = temp_dir();
+    let dir = home.path().join(".hermes/plugins/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("__init__.py"), SESSION_PLUGIN).unwrap();
+    std::fs::write(
+        home.path().join(".hermes/config.yaml"),
+        "plugins:\n  enabled: [sessions]\n",
+    )
+    .unwrap();
+    // The events are named by a variable: the plugin is hooked on every plugin event.
+    let config = Config::discover_hermes_python(Some(home.path()));
+    assert_eq!(config.external_hooks().len(), 9, "{:?}", config.warnings());
+    // Through init(), as an agent loads it.
+    let project = temp_dir();
+    let (hooks, report, errors) = hookchain::config::Init::new()
+        .project_dir(project.path())
+        .home_dir(Some(home.path().to_path_buf()))
+        .consent(
+            Consent::in_memory(),
+            ConsentPolicy::new().accept_hooks(true),
+        )
+        .build();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(report.consent.admitted.len(), 9, "{report}");
+    let session = hooks.session("parent");
+    hookchain::external::transcript::set_payload_field(&session.state(), "model", "m-1");
+    hookchain::external::transcript::set_payload_field(&session.state(), "child_role", "leaf");
+    hookchain::external::transcript::set_payload_field(&session.state(), "duration_ms", 1200);
+    session.fire::<hookchain::points::SubagentStop>(hookchain::points::SubagentStopEvent {
+        session_id: "child".to_owned(),
+        parent_session_id: "parent".to_owned(),
+        reason: "normal".to_owned(),
+    });
+    let next = session.reset("parent-2");
+    next.end("exit");
+    let mut seen = json_lines(&dir.join("seen.jsonl"));
+    for line in &mut seen {
+        line.as_object_mut().unwrap().remove("reason");
+    }
+    assert_eq!(
+        seen,
+        [
+            sorted(
+                json!({"hook": "on_session_start", "session_id": "parent", "model": "",
+                "platform": ""})
+            ),
+            sorted(
+                json!({"hook": "subagent_stop", "parent_session_id": "parent",
+                "child_session_id": "child", "child_role": "leaf", "child_summary": null,
+                "child_status": "completed", "duration_ms": 1200})
+            ),
+            sorted(
+                json!({"hook": "on_session_reset", "session_id": "parent", "platform": "",
+                "old_session_id": "parent", "new_session_id": "parent-2"})
+            ),
+            sorted(
+                json!({"hook": "on_session_start", "session_id": "parent-2", "model": "",
+                "platform": ""})
+            ),
+            sorted(
+                json!({"hook": "on_session_end", "session_id": "parent-2", "task_id": "parent-2",
+                "completed": true, "interrupted": false, "model": "", "platform": ""})
+            ),
+        ]
+    );
+}
