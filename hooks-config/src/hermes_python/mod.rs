@@ -65,7 +65,8 @@
 //!
 //! # Where they are found
 //!
-//! [`init`](crate::init) and the CLI's discovery read, under the user's home directory:
+//! [`init`](crate::init) and the CLI's discovery (`hookchain list`, `test`, `doctor`, …) read,
+//! under the user's home directory:
 //!
 //! - every `~/.hermes/hooks/NAME/` holding both `HOOK.yaml` and `handler.py` (Hermes'
 //!   `HookRegistry.discover_and_load`), in name order; a `HOOK.yaml` that is not a mapping or
