@@ -610,11 +610,13 @@ fn session_hooks_and_subagent_stop_get_hermes_keyword_arguments() {
     hookchain::external::transcript::set_payload_field(&session.state(), "model", "m-1");
     hookchain::external::transcript::set_payload_field(&session.state(), "child_role", "leaf");
     hookchain::external::transcript::set_payload_field(&session.state(), "duration_ms", 1200);
-    session.fire::<hookchain::points::SubagentStop>(hookchain::points::SubagentStopEvent {
-        session_id: "child".to_owned(),
-        parent_session_id: "parent".to_owned(),
-        reason: "normal".to_owned(),
-    });
+    let outcome =
+        session.fire::<hookchain::points::SubagentStop>(hookchain::points::SubagentStopEvent {
+            session_id: "child".to_owned(),
+            parent_session_id: "parent".to_owned(),
+            reason: "normal".to_owned(),
+        });
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
     let next = session.reset("parent-2");
     next.end("exit");
     let mut seen = json_lines(&dir.join("seen.jsonl"));
