@@ -650,3 +650,57 @@ fn session_hooks_and_subagent_stop_get_hermes_keyword_arguments() {
         ]
     );
 }
+
+#[test]
+fn one_interpreter_serves_every_point_of_a_hook_directory_across_firings() {
+    if !python() {
+        return;
+    }
+    let home = temp_dir();
+    let dir = home.path().join(".hermes/hooks/pids");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("HOOK.yaml"),
+        "name: pids\nevents: [\"agent:*\", \"session:*\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("handler.py"),
+        "import os\nfrom pathlib import Path\n\n\ndef handle(event_type, context):\n    \
+         with open(Path(__file__).with_name('pids.txt'), 'a') as out:\n        \
+         out.write(f'{event_type} {os.getpid()}\\n')\n",
+    )
+    .unwrap();
+    let config = Config::discover_hermes_python(Some(home.path()));
+    assert_eq!(config.external_hooks().len(), 6);
+    let hooks = hooks_of(config);
+    for id in ["a", "b"] {
+        let session = hooks.session(id);
+        let turn = session.begin_turn();
+        let _ = turn.transform_user_input("hi");
+        turn.after_llm_call(calls(&["x"]));
+        let _ = turn.transform_response("done");
+        turn.end(hookchain::TurnEnd::Normal);
+        session.end("exit");
+    }
+    let text = std::fs::read_to_string(dir.join("pids.txt")).unwrap();
+    let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
+    let events: Vec<&str> = lines.iter().map(|(e, _)| *e).collect();
+    assert_eq!(
+        events,
+        [
+            "session:start",
+            "agent:start",
+            "agent:step",
+            "agent:end",
+            "session:end",
+            "session:start",
+            "agent:start",
+            "agent:step",
+            "agent:end",
+            "session:end",
+        ]
+    );
+    let pids: std::collections::BTreeSet<&str> = lines.iter().map(|(_, p)| *p).collect();
+    assert_eq!(pids.len(), 1, "{text}");
+}

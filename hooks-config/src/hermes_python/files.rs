@@ -6,9 +6,8 @@ use std::path::{Path, PathBuf};
 /// How deep below the directory its files are looked for.
 const MAX_DEPTH: usize = 4;
 
-/// How many files of a directory are pinned at most; past that, the directory is pinned by the
-/// list of its first files and a marker, so a directory of thousands of files cannot make each
-/// firing read them all.
+/// How many files of a directory are pinned at most (the first in path order), so that a
+/// directory of thousands of files cannot make each firing read them all.
 const MAX_FILES: usize = 256;
 
 /// The files of `dir` consent pins, sorted: every `*.py` file (below it too, but not in
