@@ -57,7 +57,9 @@
 //!   plugin's `__init__.py` and every sibling module it may import) and its `HOOK.yaml` or
 //!   `plugin.yaml`: editing any of them, or adding a module, makes the hook drifted, and it does
 //!   not run until approved again (see [`consent`](crate::consent)). Hermes itself trusts the
-//!   directory by placement.
+//!   directory by placement. The runner's file is named by its hash
+//!   (`hermes-runner-<hash>.py`), so a hookchain whose runner changed asks for the hooks'
+//!   approval again.
 //! - **Which events a plugin hooks** is read from its source without running it (nothing runs
 //!   before consent): every `register_hook("EVENT", …)` with a literal name. A plugin that names
 //!   an event otherwise is hooked on every plugin event hookchain delivers (its runner passes
