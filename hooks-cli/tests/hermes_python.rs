@@ -176,3 +176,43 @@ fn test_is_blocked_by_the_plugin_directory_named_with_config() {
     assert_eq!(outcome["outcome"], json!("blocked"), "{}", text(&run));
     assert_eq!(outcome["reason"], json!("no rm -rf, says the plugin"));
 }
+
+#[test]
+fn without_python3_the_hook_is_a_notice_naming_its_file_and_what_to_install() {
+    let home = TempDir::new().unwrap();
+    let dir = home.path().join(".hermes/hooks/my-hook");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("HOOK.yaml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("handler.py"), HANDLER).unwrap();
+    std::fs::write(home.path().join("p.json"), r#""hi""#).unwrap();
+    let manifest = dir.join("HOOK.yaml").display().to_string();
+    let consent = home.path().join("approved.json").display().to_string();
+    let no_python = home.path().join("empty-path");
+    std::fs::create_dir_all(&no_python).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hookchain"))
+            .args(["--config", &manifest, "--consent-file", &consent])
+            .args(args)
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join(".cache"))
+            .env("PATH", &no_python)
+            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["approve", "--all"]).status.success());
+    let out = run(&["test", "transform_user_input", "--payload-file", "p.json"]);
+    let said = text(&out);
+    // A gateway hook never blocks: the message goes on, and the user is told what to install.
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("outcome: continue with \"hi\""), "{said}");
+    assert!(
+        said.contains("my-hook/handler.py: Hermes' Python hooks need `python3`, which is not on PATH: install Python 3"),
+        "{said}"
+    );
+    assert!(
+        said.contains("`python3` is not found in PATH (on_error = warn)"),
+        "{said}"
+    );
+}
