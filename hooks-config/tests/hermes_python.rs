@@ -704,3 +704,58 @@ fn one_interpreter_serves_every_point_of_a_hook_directory_across_firings() {
     let pids: std::collections::BTreeSet<&str> = lines.iter().map(|(_, p)| *p).collect();
     assert_eq!(pids.len(), 1, "{text}");
 }
+
+/// Two callbacks that rewrite, one that blocks only `terminal`, and all of them print.
+const REWRITING_PLUGIN: &str = r#"import os
+
+
+def default_path(tool_name, args, **kwargs):
+    print("default_path called")
+    if "path" not in args:
+        return {"action": "modify", "args": {"path": "README.md"}}
+
+
+def cap_lines(tool_name, args, **kwargs):
+    os.write(1, b"written straight to fd 1\n")
+    return {"action": "modify", "args": {"limit": 100}}
+
+
+def no_terminal(tool_name, **kwargs):
+    if tool_name == "terminal":
+        return {"action": "block", "message": "no terminal here"}
+
+
+def register(ctx):
+    ctx.register_hook("pre_tool_call", default_path)
+    ctx.register_hook("pre_tool_call", cap_lines)
+    ctx.register_hook("pre_tool_call", no_terminal)
+"#;
+
+#[test]
+fn pre_tool_call_rewrites_merge_a_block_wins_and_printing_does_not_disturb_the_answers() {
+    if !python() {
+        return;
+    }
+    let home = temp_dir();
+    let dir = home.path().join("rewriter");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("__init__.py"), REWRITING_PLUGIN).unwrap();
+    let hooks = hooks_of(Config::load(&dir).unwrap());
+    let session = hooks.session("s-6");
+    let turn = session.begin_turn();
+    let flow = turn.intercept_tool_call(ToolCall::new("read_file", json!({"offset": 5})));
+    let Flow::Continue(call) = flow else {
+        panic!("{flow:?}");
+    };
+    assert_eq!(
+        sorted(call.args),
+        sorted(json!({"offset": 5, "path": "README.md", "limit": 100}))
+    );
+    let flow = turn.intercept_tool_call(ToolCall::new("terminal", json!({"path": "x"})));
+    assert_eq!(
+        flow.blocked().map(|b| b.reason.clone()),
+        Some("no terminal here".to_owned())
+    );
+    turn.end(hookchain::TurnEnd::Normal);
+    session.end("exit");
+}
