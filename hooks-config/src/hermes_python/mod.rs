@@ -582,12 +582,12 @@ fn runner_file() -> Result<PathBuf, String> {
         )
     };
     std::fs::create_dir_all(&dir).map_err(fail)?;
+    // One temporary file per writer, threads of one process included.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let temporary = dir.join(format!(
         ".hermes-runner-{short}.{}.{}",
         std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos())
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::write(&temporary, RUNNER).map_err(fail)?;
     std::fs::rename(&temporary, &path).map_err(|e| {
