@@ -50,6 +50,11 @@
 //!   `pre_tool_call`, which **fails closed** ([`OnError::Block`]) — Hermes' docs: "Timed-out or
 //!   still-running `pre_tool_call` callbacks fail closed (block the tool)", and "the same
 //!   applies to a callback that raises".
+//! - **Waited for.** A firing waits for its handler, within the time limit: a failure reaches
+//!   that firing's notice, and the events of a session reach the handler in order. Hermes'
+//!   docs say gateway hooks run "without blocking the main agent pipeline"; its
+//!   `HookRegistry.emit` awaits each handler in turn, and so does hookchain, one directory's
+//!   handler at a time — put long work in a thread, as the docs' BOOT.md example does.
 //! - **Order.** Python plugins run before shell hooks, as in Hermes: their priority is
 //!   `DEFAULT_PRIORITY - 1` (49); gateway hooks and shell hooks have the default, 50.
 //! - **Consent** pins, beside the command line, the runner's content and the environment that
