@@ -16,7 +16,7 @@
 //!   written to hookchain's cache directory, `$XDG_CACHE_HOME/hookchain` or
 //!   `~/.cache/hookchain`, never into a project), which imports `handler.py` — or the plugin as
 //!   a package, so that its relative imports of sibling modules work — and answers each firing
-//!   over the [`process`](hookchain_external::process) transport's JSON lines. Every point a
+//!   over the `process` transport's JSON lines (`hookchain::external::process`). Every point a
 //!   directory hooks shares that one interpreter. `async def` handlers and callbacks are
 //!   awaited, on one event loop kept for the interpreter's life.
 //! - **Payloads in Hermes' form.** Each firing goes out as the payload of a Hermes shell hook
