@@ -1,7 +1,7 @@
 //! Hermes' gateway hooks (`HOOK.yaml` + `handler.py`) and Python plugins run by hookchain's
 //! Python runner: the fixtures of `tests/hermes/` (see its README for what each is modelled on),
 //! copied into a temporary `~/.hermes`, loaded, admitted and fired through a `Session` and
-//! `Turn`. Each test needs `python3`: without it, it says so and passes, unless
+//! `Turn` (the runner written under the temporary home). Each test needs `python3`: without it, it says so and passes, unless
 //! `HOOKCHAIN_PYTHON_REQUIRED=1` (as `scripts/test.sh` sets) makes that a failure.
 #![cfg(unix)]
 
@@ -63,6 +63,20 @@ fn home_with(hooks: &[&str], plugins: &[&str]) -> TempDir {
     std::fs::write(
         home.path().join(".hermes/config.yaml"),
         format!("model: x\nplugins:\n  enabled:\n{}", enabled.concat()),
+    )
+    .unwrap();
+    home
+}
+
+/// A home directory with one enabled plugin, `NAME/__init__.py` holding `init`.
+fn plugin_home(name: &str, init: &str) -> TempDir {
+    let home = temp_dir();
+    let dir = home.path().join(".hermes/plugins").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("__init__.py"), init).unwrap();
+    std::fs::write(
+        home.path().join(".hermes/config.yaml"),
+        format!("plugins:\n  enabled: [{name}]\n"),
     )
     .unwrap();
     home
@@ -140,6 +154,15 @@ fn the_activity_logger_sees_each_agent_event_with_hermes_context() {
             ("transform_response", "agent:end"),
             ("transform_user_input", "agent:start"),
         ]
+    );
+    // The runner is written under the home given, never elsewhere.
+    let hookchain::external::Transport::Process(spec) = &config.external_hooks()[0].transport
+    else {
+        panic!("{:?}", config.external_hooks()[0].transport);
+    };
+    assert!(
+        Path::new(&spec.argv[1]).starts_with(home.path().join(".cache/hookchain")),
+        "{spec:?}"
     );
     let hooks = hooks_of(config);
     let session = hooks.session("s-1");
@@ -449,15 +472,11 @@ fn a_plugin_that_does_not_import_says_where() {
     if !python() {
         return;
     }
-    let home = temp_dir();
-    let dir = home.path().join("broken");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("__init__.py"),
+    let home = plugin_home(
+        "broken",
         "def register(ctx):\n    ctx.register_hook(\"pre_tool_call\", lambda **k: None)\n\nif True\n",
-    )
-    .unwrap();
-    let hooks = hooks_of(Config::load(&dir).unwrap());
+    );
+    let hooks = hooks_of(Config::discover_hermes_python(Some(home.path())));
     let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new("terminal", json!({})));
     // `pre_tool_call` fails closed, with where the plugin does not parse.
     let reason = &outcome.flow.blocked().unwrap().reason;
@@ -736,11 +755,8 @@ fn pre_tool_call_rewrites_merge_a_block_wins_and_printing_does_not_disturb_the_a
     if !python() {
         return;
     }
-    let home = temp_dir();
-    let dir = home.path().join("rewriter");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("__init__.py"), REWRITING_PLUGIN).unwrap();
-    let hooks = hooks_of(Config::load(&dir).unwrap());
+    let home = plugin_home("rewriter", REWRITING_PLUGIN);
+    let hooks = hooks_of(Config::discover_hermes_python(Some(home.path())));
     let session = hooks.session("s-6");
     let turn = session.begin_turn();
     let flow = turn.intercept_tool_call(ToolCall::new("read_file", json!({"offset": 5})));

@@ -14,7 +14,8 @@
 //! - **One Python interpreter per hook directory or plugin**, started at the first firing and
 //!   kept: the user's `python3` runs hookchain's runner (`runner.py`, embedded in this crate and
 //!   written to hookchain's cache directory, `$XDG_CACHE_HOME/hookchain` or
-//!   `~/.cache/hookchain`, never into a project), which imports `handler.py` — or the plugin as
+//!   `~/.cache/hookchain` — `HOME/.cache/hookchain` when discovery is given another home
+//!   directory — never into a project), which imports `handler.py` — or the plugin as
 //!   a package, so that its relative imports of sibling modules work — and answers each firing
 //!   over the `process` transport's JSON lines (`hookchain::external::process`). Every point a
 //!   directory hooks shares that one interpreter. `async def` handlers and callbacks are
@@ -216,39 +217,33 @@ impl Config {
     /// A manifest that does not parse, is not a mapping or lists no events is an error; an
     /// event hookchain does not deliver is left out with a warning naming its line.
     pub fn load_hermes_gateway_hook(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
-        let path = path.as_ref();
-        let (source_name, text) = read(path)?;
-        let dir = absolute(path.parent().unwrap_or(Path::new(".")));
-        let handler = dir.join(HANDLER_FILE);
-        if !handler.is_file() {
-            return Err(ConfigError::Read {
-                file: source_name,
-                message: format!(
-                    "no {HANDLER_FILE} beside it: a Hermes gateway hook is a directory with \
-                     {HOOK_FILE} and {HANDLER_FILE} (its `handle(event_type, context)`)"
-                ),
-            });
-        }
-        crate::load::read_agent_yaml(&text, &source_name, Dialect::Hermes, |cx, document| {
-            gateway(cx, document, &dir)
-        })
+        gateway_hook(path.as_ref(), &cache_dir())
     }
 
     /// Reads a Hermes Python plugin: `dir` holds its `__init__.py` (and, optionally, its
     /// `plugin.yaml`), whose `register(ctx)` registers its hooks (see the
     /// [module docs](crate::hermes_python)). Its hooks run with Hermes' default time limit.
     pub fn load_hermes_plugin(dir: impl AsRef<Path>) -> Result<Config, ConfigError> {
-        plugin(dir.as_ref(), DEFAULT_PYTHON_TIMEOUT)
+        plugin(dir.as_ref(), DEFAULT_PYTHON_TIMEOUT, &cache_dir())
     }
 
     /// The user's Hermes gateway hooks (`home_dir/.hermes/hooks/*/`) and enabled Python plugins
     /// (`home_dir/.hermes/plugins/*/`, enabled in `home_dir/.hermes/config.yaml`), as a config
     /// to put over the files'. What cannot be loaded is left out with a warning every session
-    /// hears (see the [module docs](crate::hermes_python)).
+    /// hears (see the [module docs](crate::hermes_python)). The runner is written to the cache
+    /// of that home: hookchain's cache directory for the user's own home, else
+    /// `home_dir/.cache/hookchain`.
     pub fn discover_hermes_python(home_dir: Option<&Path>) -> Config {
         let mut config = Config::new();
         let Some(home) = home_dir else {
             return config;
+        };
+        // The runner goes to the cache of the home given: the user's own cache directory
+        // (`$XDG_CACHE_HOME` honoured) for the user's home, else `home/.cache/hookchain`.
+        let cache = if crate::file::home_dir().is_some_and(|own| own == home) {
+            cache_dir()
+        } else {
+            home.join(".cache").join("hookchain")
         };
         let hermes = home.join(".hermes");
         for dir in subdirectories(&hermes.join("hooks"), &mut config) {
@@ -256,7 +251,7 @@ impl Config {
             if !manifest.is_file() || !dir.join(HANDLER_FILE).is_file() {
                 continue;
             }
-            match Config::load_hermes_gateway_hook(&manifest) {
+            match gateway_hook(&manifest, &cache) {
                 Ok(hook) => config = config.merge(hook),
                 Err(error) => config.warn_left_out(format!(
                     "{error}: this Hermes gateway hook is left out until it is fixed"
@@ -278,7 +273,7 @@ impl Config {
                 );
                 continue;
             }
-            match plugin(&dir, settings.timeout) {
+            match plugin(&dir, settings.timeout, &cache) {
                 Ok(hooks) => config = config.merge(hooks),
                 Err(error) => config.warn_left_out(format!(
                     "{error}: this Hermes plugin is left out until it is fixed"
@@ -297,6 +292,25 @@ impl Config {
     }
 }
 
+/// Reads the gateway hook whose `HOOK.yaml` is `path`, the runner written under `cache`.
+fn gateway_hook(path: &Path, cache: &Path) -> Result<Config, ConfigError> {
+    let (source_name, text) = read(path)?;
+    let dir = absolute(path.parent().unwrap_or(Path::new(".")));
+    let handler = dir.join(HANDLER_FILE);
+    if !handler.is_file() {
+        return Err(ConfigError::Read {
+            file: source_name,
+            message: format!(
+                "no {HANDLER_FILE} beside it: a Hermes gateway hook is a directory with \
+                 {HOOK_FILE} and {HANDLER_FILE} (its `handle(event_type, context)`)"
+            ),
+        });
+    }
+    crate::load::read_agent_yaml(&text, &source_name, Dialect::Hermes, |cx, document| {
+        gateway(cx, document, &dir, cache)
+    })
+}
+
 /// `true` for a directory holding a Hermes plugin's `__init__.py`.
 pub(crate) fn is_plugin_dir(path: &Path) -> bool {
     path.is_dir() && path.join(PLUGIN_INIT).is_file()
@@ -308,7 +322,12 @@ pub(crate) fn is_gateway_manifest(path: &Path) -> bool {
 }
 
 /// Reads a gateway hook's parsed `HOOK.yaml`.
-fn gateway(cx: &FileContext<'_>, document: Yaml, dir: &Path) -> Result<Config, ConfigError> {
+fn gateway(
+    cx: &FileContext<'_>,
+    document: Yaml,
+    dir: &Path,
+    cache: &Path,
+) -> Result<Config, ConfigError> {
     let Yaml::Mapping(top) = document else {
         return Err(cx.error(
             "the file",
@@ -349,7 +368,7 @@ fn gateway(cx: &FileContext<'_>, document: Yaml, dir: &Path) -> Result<Config, C
     };
     let listed: Vec<&str> = events.iter().map(|(e, _)| e.as_str()).collect();
     let events_json = serde_json::to_string(&listed).unwrap_or_else(|_| "[]".to_owned());
-    let spec = match runner_spec(dir, Kind::Gateway, &name, Some(events_json)) {
+    let spec = match runner_spec(dir, Kind::Gateway, &name, Some(events_json), cache) {
         Ok(spec) => spec,
         Err(error) => return Err(cx.error(format!("gateway hook `{name}`"), &[], error)),
     };
@@ -415,7 +434,7 @@ fn gateway_matches(event: &str, delivered: &str) -> bool {
 }
 
 /// Reads a plugin directory.
-fn plugin(dir: &Path, timeout: Duration) -> Result<Config, ConfigError> {
+fn plugin(dir: &Path, timeout: Duration, cache: &Path) -> Result<Config, ConfigError> {
     let dir = absolute(dir);
     let init = dir.join(PLUGIN_INIT);
     let source_name = init.display().to_string();
@@ -432,11 +451,12 @@ fn plugin(dir: &Path, timeout: Duration) -> Result<Config, ConfigError> {
         .into_iter()
         .next()
         .unwrap_or_else(|| "plugin".to_owned());
-    let spec =
-        runner_spec(&dir, Kind::Plugin, &name, None).map_err(|message| ConfigError::Read {
+    let spec = runner_spec(&dir, Kind::Plugin, &name, None, cache).map_err(|message| {
+        ConfigError::Read {
             file: source_name.clone(),
             message,
-        })?;
+        }
+    })?;
     let mut config = Config {
         files: vec![source_name.clone()],
         ..Config::default()
@@ -543,8 +563,9 @@ fn runner_spec(
     kind: Kind,
     name: &str,
     events: Option<String>,
+    cache: &Path,
 ) -> Result<CommandSpec, String> {
-    let runner = runner_file()?;
+    let runner = runner_file(cache)?;
     let mut env = BTreeMap::new();
     env.insert(DIR_ENV.to_owned(), dir.display().to_string());
     env.insert("HOOKCHAIN_PYTHON_KIND".to_owned(), kind.name().to_owned());
@@ -569,13 +590,12 @@ fn runner_spec(
     })
 }
 
-/// The runner's file in hookchain's cache directory, written there (atomically) when it is
-/// missing or not the embedded one. Its name carries its hash, so that two versions of
+/// The runner's file in hookchain's cache directory `dir`, written there (atomically) when it
+/// is missing or not the embedded one. Its name carries its hash, so that two versions of
 /// hookchain never share one.
-fn runner_file() -> Result<PathBuf, String> {
+fn runner_file(dir: &Path) -> Result<PathBuf, String> {
     let digest = Sha256::digest(RUNNER.as_bytes());
     let short: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
-    let dir = cache_dir();
     let path = dir.join(format!("hermes-runner-{short}.py"));
     if std::fs::read(&path).is_ok_and(|content| content == RUNNER.as_bytes()) {
         return Ok(path);
@@ -586,7 +606,7 @@ fn runner_file() -> Result<PathBuf, String> {
             path.display()
         )
     };
-    std::fs::create_dir_all(&dir).map_err(fail)?;
+    std::fs::create_dir_all(dir).map_err(fail)?;
     // One temporary file per writer, threads of one process included.
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let temporary = dir.join(format!(
