@@ -127,7 +127,9 @@
 //! global: for each extension, the project's keys replace the global's, one key at a time (a
 //! shallow merge of each section), except what the project's file may not switch off (below).
 //! The hooks of both files run: the global file's, then the project's. A file that does not
-//! exist is skipped.
+//! exist is skipped. Discovery also adds the user's external extensions
+//! ([`external_extension`]) and Hermes gateway hooks and enabled Python plugins under
+//! `~/.hermes/` ([`hermes_python`]).
 //! [`Config::load`] reads one file, [`Config::from_yaml_str`] parses text, and [`Config::new`]
 //! with [`Config::extension`] sets sections from code; [`Config::merge`] puts one config over
 //! another the same way discovery does.
@@ -240,6 +242,7 @@ mod entry;
 pub mod external_extension;
 mod file;
 pub mod hermes;
+pub mod hermes_python;
 mod hookchain_file;
 mod init;
 mod load;

@@ -39,6 +39,9 @@ impl Config {
     /// top-level `agents:` is a docker-agent agent file
     /// ([`load_docker_agent`](Config::load_docker_agent)), a `.cursor/hooks.json` (or a
     /// `hooks/hooks.json` in Cursor's form) is Cursor's ([`load_cursor`](Config::load_cursor)),
+    /// ([`load_docker_agent`](Config::load_docker_agent)), a `HOOK.yaml` is a Hermes gateway
+    /// hook ([`load_hermes_gateway_hook`](Config::load_hermes_gateway_hook)), a directory with
+    /// `__init__.py` a Hermes Python plugin ([`load_hermes_plugin`](Config::load_hermes_plugin)),
     /// and anything else is a `hookchain.yaml`. A file that does not exist is an error.
     ///
     /// A `hookchain.yaml` is read strictly: any part of it that cannot be loaded is an error
@@ -63,6 +66,12 @@ impl Config {
         path: &Path,
         native: fn(&str, &str) -> Result<Config, ConfigError>,
     ) -> Result<Config, ConfigError> {
+        if crate::hermes_python::is_plugin_dir(path) {
+            return Config::load_hermes_plugin(path);
+        }
+        if crate::hermes_python::is_gateway_manifest(path) {
+            return Config::load_hermes_gateway_hook(path);
+        }
         let (name, text) = read(path)?;
         if crate::cursor::is_cursor_path(path, &text) {
             return Config::from_cursor_str(&text, &name);
@@ -297,7 +306,7 @@ impl Config {
 /// Reads another agent's YAML file with `read`, that agent's reader of the parsed document: the
 /// nesting checked before the parser sees the text, syntax errors with their line, and every
 /// value of the document locatable by its path for the reader's messages.
-fn read_agent_yaml<T>(
+pub(crate) fn read_agent_yaml<T>(
     text: &str,
     source_name: &str,
     dialect: Dialect,
@@ -336,8 +345,10 @@ enum AgentYaml {
 }
 
 /// Which agent's YAML `text` is: Starchild's when its `hooks:` is a list (`- event: ...`),
-/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and has a top-level key
-/// that is not hookchain's; `None` for a `hookchain.yaml`.
+/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and either sits in a
+/// `.hermes` directory (Hermes' home, whatever keys the file holds: the docs' own snippet has
+/// `hooks:` alone) or has a top-level key that is not hookchain's; `None` for a
+/// `hookchain.yaml`.
 fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
     let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(text) else {
         return None;
@@ -348,10 +359,19 @@ fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
     let named = path
         .file_name()
         .is_some_and(|n| n == "config.yaml" || n == "cli-config.yaml");
+    let in_hermes_home = absolute(path)
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == ".hermes");
     let foreign = top
         .keys()
         .any(|key| !TOP_LEVEL_KEYS.contains(&yaml_key(key).as_str()));
-    (named && foreign).then_some(AgentYaml::Hermes)
+    (named && (in_hermes_home || foreign)).then_some(AgentYaml::Hermes)
+}
+
+/// `path` made absolute (as it is when it cannot be).
+fn absolute(path: &Path) -> std::path::PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// `true` when `a` and `b` are the same file.
