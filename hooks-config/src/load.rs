@@ -39,7 +39,7 @@ impl Config {
     /// top-level `agents:` is a docker-agent agent file
     /// ([`load_docker_agent`](Config::load_docker_agent)), a `.cursor/hooks.json` (or a
     /// `hooks/hooks.json` in Cursor's form) is Cursor's ([`load_cursor`](Config::load_cursor)),
-    /// ([`load_docker_agent`](Config::load_docker_agent)), a `HOOK.yaml` is a Hermes gateway
+    /// a `HOOK.yaml` is a Hermes gateway
     /// hook ([`load_hermes_gateway_hook`](Config::load_hermes_gateway_hook)), a directory with
     /// `__init__.py` a Hermes Python plugin ([`load_hermes_plugin`](Config::load_hermes_plugin)),
     /// and anything else is a `hookchain.yaml`. A file that does not exist is an error.
