@@ -79,7 +79,7 @@ use hookchain_external::{
 /// case alone. An event hookchain has no point for (`Setup`, `TeammateIdle`, …) and any
 /// name not known here are left out with a warning naming them: a newer Claude Code may have
 /// events this list lacks, and a "did you mean" toward a different real event would mislead.
-const EVENTS: &[&str] = &[
+pub(crate) const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
     "UserPromptSubmit",
@@ -144,8 +144,8 @@ struct Settings {
     disable_all_hooks: Option<Value>,
 }
 
-/// The `hooks` object, in file order.
-struct Events(Vec<(String, Value)>);
+/// The `hooks` object, in file order (Copilot's files share its shape).
+pub(crate) struct Events(pub(crate) Vec<(String, Value)>);
 
 impl<'de> Deserialize<'de> for Events {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -667,7 +667,7 @@ fn settings_project_dir(file: &str) -> PathBuf {
 }
 
 /// A settings file that is not valid JSON, or whose `hooks` is not an object.
-fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
+pub(crate) fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
     let message = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = message.strip_suffix(&suffix).unwrap_or(&message).to_owned();

@@ -228,6 +228,7 @@
 pub mod claude;
 mod config;
 pub mod consent;
+pub mod copilot;
 mod discovery;
 pub mod docker_agent;
 mod entry;

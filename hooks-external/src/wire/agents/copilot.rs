@@ -1,7 +1,430 @@
-//! Copilot's differences from Claude Code's hook protocol, as an overlay (see the
-//! [parent module](super)): for now none, so a Copilot hook is fired and read as a Claude Code hook.
+//! GitHub Copilot's differences from Claude Code's hook protocol (Copilot CLI and Copilot's cloud
+//! agent, `.github/hooks/*.json` with camelCase event keys), as an overlay (see the
+//! [parent module](super)). Sources: `github/docs`,
+//! `content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md` (the reference) and
+//! `content/copilot/reference/hooks-configuration.md` (the examples), the Copilot SDK's
+//! `onPreToolUse` page; rules marked (summary) come from a third-party summary of the same
+//! reference. The research is in `docs/agents/copilot.md`.
+//!
+//! A hook configured under a PascalCase key of the same files (`PreToolUse`: the VS Code
+//! compatible form) speaks Claude Code's protocol and is loaded in Claude Code's dialect: this
+//! overlay is for the camelCase events.
+//!
+//! # Events and firings
+//!
+//! | Copilot event | point | fires for |
+//! |---|---|---|
+//! | `sessionStart` | `session_start` | a session that is not a child agent's |
+//! | `subagentStart` | `session_start` | a child agent's session (its `additionalContext` is the child's context) |
+//! | `sessionEnd` | `session_end` | every end |
+//! | `userPromptSubmitted` | `transform_user_input` | every prompt; the answer is ignored |
+//! | `preToolUse` | `intercept_tool_call` | every call |
+//! | `permissionRequest` | `permission_request` | every permission asked for |
+//! | `postToolUse` | `transform_tool_result` | a call that succeeded (`is_error` false) |
+//! | `postToolUseFailure` | `after_tool_call` | a call that failed (`is_error` true), not one a hook refused |
+//! | `agentStop` | `on_stop` | every end of a turn |
+//! | `subagentStop` | `subagent_stop` | every child agent's end (observe: Copilot's block, "run the child again", has no counterpart) |
+//! | `preCompact` | `before_compaction` | every compaction; the answer is ignored |
+//! | `errorOccurred` | `notification` | error-level notifications only |
+//! | `notification` | `notification` | every notification |
+//!
+//! # The payload
+//!
+//! Copilot sends camelCase fields and **no event name** (the reference: only `notification`
+//! carries `hook_event_name`), so the payload is Copilot's own, built from Claude Code's:
+//!
+//! | Copilot field | from | events |
+//! |---|---|---|
+//! | `sessionId` | `session_id` | every event |
+//! | `timestamp` | the clock, epoch milliseconds | every event |
+//! | `cwd` | the session's project directory | every event |
+//! | `toolName` | `tool_name`, in Copilot's names (`Bash` → `bash`, `Write` → `create`, …) | the tool events |
+//! | `toolArgs` | `tool_input`, **as JSON text** (the reference's examples: `"{\"command\":\"…\"}"`) | the tool events |
+//! | `toolResult` | `{resultType: "success", textResultForLlm}` from `tool_response` | `postToolUse` |
+//! | `error` | the tool's output, as text | `postToolUseFailure` |
+//! | `error`, `errorContext`, `recoverable` | `{message, name: "Error"}`, `"system"`, `true` | `errorOccurred` |
+//! | `prompt` | `prompt` | `userPromptSubmitted` |
+//! | `source` | `source`, Claude Code's `clear` as Copilot's `new` | `sessionStart` |
+//! | `reason` | `reason` | `sessionEnd` |
+//! | `transcriptPath` | `transcript_path` | `agentStop`, `subagentStart`, `subagentStop`, `preCompact` |
+//! | `stopReason`, `stop_hook_active` | `"end_turn"`, `stop_hook_active` | `agentStop` |
+//! | `agentName` | the agent's `agent_name` (when it gave one), else `""` | `subagentStart`, `subagentStop` |
+//! | `trigger`, `customInstructions` | `trigger`, `""` | `preCompact` |
+//! | `hook_event_name`, `message`, `notification_type` | `"Notification"`, `message`, `notification_type` | `notification` |
+//!
+//! hookchain's own `turn` and `turn_state` are kept (a script that does not read them is not
+//! disturbed); Claude Code's names that Copilot does not send (`hook_event_name`, `session_id`,
+//! `tool_input`, `permission_mode`, …) are not.
+//!
+//! # The answer
+//!
+//! | exit | read as |
+//! |---|---|
+//! | 0 | stdout as one JSON object (progress lines `{"type": "progress", …}` before it skipped, (summary)); empty = pass; text that is not JSON is logged and dropped |
+//! | 2 | `preToolUse`: deny, stderr the reason (summary); `permissionRequest`: deny, the JSON's `message` the reason, stderr ignored (reference); `postToolUseFailure`: stdout or stderr is context, recovery guidance (reference); elsewhere a failure |
+//! | other, timeout | a failure: "they never block agent execution" (reference), so the hook's policy (warn) applies and the call goes on |
+//!
+//! | field | event | means |
+//! |---|---|---|
+//! | `permissionDecision` `allow`/`deny`/`ask` + `permissionDecisionReason` | `preToolUse` | allow (later hooks still run), block, or ask — which hookchain, with no one to ask, blocks (the cloud agent reads `ask` as deny) |
+//! | `modifiedArgs` | `preToolUse` | the tool's new arguments, whole |
+//! | `behavior` `allow`/`deny` + `message`, `interrupt` | `permissionRequest` | grant or refuse the permission; `interrupt: true` with deny stops the agent |
+//! | `decision: "block"` + `reason` | `agentStop`, `subagentStop` | the agent goes on with `reason` as its next prompt |
+//! | `additionalContext` | `preToolUse`, `postToolUse`, `postToolUseFailure`, `sessionStart`, `subagentStart`, `notification` | context for the model |
+//! | `modifiedResult` | `postToolUse` | the tool's new result (SDK hooks; (summary): files too) |
+//!
+//! Claude Code's `hookSpecificOutput` fields are read too (a script may mix them). The output of
+//! `sessionEnd`, `userPromptSubmitted`, `preCompact` and `errorOccurred` is ignored, as Copilot
+//! ignores it: a block there is logged, never applied. Plain stdout is never context.
+
+use serde_json::{Map, Value};
 
 use super::Overlay;
+use crate::RawOutput;
+use crate::answer::Answer;
+use crate::protocol::{self, ProtocolError};
+use hookchain_core::Dialect;
 
 /// Copilot's overlay.
-pub(super) const OVERLAY: Overlay = Overlay::CLAUDE_CODE;
+pub(super) const OVERLAY: Overlay = Overlay {
+    tools: TOOLS,
+    claude_fields: false,
+    narrowed: &[
+        ("errorOccurred", |fields| {
+            fields.get("level").and_then(Value::as_str) == Some("error")
+        }),
+        ("postToolUse", |fields| !is_error(fields)),
+        ("postToolUseFailure", |fields| is_error(fields)),
+    ],
+    payload,
+    from_agent,
+    decide,
+    plain_stdout_is_context: |_| false,
+    adjust,
+    ..Overlay::CLAUDE_CODE
+};
+
+/// Copilot's tools and Claude Code's names for them (the reference's tool names). `powershell`
+/// has none: its command is PowerShell, which the guards' reading of a shell line does not judge.
+const TOOLS: &[(&str, &str)] = &[
+    ("bash", "Bash"),
+    ("view", "Read"),
+    ("create", "Write"),
+    ("edit", "Edit"),
+    ("glob", "Glob"),
+    ("grep", "Grep"),
+    ("web_fetch", "WebFetch"),
+    ("task", "Task"),
+    ("ask_user", "AskUserQuestion"),
+];
+
+/// The events whose output Copilot ignores.
+const IGNORED: &[&str] = &[
+    "sessionEnd",
+    "userPromptSubmitted",
+    "preCompact",
+    "errorOccurred",
+];
+
+/// `true` for a tool result that is an error.
+fn is_error(fields: &Map<String, Value>) -> bool {
+    fields.get("is_error").and_then(Value::as_bool) == Some(true)
+}
+
+/// A value as text: a string as it is, anything else as JSON.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Milliseconds since the epoch (0 if the clock is before it).
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Claude Code's payload, rebuilt with Copilot's fields (see the module docs).
+fn payload(point: &str, event: &str, map: &mut Map<String, Value>) {
+    let claude = std::mem::take(map);
+    let get = |key: &str| claude.get(key).cloned();
+    let mut out = Map::new();
+    let mut put = |key: &str, value: Value| {
+        out.insert(key.to_owned(), value);
+    };
+    put("sessionId", get("session_id").unwrap_or(Value::Null));
+    put("timestamp", Value::from(now_ms()));
+    put("cwd", get("cwd").unwrap_or(Value::Null));
+    let transcript = || get("transcript_path").unwrap_or_else(|| Value::from(""));
+    let agent_name = || get("agent_name").unwrap_or_else(|| Value::from(""));
+    if let Some(tool) = get("tool_name") {
+        put("toolName", tool);
+        let args = get("tool_input").unwrap_or(Value::Object(Map::new()));
+        put("toolArgs", Value::from(args.to_string()));
+    }
+    match (point, event) {
+        (_, "postToolUse") => {
+            let result = get("tool_response").unwrap_or(Value::Null);
+            put(
+                "toolResult",
+                serde_json::json!({"resultType": "success", "textResultForLlm": text(&result)}),
+            );
+        }
+        (_, "postToolUseFailure") => {
+            put(
+                "error",
+                Value::from(text(&get("tool_response").unwrap_or_default())),
+            );
+        }
+        (_, "userPromptSubmitted") => put("prompt", get("prompt").unwrap_or_default()),
+        ("session_start", "subagentStart") => {
+            put("transcriptPath", transcript());
+            put("agentName", agent_name());
+        }
+        ("session_start", _) => {
+            let source = match get("source").as_ref().and_then(Value::as_str) {
+                Some("reset") => "new",
+                Some("resume" | "compact") => "resume",
+                _ => "startup",
+            };
+            put("source", Value::from(source));
+        }
+        ("session_end", _) => {
+            let reason = get("reason");
+            let reason = match reason.as_ref().and_then(Value::as_str).unwrap_or_default() {
+                known @ ("complete" | "error" | "abort" | "timeout" | "user_exit") => known,
+                "exit" | "logout" | "prompt_input_exit" | "clear" => "user_exit",
+                "dropped" | "canceled" | "interrupted" => "abort",
+                "failed" => "error",
+                _ => "complete",
+            };
+            put("reason", Value::from(reason));
+        }
+        ("on_stop", _) => {
+            put("transcriptPath", transcript());
+            put("stopReason", Value::from("end_turn"));
+            put(
+                "stop_hook_active",
+                get("stop_hook_active").unwrap_or(Value::Bool(false)),
+            );
+        }
+        ("subagent_stop", _) => {
+            put("transcriptPath", transcript());
+            put("agentName", agent_name());
+            put("stopReason", Value::from("end_turn"));
+        }
+        ("before_compaction", _) => {
+            put("transcriptPath", transcript());
+            put(
+                "trigger",
+                get("trigger").unwrap_or_else(|| Value::from("auto")),
+            );
+            put("customInstructions", Value::from(""));
+        }
+        ("notification", "errorOccurred") => {
+            let message = get("message").unwrap_or_default();
+            put(
+                "error",
+                serde_json::json!({"message": message, "name": "Error"}),
+            );
+            put("errorContext", Value::from("system"));
+            put("recoverable", Value::Bool(true));
+        }
+        ("notification", _) => {
+            put("hook_event_name", Value::from("Notification"));
+            put("message", get("message").unwrap_or_default());
+            // Claude Code's type where it has one (what a matcher is matched against), else
+            // hookchain's kind.
+            let kind = get("kind").unwrap_or_default();
+            let named = serde_json::from_value(kind.clone())
+                .ok()
+                .and_then(crate::wire::tables::notification_type);
+            put("notification_type", named.map_or(kind, Value::from));
+        }
+        _ => {}
+    }
+    for key in ["turn", "turn_state"] {
+        if let Some(value) = get(key) {
+            put(key, value);
+        }
+    }
+    *map = out;
+}
+
+/// A payload Copilot sends, in Claude Code's form: `sessionId` → `session_id`, `toolName` →
+/// `tool_name` in Claude Code's names, `toolArgs` (JSON text or an object) → `tool_input`,
+/// `toolResult` → `tool_response` (its `textResultForLlm`), `transcriptPath` →
+/// `transcript_path`, `stopReason` → `stop_reason`, `agentName` → `agent_name`,
+/// `customInstructions` → `custom_instructions`; other fields are kept.
+fn from_agent(_event: &str, map: &mut Map<String, Value>) {
+    let renames = [
+        ("sessionId", "session_id"),
+        ("transcriptPath", "transcript_path"),
+        ("stopReason", "stop_reason"),
+        ("agentName", "agent_name"),
+        ("customInstructions", "custom_instructions"),
+    ];
+    for (theirs, ours) in renames {
+        if let Some(value) = map.remove(theirs) {
+            map.insert(ours.to_owned(), value);
+        }
+    }
+    if let Some(Value::String(tool)) = map.remove("toolName") {
+        let ours = super::tool_name_from_agent(Dialect::Copilot, &tool).to_owned();
+        map.insert("tool_name".to_owned(), Value::from(ours));
+    }
+    if let Some(args) = map.remove("toolArgs") {
+        let args = match args {
+            Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            other => other,
+        };
+        map.insert("tool_input".to_owned(), args);
+    }
+    if let Some(result) = map.remove("toolResult") {
+        let response = match result.get("textResultForLlm") {
+            Some(text) => text.clone(),
+            None => result,
+        };
+        map.insert("tool_response".to_owned(), response);
+    }
+}
+
+/// Reads a Copilot hook's output (see "The answer" in the module docs).
+fn decide(point: &str, event: &str, raw: &RawOutput) -> Result<Answer, ProtocolError> {
+    let stderr = String::from_utf8_lossy(&raw.stderr).trim().to_owned();
+    match raw.exit_code.unwrap_or(0) {
+        0 => {}
+        2 if point == "intercept_tool_call" => return Ok(Answer::block(stderr)),
+        2 if point == "permission_request" => {
+            let reason = copilot_json(raw)
+                .and_then(|object| {
+                    object
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .unwrap_or_default();
+            return Ok(Answer::block(reason));
+        }
+        2 if event == "postToolUseFailure" => {
+            let stdout = String::from_utf8_lossy(&raw.stdout).trim().to_owned();
+            let guidance = if stdout.is_empty() { stderr } else { stdout };
+            return Ok(Answer {
+                context: vec![guidance]
+                    .into_iter()
+                    .filter(|g| !g.is_empty())
+                    .collect(),
+                ..Answer::default()
+            });
+        }
+        code => {
+            let stderr = stderr.lines().next().unwrap_or_default().to_owned();
+            return Err(ProtocolError::ExitCode { code, stderr });
+        }
+    }
+    let Some(object) = copilot_json(raw) else {
+        return protocol::decide_in(&without_progress(raw), Dialect::ClaudeCode);
+    };
+    let claude = in_claude_form(point, object);
+    let raw = RawOutput {
+        exit_code: Some(0),
+        stdout: Value::Object(claude).to_string().into_bytes(),
+        stderr: Vec::new(),
+    };
+    protocol::decide_in(&raw, Dialect::ClaudeCode)
+}
+
+/// Stdout without the progress lines Copilot shows and strips (summary).
+fn without_progress(raw: &RawOutput) -> RawOutput {
+    let text = String::from_utf8_lossy(&raw.stdout);
+    let kept: Vec<&str> = text.lines().filter(|line| !is_progress(line)).collect();
+    RawOutput {
+        exit_code: raw.exit_code,
+        stdout: if kept.len() == text.lines().count() {
+            raw.stdout.clone()
+        } else {
+            kept.join("\n").into_bytes()
+        },
+        stderr: raw.stderr.clone(),
+    }
+}
+
+/// `true` for a `{"type": "progress", …}` line.
+fn is_progress(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with('{')
+        && serde_json::from_str::<Value>(line)
+            .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("progress"))
+}
+
+/// Stdout's JSON object, progress lines skipped; `None` when stdout is not one object (the
+/// Claude Code reader then says why).
+fn copilot_json(raw: &RawOutput) -> Option<Map<String, Value>> {
+    let raw = without_progress(raw);
+    let text = std::str::from_utf8(&raw.stdout).ok()?;
+    let text = text.trim_start_matches('\u{feff}').trim();
+    match serde_json::from_str::<Value>(text).ok()? {
+        Value::Object(object) => Some(object),
+        _ => None,
+    }
+}
+
+/// Copilot's answer fields moved to where Claude Code's reader finds them: `permissionDecision`,
+/// `permissionDecisionReason`, `additionalContext` and `modifiedArgs` (as `updatedInput`) and
+/// `modifiedResult` (as `updatedMCPToolOutput`) into `hookSpecificOutput`; on
+/// `permission_request`, `behavior`, `message` and `interrupt` into its `decision`.
+fn in_claude_form(point: &str, mut object: Map<String, Value>) -> Map<String, Value> {
+    let mut specific = match object.remove("hookSpecificOutput") {
+        Some(Value::Object(specific)) => specific,
+        Some(other) => {
+            object.insert("hookSpecificOutput".to_owned(), other);
+            return object;
+        }
+        None => Map::new(),
+    };
+    let moves = [
+        ("permissionDecision", "permissionDecision"),
+        ("permissionDecisionReason", "permissionDecisionReason"),
+        ("additionalContext", "additionalContext"),
+        ("modifiedArgs", "updatedInput"),
+        ("modifiedResult", "updatedMCPToolOutput"),
+    ];
+    for (theirs, ours) in moves {
+        if let Some(value) = object.remove(theirs) {
+            specific.insert(ours.to_owned(), value);
+        }
+    }
+    if point == "permission_request" {
+        let mut decision = Map::new();
+        for key in ["behavior", "message", "interrupt"] {
+            if let Some(value) = object.remove(key) {
+                decision.insert(key.to_owned(), value);
+            }
+        }
+        if !decision.is_empty() {
+            specific.insert("decision".to_owned(), Value::Object(decision));
+        }
+    }
+    if !specific.is_empty() {
+        object.insert("hookSpecificOutput".to_owned(), Value::Object(specific));
+    }
+    object
+}
+
+/// Copilot ignores the output of some events (see the module docs).
+fn adjust(point: &str, event: &str, answer: &mut Answer) {
+    if IGNORED.contains(&event) && !answer.is_pass() {
+        tracing::info!(
+            point,
+            event,
+            "Copilot ignores the output of `{event}`: the hook's answer is dropped"
+        );
+        let warnings = std::mem::take(&mut answer.warnings);
+        *answer = Answer {
+            warnings,
+            ..Answer::default()
+        };
+    }
+}
