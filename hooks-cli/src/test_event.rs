@@ -44,7 +44,7 @@ pub(crate) fn test(
         )));
     }
     let (payload, given) = match &args.payload_file {
-        Some(path) => payload_file(path, point, args.for_tool.as_deref())?,
+        Some(path) => payload_file(path, &args.event, point, args.for_tool.as_deref())?,
         None => (
             synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
             Given::synthetic(),
@@ -86,6 +86,7 @@ pub(crate) fn test(
 /// it names.
 fn payload_file(
     path: &Path,
+    event: &str,
     point: &PointInfo,
     for_tool: Option<&str>,
 ) -> Result<(Value, Given), Failure> {
@@ -94,6 +95,8 @@ fn payload_file(
         .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
+    // An agent's own form (Copilot's camelCase payloads) is read as Claude Code's first.
+    let json = crate::payload::from_agent(event, json);
     let given = Given::of(&json, &shown.to_string())?;
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
     // `response`) gives the fields the point's value has, the rest of the value is the

@@ -10,7 +10,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy};
+use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
 use hookchain::points::{
     AfterToolCall, InterceptToolCall, Level, Notification, Notify, OnStop, PermissionAsk,
     PermissionRequest, SessionEnd, SessionEndEvent, SessionSource, SessionStart, SessionStartEvent,
@@ -572,4 +572,31 @@ fn exit_codes_are_read_as_copilot_reads_them() {
         "{}",
         outcome.failures[0].error
     );
+}
+
+/// Consent pins what a Copilot entry runs: the script its `bash` line names, by content — from
+/// the repository root or from the entry's `cwd` — so an edited script is drifted.
+#[test]
+fn consent_pins_the_scripts_copilot_entries_run() {
+    let copied = Copied::new();
+    let config = Config::load(copied.hooks_file("guard.json")).unwrap();
+    let hooks = config.external_hooks();
+    let mut consent = Consent::in_memory();
+    for hook in hooks {
+        consent.approve(hook).unwrap();
+    }
+    for hook in hooks {
+        assert_eq!(consent.status(hook), ConsentStatus::Approved);
+    }
+    let scripts = copied.repo().join(".github/hooks/scripts");
+    for (index, script) in [(0, "pre_tool_guard.sh"), (1, "pre_tool_rewrite.sh")] {
+        let path = scripts.join(script);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}# edited\n")).unwrap();
+        assert!(
+            matches!(consent.status(&hooks[index]), ConsentStatus::Drifted { .. }),
+            "{script}"
+        );
+    }
+    assert_eq!(consent.status(&hooks[2]), ConsentStatus::Approved);
 }

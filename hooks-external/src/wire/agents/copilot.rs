@@ -257,7 +257,8 @@ fn payload(point: &str, event: &str, map: &mut Map<String, Value>) {
 /// `tool_name` in Claude Code's names, `toolArgs` (JSON text or an object) → `tool_input`,
 /// `toolResult` → `tool_response` (its `textResultForLlm`), `transcriptPath` →
 /// `transcript_path`, `stopReason` → `stop_reason`, `agentName` → `agent_name`,
-/// `customInstructions` → `custom_instructions`; other fields are kept.
+/// `customInstructions` → `custom_instructions`, `source: "new"` → `"reset"`; other fields
+/// are kept.
 fn from_agent(_event: &str, map: &mut Map<String, Value>) {
     let renames = [
         ("sessionId", "session_id"),
@@ -270,6 +271,10 @@ fn from_agent(_event: &str, map: &mut Map<String, Value>) {
         if let Some(value) = map.remove(theirs) {
             map.insert(ours.to_owned(), value);
         }
+    }
+    // Copilot's `new` session is hookchain's `reset` (the reverse of the payload's).
+    if map.get("source").and_then(Value::as_str) == Some("new") {
+        map.insert("source".to_owned(), Value::from("reset"));
     }
     if let Some(Value::String(tool)) = map.remove("toolName") {
         let ours = super::tool_name_from_agent(Dialect::Copilot, &tool).to_owned();
