@@ -32,6 +32,9 @@ use crate::RawOutput;
 use crate::answer::Answer;
 use crate::protocol::{self, ProtocolError};
 
+/// A test of a firing's payload fields (see [`Overlay::narrowed`]).
+pub(crate) type FieldTest = fn(fields: &Map<String, Value>) -> bool;
+
 /// What one agent does differently from Claude Code (see the [module docs](self)).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Overlay {
@@ -43,7 +46,7 @@ pub(crate) struct Overlay {
     /// Events that fire for some firings of their point only, told by the point's payload
     /// fields ([`WirePoint::fields`](super::WirePoint::fields)): `(event, test)`, the hook
     /// firing when `test` says `true` (Copilot's `errorOccurred`: error-level notifications).
-    pub(crate) narrowed: &'static [(&'static str, fn(fields: &Map<String, Value>) -> bool)],
+    pub(crate) narrowed: &'static [(&'static str, FieldTest)],
     /// `true` when the payload gets Claude Code's own fields of the point
     /// ([`WirePoint::dialect_fields`](super::WirePoint::dialect_fields) in Claude Code's
     /// dialect: its `SessionEnd` reasons, `notification_type`, …) before `payload`; `false` for
