@@ -181,6 +181,7 @@ fn the_guest_answers_every_fixture_payload_in_copilots_form() {
         ("preToolUse.json", "preToolUse", None),
         ("preToolUse.cli_object_args.json", "preToolUse", None),
         ("preToolUse.edit.json", "preToolUse", None),
+        ("preToolUse.commit.json", "preToolUse", None),
         (
             "permissionRequest.json",
             "permissionRequest",

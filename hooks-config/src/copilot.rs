@@ -51,6 +51,7 @@
 //! | `type` | `command` runs; `prompt` (auto-submitted text) and `http` (summary) are left out with a warning | reference |
 //! | `bash` | the Unix command: run with `bash -c` | reference |
 //! | `command` | the cross-platform command (summary; the VS Code form's only one), used when there is no `bash`: `bash -c` | (summary) |
+//! | `linux`, `osx`, `windows` | the VS Code form's per-platform overrides of `command`: this platform's wins over `command`; `windows` is never run here | VS Code's hooks docs, as public files use them |
 //! | `powershell` | the Windows command, used only when there is neither `bash` nor `command`: run with `pwsh -Command`; without `pwsh` on `PATH` it fails at each firing under its policy (a warning says so when the file loads) | reference |
 //! | `cwd` | where it runs: relative to the repository root (the directory holding `.github/`), or absolute; default the repository root (a user file: the session's project directory) | reference |
 //! | `env` | added to the environment; `$VAR`, `${VAR}` and `~/` in values expanded when the file loads | reference ("values expanded") |
@@ -118,7 +119,17 @@ const ENTRY_KEYS: &[&str] = &[
     "headers",
     "exec",
     "args",
+    "linux",
+    "osx",
+    "windows",
 ];
+
+/// The VS Code form's override of `command` for this platform (`windows` is never used here).
+const PLATFORM_KEY: &str = if cfg!(target_os = "macos") {
+    "osx"
+} else {
+    "linux"
+};
 
 /// Copilot's default time limit: 30 seconds (reference).
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -349,8 +360,8 @@ impl ReadEntry<'_> {
         }))
     }
 
-    /// The command of the entry: `bash`, else `command`, run with `bash -c`; else `powershell`,
-    /// run with `pwsh -Command`.
+    /// The command of the entry: `bash`, else the platform's override (`linux`, `osx`), else
+    /// `command`, run with `bash -c`; else `powershell`, run with `pwsh -Command`.
     fn command(
         &self,
         fields: &Map<String, Value>,
@@ -360,7 +371,7 @@ impl ReadEntry<'_> {
     ) -> Result<Transport, ConfigError> {
         let cx = self.cx;
         let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
-        let Some((key, line)) = ["bash", "command", "powershell"]
+        let Some((key, line)) = ["bash", PLATFORM_KEY, "command", "powershell"]
             .into_iter()
             .find_map(|key| Some((key, field(key)?)))
         else {

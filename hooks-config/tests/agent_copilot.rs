@@ -154,6 +154,7 @@ fn the_fixture_files_load_as_copilot_loads_them() {
             ("preToolUse", "intercept_tool_call", copilot, 10),
             ("preToolUse", "intercept_tool_call", copilot, 10),
             ("permissionRequest", "permission_request", copilot, 5),
+            ("preToolUse", "intercept_tool_call", copilot, 5),
             ("PreToolUse", "intercept_tool_call", Dialect::ClaudeCode, 15),
         ]
     );
@@ -181,6 +182,16 @@ fn the_fixture_files_load_as_copilot_loads_them() {
             && warnings.contains("a `prompt` hook of `sessionStart` is left out"),
         "{warnings}"
     );
+    // `cwd: "."` is the repository root, and a path with no `./` is taken from it.
+    let policy = &hooks[12];
+    let hookchain::external::Transport::Command(spec) = &policy.transport else {
+        panic!("a command: {policy:?}");
+    };
+    assert_eq!(
+        spec.working_dir.as_deref(),
+        Some(copied.repo().join(".").as_path())
+    );
+    assert!(!warnings.contains("commit_guard"), "{warnings}");
     // `comment` is a key of Copilot's own examples: no warning.
     assert!(!warnings.contains("`comment`"), "{warnings}");
     // `Config::load` knows the file by its directory.
@@ -206,6 +217,9 @@ fn a_bad_entry_costs_that_entry_only() {
       { "type": "command", "bash": "true", "timeoutSec": "ten" },
       { "type": "command", "bash": "true", "onFailure": "deny" }
     ],
+    "PostToolUse": [
+      { "type": "command", "command": "false", "linux": "true", "osx": "true", "windows": "exit 1" }
+    ],
     "preToolUsed": [
       { "type": "command", "bash": "true" }
     ]
@@ -214,7 +228,14 @@ fn a_bad_entry_costs_that_entry_only() {
 "#;
     std::fs::write(&file, text).unwrap();
     let config = Config::load(&file).unwrap();
-    assert_eq!(config.external_hooks().len(), 1, "{:?}", config.warnings());
+    assert_eq!(config.external_hooks().len(), 2, "{:?}", config.warnings());
+    // The VS Code form's override for this platform wins over `command`.
+    let vscode = &config.external_hooks()[1];
+    assert_eq!(vscode.dialect, Dialect::ClaudeCode);
+    let hookchain::external::Transport::Command(spec) = &vscode.transport else {
+        panic!("a command: {vscode:?}");
+    };
+    assert_eq!(spec.argv, ["bash", "-c", "true"]);
     let name = file.display().to_string();
     let warnings = config.warnings();
     let about = |needle: &str| {
@@ -234,7 +255,7 @@ fn a_bad_entry_costs_that_entry_only() {
     );
     let event = about("`preToolUsed`");
     assert!(
-        event.contains(&format!("{name} line 10"))
+        event.contains(&format!("{name} line 13"))
             && event.contains("Copilot's event `preToolUsed` has no hookchain point"),
         "{event}"
     );
@@ -275,6 +296,19 @@ fn pre_tool_use_scripts_block_and_rewrite_as_copilot_reads_them() {
     // The edit tool is not the matchers' `bash`: nothing fires.
     let edit = hooks.dispatch::<InterceptToolCall>(tool_call("preToolUse.edit.json", "preToolUse"));
     assert!(edit.rewritten_by.is_empty() && edit.flow.blocked().is_none());
+
+    // Most public scripts read `toolArgs` as JSON text (`jq '.toolArgs | fromjson'`): it is
+    // sent as text.
+    let policy = registry(Config::load(copied.hooks_file("policy.json")).unwrap());
+    let outcome =
+        policy.dispatch::<InterceptToolCall>(tool_call("preToolUse.commit.json", "preToolUse"));
+    assert_eq!(
+        outcome.flow.blocked().map(|b| b.reason).as_deref(),
+        Some("Commit with the release script (./release.sh commit), not a bare git commit.")
+    );
+    let outcome = policy
+        .dispatch::<InterceptToolCall>(tool_call("preToolUse.cli_object_args.json", "preToolUse"));
+    assert!(outcome.flow.blocked().is_none() && outcome.failures.is_empty());
 
     let vscode = registry(Config::load(copied.hooks_file("vscode.json")).unwrap());
     let outcome = vscode.dispatch::<InterceptToolCall>(tool_call("preToolUse.json", "preToolUse"));
