@@ -433,3 +433,226 @@ fn adjust(point: &str, event: &str, answer: &mut Answer) {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Verdict;
+    use crate::wire::payload_in;
+    use crate::wire::testing::with_cx;
+    use hookchain_core::points::{InterceptToolCall, Notify, SessionEnd, TransformToolResult};
+    use hookchain_core::{Level, Notification, SessionEndEvent, ToolCall, ToolResult};
+    use serde_json::json;
+
+    fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
+        RawOutput {
+            exit_code: Some(code),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    fn keys(map: &Map<String, Value>) -> Vec<&str> {
+        let mut keys: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !matches!(*k, "turn" | "turn_state"))
+            .collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    /// `preToolUse` gets Copilot's fields only — its tool name, the arguments as JSON text —
+    /// and the guest's reading of it gives the session's call back.
+    #[test]
+    fn a_tool_payload_is_copilots_and_reads_back() {
+        let call = ToolCall::new("Bash", json!({"command": "ls -la"}));
+        let (payload, _, _) = with_cx("intercept_tool_call", |cx| {
+            payload_in::<InterceptToolCall>("preToolUse", Dialect::Copilot, &call, cx)
+        });
+        assert_eq!(
+            keys(&payload),
+            ["cwd", "sessionId", "timestamp", "toolArgs", "toolName"]
+        );
+        assert_eq!(payload["toolName"], "bash");
+        assert_eq!(payload["toolArgs"], r#"{"command":"ls -la"}"#);
+        let back = super::super::payload_from_agent(Dialect::Copilot, "preToolUse", &payload);
+        assert_eq!(back["tool_name"], "Bash");
+        assert_eq!(back["tool_input"], json!({"command": "ls -la"}));
+        // Object arguments (the CLI reference's form) read the same.
+        let object = json!({"toolName": "view", "toolArgs": {"path": "a.rs"}});
+        let Value::Object(object) = object else {
+            unreachable!()
+        };
+        let back = super::super::payload_from_agent(Dialect::Copilot, "preToolUse", &object);
+        assert_eq!(back["tool_name"], "Read");
+        assert_eq!(back["tool_input"], json!({"path": "a.rs"}));
+    }
+
+    /// The result and the failure of a call, an error, a notification and a session's end, in
+    /// Copilot's fields and values.
+    #[test]
+    fn event_payloads_carry_copilots_fields() {
+        let result = ToolResult {
+            tool_name: "Bash".to_owned(),
+            tool_input: json!({"command": "npm test"}),
+            tool_use_id: Some("t-1".to_owned()),
+            tool_response: json!("ok"),
+            is_error: false,
+            blocked: None,
+        };
+        let (post, _, _) = with_cx("transform_tool_result", |cx| {
+            payload_in::<TransformToolResult>("postToolUse", Dialect::Copilot, &result, cx)
+        });
+        assert_eq!(
+            post["toolResult"],
+            json!({"resultType": "success", "textResultForLlm": "ok"})
+        );
+        let failed = ToolResult {
+            is_error: true,
+            tool_response: json!({"stderr": "boom"}),
+            ..result
+        };
+        let (failure, _, _) = with_cx("after_tool_call", |cx| {
+            payload_in::<hookchain_core::points::AfterToolCall>(
+                "postToolUseFailure",
+                Dialect::Copilot,
+                &failed,
+                cx,
+            )
+        });
+        assert_eq!(failure["error"], r#"{"stderr":"boom"}"#);
+        assert!(!failure.contains_key("toolResult"));
+
+        let error = Notification::new(Level::Error, "disk full");
+        let (error, _, _) = with_cx("notification", |cx| {
+            payload_in::<Notify>("errorOccurred", Dialect::Copilot, &error, cx)
+        });
+        assert_eq!(
+            keys(&error),
+            [
+                "cwd",
+                "error",
+                "errorContext",
+                "recoverable",
+                "sessionId",
+                "timestamp"
+            ]
+        );
+        assert_eq!(error["error"]["message"], "disk full");
+        let note = Notification::new(Level::Info, "idle");
+        let (note, _, _) = with_cx("notification", |cx| {
+            payload_in::<Notify>("notification", Dialect::Copilot, &note, cx)
+        });
+        assert_eq!(note["hook_event_name"], "Notification");
+        assert_eq!(note["message"], "idle");
+
+        for (reason, copilot) in [
+            ("exit", "user_exit"),
+            ("timeout", "timeout"),
+            ("dropped", "abort"),
+            ("done", "complete"),
+        ] {
+            let end = SessionEndEvent {
+                session_id: "s".to_owned(),
+                reason: reason.to_owned(),
+            };
+            let (end, _, _) = with_cx("session_end", |cx| {
+                payload_in::<SessionEnd>("sessionEnd", Dialect::Copilot, &end, cx)
+            });
+            assert_eq!(end["reason"], copilot, "{reason}");
+        }
+    }
+
+    /// Copilot's answer fields, where Claude Code's reader finds them.
+    #[test]
+    fn answers_are_read_as_copilot_reads_them() {
+        let pre = |stdout: &str| decide("intercept_tool_call", "preToolUse", &raw(0, stdout, ""));
+        let deny = pre(r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#).unwrap();
+        assert_eq!(deny.verdict, Verdict::Block("no".to_owned()));
+        let rewrite =
+            pre(r#"{"permissionDecision":"allow","modifiedArgs":{"command":"npm ci"}}"#).unwrap();
+        assert_eq!(rewrite.verdict, Verdict::Allow);
+        assert_eq!(rewrite.updated_input, Some(json!({"command": "npm ci"})));
+        let context = pre(r#"{"additionalContext":"mind the lockfile"}"#).unwrap();
+        assert_eq!(context.context, ["mind the lockfile"]);
+        // A progress line before the answer is shown by Copilot and stripped (summary).
+        let progress = pre(concat!(
+            r#"{"type":"progress","message":"scanning","temporary":true}"#,
+            "\n",
+            r#"{"permissionDecision":"deny","permissionDecisionReason":"secret"}"#
+        ))
+        .unwrap();
+        assert_eq!(progress.verdict, Verdict::Block("secret".to_owned()));
+        // Plain text is no JSON answer: read as text, which Copilot never gives the model.
+        assert!(pre("looks fine").unwrap().plain_text);
+
+        let permission = |code, stdout: &str, stderr: &str| {
+            decide(
+                "permission_request",
+                "permissionRequest",
+                &raw(code, stdout, stderr),
+            )
+        };
+        let refused = permission(0, r#"{"behavior":"deny","message":"ask a person"}"#, "").unwrap();
+        assert_eq!(refused.verdict, Verdict::Block("ask a person".to_owned()));
+        let granted = permission(0, r#"{"behavior":"allow"}"#, "").unwrap();
+        assert_eq!(granted.verdict, Verdict::Allow);
+        // Exit 2: deny, the JSON's message the reason, stderr ignored (reference).
+        let exit2 = permission(2, r#"{"message":"not now"}"#, "ignored").unwrap();
+        assert_eq!(exit2.verdict, Verdict::Block("not now".to_owned()));
+
+        let result = decide(
+            "transform_tool_result",
+            "postToolUse",
+            &raw(0, r#"{"modifiedResult":"[redacted]"}"#, ""),
+        )
+        .unwrap();
+        assert_eq!(result.updated_output, Some(json!("[redacted]")));
+        let stop = decide(
+            "on_stop",
+            "agentStop",
+            &raw(0, r#"{"decision":"block","reason":"run the tests"}"#, ""),
+        )
+        .unwrap();
+        assert_eq!(stop.verdict, Verdict::Block("run the tests".to_owned()));
+    }
+
+    /// Exit 2 means what the reference gives it per event; any other non-zero code is a failure,
+    /// whatever stdout says ("they never block agent execution").
+    #[test]
+    fn exit_codes_per_event() {
+        let denied = decide("intercept_tool_call", "preToolUse", &raw(2, "", "no rm\n")).unwrap();
+        assert_eq!(denied.verdict, Verdict::Block("no rm".to_owned()));
+        let guidance = decide(
+            "after_tool_call",
+            "postToolUseFailure",
+            &raw(2, "", "list the directory first\n"),
+        )
+        .unwrap();
+        assert_eq!(guidance.context, ["list the directory first"]);
+        assert_eq!(guidance.verdict, Verdict::Pass);
+        assert!(matches!(
+            decide("on_stop", "agentStop", &raw(2, "", "x")),
+            Err(ProtocolError::ExitCode { code: 2, .. })
+        ));
+        let deny = r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#;
+        assert!(matches!(
+            decide("intercept_tool_call", "preToolUse", &raw(1, deny, "oops")),
+            Err(ProtocolError::ExitCode { code: 1, .. })
+        ));
+    }
+
+    /// The output of the events Copilot ignores is dropped, its warnings kept.
+    #[test]
+    fn ignored_events_drop_the_answer() {
+        let mut answer = Answer::block("no");
+        answer.warnings.push("heads up".to_owned());
+        adjust("transform_user_input", "userPromptSubmitted", &mut answer);
+        assert_eq!(answer.verdict, Verdict::Pass);
+        assert_eq!(answer.warnings, ["heads up"]);
+        let mut kept = Answer::block("no");
+        adjust("intercept_tool_call", "preToolUse", &mut kept);
+        assert_eq!(kept.verdict, Verdict::Block("no".to_owned()));
+    }
+}
