@@ -161,14 +161,14 @@ pub mod state {
 pub use hookchain_core::project;
 
 /// Config files: `hookchain.yaml`, Claude Code settings and plugin `hooks.json`, docker-agent
-/// agent files, Hermes `config.yaml`, Starchild `shell_hooks.yaml`; and [`init`], which reads
-/// them into the global registry.
+/// agent files, Hermes `config.yaml`, Starchild `shell_hooks.yaml`, GitHub Copilot's
+/// `.github/hooks/*.json`; and [`init`], which reads them into the global registry.
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
     pub use hookchain_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
-        docker_agent, hermes, init, native,
+        copilot, docker_agent, hermes, init, native,
     };
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
     #[doc(inline)]

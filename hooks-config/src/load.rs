@@ -1,10 +1,12 @@
 //! Reading one config file of any format hookchain reads: which format a file is in (see the
 //! crate's docs, "Other agents' config files"), and the readers of other agents' files — Claude
-//! Code settings and plugins, docker-agent, Hermes and Starchild — each made a [`Config`].
+//! Code settings and plugins, docker-agent, Hermes, Starchild and GitHub Copilot — each made a
+//! [`Config`].
 //!
 //! # The rules it keeps
 //!
-//! - A file is told apart by its name and top level: `hooks/hooks.json` is a plugin's, any other
+//! - A file is told apart by its name and top level: a `.json` file of a `.github/hooks/` or
+//!   `.copilot/hooks/` directory is GitHub Copilot's, `hooks/hooks.json` is a plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
 //!   `config.yaml` with keys of its own is Hermes', and anything else is a `hookchain.yaml`.
@@ -30,7 +32,9 @@ use crate::position::{locate, locate_json, syntax, yaml_key};
 use crate::{claude, copilot, docker_agent, hermes};
 
 impl Config {
-    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// Reads one config file, of any format hookchain reads: a `.json` file of a
+    /// `.github/hooks/` or `.copilot/hooks/` directory is GitHub Copilot's
+    /// ([`load_copilot`](Config::load_copilot)), `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
