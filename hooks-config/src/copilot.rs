@@ -64,6 +64,8 @@
 //!   execution" (reference).
 //! - Every event of the reference has a point (see the overlay's table); an event hookchain
 //!   does not know is left out with a warning naming it and its line.
+//! - An entry that runs `hookchain hook …` (what `hookchain install --agent copilot` writes) is
+//!   left out with a warning: inside hookchain, the chain it would call already runs.
 //! - Copilot sets no project-directory variable for its hooks (the reference documents none);
 //!   hooks run in the repository root and read `cwd` from the payload.
 //! - One entry that cannot be honoured (a malformed value, no command, a bad matcher) costs
@@ -340,7 +342,9 @@ impl ReadEntry<'_> {
             fields.get("matcher"),
             &at(self.path, "matcher"),
         )?;
-        let transport = self.command(fields, env, working_dir, warnings)?;
+        let Some(transport) = self.command(fields, env, working_dir, warnings)? else {
+            return Ok(None);
+        };
         Ok(Some(Entry {
             name: None,
             condition: None,
@@ -368,7 +372,7 @@ impl ReadEntry<'_> {
         env: BTreeMap<String, String>,
         working_dir: Option<PathBuf>,
         warnings: &mut Vec<String>,
-    ) -> Result<Transport, ConfigError> {
+    ) -> Result<Option<Transport>, ConfigError> {
         let cx = self.cx;
         let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
         let Some((key, line)) = ["bash", PLATFORM_KEY, "command", "powershell"]
@@ -386,6 +390,16 @@ impl ReadEntry<'_> {
         let line = cx.string(&subject, line, &line_path)?;
         if line.trim().is_empty() {
             return Err(cx.error(&subject, &line_path, "the command is empty"));
+        }
+        if is_hookchain_guest(line) {
+            warnings.push(format!(
+                "{}: {} runs `hookchain hook`, hookchain's own entry for Copilot (written by \
+                 `hookchain install --agent copilot`): inside hookchain its chain already runs, \
+                 so the entry is left out",
+                cx.place(&line_path),
+                self.subject
+            ));
+            return Ok(None);
         }
         let argv = if key == "powershell" {
             let pwsh = CommandSpec {
@@ -415,13 +429,22 @@ impl ReadEntry<'_> {
             }
             vec!["bash".to_owned(), "-c".to_owned(), line.to_owned()]
         };
-        Ok(Transport::Command(CommandSpec {
+        Ok(Some(Transport::Command(CommandSpec {
             argv,
             display: line.to_owned(),
             env,
             working_dir,
             env_clear: false,
             env_allow: Vec::new(),
-        }))
+        })))
     }
+}
+
+/// `true` for a line that runs `hookchain hook …` (any path to the program, quoted or not):
+/// the entry `hookchain install --agent copilot` writes.
+fn is_hookchain_guest(line: &str) -> bool {
+    let words = shell_words::split(line).unwrap_or_default();
+    let program = words.first().map(|w| Path::new(w).file_name());
+    matches!(program, Some(Some(name)) if name == "hookchain" || name == "hookchain.exe")
+        && words.get(1).is_some_and(|w| w == "hook")
 }

@@ -217,6 +217,9 @@ fn a_bad_entry_costs_that_entry_only() {
       { "type": "command", "bash": "true", "timeoutSec": "ten" },
       { "type": "command", "bash": "true", "onFailure": "deny" }
     ],
+    "sessionStart": [
+      { "type": "command", "bash": "'/opt/bin/hookchain' hook --agent copilot", "powershell": "hookchain.exe hook --agent copilot" }
+    ],
     "PostToolUse": [
       { "type": "command", "command": "false", "linux": "true", "osx": "true", "windows": "exit 1" }
     ],
@@ -248,6 +251,8 @@ fn a_bad_entry_costs_that_entry_only() {
     assert!(about("`matcher` of hook #1").contains(&format!("{name} line 5")));
     assert!(about("has no `bash`").contains(&format!("{name} line 6")));
     assert!(about("`timeoutSec` of hook #3").contains(&format!("{name} line 7")));
+    let guest = about("runs `hookchain hook`");
+    assert!(guest.contains(&format!("{name} line 11")), "{guest}");
     let unknown_key = about("`onFailure`");
     assert!(
         unknown_key.contains(&format!("{name} line 8")) && unknown_key.contains("ignored"),
@@ -255,7 +260,7 @@ fn a_bad_entry_costs_that_entry_only() {
     );
     let event = about("`preToolUsed`");
     assert!(
-        event.contains(&format!("{name} line 13"))
+        event.contains(&format!("{name} line 16"))
             && event.contains("Copilot's event `preToolUsed` has no hookchain point"),
         "{event}"
     );
