@@ -49,6 +49,7 @@
 //! | camelCase event (`preToolUse`) | Copilot's protocol ([`Dialect::Copilot`]): camelCase payload, `permissionDecision`/`modifiedArgs` answers | reference, "two payload formats" |
 //! | PascalCase event (`PreToolUse`) | the VS Code compatible form: Claude Code's protocol and matchers ([`Dialect::ClaudeCode`]) | reference |
 //! | `type` | `command` runs; `prompt` (auto-submitted text) and `http` (summary) are left out with a warning | reference |
+//! | `exec` + `args` | the no-shell form (summary): left out with a warning | (summary) |
 //! | `bash` | the Unix command: run with `bash -c` | reference |
 //! | `command` | the cross-platform command (summary; the VS Code form's only one), used when there is no `bash`: `bash -c` | (summary) |
 //! | `linux`, `osx`, `windows` | the VS Code form's per-platform overrides of `command`: this platform's wins over `command`; `windows` is never run here | VS Code's hooks docs, as public files use them |
@@ -379,6 +380,15 @@ impl ReadEntry<'_> {
             .into_iter()
             .find_map(|key| Some((key, field(key)?)))
         else {
+            if field("exec").is_some() {
+                warnings.push(format!(
+                    "{}: {} is an `exec` hook (a program and `args`, no shell), which hookchain \
+                     does not run for Copilot; it is left out",
+                    cx.place(self.path),
+                    self.subject
+                ));
+                return Ok(None);
+            }
             return Err(cx.error(
                 &self.subject,
                 self.path,

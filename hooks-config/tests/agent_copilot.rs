@@ -218,7 +218,8 @@ fn a_bad_entry_costs_that_entry_only() {
       { "type": "command", "bash": "true", "onFailure": "deny" }
     ],
     "sessionStart": [
-      { "type": "command", "bash": "'/opt/bin/hookchain' hook --agent copilot", "powershell": "hookchain.exe hook --agent copilot" }
+      { "type": "command", "bash": "'/opt/bin/hookchain' hook --agent copilot", "powershell": "hookchain.exe hook --agent copilot" },
+      { "type": "command", "exec": "node", "args": ["hooks/start.js"] }
     ],
     "PostToolUse": [
       { "type": "command", "command": "false", "linux": "true", "osx": "true", "windows": "exit 1" }
@@ -253,6 +254,7 @@ fn a_bad_entry_costs_that_entry_only() {
     assert!(about("`timeoutSec` of hook #3").contains(&format!("{name} line 7")));
     let guest = about("runs `hookchain hook`");
     assert!(guest.contains(&format!("{name} line 11")), "{guest}");
+    assert!(about("an `exec` hook").contains(&format!("{name} line 12")));
     let unknown_key = about("`onFailure`");
     assert!(
         unknown_key.contains(&format!("{name} line 8")) && unknown_key.contains("ignored"),
@@ -260,7 +262,7 @@ fn a_bad_entry_costs_that_entry_only() {
     );
     let event = about("`preToolUsed`");
     assert!(
-        event.contains(&format!("{name} line 16"))
+        event.contains(&format!("{name} line 17"))
             && event.contains("Copilot's event `preToolUsed` has no hookchain point"),
         "{event}"
     );
