@@ -13,6 +13,7 @@ use std::path::Path;
 use hookchain_config::consent::{AcceptedBy, ConsentPolicy};
 use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
 use hookchain_core::points::PointInfo;
+use hookchain_external::wire::agents::tool_name_in;
 use hookchain_runtime::{Hooks, HooksBuilder};
 use serde_json::Value;
 
@@ -247,10 +248,17 @@ fn chain(built: &Built, point: &PointInfo, payload: &Value) -> String {
                 _ if state(registry, &h.extension) != ON => {
                     format!("  ({}: not run)", state(registry, &h.extension))
                 }
-                (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
-                    "  (its matcher `{}` does not match `{tool}`: not run)",
-                    hook.matcher
-                ),
+                // A matcher is matched against the session's name and the agent's own, as a
+                // firing matches it.
+                (Some(hook), Some(tool))
+                    if !hook.matcher.matches(tool)
+                        && !hook.matcher.matches(&tool_name_in(hook.dialect, tool)) =>
+                {
+                    format!(
+                        "  (its matcher `{}` does not match `{tool}`: not run)",
+                        hook.matcher
+                    )
+                }
                 _ => String::new(),
             };
             vec![

@@ -96,6 +96,7 @@ fn hookchain_test_reads_copilots_events_and_payloads() {
         &[
             "test",
             "preToolUse",
+            "--verbose",
             "--payload-file",
             &payload(dir.path(), "preToolUse.json"),
         ],
@@ -105,6 +106,13 @@ fn hookchain_test_reads_copilots_events_and_payloads() {
         blocked
             .out
             .contains("recursive forced delete is not allowed in this repository"),
+        "{}",
+        blocked.out
+    );
+    // The matcher `bash` matches the session's `Bash` (Copilot's `bash`): the chain says so.
+    assert!(!blocked.out.contains("does not match"), "{}", blocked.out);
+    assert!(
+        blocked.out.contains(r#""toolName":"bash""#),
         "{}",
         blocked.out
     );
