@@ -137,6 +137,24 @@ fn hookchain_test_reads_copilots_events_and_payloads() {
     assert_eq!(json["value"]["name"], "Bash");
     assert_eq!(json["value"]["args"]["command"], "npm ci");
 
+    // `permissionRequest` has `preToolUse`'s fields: the event given names it.
+    let refused = run(
+        &guard,
+        &consent,
+        &[
+            "test",
+            "permissionRequest",
+            "--payload-file",
+            &payload(dir.path(), "permissionRequest.json"),
+        ],
+    );
+    assert_eq!(refused.code, EXIT_BLOCKED, "{}{}", refused.out, refused.err);
+    assert!(
+        refused.out.contains("Pushing is done by a person"),
+        "{}",
+        refused.out
+    );
+
     let loop_file = hooks.join("agent-loop.json");
     assert_eq!(
         run(&loop_file, &consent, &["approve", "--all"]).code,
@@ -154,6 +172,26 @@ fn hookchain_test_reads_copilots_events_and_payloads() {
     );
     assert_eq!(stop.code, EXIT_BLOCKED, "{}{}", stop.out, stop.err);
     assert!(stop.out.contains("Run the test suite"), "{}", stop.out);
+    // A failed call's guidance (exit 2 on `postToolUseFailure`) is context for the model.
+    let failure = run(
+        &loop_file,
+        &consent,
+        &[
+            "test",
+            "postToolUseFailure",
+            "--json",
+            "--payload-file",
+            &payload(dir.path(), "postToolUseFailure.json"),
+        ],
+    );
+    assert_eq!(failure.code, EXIT_OK, "{}{}", failure.out, failure.err);
+    assert!(
+        failure
+            .out
+            .contains("list the directory with glob before retrying"),
+        "{}",
+        failure.out
+    );
 }
 
 /// The fields Copilot reads in a hook's answer to `event` (GitHub's hooks reference).

@@ -257,9 +257,10 @@ fn payload(point: &str, event: &str, map: &mut Map<String, Value>) {
 /// `tool_name` in Claude Code's names, `toolArgs` (JSON text or an object) → `tool_input`,
 /// `toolResult` → `tool_response` (its `textResultForLlm`), `transcriptPath` →
 /// `transcript_path`, `stopReason` → `stop_reason`, `agentName` → `agent_name`,
-/// `customInstructions` → `custom_instructions`, `source: "new"` → `"reset"`; other fields
-/// are kept.
-fn from_agent(_event: &str, map: &mut Map<String, Value>) {
+/// `customInstructions` → `custom_instructions`, `source: "new"` → `"reset"`; a failed
+/// call's `error` → `tool_response` with `is_error`; `errorOccurred`'s `error.message` →
+/// `message` with `level: "error"`; other fields are kept.
+fn from_agent(event: &str, map: &mut Map<String, Value>) {
     let renames = [
         ("sessionId", "session_id"),
         ("transcriptPath", "transcript_path"),
@@ -288,11 +289,32 @@ fn from_agent(_event: &str, map: &mut Map<String, Value>) {
         map.insert("tool_input".to_owned(), args);
     }
     if let Some(result) = map.remove("toolResult") {
+        let failed = result.get("resultType").and_then(Value::as_str) == Some("failure");
         let response = match result.get("textResultForLlm") {
             Some(text) => text.clone(),
             None => result,
         };
         map.insert("tool_response".to_owned(), response);
+        map.insert("is_error".to_owned(), Value::Bool(failed));
+    }
+    let is_tool_event = map.contains_key("tool_name");
+    if event == "postToolUseFailure" || (is_tool_event && map.contains_key("error")) {
+        // A failed call: its error is the tool's response.
+        if let Some(error) = map.remove("error") {
+            map.insert("tool_response".to_owned(), error);
+        }
+        map.insert("is_error".to_owned(), Value::Bool(true));
+    } else if event == "errorOccurred" || map.contains_key("errorContext") {
+        // An error: a notification of level error, its message the error's.
+        let message = match map.get("error") {
+            Some(Value::Object(error)) => error.get("message").cloned(),
+            Some(Value::String(text)) => Some(Value::from(text.as_str())),
+            _ => None,
+        };
+        if let Some(message) = message {
+            map.insert("message".to_owned(), message);
+        }
+        map.insert("level".to_owned(), Value::from("error"));
     }
 }
 
@@ -487,6 +509,35 @@ mod tests {
         let back = super::super::payload_from_agent(Dialect::Copilot, "preToolUse", &object);
         assert_eq!(back["tool_name"], "Read");
         assert_eq!(back["tool_input"], json!({"path": "a.rs"}));
+    }
+
+    /// A failed call and an error, read back as the points' values.
+    #[test]
+    fn failures_and_errors_read_back() {
+        let read = |event: &str, payload: Value| {
+            let Value::Object(map) = payload else {
+                unreachable!()
+            };
+            super::super::payload_from_agent(Dialect::Copilot, event, &map)
+        };
+        let failed = read(
+            "postToolUseFailure",
+            json!({"toolName": "view", "toolArgs": {"path": "a"}, "error": "ENOENT"}),
+        );
+        assert_eq!(failed["tool_response"], "ENOENT");
+        assert_eq!(failed["is_error"], true);
+        let error = read(
+            "errorOccurred",
+            json!({"error": {"message": "timeout", "name": "TimeoutError"}, "errorContext": "model_call"}),
+        );
+        assert_eq!(error["message"], "timeout");
+        assert_eq!(error["level"], "error");
+        let done = read(
+            "postToolUse",
+            json!({"toolName": "bash", "toolArgs": "{}", "toolResult": {"resultType": "success", "textResultForLlm": "ok"}}),
+        );
+        assert_eq!(done["tool_response"], "ok");
+        assert_eq!(done["is_error"], false);
     }
 
     /// The result and the failure of a call, an error, a notification and a session's end, in
