@@ -61,7 +61,7 @@
 //! | exit | read as |
 //! |---|---|
 //! | 0 | stdout as one JSON object (progress lines `{"type": "progress", …}` before it skipped, (summary)); empty = pass; text that is not JSON is logged and dropped |
-//! | 2 | `preToolUse`: deny, stderr the reason (summary); `permissionRequest`: deny, the JSON's `message` the reason, stderr ignored (reference); `postToolUseFailure`: stdout or stderr is context, recovery guidance (reference); elsewhere a failure |
+//! | 2 | `preToolUse`: deny, stderr the reason (summary; the reference documents exit 2 for the two events below only: hookchain takes the summary's reading, the one that does not let a deny through); `permissionRequest`: deny, stdout's JSON merged into `{"behavior": "deny"}`, stderr ignored (reference); `postToolUseFailure`: stderr (else stdout) is context, recovery guidance (reference); elsewhere a failure |
 //! | other, timeout | a failure: "they never block agent execution" (reference), so the hook's policy (warn) applies and the call goes on |
 //!
 //! | field | event | means |
@@ -70,12 +70,15 @@
 //! | `modifiedArgs` | `preToolUse` | the tool's new arguments, whole |
 //! | `behavior` `allow`/`deny` + `message`, `interrupt` | `permissionRequest` | grant or refuse the permission; `interrupt: true` with deny stops the agent |
 //! | `decision: "block"` + `reason` | `agentStop`, `subagentStop` | the agent goes on with `reason` as its next prompt |
-//! | `additionalContext` | `preToolUse`, `postToolUse`, `postToolUseFailure`, `sessionStart`, `subagentStart`, `notification` | context for the model |
-//! | `modifiedResult` | `postToolUse` | the tool's new result (SDK hooks; (summary): files too) |
+//! | `additionalContext` | `preToolUse`, `postToolUse`, `postToolUseFailure`, `subagentStart`, `notification` | context for the model |
+//!
+//! `modifiedResult` replaces a result for the SDK's in-process hooks only ("SDK programmatic
+//! hooks only", reference): a command hook's is ignored.
 //!
 //! Claude Code's `hookSpecificOutput` fields are read too (a script may mix them). The output of
-//! `sessionEnd`, `userPromptSubmitted`, `preCompact` and `errorOccurred` is ignored, as Copilot
-//! ignores it: a block there is logged, never applied. Plain stdout is never context.
+//! `sessionStart`, `sessionEnd`, `userPromptSubmitted`, `preCompact` and `errorOccurred` is
+//! ignored, as Copilot ignores it (the reference's "Output processed: No"): a block there is
+//! logged, never applied. Plain stdout is never context.
 
 use serde_json::{Map, Value};
 
@@ -120,6 +123,7 @@ const TOOLS: &[(&str, &str)] = &[
 
 /// The events whose output Copilot ignores.
 const IGNORED: &[&str] = &[
+    "sessionStart",
     "sessionEnd",
     "userPromptSubmitted",
     "preCompact",
@@ -325,19 +329,22 @@ fn decide(point: &str, event: &str, raw: &RawOutput) -> Result<Answer, ProtocolE
         0 => {}
         2 if point == "intercept_tool_call" => return Ok(Answer::block(stderr)),
         2 if point == "permission_request" => {
-            let reason = copilot_json(raw)
-                .and_then(|object| {
-                    object
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                })
-                .unwrap_or_default();
-            return Ok(Answer::block(reason));
+            // Stdout's JSON merged into `{"behavior": "deny"}`, stderr ignored (reference).
+            let mut object = copilot_json(raw).unwrap_or_default();
+            object.insert("behavior".to_owned(), Value::from("deny"));
+            let raw = RawOutput {
+                exit_code: Some(0),
+                stdout: Value::Object(in_claude_form(point, object))
+                    .to_string()
+                    .into_bytes(),
+                stderr: Vec::new(),
+            };
+            return protocol::decide_in(&raw, Dialect::ClaudeCode);
         }
         2 if event == "postToolUseFailure" => {
+            // Stderr is the recovery guidance (reference); stdout when stderr says nothing.
             let stdout = String::from_utf8_lossy(&raw.stdout).trim().to_owned();
-            let guidance = if stdout.is_empty() { stderr } else { stdout };
+            let guidance = if stderr.is_empty() { stdout } else { stderr };
             return Ok(Answer {
                 context: vec![guidance]
                     .into_iter()
@@ -399,9 +406,9 @@ fn copilot_json(raw: &RawOutput) -> Option<Map<String, Value>> {
 }
 
 /// Copilot's answer fields moved to where Claude Code's reader finds them: `permissionDecision`,
-/// `permissionDecisionReason`, `additionalContext` and `modifiedArgs` (as `updatedInput`) and
-/// `modifiedResult` (as `updatedMCPToolOutput`) into `hookSpecificOutput`; on
-/// `permission_request`, `behavior`, `message` and `interrupt` into its `decision`.
+/// `permissionDecisionReason`, `additionalContext` and `modifiedArgs` (as `updatedInput`) into
+/// `hookSpecificOutput` (`modifiedResult`, the SDK's, is dropped); on `permission_request`,
+/// `behavior`, `message` and `interrupt` into its `decision`.
 fn in_claude_form(point: &str, mut object: Map<String, Value>) -> Map<String, Value> {
     let mut specific = match object.remove("hookSpecificOutput") {
         Some(Value::Object(specific)) => specific,
@@ -416,8 +423,8 @@ fn in_claude_form(point: &str, mut object: Map<String, Value>) -> Map<String, Va
         ("permissionDecisionReason", "permissionDecisionReason"),
         ("additionalContext", "additionalContext"),
         ("modifiedArgs", "updatedInput"),
-        ("modifiedResult", "updatedMCPToolOutput"),
     ];
+    object.remove("modifiedResult");
     for (theirs, ours) in moves {
         if let Some(value) = object.remove(theirs) {
             specific.insert(ours.to_owned(), value);
@@ -652,14 +659,22 @@ mod tests {
         // Exit 2: deny, the JSON's message the reason, stderr ignored (reference).
         let exit2 = permission(2, r#"{"message":"not now"}"#, "ignored").unwrap();
         assert_eq!(exit2.verdict, Verdict::Block("not now".to_owned()));
+        let interrupted = permission(2, r#"{"interrupt":true,"message":"stop"}"#, "").unwrap();
+        assert!(interrupted.stop.is_some(), "{interrupted:?}");
 
+        // `modifiedResult` is the SDK's: a command hook's is not applied.
         let result = decide(
             "transform_tool_result",
             "postToolUse",
-            &raw(0, r#"{"modifiedResult":"[redacted]"}"#, ""),
+            &raw(
+                0,
+                r#"{"modifiedResult":"[redacted]","additionalContext":"flaky"}"#,
+                "",
+            ),
         )
         .unwrap();
-        assert_eq!(result.updated_output, Some(json!("[redacted]")));
+        assert_eq!(result.updated_output, None);
+        assert_eq!(result.context, ["flaky"]);
         let stop = decide(
             "on_stop",
             "agentStop",
@@ -702,6 +717,14 @@ mod tests {
         adjust("transform_user_input", "userPromptSubmitted", &mut answer);
         assert_eq!(answer.verdict, Verdict::Pass);
         assert_eq!(answer.warnings, ["heads up"]);
+        let mut start = Answer::default();
+        start.context.push("ignored by Copilot".to_owned());
+        adjust("session_start", "sessionStart", &mut start);
+        assert!(start.is_pass());
+        let mut child = Answer::default();
+        child.context.push("read-only".to_owned());
+        adjust("session_start", "subagentStart", &mut child);
+        assert_eq!(child.context, ["read-only"]);
         let mut kept = Answer::block("no");
         adjust("intercept_tool_call", "preToolUse", &mut kept);
         assert_eq!(kept.verdict, Verdict::Block("no".to_owned()));
