@@ -9,7 +9,7 @@
 //! |---|---|
 //! | which firings | an event that names some firings of its point only (Cursor's `beforeShellExecution`: shell calls; by the payload's fields, Copilot's `errorOccurred`: error-level notifications) |
 //! | tool names | the agent's name for a tool of the session (`Bash` → Gemini's `run_shell_command`), what its scripts read and its matchers match; a matcher passes when it matches the agent's name or the session's own |
-//! | the payload | the agent's field names and case, its own fields, its tool names |
+//! | the payload | the agent's field names and case, its own fields, its tool names (built on Claude Code's payload, or, for an agent whose payload shares little with it, on the point's own fields: Copilot's) |
 //! | the answer | exit codes, the JSON fields it reads, what it rejects |
 //! | plain stdout | on which events it is context |
 //! | decisions | whether Claude Code's per-point rules apply, and the agent's own |
