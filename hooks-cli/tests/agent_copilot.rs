@@ -160,6 +160,9 @@ fn hookchain_test_reads_copilots_events_and_payloads() {
         run(&loop_file, &consent, &["approve", "--all"]).code,
         EXIT_OK
     );
+    // `list` names what each matcher filters on, in Copilot's field names.
+    let listed = run(&loop_file, &consent, &["list"]);
+    assert!(listed.out.contains("agentName:explore.*"), "{}", listed.out);
     let stop = run(
         &loop_file,
         &consent,

@@ -57,7 +57,7 @@
 //! | `cwd` | where it runs: relative to the repository root (the directory holding `.github/`), or absolute; default the repository root (a user file: the session's project directory) | reference |
 //! | `env` | added to the environment; `$VAR`, `${VAR}` and `~/` in values expanded when the file loads | reference ("values expanded") |
 //! | `timeoutSec` | seconds, default 30; `timeout` is an alias (the VS Code form's key) | reference; (summary) |
-//! | `matcher` | camelCase events: a regex anchored as `^(?:PATTERN)$` on the tool name (and `agentName`, `trigger`, `notification_type`); PascalCase: Claude Code's rule | reference |
+//! | `matcher` | camelCase events: a regex anchored as `^(?:PATTERN)$` on the tool name (`preToolUse`, `postToolUse`, `postToolUseFailure`, `permissionRequest`), `agentName` (`subagentStart`), `trigger` (`preCompact`), `notification_type` (`notification`); on any other event it is ignored, with a warning; PascalCase: Claude Code's rule | reference |
 //! | `comment`, any other key | ignored, as Copilot ignores it; a key Copilot does not document gets a warning naming it, and the entry loads | reference (GitHub's example has `comment`) |
 //!
 //! - Failure policy: [`OnError::Warn`] — a hook that fails (exit code other than 0 and 2,
@@ -86,7 +86,9 @@ use serde_json::{Map, Value};
 
 use crate::claude::{self, Events};
 use crate::entry::{Entry, FileContext, Loaded, at, json_kind};
-use hookchain_external::{CommandSpec, DEFAULT_PRIORITY, ExternalHook, OnError, Transport};
+use hookchain_external::{
+    CommandSpec, DEFAULT_PRIORITY, ExternalHook, Matcher, OnError, Transport,
+};
 
 /// Copilot's events (the reference's 13), for the hint when a name differs in case alone.
 pub(crate) const EVENTS: &[&str] = &[
@@ -102,6 +104,18 @@ pub(crate) const EVENTS: &[&str] = &[
     "subagentStop",
     "preCompact",
     "errorOccurred",
+    "notification",
+];
+
+/// The events whose `matcher` Copilot reads (on `toolName`, `agentName`, `trigger` or
+/// `notification_type`); on any other its matcher is ignored.
+const MATCHED_EVENTS: &[&str] = &[
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "permissionRequest",
+    "subagentStart",
+    "preCompact",
     "notification",
 ];
 
@@ -343,6 +357,21 @@ impl ReadEntry<'_> {
             fields.get("matcher"),
             &at(self.path, "matcher"),
         )?;
+        let matcher = if cx.dialect == Dialect::Copilot
+            && !matcher.is_all()
+            && !MATCHED_EVENTS.contains(&self.event)
+        {
+            warnings.push(format!(
+                "{}: Copilot filters `{}` by no matcher, so its `matcher` is ignored and the \
+                 hook fires for every `{}`",
+                cx.place(&at(self.path, "matcher")),
+                self.event,
+                self.event
+            ));
+            Matcher::all()
+        } else {
+            matcher
+        };
         let Some(transport) = self.command(fields, env, working_dir, warnings)? else {
             return Ok(None);
         };

@@ -218,6 +218,7 @@ fn a_bad_entry_costs_that_entry_only() {
       { "type": "command", "bash": "true", "onFailure": "deny" }
     ],
     "sessionStart": [
+      { "type": "command", "matcher": "startup", "bash": "true" },
       { "type": "command", "bash": "'/opt/bin/hookchain' hook --agent copilot", "powershell": "hookchain.exe hook --agent copilot" },
       { "type": "command", "exec": "node", "args": ["hooks/start.js"] }
     ],
@@ -232,9 +233,12 @@ fn a_bad_entry_costs_that_entry_only() {
 "#;
     std::fs::write(&file, text).unwrap();
     let config = Config::load(&file).unwrap();
-    assert_eq!(config.external_hooks().len(), 2, "{:?}", config.warnings());
+    assert_eq!(config.external_hooks().len(), 3, "{:?}", config.warnings());
+    // Copilot reads no matcher on `sessionStart`: the hook fires for every start.
+    let start = &config.external_hooks()[1];
+    assert!(start.matcher.is_all(), "{start:?}");
     // The VS Code form's override for this platform wins over `command`.
-    let vscode = &config.external_hooks()[1];
+    let vscode = &config.external_hooks()[2];
     assert_eq!(vscode.dialect, Dialect::ClaudeCode);
     let hookchain::external::Transport::Command(spec) = &vscode.transport else {
         panic!("a command: {vscode:?}");
@@ -253,8 +257,9 @@ fn a_bad_entry_costs_that_entry_only() {
     assert!(about("has no `bash`").contains(&format!("{name} line 6")));
     assert!(about("`timeoutSec` of hook #3").contains(&format!("{name} line 7")));
     let guest = about("runs `hookchain hook`");
-    assert!(guest.contains(&format!("{name} line 11")), "{guest}");
-    assert!(about("an `exec` hook").contains(&format!("{name} line 12")));
+    assert!(guest.contains(&format!("{name} line 12")), "{guest}");
+    assert!(about("filters `sessionStart` by no matcher").contains(&format!("{name} line 11")));
+    assert!(about("an `exec` hook").contains(&format!("{name} line 13")));
     let unknown_key = about("`onFailure`");
     assert!(
         unknown_key.contains(&format!("{name} line 8")) && unknown_key.contains("ignored"),
@@ -262,7 +267,7 @@ fn a_bad_entry_costs_that_entry_only() {
     );
     let event = about("`preToolUsed`");
     assert!(
-        event.contains(&format!("{name} line 17"))
+        event.contains(&format!("{name} line 18"))
             && event.contains("Copilot's event `preToolUsed` has no hookchain point"),
         "{event}"
     );
