@@ -14,7 +14,7 @@
 //!
 //! | Copilot event | point | fires for |
 //! |---|---|---|
-//! | `sessionStart` | `session_start` | a session that is not a child agent's |
+//! | `sessionStart` | `session_start` | a session that is not a child agent's; the answer is ignored |
 //! | `subagentStart` | `session_start` | a child agent's session (its `additionalContext` is the child's context) |
 //! | `sessionEnd` | `session_end` | every end |
 //! | `userPromptSubmitted` | `transform_user_input` | every prompt; the answer is ignored |
@@ -44,13 +44,13 @@
 //! | `error` | the tool's output, as text | `postToolUseFailure` |
 //! | `error`, `errorContext`, `recoverable` | `{message, name: "Error"}`, `"system"`, `true` | `errorOccurred` |
 //! | `prompt` | `prompt` | `userPromptSubmitted` |
-//! | `source` | `source`, Claude Code's `clear` as Copilot's `new` | `sessionStart` |
-//! | `reason` | `reason` | `sessionEnd` |
+//! | `source` | `source`: `startup`; hookchain's `reset` as `new`; `resume` and `compact` as `resume` | `sessionStart` |
+//! | `reason` | `reason`: Copilot's own values kept; `exit`, `logout`, `prompt_input_exit`, `clear` as `user_exit`; `dropped`, `canceled`, `interrupted` as `abort`; `failed` as `error`; else `complete` | `sessionEnd` |
 //! | `transcriptPath` | `transcript_path` | `agentStop`, `subagentStart`, `subagentStop`, `preCompact` |
 //! | `stopReason`, `stop_hook_active` | `"end_turn"`, `stop_hook_active` | `agentStop` |
 //! | `agentName` | the agent's `agent_name` (when it gave one), else `""` | `subagentStart`, `subagentStop` |
 //! | `trigger`, `customInstructions` | `trigger`, `""` | `preCompact` |
-//! | `hook_event_name`, `message`, `notification_type` | `"Notification"`, `message`, `notification_type` | `notification` |
+//! | `hook_event_name`, `message`, `notification_type` | `"Notification"`, `message`, Claude Code's type of the notification's kind where it has one (`permission_prompt`, `idle_prompt`), else the kind (`general`, `max_iterations`) | `notification` |
 //!
 //! hookchain's own `turn` and `turn_state` are kept (a script that does not read them is not
 //! disturbed); Claude Code's names that Copilot does not send (`hook_event_name`, `session_id`,
@@ -69,7 +69,7 @@
 //! | `permissionDecision` `allow`/`deny`/`ask` + `permissionDecisionReason` | `preToolUse` | allow (later hooks still run), block, or ask — which hookchain, with no one to ask, blocks (the cloud agent reads `ask` as deny) |
 //! | `modifiedArgs` | `preToolUse` | the tool's new arguments, whole |
 //! | `behavior` `allow`/`deny` + `message`, `interrupt` | `permissionRequest` | grant or refuse the permission; `interrupt: true` with deny stops the agent |
-//! | `decision: "block"` + `reason` | `agentStop`, `subagentStop` | the agent goes on with `reason` as its next prompt |
+//! | `decision: "block"` + `reason` | `agentStop`, `subagentStop` | the agent goes on with `reason` as its next prompt (`subagent_stop` observes: there the block is logged) |
 //! | `additionalContext` | `preToolUse`, `postToolUse`, `postToolUseFailure`, `subagentStart`, `notification` | context for the model |
 //!
 //! `modifiedResult` replaces a result for the SDK's in-process hooks only ("SDK programmatic
