@@ -170,6 +170,9 @@ pub mod config {
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
         copilot, docker_agent, hermes, init, native,
     };
+    // Cursor's `hooks.json`.
+    #[doc(inline)]
+    pub use hookchain_config::cursor;
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
     #[doc(inline)]
     pub use hookchain_config::{

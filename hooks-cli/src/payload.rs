@@ -35,22 +35,11 @@ const COPILOT_FIELDS: &[&str] = &[
     "initialPrompt",
 ];
 
-/// A payload file given for `event`, in Claude Code's form when it is in the form of an agent
-/// whose payloads differ (read with
-/// [`payload_from_agent`](hookchain_external::wire::agents::payload_from_agent)): a Copilot
-/// payload — a camelCase event (`preToolUse`) and a field only Copilot sends (`toolName`,
-/// `sessionId`, …). Any other payload is returned unchanged.
-pub(crate) fn from_agent(event: &str, json: Value) -> Value {
-    let Value::Object(map) = json else {
-        return json;
-    };
-    let copilot = event.starts_with(|c: char| c.is_ascii_lowercase())
-        && COPILOT_FIELDS.iter().any(|key| map.contains_key(*key));
-    if copilot {
-        let claude = wire::agents::payload_from_agent(Dialect::Copilot, event, &map);
-        return Value::Object(claude);
-    }
-    Value::Object(map)
+/// `true` when `json`, given for `event`, is a Copilot payload: a camelCase event
+/// (`preToolUse`) and a field only Copilot sends (`toolName`, `sessionId`, …).
+pub(crate) fn is_copilot_payload(event: &str, json: &Value) -> bool {
+    event.starts_with(|c: char| c.is_ascii_lowercase())
+        && COPILOT_FIELDS.iter().any(|key| json.get(*key).is_some())
 }
 
 /// A payload file's JSON read as point `P`'s value, the file from any agent (see

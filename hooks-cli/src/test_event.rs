@@ -25,6 +25,8 @@ use crate::registry::{ON, refusals, state};
 use crate::sources::{load_config, load_consent};
 use crate::table::table;
 use fire::{Fired, TestReport, fire};
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
 use session::Given;
 use verbose::Exchanges;
 
@@ -45,7 +47,7 @@ pub(crate) fn test(
         )));
     }
     let (payload, given) = match &args.payload_file {
-        Some(path) => payload_file(path, &args.event, point, args.for_tool.as_deref())?,
+        Some(path) => payload_file(path, point, &args.event, args.for_tool.as_deref())?,
         None => (
             synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
             Given::synthetic(),
@@ -84,11 +86,13 @@ pub(crate) fn test(
 }
 
 /// The payload file at `path`, read as a value of `point` (see [`from_file`]), and the session
-/// it names.
+/// it names. A payload in the form of the agent whose event `event` is (Cursor's
+/// `beforeShellExecution`, with `conversation_id`) is read as that agent's first
+/// ([`payload_from_agent`]).
 fn payload_file(
     path: &Path,
-    event: &str,
     point: &PointInfo,
+    event: &str,
     for_tool: Option<&str>,
 ) -> Result<(Value, Given), Failure> {
     let shown = path.display();
@@ -96,8 +100,12 @@ fn payload_file(
         .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
-    // An agent's own form (Copilot's camelCase payloads) is read as Claude Code's first.
-    let json = crate::payload::from_agent(event, json);
+    let json = match (&json, agent_of_payload(point, event, &json)) {
+        (Value::Object(map), Some(dialect)) => {
+            Value::Object(payload_from_agent(dialect, event, map))
+        }
+        _ => json,
+    };
     let given = Given::of(&json, &shown.to_string())?;
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
     // `response`) gives the fields the point's value has, the rest of the value is the
@@ -111,6 +119,27 @@ fn payload_file(
         ))
     })?;
     Ok((json, given))
+}
+
+/// The agent whose payload `json` is, for `event` of `point`: Cursor for one of its events
+/// when the payload has Cursor's `conversation_id` or `workspace_roots` (its `stop` is also
+/// docker-agent's name), or when the event is Cursor's alone (`beforeShellExecution`); but
+/// first Copilot, for a camelCase event and a field only Copilot sends (`toolName`,
+/// `sessionId`, …).
+fn agent_of_payload(point: &PointInfo, event: &str, json: &Value) -> Option<Dialect> {
+    let cursor_event = hookchain_config::cursor::EVENTS
+        .iter()
+        .any(|(name, point)| *name == event && point.is_some());
+    let cursor_fields =
+        json.get("conversation_id").is_some() || json.get("workspace_roots").is_some();
+    // Copilot's fields first: Copilot shares Cursor's camelCase event names, never its fields.
+    if crate::payload::is_copilot_payload(event, json) {
+        return Some(Dialect::Copilot);
+    }
+    if cursor_event && (cursor_fields || point.dialect_of(event) == Some(Dialect::Cursor)) {
+        return Some(Dialect::Cursor);
+    }
+    None
 }
 
 /// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with

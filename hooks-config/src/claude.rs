@@ -144,7 +144,7 @@ struct Settings {
     disable_all_hooks: Option<Value>,
 }
 
-/// The `hooks` object, in file order (Copilot's files share its shape).
+/// The `hooks` object, in file order (Cursor's `hooks.json` and Copilot's files have one too).
 pub(crate) struct Events(pub(crate) Vec<(String, Value)>);
 
 impl<'de> Deserialize<'de> for Events {
@@ -666,7 +666,8 @@ fn settings_project_dir(file: &str) -> PathBuf {
     }
 }
 
-/// A settings file that is not valid JSON, or whose `hooks` is not an object.
+/// A settings file (or another agent's JSON file) that is not valid JSON, or whose `hooks` is
+/// not an object.
 pub(crate) fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
     let message = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());

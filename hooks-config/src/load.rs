@@ -6,7 +6,10 @@
 //! # The rules it keeps
 //!
 //! - A file is told apart by its name and top level: a `.json` file of a `.github/hooks/` or
-//!   `.copilot/hooks/` directory is GitHub Copilot's, `hooks/hooks.json` is a plugin's, any other
+//!   `.copilot/hooks/` directory is GitHub Copilot's (`.github/hooks/hooks.json` included, though
+//!   it has Cursor's `version`); `.cursor/hooks.json`, and another `hooks/hooks.json` with
+//!   Cursor's `version` or event names, are Cursor's ([`cursor`](crate::cursor)); another
+//!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
 //!   `config.yaml` with keys of its own is Hermes', and anything else is a `hookchain.yaml`.
@@ -39,8 +42,9 @@ impl Config {
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
     /// top-level `agents:` is a docker-agent agent file
-    /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
-    /// `hookchain.yaml`. A file that does not exist is an error.
+    /// ([`load_docker_agent`](Config::load_docker_agent)), a `.cursor/hooks.json` (or a
+    /// `hooks/hooks.json` in Cursor's form) is Cursor's ([`load_cursor`](Config::load_cursor)),
+    /// and anything else is a `hookchain.yaml`. A file that does not exist is an error.
     ///
     /// A `hookchain.yaml` is read strictly: any part of it that cannot be loaded is an error
     /// (see [`load_lenient`](Config::load_lenient)). Other agents' files are read as their
@@ -65,8 +69,13 @@ impl Config {
         native: fn(&str, &str) -> Result<Config, ConfigError>,
     ) -> Result<Config, ConfigError> {
         let (name, text) = read(path)?;
+        // Copilot's directories first: a `.github/hooks/hooks.json` has Cursor's `version: 1`
+        // and camelCase events, and is Copilot's.
         if is_copilot_hooks(path) {
             return Config::from_copilot_str(&text, &name);
+        }
+        if crate::cursor::is_cursor_path(path, &text) {
+            return Config::from_cursor_str(&text, &name);
         }
         if is_plugin_hooks(path) {
             return Config::from_claude_plugin_str(&text, &name);
@@ -224,7 +233,7 @@ impl Config {
 
     /// A config of the hooks of one file of another agent, with what was left out of it
     /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
-    fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
+    pub(crate) fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
         for warning in &loaded.warnings {
             tracing::warn!("{warning}");
         }
@@ -320,7 +329,7 @@ fn read_agent_yaml<T>(
 }
 
 /// Reads a file's text, with the name it has in messages.
-fn read(path: &Path) -> Result<(String, String), ConfigError> {
+pub(crate) fn read(path: &Path) -> Result<(String, String), ConfigError> {
     let name = path.display().to_string();
     let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
         file: name.clone(),

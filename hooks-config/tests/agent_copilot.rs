@@ -198,6 +198,13 @@ fn the_fixture_files_load_as_copilot_loads_them() {
     let one = Config::load(copied.hooks_file("guard.json")).unwrap();
     assert_eq!(one.external_hooks().len(), 3);
     assert!(one.external_hooks().iter().all(|h| h.dialect == copilot));
+    // …even named `hooks.json`, the name most public repositories give it, with the
+    // `version: 1` and camelCase events a Cursor `hooks/hooks.json` also has.
+    let named = copied.hooks_file("hooks.json");
+    std::fs::copy(copied.hooks_file("guard.json"), &named).unwrap();
+    let named = Config::load(&named).unwrap();
+    assert_eq!(named.external_hooks().len(), 3);
+    assert!(named.external_hooks().iter().all(|h| h.dialect == copilot));
 }
 
 /// One entry that cannot be honoured costs that entry only, with a warning naming the file, the
