@@ -288,3 +288,75 @@ fn the_guest_answers_every_fixture_payload_in_copilots_form() {
         }
     }
 }
+
+/// Context from the chain comes back in the form Copilot reads for the event:
+/// `additionalContext` on `subagentStart`, exit 2 with the text on stderr on
+/// `postToolUseFailure` (GitHub's CLI hooks reference).
+#[test]
+fn the_guest_gives_context_where_copilot_reads_it() {
+    let home = temp();
+    let project = temp();
+    std::fs::create_dir_all(home.path().join(".config/hookchain")).unwrap();
+    let script = project.path().join("context.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"hookSpecificOutput\":{\"additionalContext\":\"read the runbook first\"}}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        project.path().join("hookchain.yaml"),
+        "hooks:\n  session_start:\n    - command: ./context.sh\n  after_tool_call:\n    - command: ./context.sh\n",
+    )
+    .unwrap();
+    let hookchain = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
+            .args(args)
+            .current_dir(project.path())
+            .env("HOME", home.path())
+            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let approved = hookchain(&["approve", "--all"], "");
+    assert!(approved.status.success(), "{approved:?}");
+    let with_cwd = |name: &str| {
+        let text = std::fs::read_to_string(fixtures().join("payloads").join(name)).unwrap();
+        let mut payload: Value = serde_json::from_str(&text).unwrap();
+        payload["cwd"] = Value::from(project.path().display().to_string());
+        payload.to_string()
+    };
+
+    let child = hookchain(
+        &["hook", "--agent", "copilot"],
+        &with_cwd("subagentStart.json"),
+    );
+    let out = String::from_utf8(child.stdout).unwrap();
+    assert_eq!(child.status.code(), Some(0), "{out}");
+    let answer: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!({"additionalContext": "read the runbook first"})
+    );
+
+    let failure = hookchain(
+        &["hook", "--agent", "copilot"],
+        &with_cwd("postToolUseFailure.json"),
+    );
+    assert_eq!(failure.status.code(), Some(2));
+    assert!(failure.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(failure.stderr).unwrap(),
+        "read the runbook first\n"
+    );
+}

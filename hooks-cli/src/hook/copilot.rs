@@ -14,9 +14,11 @@
 //!
 //! Answers, exit 0 with JSON on stdout: `preToolUse` blocks with `permissionDecision: "deny"`
 //! and `permissionDecisionReason`, rewrites with `modifiedArgs` (the tool's new arguments);
+//! `permissionRequest` (given as EVENT) refuses with `behavior: "deny"` + `message`;
 //! `agentStop` and `subagentStop` block with `decision: "block"` + `reason` (the agent goes
-//! on). Copilot ignores the output of its other events: a block there is said on stderr. A
-//! pass is exit 0 and no output.
+//! on); context is `additionalContext` on `subagentStart` and `notification`, and exit 2 with
+//! the text on stderr on `postToolUseFailure` (recovery guidance). Copilot ignores the output
+//! of its other events: a block there is said on stderr. A pass is exit 0 and no output.
 
 use hookchain_core::Dialect;
 use hookchain_external::wire::agents::payload_from_agent;
@@ -136,6 +138,40 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         }
         ("on_stop" | "subagent_stop", Verdict::Block { reason }) => {
             Answer::json(&json!({"decision": "block", "reason": reason}))
+        }
+        // Context where the CLI hooks reference gives it a form: `additionalContext` on
+        // `subagentStart` (prepended to the child's prompt) and `notification` (a user
+        // message); exit 2 with the text on stderr on `postToolUseFailure` (recovery guidance).
+        // `session_start` injects: its new value carries the child's context.
+        ("session_start", Verdict::Rewrite { value, context }) if event == "subagentStart" => {
+            let mut lines: Vec<String> = value
+                .get("context")
+                .and_then(Value::as_array)
+                .map(|lines| {
+                    lines
+                        .iter()
+                        .filter_map(|line| line.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            lines.extend(context);
+            if lines.is_empty() {
+                Answer::silent()
+            } else {
+                Answer::json(&json!({"additionalContext": lines.join("\n")}))
+            }
+        }
+        (_, Verdict::Pass { context })
+            if !context.is_empty() && matches!(event, "subagentStart" | "notification") =>
+        {
+            Answer::json(&json!({"additionalContext": context.join("\n")}))
+        }
+        (_, Verdict::Pass { context }) if !context.is_empty() && event == "postToolUseFailure" => {
+            Answer {
+                stderr: format!("{}\n", context.join("\n")),
+                code: 2,
+                ..Answer::default()
+            }
         }
         (_, Verdict::Block { reason }) => Answer::silent().say(&format!(
             "a hook blocked {event}, whose answer Copilot does not read: {reason}"
