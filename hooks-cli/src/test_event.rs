@@ -13,6 +13,7 @@ use std::path::Path;
 use hookchain_config::consent::{AcceptedBy, ConsentPolicy};
 use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
 use hookchain_core::points::PointInfo;
+use hookchain_external::wire::agents::tool_name_in;
 use hookchain_runtime::{Hooks, HooksBuilder};
 use serde_json::Value;
 
@@ -122,13 +123,19 @@ fn payload_file(
 
 /// The agent whose payload `json` is, for `event` of `point`: Cursor for one of its events
 /// when the payload has Cursor's `conversation_id` or `workspace_roots` (its `stop` is also
-/// docker-agent's name), or when the event is Cursor's alone (`beforeShellExecution`).
+/// docker-agent's name), or when the event is Cursor's alone (`beforeShellExecution`); but
+/// first Copilot, for a camelCase event and a field only Copilot sends (`toolName`,
+/// `sessionId`, …).
 fn agent_of_payload(point: &PointInfo, event: &str, json: &Value) -> Option<Dialect> {
     let cursor_event = hookchain_config::cursor::EVENTS
         .iter()
         .any(|(name, point)| *name == event && point.is_some());
     let cursor_fields =
         json.get("conversation_id").is_some() || json.get("workspace_roots").is_some();
+    // Copilot's fields first: Copilot shares Cursor's camelCase event names, never its fields.
+    if crate::payload::is_copilot_payload(event, json) {
+        return Some(Dialect::Copilot);
+    }
     if cursor_event && (cursor_fields || point.dialect_of(event) == Some(Dialect::Cursor)) {
         return Some(Dialect::Cursor);
     }
@@ -270,10 +277,17 @@ fn chain(built: &Built, point: &PointInfo, payload: &Value) -> String {
                 _ if state(registry, &h.extension) != ON => {
                     format!("  ({}: not run)", state(registry, &h.extension))
                 }
-                (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
-                    "  (its matcher `{}` does not match `{tool}`: not run)",
-                    hook.matcher
-                ),
+                // A matcher is matched against the session's name and the agent's own, as a
+                // firing matches it.
+                (Some(hook), Some(tool))
+                    if !hook.matcher.matches(tool)
+                        && !hook.matcher.matches(&tool_name_in(hook.dialect, tool)) =>
+                {
+                    format!(
+                        "  (its matcher `{}` does not match `{tool}`: not run)",
+                        hook.matcher
+                    )
+                }
                 _ => String::new(),
             };
             vec![

@@ -79,7 +79,7 @@ use hookchain_external::{
 /// case alone. An event hookchain has no point for (`Setup`, `TeammateIdle`, …) and any
 /// name not known here are left out with a warning naming them: a newer Claude Code may have
 /// events this list lacks, and a "did you mean" toward a different real event would mislead.
-const EVENTS: &[&str] = &[
+pub(crate) const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
     "UserPromptSubmit",
@@ -144,7 +144,7 @@ struct Settings {
     disable_all_hooks: Option<Value>,
 }
 
-/// The `hooks` object, in file order (Cursor's `hooks.json` has one too).
+/// The `hooks` object, in file order (Cursor's `hooks.json` and Copilot's files have one too).
 pub(crate) struct Events(pub(crate) Vec<(String, Value)>);
 
 impl<'de> Deserialize<'de> for Events {

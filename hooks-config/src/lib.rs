@@ -103,13 +103,19 @@
 //!   user's `~/.cursor/hooks.json` or a plugin's `hooks/hooks.json` (`version: 1`, `failClosed`,
 //!   `loop_limit`; see [`cursor`]); [`Config::discover_cursor_from`] loads every
 //!   one Cursor loads for a project, in its order.
+//! - [`Config::load_copilot`]: a GitHub Copilot hooks file (`.github/hooks/NAME.json`,
+//!   `~/.copilot/hooks/NAME.json`: `bash` run with `bash -c` from the repository root or `cwd`,
+//!   `timeoutSec`, `env`, camelCase events in Copilot's protocol, PascalCase ones in Claude
+//!   Code's); [`Config::discover_copilot_from`] loads every file Copilot loads, in its order.
 //!
-//! [`Config::load`] tells them apart: `.cursor/hooks.json` (and a `hooks/hooks.json` in Cursor's
-//! form) is Cursor's, `hooks/hooks.json` is a plugin's, any other `.json` file is Claude Code
+//! [`Config::load`] tells them apart: a `.json` file of a `.github/hooks/` or `.copilot/hooks/`
+//! directory is Copilot's, `.cursor/hooks.json` (and a `hooks/hooks.json` in Cursor's form) is
+//! Cursor's, `hooks/hooks.json` is a plugin's, any other `.json` file is Claude Code
 //! settings, a YAML file with a top-level `agents:` is a docker-agent file, one
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
-//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent) and
+//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent),
+//! [`external::copilot`](crate::copilot) and
 //! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
 //! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
 //! Events of those agents that hookchain has no point for, hook types it cannot run (model
@@ -235,6 +241,7 @@
 pub mod claude;
 mod config;
 pub mod consent;
+pub mod copilot;
 pub mod cursor;
 mod discovery;
 pub mod docker_agent;

@@ -1,12 +1,15 @@
 //! Reading one config file of any format hookchain reads: which format a file is in (see the
 //! crate's docs, "Other agents' config files"), and the readers of other agents' files — Claude
-//! Code settings and plugins, docker-agent, Hermes and Starchild — each made a [`Config`].
+//! Code settings and plugins, docker-agent, Hermes, Starchild and GitHub Copilot — each made a
+//! [`Config`].
 //!
 //! # The rules it keeps
 //!
-//! - A file is told apart by its name and top level: `.cursor/hooks.json`, and a
-//!   `hooks/hooks.json` with Cursor's `version` or event names, are Cursor's
-//!   ([`cursor`](crate::cursor)); another `hooks/hooks.json` is a Claude Code plugin's, any other
+//! - A file is told apart by its name and top level: a `.json` file of a `.github/hooks/` or
+//!   `.copilot/hooks/` directory is GitHub Copilot's (`.github/hooks/hooks.json` included, though
+//!   it has Cursor's `version`); `.cursor/hooks.json`, and another `hooks/hooks.json` with
+//!   Cursor's `version` or event names, are Cursor's ([`cursor`](crate::cursor)); another
+//!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
 //!   `config.yaml` with keys of its own is Hermes', and anything else is a `hookchain.yaml`.
@@ -29,10 +32,12 @@ use crate::entry::{self, FileContext, name_entries};
 use crate::file::{self, home_dir};
 use crate::hookchain_file::{is_user_file, untrusted};
 use crate::position::{locate, locate_json, syntax, yaml_key};
-use crate::{claude, docker_agent, hermes};
+use crate::{claude, copilot, docker_agent, hermes};
 
 impl Config {
-    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// Reads one config file, of any format hookchain reads: a `.json` file of a
+    /// `.github/hooks/` or `.copilot/hooks/` directory is GitHub Copilot's
+    /// ([`load_copilot`](Config::load_copilot)), `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
@@ -73,6 +78,11 @@ impl Config {
             return Config::load_hermes_gateway_hook(path);
         }
         let (name, text) = read(path)?;
+        // Copilot's directories first: a `.github/hooks/hooks.json` has Cursor's `version: 1`
+        // and camelCase events, and is Copilot's.
+        if is_copilot_hooks(path) {
+            return Config::from_copilot_str(&text, &name);
+        }
         if crate::cursor::is_cursor_path(path, &text) {
             return Config::from_cursor_str(&text, &name);
         }
@@ -382,6 +392,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// `true` for a Copilot hooks file: a `.json` file in `.github/hooks/` or `.copilot/hooks/`.
+fn is_copilot_hooks(path: &Path) -> bool {
+    let dir = path.parent();
+    path.extension().is_some_and(|e| e == "json")
+        && dir.and_then(Path::file_name).is_some_and(|d| d == "hooks")
+        && dir
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == ".github" || d == ".copilot")
+}
+
 /// `true` for a Claude Code plugin's `hooks/hooks.json`.
 fn is_plugin_hooks(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "hooks.json")
@@ -399,4 +420,82 @@ pub(crate) fn is_docker_agent(text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// GitHub Copilot's hook files (see [`external::copilot`](crate::copilot) for how each key is
+/// read).
+impl Config {
+    /// Reads a Copilot hooks file (`.github/hooks/NAME.json`, `~/.copilot/hooks/NAME.json`):
+    /// `bash` commands run with `bash -c` in the repository root (the directory holding
+    /// `.github/`) or their `cwd`, `timeoutSec` in seconds (default 30), camelCase events in
+    /// Copilot's protocol and PascalCase ones (the VS Code compatible form) in Claude Code's.
+    pub fn load_copilot(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_copilot_str(&text, &name)
+    }
+
+    /// Parses the text of a Copilot hooks file; `source_name` is its path, which decides the
+    /// repository root its hooks run in.
+    pub fn from_copilot_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Copilot,
+        };
+        Ok(Config::of_hooks(source_name, copilot::read(&cx, &text)?))
+    }
+
+    /// Every hooks file Copilot loads, in its order: the `*.json` files of
+    /// `home_dir/.copilot/hooks/` (none when `home_dir` is `None`), then those of
+    /// `project_dir/.github/hooks/`, each directory in file-name order. The project's files are
+    /// untrusted, as a project's `hookchain.yaml` is. A directory that does not exist is
+    /// skipped; a file that does not read or parse is an error.
+    pub fn discover_copilot_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let mut dirs = Vec::new();
+        if let Some(home) = home_dir {
+            dirs.push((home.join(".copilot").join("hooks"), false));
+        }
+        dirs.push((project_dir.join(".github").join("hooks"), true));
+        for (dir, is_project) in dirs {
+            for path in json_files(&dir)? {
+                let file = Config::load_copilot(&path)?;
+                config = config.merge(if is_project {
+                    untrusted(file, true)
+                } else {
+                    file
+                });
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// The `*.json` files of `dir`, in name order; none when `dir` does not exist.
+fn json_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, ConfigError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(ConfigError::Read {
+                file: dir.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json") && path.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
 }

@@ -25,7 +25,10 @@
 //! tool, and anything else is a regular expression that must match the whole name (docker-agent
 //! compiles `^(?:pattern)$`), so `shell` fires for `shell` only and `read_.*` for every
 //! `read_…` tool. Hermes' rule ([`Dialect::Hermes`]) is the same: it calls `re.fullmatch` on the
-//! tool name (`agent/shell_hooks.py`, `matches_tool`).
+//! tool name (`agent/shell_hooks.py`, `matches_tool`). Copilot's rule ([`Dialect::Copilot`],
+//! its `.github/hooks/*.json` with camelCase events) is the same: the CLI hooks reference
+//! anchors a `matcher` as `^(?:PATTERN)$` against `toolName` (and `agentName`, `trigger`,
+//! `notification_type` on the events that have them).
 //!
 //! Starchild's rule, for its `shell_hooks.yaml` ([`Dialect::Starchild`]): the matcher is a regular
 //! expression searched in the payload's *content*, on every event — `"rm -rf|dd if=|mkfs"` on
@@ -112,7 +115,10 @@ impl Matcher {
             Rule::All
         } else if dialect == Dialect::Starchild {
             Rule::Content(compile(text, pattern)?)
-        } else if matches!(dialect, Dialect::DockerAgent | Dialect::Hermes) {
+        } else if matches!(
+            dialect,
+            Dialect::DockerAgent | Dialect::Hermes | Dialect::Copilot
+        ) {
             Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
         } else if pattern.chars().all(is_name_char) {
             Rule::Names(

@@ -82,6 +82,8 @@ use crate::protocol::{self, ProtocolError};
 pub(super) const OVERLAY: Overlay = Overlay {
     tools: TOOLS,
     fires_for,
+    narrowed: &[],
+    claude_fields: true,
     payload,
     from_agent,
     decide,
