@@ -91,6 +91,11 @@ impl Sandbox {
         script(dir, "rewrite.sh", REWRITE);
         script(dir, "context.sh", CONTEXT);
         script(dir, "pass.sh", "#!/bin/sh\ncat >/dev/null\n");
+        script(
+            dir,
+            "branch.sh",
+            "#!/bin/sh\ncat >/dev/null\necho 'branch: dev'\n",
+        );
         if config.contains("hooks:") {
             let approve = sandbox.command(&["approve", "--all"]).output().unwrap();
             assert!(approve.status.success(), "{approve:?}");
@@ -515,4 +520,48 @@ fn a_required_hook_makes_failures_block() {
     assert!(reason.contains("`must-judge`"), "{reason}");
     let run = sandbox.hook_in(project, "gemini", Some("BeforeTool"), "[]");
     assert_eq!(run.json()["decision"], "deny", "{run:?}");
+}
+
+/// A session start's injected context reaches each agent that takes context there: the hooks'
+/// injections are the new value of `session_start`, not a rewrite the agent has no answer for.
+#[test]
+fn a_session_start_injection_reaches_the_agent() {
+    let config =
+        "hooks:\n  SessionStart:\n    - command: ./branch.sh\n      name: branch-context\n";
+    let sandbox = Sandbox::with(config);
+    let cases = [
+        (
+            "claude-code",
+            "SessionStart",
+            "/hookSpecificOutput/additionalContext",
+        ),
+        (
+            "codex",
+            "SessionStart",
+            "/hookSpecificOutput/additionalContext",
+        ),
+        (
+            "gemini",
+            "SessionStart",
+            "/hookSpecificOutput/additionalContext",
+        ),
+        ("cursor", "sessionStart", "/additional_context"),
+    ];
+    for (agent, event, pointer) in cases {
+        let payload = json!({
+            "session_id": "s-1",
+            "conversation_id": "s-1",
+            "cwd": sandbox.dir(),
+            "workspace_roots": [sandbox.dir()],
+            "hook_event_name": event,
+            "source": "startup",
+        });
+        let run = sandbox.hook(agent, None, &payload.to_string());
+        assert_eq!(run.code, 0, "{agent}: {run:?}");
+        assert_eq!(
+            run.json().pointer(pointer),
+            Some(&json!("branch: dev")),
+            "{agent}: {run:?}"
+        );
+    }
 }

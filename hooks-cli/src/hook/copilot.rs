@@ -142,25 +142,6 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         // Context where the CLI hooks reference gives it a form: `additionalContext` on
         // `subagentStart` (prepended to the child's prompt) and `notification` (a user
         // message); exit 2 with the text on stderr on `postToolUseFailure` (recovery guidance).
-        // `session_start` injects: its new value carries the child's context.
-        ("session_start", Verdict::Rewrite { value, context }) if event == "subagentStart" => {
-            let mut lines: Vec<String> = value
-                .get("context")
-                .and_then(Value::as_array)
-                .map(|lines| {
-                    lines
-                        .iter()
-                        .filter_map(|line| line.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default();
-            lines.extend(context);
-            if lines.is_empty() {
-                Answer::silent()
-            } else {
-                Answer::json(&json!({"additionalContext": lines.join("\n")}))
-            }
-        }
         (_, Verdict::Pass { context })
             if !context.is_empty() && matches!(event, "subagentStart" | "notification") =>
         {

@@ -337,6 +337,7 @@ fn run(
     let wire = Value::Object(wire);
     let given = Given::of(&wire, "the payload")?;
     let state = given.state();
+    let before = context_lines(&wire);
     let value = with_point!(point.name, from_file(wire, None))?;
     let fired: Fired = with_point!(
         point.name,
@@ -356,6 +357,15 @@ fn run(
             let final_value: Value = serde_json::from_str(&final_value)?;
             if fired.rewritten_by.is_empty() {
                 Verdict::Pass { context }
+            } else if point.name == "session_start" {
+                // An inject point: the hooks' injections are the new lines of the value's
+                // `context`, which every agent takes as context for the model.
+                let mut injected: Vec<String> = context_lines(&final_value)
+                    .into_iter()
+                    .skip(before.len())
+                    .collect();
+                injected.extend(context);
+                Verdict::Pass { context: injected }
             } else {
                 let value = match point.name {
                     "intercept_tool_call" => final_value.get("args").cloned().unwrap_or(json!({})),
@@ -366,6 +376,20 @@ fn run(
         }
     };
     Ok((verdict, warnings))
+}
+
+/// The lines of a session start's `context`.
+fn context_lines(value: &Value) -> Vec<String> {
+    value
+        .get("context")
+        .and_then(Value::as_array)
+        .map(|lines| {
+            lines
+                .iter()
+                .filter_map(|line| line.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The agent's name, for messages.
