@@ -166,6 +166,8 @@ pub use hookchain_core::project;
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
+    pub use hookchain_config::codex;
+    #[doc(inline)]
     pub use hookchain_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
         docker_agent, hermes, init, native,

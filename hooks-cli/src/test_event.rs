@@ -12,7 +12,9 @@ use std::path::Path;
 
 use hookchain_config::consent::{AcceptedBy, ConsentPolicy};
 use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
+use hookchain_core::Dialect;
 use hookchain_core::points::PointInfo;
+use hookchain_external::wire::agents::payload_from_agent;
 use hookchain_runtime::{Hooks, HooksBuilder};
 use serde_json::Value;
 
@@ -44,7 +46,7 @@ pub(crate) fn test(
         )));
     }
     let (payload, given) = match &args.payload_file {
-        Some(path) => payload_file(path, point, args.for_tool.as_deref())?,
+        Some(path) => payload_file(path, &args.event, point, args.for_tool.as_deref())?,
         None => (
             synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
             Given::synthetic(),
@@ -83,9 +85,12 @@ pub(crate) fn test(
 }
 
 /// The payload file at `path`, read as a value of `point` (see [`from_file`]), and the session
-/// it names.
+/// it names. When `event` is the name of an agent whose protocol copies Claude Code's (Codex's
+/// `Interrupt`, Gemini CLI's `BeforeTool`), the payload is that agent's, read in Claude Code's
+/// form first ([`payload_from_agent`]): its field names, its tool names.
 fn payload_file(
     path: &Path,
+    event: &str,
     point: &PointInfo,
     for_tool: Option<&str>,
 ) -> Result<(Value, Given), Failure> {
@@ -95,6 +100,10 @@ fn payload_file(
     let json: Value =
         serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
     let given = Given::of(&json, &shown.to_string())?;
+    let json = match (agent_of(event, point), json) {
+        (Some(agent), Value::Object(map)) => Value::Object(payload_from_agent(agent, event, &map)),
+        (_, json) => json,
+    };
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
     // `response`) gives the fields the point's value has, the rest of the value is the
     // synthetic one's; a tool point's payload that names no tool is an error below.
@@ -107,6 +116,12 @@ fn payload_file(
         ))
     })?;
     Ok((json, given))
+}
+
+/// The agent `event` is a name of, by the point's table of aliases.
+fn agent_of(event: &str, point: &PointInfo) -> Option<Dialect> {
+    let (_, agent) = point.aliases.iter().find(|(alias, _)| *alias == event)?;
+    Dialect::ALL.iter().copied().find(|d| d.name() == *agent)
 }
 
 /// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with

@@ -92,6 +92,10 @@
 //!   `~/.claude/settings.json` runs in the session's project directory.
 //! - [`Config::load_claude_plugin`]: a Claude Code plugin's `hooks/hooks.json`, with
 //!   `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` set.
+//! - [`Config::load_codex`]: OpenAI Codex's `.codex/hooks.json`, the `[hooks]` of
+//!   `.codex/config.toml` and a plugin's `hooks/hooks.json` (`PLUGIN_ROOT` set);
+//!   [`Config::discover_codex_from`] loads every one Codex loads. Answers are read as strictly
+//!   as Codex reads them.
 //! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
 //!   YAML (shell lines run with `$SHELL -c`, matchers anchored as docker-agent anchors them,
 //!   `tool_input_transform` and `tool_guard` ahead of `pre_tool_use`).
@@ -100,11 +104,13 @@
 //! - [`Config::load_starchild`]: a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries with
 //!   `event:`).
 //!
-//! [`Config::load`] tells them apart: `hooks/hooks.json` is a plugin's, any other `.json` file
-//! is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
+//! [`Config::load`] tells them apart: a `.codex/hooks.json`, a `.codex/config.toml` and a
+//! `hooks/hooks.json` whose plugin holds `.codex-plugin/` are Codex's, any other
+//! `hooks/hooks.json` is a Claude Code plugin's, any other `.json` file is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
-//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent) and
+//! [`external::claude`](crate::claude), [`external::codex`](crate::codex),
+//! [`external::docker_agent`](crate::docker_agent) and
 //! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
 //! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
 //! Events of those agents that hookchain has no point for, hook types it cannot run (model
@@ -226,6 +232,7 @@
 #![forbid(unsafe_code)]
 
 pub mod claude;
+pub mod codex;
 mod config;
 pub mod consent;
 mod discovery;

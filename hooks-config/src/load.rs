@@ -4,7 +4,9 @@
 //!
 //! # The rules it keeps
 //!
-//! - A file is told apart by its name and top level: `hooks/hooks.json` is a plugin's, any other
+//! - A file is told apart by its name and top level: `.codex/hooks.json`, `.codex/config.toml`
+//!   and a `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's; any other
+//!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
 //!   `config.yaml` with keys of its own is Hermes', and anything else is a `hookchain.yaml`.
@@ -27,10 +29,12 @@ use crate::entry::{self, FileContext, name_entries};
 use crate::file::{self, home_dir};
 use crate::hookchain_file::{is_user_file, untrusted};
 use crate::position::{locate, locate_json, syntax, yaml_key};
-use crate::{claude, docker_agent, hermes};
+use crate::{claude, codex, docker_agent, hermes};
 
 impl Config {
-    /// Reads one config file, of any format hookchain reads: `hooks/hooks.json` is a Claude Code
+    /// Reads one config file, of any format hookchain reads: a `.codex/hooks.json`,
+    /// `.codex/config.toml` or Codex plugin's `hooks/hooks.json` is Codex's
+    /// ([`load_codex`](Config::load_codex)), any other `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
@@ -61,6 +65,9 @@ impl Config {
         native: fn(&str, &str) -> Result<Config, ConfigError>,
     ) -> Result<Config, ConfigError> {
         let (name, text) = read(path)?;
+        if codex::is_codex_file(path) || codex::is_plugin_hooks(path) {
+            return Config::from_codex_str(&text, &name);
+        }
         if is_plugin_hooks(path) {
             return Config::from_claude_plugin_str(&text, &name);
         }
@@ -140,6 +147,70 @@ impl Config {
             source_name,
             claude::read(&cx, &text, &env)?,
         ))
+    }
+
+    /// Reads the hooks of one of Codex's files, as Codex reads it (see
+    /// [`external::codex`](crate::codex)): a `.codex/hooks.json`, the `[hooks]` of a
+    /// `config.toml` (told apart by the `.toml` extension), or a plugin's `hooks/hooks.json`
+    /// (its directory holds `.codex-plugin/`; its hooks get `PLUGIN_ROOT` and the other plugin
+    /// variables). Codex's hooks fail open: a hook that fails, or whose answer Codex would
+    /// reject, is a warning and the action goes on.
+    pub fn load_codex(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_codex_str(&text, &name)
+    }
+
+    /// Parses the text of one of Codex's files; `source_name` is its path, which says which
+    /// file it is (`.toml`: a `config.toml`; a plugin's `hooks/hooks.json`; else a layer's
+    /// `hooks.json`) and decides where its hooks run.
+    pub fn from_codex_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::codex(text, source_name, None, &codex::UserState::default())
+    }
+
+    /// [`from_codex_str`](Config::from_codex_str) with what the user's `config.toml` switched
+    /// off; `user` says whether the file is the user's own layer (`None`: as its path says).
+    pub(crate) fn codex(
+        text: &str,
+        source_name: &str,
+        user: Option<bool>,
+        state: &codex::UserState,
+    ) -> Result<Config, ConfigError> {
+        let path = Path::new(source_name);
+        let toml = path.extension().is_some_and(|e| e == "toml");
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = if toml {
+            ConfigSource::file(source_name, move |at: &[PathSegment]| {
+                codex::locate_toml(&located, at)
+            })
+        } else {
+            ConfigSource::file(source_name, move |at: &[PathSegment]| {
+                locate_json(&located, at)
+            })
+        };
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Codex,
+        };
+        let plugin = codex::is_plugin_hooks(path);
+        let env = if plugin {
+            codex::plugin_env(source_name)
+        } else {
+            Default::default()
+        };
+        let mut place = claude::Place::of(source_name, ".codex", env);
+        if plugin || user == Some(true) {
+            // The user's own hooks and a plugin's run in the session's project.
+            place.working_dir = None;
+            place.project_dir = hookchain_core::project::decide(None);
+        }
+        let loaded = if toml {
+            codex::read_toml(&cx, &text, &place, state)?
+        } else {
+            codex::read_json(&cx, &text, &place, state)?
+        };
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Reads the `hooks:` block of a Hermes `config.yaml` (see the table of

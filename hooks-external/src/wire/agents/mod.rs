@@ -157,6 +157,23 @@ pub fn tool_name_from_agent(dialect: Dialect, tool: &str) -> &str {
         .map_or(tool, |(_, ours)| ours)
 }
 
+/// A hook's raw output — exit code, stdout, stderr — answering `event` (a firing of `point`),
+/// read as `dialect`'s agent reads it, before the point applies it: `Err` when that agent counts
+/// the hook as failed (Codex rejects an answer with a field it does not support for the event).
+/// Dialects without an overlay read it as [`protocol::decide_in`] does. What `hookchain hook
+/// --agent NAME` answers can be checked with it: an agent never rejects it.
+pub fn read_answer(
+    dialect: Dialect,
+    point: &str,
+    event: &str,
+    raw: &RawOutput,
+) -> Result<Answer, ProtocolError> {
+    match overlay(dialect) {
+        Some(overlay) => (overlay.decide)(point, event, raw),
+        None => protocol::decide_in(raw, dialect),
+    }
+}
+
 /// A payload `dialect`'s agent sends for `event`, in Claude Code's form: its field names, its
 /// tool names (the guards'), its values. Dialects without an overlay are returned unchanged.
 pub fn payload_from_agent(
