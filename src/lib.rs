@@ -166,12 +166,12 @@ pub use hookchain_core::project;
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
-    pub use hookchain_config::codex;
-    #[doc(inline)]
     pub use hookchain_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
         docker_agent, hermes, init, native,
     };
+    #[doc(inline)]
+    pub use hookchain_config::{codex, gemini};
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
     #[doc(inline)]
     pub use hookchain_config::{

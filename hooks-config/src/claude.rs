@@ -78,8 +78,8 @@ use serde_json::{Map, Value};
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, json_kind};
 use crate::permission_rule::PermissionRule;
 use hookchain_external::{
-    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, Matcher, OnError,
-    Transport,
+    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, MAX_TIMEOUT, Matcher,
+    OnError, Transport,
 };
 
 /// Claude Code's event names, current and past, for the hint when a name differs from one in
@@ -248,6 +248,8 @@ pub(crate) enum UnknownKeys {
 pub(crate) enum TimeUnit {
     /// Seconds (Claude Code, Codex).
     Seconds,
+    /// Milliseconds (Gemini CLI).
+    Millis,
 }
 
 /// Claude Code's shape.
@@ -456,6 +458,7 @@ fn read_group<'v>(
 }
 
 /// One hook object of a matcher group.
+#[derive(Clone, Copy)]
 struct ReadHook<'a> {
     shape: &'a Shape,
     cx: &'a FileContext<'a>,
@@ -491,6 +494,25 @@ impl ReadHook<'_> {
             ));
         };
         let fields = &self.known(fields, warnings)?;
+        if let Some(value) = fields.get("env").filter(|v| !v.is_null()) {
+            // Gemini CLI's handler `env`, over what the file's hooks get.
+            let subject = format!("`env` of {}", self.subject);
+            let mut env = self.env.clone();
+            env.extend(cx.env_map(&subject, value, &at(self.path, "env"))?);
+            let read = ReadHook { env: &env, ..*self };
+            return read.entry_of(fields, matcher, warnings);
+        }
+        self.entry_of(fields, matcher, warnings)
+    }
+
+    /// [`entry`](Self::entry) of a hook object whose keys are known.
+    fn entry_of(
+        &self,
+        fields: &Map<String, Value>,
+        matcher: &Matcher,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Entry>, ConfigError> {
+        let cx = self.cx;
         let Some(transport) = self.transport(fields, warnings)? else {
             return Ok(None);
         };
@@ -745,6 +767,38 @@ impl ReadHook<'_> {
         let path = at(self.path, "timeout");
         let limit = match self.shape.unit {
             TimeUnit::Seconds => cx.timeout(&subject, value, &path)?,
+            TimeUnit::Millis => {
+                let millis = value.as_f64().ok_or_else(|| {
+                    cx.error(
+                        &subject,
+                        &path,
+                        format!(
+                            "expected a number of milliseconds, found {}",
+                            json_kind(value)
+                        ),
+                    )
+                })?;
+                if !(millis.is_finite() && millis >= 1.0) {
+                    return Err(cx.error(
+                        &subject,
+                        &path,
+                        format!("a time limit must be at least 1 millisecond, found {value}"),
+                    ));
+                }
+                let seconds = millis / 1000.0;
+                if seconds > MAX_TIMEOUT.as_secs_f64() {
+                    return Err(cx.error(
+                        &subject,
+                        &path,
+                        format!(
+                            "{value} milliseconds is over the longest time limit a hook may \
+                             have, {} ms",
+                            MAX_TIMEOUT.as_millis()
+                        ),
+                    ));
+                }
+                Duration::from_secs_f64(seconds)
+            }
         };
         Ok(limit.max(self.shape.min_timeout))
     }

@@ -96,6 +96,10 @@
 //!   `.codex/config.toml` and a plugin's `hooks/hooks.json` (`PLUGIN_ROOT` set);
 //!   [`Config::discover_codex_from`] loads every one Codex loads. Answers are read as strictly
 //!   as Codex reads them.
+//! - [`Config::load_gemini`]: Gemini CLI's `.gemini/settings.json` (its `hooks` and
+//!   `hooksConfig`) and an extension's `hooks/hooks.json` (`extensionPath` set), timeouts in
+//!   milliseconds; [`Config::discover_gemini_from`] loads the project's, the user's and the
+//!   system's.
 //! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
 //!   YAML (shell lines run with `$SHELL -c`, matchers anchored as docker-agent anchors them,
 //!   `tool_input_transform` and `tool_guard` ahead of `pre_tool_use`).
@@ -105,11 +109,13 @@
 //!   `event:`).
 //!
 //! [`Config::load`] tells them apart: a `.codex/hooks.json`, a `.codex/config.toml` and a
-//! `hooks/hooks.json` whose plugin holds `.codex-plugin/` are Codex's, any other
+//! `hooks/hooks.json` whose plugin holds `.codex-plugin/` are Codex's, a `.gemini/settings.json`
+//! and a `hooks/hooks.json` beside a `gemini-extension.json` are Gemini CLI's, any other
 //! `hooks/hooks.json` is a Claude Code plugin's, any other `.json` file is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
 //! [`external::claude`](crate::claude), [`external::codex`](crate::codex),
+//! [`external::gemini`](crate::gemini),
 //! [`external::docker_agent`](crate::docker_agent) and
 //! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
 //! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
@@ -240,6 +246,7 @@ pub mod docker_agent;
 mod entry;
 pub mod external_extension;
 mod file;
+pub mod gemini;
 pub mod hermes;
 mod hookchain_file;
 mod init;

@@ -5,7 +5,9 @@
 //! # The rules it keeps
 //!
 //! - A file is told apart by its name and top level: `.codex/hooks.json`, `.codex/config.toml`
-//!   and a `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's; any other
+//!   and a `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's;
+//!   `.gemini/settings.json`, `gemini-cli/settings.json` and a `hooks/hooks.json` beside a
+//!   `gemini-extension.json` are Gemini CLI's; any other
 //!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
@@ -29,12 +31,14 @@ use crate::entry::{self, FileContext, name_entries};
 use crate::file::{self, home_dir};
 use crate::hookchain_file::{is_user_file, untrusted};
 use crate::position::{locate, locate_json, syntax, yaml_key};
-use crate::{claude, codex, docker_agent, hermes};
+use crate::{claude, codex, docker_agent, gemini, hermes};
 
 impl Config {
     /// Reads one config file, of any format hookchain reads: a `.codex/hooks.json`,
     /// `.codex/config.toml` or Codex plugin's `hooks/hooks.json` is Codex's
-    /// ([`load_codex`](Config::load_codex)), any other `hooks/hooks.json` is a Claude Code
+    /// ([`load_codex`](Config::load_codex)), a `.gemini/settings.json` or Gemini CLI
+    /// extension's `hooks/hooks.json` is Gemini CLI's ([`load_gemini`](Config::load_gemini)),
+    /// any other `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
@@ -67,6 +71,9 @@ impl Config {
         let (name, text) = read(path)?;
         if codex::is_codex_file(path) || codex::is_plugin_hooks(path) {
             return Config::from_codex_str(&text, &name);
+        }
+        if gemini::is_settings(path) || gemini::is_extension_hooks(path) {
+            return Config::from_gemini_str(&text, &name);
         }
         if is_plugin_hooks(path) {
             return Config::from_claude_plugin_str(&text, &name);
@@ -210,6 +217,58 @@ impl Config {
         } else {
             codex::read_json(&cx, &text, &place, state)?
         };
+        Ok(Config::of_hooks(source_name, loaded))
+    }
+
+    /// Reads the hooks of one of Gemini CLI's files, as Gemini CLI reads it (see
+    /// [`external::gemini`](crate::gemini)): a `settings.json` (`.gemini/settings.json`, the
+    /// user's or the system's: its `hooks` and `hooksConfig`, every other key left alone) or an
+    /// extension's `hooks/hooks.json` (its directory holds `gemini-extension.json`; its hooks
+    /// get `extensionPath`). Timeouts are milliseconds. Gemini CLI's hooks fail open: a hook
+    /// that fails is a warning and the action goes on.
+    pub fn load_gemini(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_gemini_str(&text, &name)
+    }
+
+    /// Parses the text of one of Gemini CLI's files; `source_name` is its path, which says
+    /// whether it is an extension's `hooks/hooks.json` and decides where its hooks run.
+    pub fn from_gemini_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::gemini(text, source_name, None, &gemini::Switches::default())
+    }
+
+    /// [`from_gemini_str`](Config::from_gemini_str) with the user's and the system's switches;
+    /// `user` says whether the file is the user's or the system's (`None`: as its path says).
+    pub(crate) fn gemini(
+        text: &str,
+        source_name: &str,
+        user: Option<bool>,
+        switches: &gemini::Switches,
+    ) -> Result<Config, ConfigError> {
+        let path = Path::new(source_name);
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |at: &[PathSegment]| {
+            locate_json(&located, at)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Gemini,
+        };
+        let extension = gemini::is_extension_hooks(path);
+        let env = if extension {
+            gemini::extension_env(source_name)
+        } else {
+            Default::default()
+        };
+        let mut place = claude::Place::of(source_name, ".gemini", env);
+        if extension || user == Some(true) {
+            // The user's, the system's and an extension's hooks run in the session's project.
+            place.working_dir = None;
+            place.project_dir = hookchain_core::project::decide(None);
+        }
+        let loaded = gemini::read(&cx, &text, &place, switches)?;
         Ok(Config::of_hooks(source_name, loaded))
     }
 

@@ -27,6 +27,11 @@
 //! `read_…` tool. Hermes' rule ([`Dialect::Hermes`]) is the same: it calls `re.fullmatch` on the
 //! tool name (`agent/shell_hooks.py`, `matches_tool`).
 //!
+//! Gemini CLI's rule ([`Dialect::Gemini`], `packages/core/src/hooks/hookPlanner.ts`): empty or
+//! `*` is every tool, and anything else a regular expression searched anywhere in the name,
+//! names-only text included (`read_` fires for `read_file` and `read_many_files`); one that does
+//! not compile is compared as an exact name, as Gemini CLI compares it.
+//!
 //! Starchild's rule, for its `shell_hooks.yaml` ([`Dialect::Starchild`]): the matcher is a regular
 //! expression searched in the payload's *content*, on every event — `"rm -rf|dd if=|mkfs"` on
 //! `pre_tool_call` fires for a shell call whose command holds `rm -rf`, a pattern on `on_stop`
@@ -112,6 +117,11 @@ impl Matcher {
             Rule::All
         } else if dialect == Dialect::Starchild {
             Rule::Content(compile(text, pattern)?)
+        } else if dialect == Dialect::Gemini {
+            match compile(text, pattern) {
+                Ok(regex) => Rule::Regex(regex, false),
+                Err(_) => Rule::Names(Box::new([pattern.to_owned()])),
+            }
         } else if matches!(dialect, Dialect::DockerAgent | Dialect::Hermes) {
             Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
         } else if pattern.chars().all(is_name_char) {

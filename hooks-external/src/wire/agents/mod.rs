@@ -13,6 +13,7 @@
 //! | the answer | exit codes, the JSON fields it reads, what it rejects |
 //! | plain stdout | on which events it is context |
 //! | decisions | whether Claude Code's per-point rules apply, and the agent's own |
+//! | matchers on other events | the agent's name for the value its matcher filters on (a notification's type) |
 //!
 //! The same tables serve the other direction: [`payload_from_agent`] reads an agent's payload as
 //! Claude Code's (for `hookchain hook --agent NAME` and `hookchain test`), and
@@ -55,6 +56,10 @@ pub(crate) struct Overlay {
     pub(crate) claude_rules: bool,
     /// The agent's own reading of a decision, after Claude Code's rules (when they apply).
     pub(crate) adjust: fn(point: &str, event: &str, answer: &mut Answer),
+    /// The agent's name for the value a matcher filters on, on a point that is not about a
+    /// tool (Claude Code's `permission_prompt` is Gemini CLI's `ToolPermission`); `None`: the
+    /// same name.
+    pub(crate) subject: fn(point: &str, value: &str) -> Option<&'static str>,
 }
 
 impl Overlay {
@@ -70,6 +75,7 @@ impl Overlay {
         },
         claude_rules: true,
         adjust: |_, _, _| {},
+        subject: |_, _| None,
     };
 }
 
