@@ -469,3 +469,51 @@ fn forms_of_public_gemini_files_load() {
         "{warnings}"
     );
 }
+
+/// Gemini CLI's exit codes: exit 1 is a failed hook — reported, and the call goes on (Gemini
+/// CLI fails open); plain text on exit 0 is a message for the user, never context for the
+/// model; another exit code with text is a `deny` with that text.
+#[test]
+fn a_failing_gemini_hook_lets_the_call_go_on() {
+    let dir = temp_dir();
+    let script = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\ncat >/dev/null\n{body}\n")).unwrap();
+        make_executable(&path);
+        format!("$GEMINI_PROJECT_DIR/{name}")
+    };
+    let hooks = [
+        script("fails.sh", "echo 'lint crashed' >&2\nexit 1"),
+        script("says.sh", "echo 'checked by the linter'"),
+        script("odd.sh", "echo 'not on Fridays'\nexit 3"),
+    ];
+    let file = dir.path().join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let entries: Vec<Value> = hooks
+        .iter()
+        .map(|c| json!({"type": "command", "command": c}))
+        .collect();
+    let settings =
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": entries}]}});
+    std::fs::write(&file, settings.to_string()).unwrap();
+    let hooks = registry(Config::load(&file).unwrap());
+    let outcome = hooks.dispatch::<InterceptToolCall>(ToolCall::new(
+        "run_shell_command",
+        json!({"command": "ls"}),
+    ));
+    assert_eq!(blocked(&outcome.flow).as_deref(), Some("not on Fridays"));
+    assert_eq!(outcome.failures.len(), 1, "{:?}", outcome.failures);
+    assert!(
+        outcome.failures[0].error.contains("lint crashed"),
+        "{:?}",
+        outcome.failures
+    );
+    assert!(outcome.context.is_empty(), "{:?}", outcome.context);
+    assert!(
+        outcome
+            .warnings
+            .contains(&"checked by the linter".to_owned()),
+        "{:?}",
+        outcome.warnings
+    );
+}
