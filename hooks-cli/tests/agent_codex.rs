@@ -166,6 +166,21 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
     );
     assert_eq!(json["context"], json!(["Answer in English."]), "{json}");
 
+    // `Interrupt` is the end of a turn the user canceled: the config.toml's hook says its
+    // `systemMessage`.
+    let (run, json) = sandbox.test(
+        ".codex/config.toml",
+        "Interrupt",
+        &payload_file("Interrupt"),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        json["warnings"]
+            .as_array()
+            .is_some_and(|w| w.contains(&json!("Turn interrupted; partial edits may be on disk."))),
+        "{json}"
+    );
+
     let push = sandbox.project.path().join("push.json");
     let text = json!({
         "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": "/work/project",

@@ -517,7 +517,7 @@ impl ReadHook<'_> {
             return Ok(None);
         };
         let timeout = match fields.get("timeout").filter(|v| !v.is_null()) {
-            Some(v) => self.timeout(v)?,
+            Some(v) => self.timeout(v, warnings)?,
             None => self.shape.default_timeout,
         };
         let condition = match fields.get("if").filter(|v| !v.is_null()) {
@@ -760,8 +760,10 @@ impl ReadHook<'_> {
         Ok(kept)
     }
 
-    /// The hook's time limit, in the shape's unit, raised to the agent's shortest.
-    fn timeout(&self, value: &Value) -> Result<Duration, ConfigError> {
+    /// The hook's time limit, in the shape's unit, raised to the agent's shortest. A limit in
+    /// milliseconds under a second is said: `gemini hooks migrate --from-claude` copies Claude
+    /// Code's seconds unchanged, so a migrated `30` gives the hook 30 ms.
+    fn timeout(&self, value: &Value, warnings: &mut Vec<String>) -> Result<Duration, ConfigError> {
         let cx = self.cx;
         let subject = format!("`timeout` of {}", self.subject);
         let path = at(self.path, "timeout");
@@ -795,6 +797,16 @@ impl ReadHook<'_> {
                              have, {} ms",
                             MAX_TIMEOUT.as_millis()
                         ),
+                    ));
+                }
+                if millis < 1000.0 {
+                    warnings.push(format!(
+                        "{}: `timeout` {value} is {value} milliseconds, as {} reads it (a file \
+                         migrated from Claude Code keeps its seconds unchanged: write {} for \
+                         {value} seconds)",
+                        cx.place(&path),
+                        cx.dialect.name(),
+                        millis * 1000.0
                     ));
                 }
                 Duration::from_secs_f64(seconds)

@@ -164,7 +164,7 @@ fn the_project_settings_load_as_gemini_loads_them() {
 }
 
 /// What `gemini hooks migrate --from-claude` writes keeps Claude Code's `30` as 30
-/// milliseconds, as Gemini CLI reads it; its matcher is a regex searched in the tool name, so
+/// milliseconds, as Gemini CLI reads it, and says so; its matcher is a regex searched in the tool name, so
 /// the migrated `grep` still fires for `grep_search`, and `ls` for no tool of Gemini CLI's.
 #[test]
 fn a_migrated_file_keeps_its_milliseconds_and_its_unanchored_matcher() {
@@ -178,6 +178,14 @@ fn a_migrated_file_keeps_its_milliseconds_and_its_unanchored_matcher() {
             "intercept_tool_call BeforeTool (30ms)",
             "on_stop AfterAgent (60000ms)"
         ]
+    );
+    let warnings = config.warnings().join("\n");
+    assert!(
+        warnings.contains(
+            "`timeout` 30 is 30 milliseconds, as Gemini CLI reads it (a file migrated from \
+             Claude Code keeps its seconds unchanged: write 30000 for 30 seconds)"
+        ),
+        "{warnings}"
     );
     let matcher = &config.external_hooks()[0].matcher;
     assert!(matcher.matches("grep_search") && matcher.matches("run_shell_command"));
