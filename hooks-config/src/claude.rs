@@ -672,7 +672,13 @@ impl ReadHook<'_> {
                     .map(|s| format!(", did you mean `{s}`?"))
                     .unwrap_or_else(|| {
                         let names: Vec<String> = types.iter().map(|t| format!("`{t}`")).collect();
-                        format!(" ({})", names.join(", "))
+                        let listed = match names.split_last() {
+                            Some((last, rest)) if !rest.is_empty() => {
+                                format!("{} or {last}", rest.join(", "))
+                            }
+                            _ => names.join(""),
+                        };
+                        format!(" ({listed})")
                     });
                 Err(cx.error(
                     key_subject("type"),
