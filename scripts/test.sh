@@ -36,7 +36,7 @@ step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
 step "cargo test --workspace (inventory)"
-HOOKCHAIN_DIFFERENTIAL_REQUIRED=1 cargo test --workspace
+HOOKCHAIN_DIFFERENTIAL_REQUIRED=1 HOOKCHAIN_PYTHON_REQUIRED=1 cargo test --workspace
 
 step "cargo test: the metrics built-in through the metrics facade (feature metrics)"
 cargo test -p hookchain-guards --features metrics --lib metrics

@@ -161,15 +161,19 @@ pub mod state {
 pub use hookchain_core::project;
 
 /// Config files: `hookchain.yaml`, Claude Code settings and plugin `hooks.json`, docker-agent
-/// agent files, Hermes `config.yaml`, Starchild `shell_hooks.yaml`; and [`init`], which reads
-/// them into the global registry.
+/// agent files, Hermes `config.yaml`, gateway hooks and Python plugins, Starchild
+/// `shell_hooks.yaml`, Codex, Gemini CLI, Cursor and GitHub Copilot hook files; and [`init`],
+/// which reads them into the global registry.
 #[cfg(feature = "config")]
 pub mod config {
     #[doc(inline)]
     pub use hookchain_config::{
         CONFIG_FILE, Config, ConfigBuilderExt, ConfigHooksExt, Init, InitError, InitReport, claude,
-        docker_agent, hermes, init, native,
+        copilot, docker_agent, hermes, hermes_python, init, native,
     };
+    // Cursor's `hooks.json`.
+    #[doc(inline)]
+    pub use hookchain_config::cursor;
     #[doc(inline)]
     pub use hookchain_config::{codex, gemini};
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.

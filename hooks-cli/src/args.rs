@@ -13,8 +13,8 @@ use clap::{Args, Parser, Subcommand};
     long_about = None
 )]
 pub(crate) struct Cli {
-    /// A config file: hookchain.yaml, a Claude Code settings .json or a docker-agent agent
-    /// YAML. Repeat to put files over each other, later over earlier. Default:
+    /// A config file: hookchain.yaml, a Claude Code settings .json, a Copilot
+    /// .github/hooks/*.json or a docker-agent agent YAML. Repeat to put files over each other, later over earlier. Default:
     /// ./hookchain.yaml over ~/.config/hookchain/hookchain.yaml.
     #[arg(long = "config", value_name = "FILE", global = true)]
     pub(crate) config: Vec<PathBuf>,

@@ -121,11 +121,17 @@ impl Report {
             );
         }
         // The external extensions of the user and the project: their hooks are checked with the
-        // others, and what was left out of their files is a problem.
-        config.merge(Config::discover_extensions(
+        // others, and what was left out of their files is a problem. Discovery also finds the
+        // user's Hermes gateway hooks and enabled Python plugins.
+        let config = config.merge(Config::discover_extensions(
             std::path::Path::new("."),
             home_dir().as_deref(),
-        ))
+        ));
+        if cli.config.is_empty() {
+            config.merge(Config::discover_hermes_python(home_dir().as_deref()))
+        } else {
+            config
+        }
     }
 
     /// The extensions switched off, what a project's file tried to switch off (a problem: the

@@ -20,6 +20,28 @@ pub(crate) fn synthetic(point: &str, tool: &str) -> Value {
     example_value(point, tool)
 }
 
+/// The fields only Copilot's camelCase payloads carry (its `notification` excepted, which
+/// has `hook_event_name`).
+const COPILOT_FIELDS: &[&str] = &[
+    "sessionId",
+    "toolName",
+    "toolArgs",
+    "toolResult",
+    "transcriptPath",
+    "stopReason",
+    "agentName",
+    "errorContext",
+    "customInstructions",
+    "initialPrompt",
+];
+
+/// `true` when `json`, given for `event`, is a Copilot payload: a camelCase event
+/// (`preToolUse`) and a field only Copilot sends (`toolName`, `sessionId`, …).
+pub(crate) fn is_copilot_payload(event: &str, json: &Value) -> bool {
+    event.starts_with(|c: char| c.is_ascii_lowercase())
+        && COPILOT_FIELDS.iter().any(|key| json.get(*key).is_some())
+}
+
 /// A payload file's JSON read as point `P`'s value, the file from any agent (see
 /// [`value_from_payload`]); `tool` (from `--for-tool`) renames the tool. For [`with_point!`].
 ///

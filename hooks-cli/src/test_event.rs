@@ -12,9 +12,8 @@ use std::path::Path;
 
 use hookchain_config::consent::{AcceptedBy, ConsentPolicy};
 use hookchain_config::{Config, ConfigBuilderExt, ConfigHooksExt};
-use hookchain_core::Dialect;
 use hookchain_core::points::PointInfo;
-use hookchain_external::wire::agents::payload_from_agent;
+use hookchain_external::wire::agents::tool_name_in;
 use hookchain_runtime::{Hooks, HooksBuilder};
 use serde_json::Value;
 
@@ -26,6 +25,8 @@ use crate::registry::{ON, refusals, state};
 use crate::sources::{load_config, load_consent};
 use crate::table::table;
 use fire::{Fired, TestReport, fire};
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
 use session::Given;
 use verbose::Exchanges;
 
@@ -46,7 +47,7 @@ pub(crate) fn test(
         )));
     }
     let (payload, given) = match &args.payload_file {
-        Some(path) => payload_file(path, &args.event, point, args.for_tool.as_deref())?,
+        Some(path) => payload_file(path, point, &args.event, args.for_tool.as_deref())?,
         None => (
             synthetic(point.name, args.for_tool.as_deref().unwrap_or(DEFAULT_TOOL)),
             Given::synthetic(),
@@ -85,13 +86,13 @@ pub(crate) fn test(
 }
 
 /// The payload file at `path`, read as a value of `point` (see [`from_file`]), and the session
-/// it names. When `event` is the name of an agent whose protocol copies Claude Code's (Codex's
-/// `Interrupt`, Gemini CLI's `BeforeTool`), the payload is that agent's, read in Claude Code's
-/// form first ([`payload_from_agent`]): its field names, its tool names.
+/// it names. A payload in the form of the agent whose event `event` is (Cursor's
+/// `beforeShellExecution`, with `conversation_id`; Codex's `Interrupt`, Gemini CLI's
+/// `BeforeTool`) is read as that agent's first ([`payload_from_agent`]).
 fn payload_file(
     path: &Path,
-    event: &str,
     point: &PointInfo,
+    event: &str,
     for_tool: Option<&str>,
 ) -> Result<(Value, Given), Failure> {
     let shown = path.display();
@@ -99,11 +100,13 @@ fn payload_file(
         .map_err(|e| Failure(format!("cannot read the payload file {shown}: {e}")))?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| Failure(format!("{shown}: invalid JSON: {e}")))?;
-    let given = Given::of(&json, &shown.to_string())?;
-    let json = match (agent_of(event, point), json) {
-        (Some(agent), Value::Object(map)) => Value::Object(payload_from_agent(agent, event, &map)),
-        (_, json) => json,
+    let json = match (&json, agent_of_payload(point, event, &json)) {
+        (Value::Object(map), Some(dialect)) => {
+            Value::Object(payload_from_agent(dialect, event, map))
+        }
+        _ => json,
     };
+    let given = Given::of(&json, &shown.to_string())?;
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
     // `response`) gives the fields the point's value has, the rest of the value is the
     // synthetic one's; a tool point's payload that names no tool is an error below.
@@ -118,10 +121,27 @@ fn payload_file(
     Ok((json, given))
 }
 
-/// The agent `event` is a name of, by the point's table of aliases.
-fn agent_of(event: &str, point: &PointInfo) -> Option<Dialect> {
-    let (_, agent) = point.aliases.iter().find(|(alias, _)| *alias == event)?;
-    Dialect::ALL.iter().copied().find(|d| d.name() == *agent)
+/// The agent whose payload `json` is, for `event` of `point`: Cursor for one of its events
+/// when the payload has Cursor's `conversation_id` or `workspace_roots` (its `stop` is also
+/// docker-agent's name), or when the event is Cursor's alone (`beforeShellExecution`); but
+/// first Copilot, for a camelCase event and a field only Copilot sends (`toolName`,
+/// `sessionId`, …); Codex or Gemini CLI when the event is theirs (`Interrupt`, `BeforeTool`).
+fn agent_of_payload(point: &PointInfo, event: &str, json: &Value) -> Option<Dialect> {
+    let cursor_event = hookchain_config::cursor::EVENTS
+        .iter()
+        .any(|(name, point)| *name == event && point.is_some());
+    let cursor_fields =
+        json.get("conversation_id").is_some() || json.get("workspace_roots").is_some();
+    // Copilot's fields first: Copilot shares Cursor's camelCase event names, never its fields.
+    if crate::payload::is_copilot_payload(event, json) {
+        return Some(Dialect::Copilot);
+    }
+    if cursor_event && (cursor_fields || point.dialect_of(event) == Some(Dialect::Cursor)) {
+        return Some(Dialect::Cursor);
+    }
+    point
+        .dialect_of(event)
+        .filter(|d| matches!(d, Dialect::Codex | Dialect::Gemini))
 }
 
 /// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with
@@ -259,10 +279,17 @@ fn chain(built: &Built, point: &PointInfo, payload: &Value) -> String {
                 _ if state(registry, &h.extension) != ON => {
                     format!("  ({}: not run)", state(registry, &h.extension))
                 }
-                (Some(hook), Some(tool)) if !hook.matcher.matches(tool) => format!(
-                    "  (its matcher `{}` does not match `{tool}`: not run)",
-                    hook.matcher
-                ),
+                // A matcher is matched against the session's name and the agent's own, as a
+                // firing matches it.
+                (Some(hook), Some(tool))
+                    if !hook.matcher.matches(tool)
+                        && !hook.matcher.matches(&tool_name_in(hook.dialect, tool)) =>
+                {
+                    format!(
+                        "  (its matcher `{}` does not match `{tool}`: not run)",
+                        hook.matcher
+                    )
+                }
                 _ => String::new(),
             };
             vec![

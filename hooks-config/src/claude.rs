@@ -86,7 +86,7 @@ use hookchain_external::{
 /// case alone. An event hookchain has no point for (`Setup`, `TeammateIdle`, …) and any
 /// name not known here are left out with a warning naming them: a newer Claude Code may have
 /// events this list lacks, and a "did you mean" toward a different real event would mislead.
-const EVENTS: &[&str] = &[
+pub(crate) const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
     "UserPromptSubmit",
@@ -151,7 +151,7 @@ struct Settings {
     disable_all_hooks: Option<Value>,
 }
 
-/// The `hooks` object, in file order.
+/// The `hooks` object, in file order (Cursor's `hooks.json` and Copilot's files have one too).
 pub(crate) struct Events(pub(crate) Vec<(String, Value)>);
 
 impl<'de> Deserialize<'de> for Events {
@@ -971,7 +971,8 @@ fn settings_project_dir(file: &str, config_dir: &str) -> PathBuf {
     }
 }
 
-/// A settings file that is not valid JSON, or whose `hooks` is not an object.
+/// A settings file (or another agent's JSON file) that is not valid JSON, or whose `hooks` is
+/// not an object.
 pub(crate) fn syntax(file: &str, error: &serde_json::Error) -> ConfigError {
     let message = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());

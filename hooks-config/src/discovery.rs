@@ -1,6 +1,8 @@
 //! Discovery: the user's `~/.config/hookchain/hookchain.yaml`, then the project's
 //! `./hookchain.yaml` put over it (see the crate's docs, "Where it comes from"), then the
-//! external extensions of both ([`external_extension`](crate::external_extension)).
+//! external extensions of both ([`external_extension`](crate::external_extension)), then the
+//! user's Hermes gateway hooks and enabled Python plugins
+//! ([`hermes_python`](crate::hermes_python)).
 //!
 //! # The rules it keeps
 //!
@@ -84,7 +86,9 @@ impl Config {
                 }
             }
         }
-        let config = config.merge(Config::discover_extensions(project_dir, home_dir));
+        let config = config
+            .merge(Config::discover_extensions(project_dir, home_dir))
+            .merge(Config::discover_hermes_python(home_dir));
         (config, errors)
     }
 
@@ -332,7 +336,9 @@ fn discover_with(
             config = config.merge(discovered(file, index == project));
         }
     }
-    Ok(config.merge(Config::discover_extensions(project_dir, home_dir)))
+    Ok(config
+        .merge(Config::discover_extensions(project_dir, home_dir))
+        .merge(Config::discover_hermes_python(home_dir)))
 }
 
 fn load_if_present(path: &Path) -> Result<Option<Config>, ConfigError> {

@@ -107,16 +107,27 @@
 //!   `hooks_auto_accept` in the user's own `~/.hermes/config.yaml` only).
 //! - [`Config::load_starchild`]: a Starchild `shell_hooks.yaml` (`hooks:`, a list of entries with
 //!   `event:`).
+//! - [`Config::load_cursor`]: a Cursor `hooks.json` — a project's `.cursor/hooks.json`, the
+//!   user's `~/.cursor/hooks.json` or a plugin's `hooks/hooks.json` (`version: 1`, `failClosed`,
+//!   `loop_limit`; see [`cursor`]); [`Config::discover_cursor_from`] loads every
+//!   one Cursor loads for a project, in its order.
+//! - [`Config::load_copilot`]: a GitHub Copilot hooks file (`.github/hooks/NAME.json`,
+//!   `~/.copilot/hooks/NAME.json`: `bash` run with `bash -c` from the repository root or `cwd`,
+//!   `timeoutSec`, `env`, camelCase events in Copilot's protocol, PascalCase ones in Claude
+//!   Code's); [`Config::discover_copilot_from`] loads every file Copilot loads, in its order.
 //!
-//! [`Config::load`] tells them apart: a `.codex/hooks.json`, a `.codex/config.toml` and a
+//! [`Config::load`] tells them apart: a `.json` file of a `.github/hooks/` or `.copilot/hooks/`
+//! directory is Copilot's, a `.codex/hooks.json`, a `.codex/config.toml` and a
 //! `hooks/hooks.json` whose plugin holds `.codex-plugin/` are Codex's, a `.gemini/settings.json`
-//! and a `hooks/hooks.json` beside a `gemini-extension.json` are Gemini CLI's, any other
-//! `hooks/hooks.json` is a Claude Code plugin's, any other `.json` file is Claude Code settings, a YAML file with a top-level `agents:` is a docker-agent file, one
+//! and a `hooks/hooks.json` beside a `gemini-extension.json` are Gemini CLI's,
+//! `.cursor/hooks.json` (and a `hooks/hooks.json` in Cursor's form) is Cursor's, any other
+//! `hooks/hooks.json` is a Claude Code plugin's, any other `.json` file is Claude Code
+//! settings, a YAML file with a top-level `agents:` is a docker-agent file, one
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
 //! [`external::claude`](crate::claude), [`external::codex`](crate::codex),
-//! [`external::gemini`](crate::gemini),
-//! [`external::docker_agent`](crate::docker_agent) and
+//! [`external::gemini`](crate::gemini), [`external::docker_agent`](crate::docker_agent),
+//! [`external::copilot`](crate::copilot) and
 //! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
 //! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
 //! Events of those agents that hookchain has no point for, hook types it cannot run (model
@@ -134,7 +145,9 @@
 //! global: for each extension, the project's keys replace the global's, one key at a time (a
 //! shallow merge of each section), except what the project's file may not switch off (below).
 //! The hooks of both files run: the global file's, then the project's. A file that does not
-//! exist is skipped.
+//! exist is skipped. Discovery also adds the user's external extensions
+//! ([`external_extension`]) and Hermes gateway hooks and enabled Python plugins under
+//! `~/.hermes/` ([`hermes_python`]).
 //! [`Config::load`] reads one file, [`Config::from_yaml_str`] parses text, and [`Config::new`]
 //! with [`Config::extension`] sets sections from code; [`Config::merge`] puts one config over
 //! another the same way discovery does.
@@ -241,6 +254,8 @@ pub mod claude;
 pub mod codex;
 mod config;
 pub mod consent;
+pub mod copilot;
+pub mod cursor;
 mod discovery;
 pub mod docker_agent;
 mod entry;
@@ -248,6 +263,7 @@ pub mod external_extension;
 mod file;
 pub mod gemini;
 pub mod hermes;
+pub mod hermes_python;
 mod hookchain_file;
 mod init;
 mod load;

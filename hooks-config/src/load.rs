@@ -1,13 +1,18 @@
 //! Reading one config file of any format hookchain reads: which format a file is in (see the
 //! crate's docs, "Other agents' config files"), and the readers of other agents' files — Claude
-//! Code settings and plugins, docker-agent, Hermes and Starchild — each made a [`Config`].
+//! Code settings and plugins, docker-agent, Hermes, Starchild and GitHub Copilot — each made a
+//! [`Config`].
 //!
 //! # The rules it keeps
 //!
-//! - A file is told apart by its name and top level: `.codex/hooks.json`, `.codex/config.toml`
-//!   and a `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's;
+//! - A file is told apart by its name and top level: a `.json` file of a `.github/hooks/` or
+//!   `.copilot/hooks/` directory is GitHub Copilot's (`.github/hooks/hooks.json` included, though
+//!   it has Cursor's `version`); `.codex/hooks.json`, `.codex/config.toml` and a
+//!   `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's;
 //!   `.gemini/settings.json`, `gemini-cli/settings.json` and a `hooks/hooks.json` beside a
-//!   `gemini-extension.json` are Gemini CLI's; any other
+//!   `gemini-extension.json` are Gemini CLI's; `.cursor/hooks.json`, and another
+//!   `hooks/hooks.json` with Cursor's `version` or event names, are Cursor's
+//!   ([`cursor`](crate::cursor)); another
 //!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
@@ -31,20 +36,25 @@ use crate::entry::{self, FileContext, name_entries};
 use crate::file::{self, home_dir};
 use crate::hookchain_file::{is_user_file, untrusted};
 use crate::position::{locate, locate_json, syntax, yaml_key};
-use crate::{claude, codex, docker_agent, gemini, hermes};
+use crate::{claude, codex, copilot, docker_agent, gemini, hermes};
 
 impl Config {
-    /// Reads one config file, of any format hookchain reads: a `.codex/hooks.json`,
-    /// `.codex/config.toml` or Codex plugin's `hooks/hooks.json` is Codex's
-    /// ([`load_codex`](Config::load_codex)), a `.gemini/settings.json` or Gemini CLI
-    /// extension's `hooks/hooks.json` is Gemini CLI's ([`load_gemini`](Config::load_gemini)),
-    /// any other `hooks/hooks.json` is a Claude Code
+    /// Reads one config file, of any format hookchain reads: a `.json` file of a
+    /// `.github/hooks/` or `.copilot/hooks/` directory is GitHub Copilot's
+    /// ([`load_copilot`](Config::load_copilot)), a `.codex/hooks.json`, `.codex/config.toml` or
+    /// Codex plugin's `hooks/hooks.json` is Codex's ([`load_codex`](Config::load_codex)), a
+    /// `.gemini/settings.json` or Gemini CLI extension's `hooks/hooks.json` is Gemini CLI's
+    /// ([`load_gemini`](Config::load_gemini)), any other `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
     /// top-level `agents:` is a docker-agent agent file
-    /// ([`load_docker_agent`](Config::load_docker_agent)), and anything else is a
-    /// `hookchain.yaml`. A file that does not exist is an error.
+    /// ([`load_docker_agent`](Config::load_docker_agent)), a `.cursor/hooks.json` (or a
+    /// `hooks/hooks.json` in Cursor's form) is Cursor's ([`load_cursor`](Config::load_cursor)),
+    /// a `HOOK.yaml` is a Hermes gateway
+    /// hook ([`load_hermes_gateway_hook`](Config::load_hermes_gateway_hook)), a directory with
+    /// `__init__.py` a Hermes Python plugin ([`load_hermes_plugin`](Config::load_hermes_plugin)),
+    /// and anything else is a `hookchain.yaml`. A file that does not exist is an error.
     ///
     /// A `hookchain.yaml` is read strictly: any part of it that cannot be loaded is an error
     /// (see [`load_lenient`](Config::load_lenient)). Other agents' files are read as their
@@ -68,12 +78,27 @@ impl Config {
         path: &Path,
         native: fn(&str, &str) -> Result<Config, ConfigError>,
     ) -> Result<Config, ConfigError> {
+        if crate::hermes_python::is_plugin_dir(path) {
+            return Config::load_hermes_plugin(path);
+        }
+        if crate::hermes_python::is_gateway_manifest(path) {
+            return Config::load_hermes_gateway_hook(path);
+        }
         let (name, text) = read(path)?;
+        // Copilot's directories first: a `.github/hooks/hooks.json` has Cursor's `version: 1`
+        // and camelCase events, and is Copilot's.
+        if is_copilot_hooks(path) {
+            return Config::from_copilot_str(&text, &name);
+        }
+        // Codex's and Gemini CLI's files by their paths, before Cursor's guess from the content.
         if codex::is_codex_file(path) || codex::is_plugin_hooks(path) {
             return Config::from_codex_str(&text, &name);
         }
         if gemini::is_settings(path) || gemini::is_extension_hooks(path) {
             return Config::from_gemini_str(&text, &name);
+        }
+        if crate::cursor::is_cursor_path(path, &text) {
+            return Config::from_cursor_str(&text, &name);
         }
         if is_plugin_hooks(path) {
             return Config::from_claude_plugin_str(&text, &name);
@@ -347,7 +372,7 @@ impl Config {
 
     /// A config of the hooks of one file of another agent, with what was left out of it
     /// (logged here) and the fail-closed hooks that could not be loaded (their points block).
-    fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
+    pub(crate) fn of_hooks(source_name: &str, mut loaded: entry::Loaded) -> Config {
         for warning in &loaded.warnings {
             tracing::warn!("{warning}");
         }
@@ -421,7 +446,7 @@ impl Config {
 /// Reads another agent's YAML file with `read`, that agent's reader of the parsed document: the
 /// nesting checked before the parser sees the text, syntax errors with their line, and every
 /// value of the document locatable by its path for the reader's messages.
-fn read_agent_yaml<T>(
+pub(crate) fn read_agent_yaml<T>(
     text: &str,
     source_name: &str,
     dialect: Dialect,
@@ -443,7 +468,7 @@ fn read_agent_yaml<T>(
 }
 
 /// Reads a file's text, with the name it has in messages.
-fn read(path: &Path) -> Result<(String, String), ConfigError> {
+pub(crate) fn read(path: &Path) -> Result<(String, String), ConfigError> {
     let name = path.display().to_string();
     let text = file::read_text(path)?.ok_or_else(|| ConfigError::Read {
         file: name.clone(),
@@ -460,8 +485,10 @@ enum AgentYaml {
 }
 
 /// Which agent's YAML `text` is: Starchild's when its `hooks:` is a list (`- event: ...`),
-/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and has a top-level key
-/// that is not hookchain's; `None` for a `hookchain.yaml`.
+/// Hermes' when the file is named `config.yaml` or `cli-config.yaml` and either sits in a
+/// `.hermes` directory (Hermes' home, whatever keys the file holds: the docs' own snippet has
+/// `hooks:` alone) or has a top-level key that is not hookchain's; `None` for a
+/// `hookchain.yaml`.
 fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
     let Ok(Yaml::Mapping(top)) = yaml_serde::from_str::<Yaml>(text) else {
         return None;
@@ -472,10 +499,19 @@ fn agent_yaml(path: &Path, text: &str) -> Option<AgentYaml> {
     let named = path
         .file_name()
         .is_some_and(|n| n == "config.yaml" || n == "cli-config.yaml");
+    let in_hermes_home = absolute(path)
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == ".hermes");
     let foreign = top
         .keys()
         .any(|key| !TOP_LEVEL_KEYS.contains(&yaml_key(key).as_str()));
-    (named && foreign).then_some(AgentYaml::Hermes)
+    (named && (in_hermes_home || foreign)).then_some(AgentYaml::Hermes)
+}
+
+/// `path` made absolute (as it is when it cannot be).
+fn absolute(path: &Path) -> std::path::PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// `true` when `a` and `b` are the same file.
@@ -484,6 +520,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// `true` for a Copilot hooks file: a `.json` file in `.github/hooks/` or `.copilot/hooks/`.
+fn is_copilot_hooks(path: &Path) -> bool {
+    let dir = path.parent();
+    path.extension().is_some_and(|e| e == "json")
+        && dir.and_then(Path::file_name).is_some_and(|d| d == "hooks")
+        && dir
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == ".github" || d == ".copilot")
 }
 
 /// `true` for a Claude Code plugin's `hooks/hooks.json`.
@@ -503,4 +550,82 @@ pub(crate) fn is_docker_agent(text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// GitHub Copilot's hook files (see [`external::copilot`](crate::copilot) for how each key is
+/// read).
+impl Config {
+    /// Reads a Copilot hooks file (`.github/hooks/NAME.json`, `~/.copilot/hooks/NAME.json`):
+    /// `bash` commands run with `bash -c` in the repository root (the directory holding
+    /// `.github/`) or their `cwd`, `timeoutSec` in seconds (default 30), camelCase events in
+    /// Copilot's protocol and PascalCase ones (the VS Code compatible form) in Claude Code's.
+    pub fn load_copilot(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_copilot_str(&text, &name)
+    }
+
+    /// Parses the text of a Copilot hooks file; `source_name` is its path, which decides the
+    /// repository root its hooks run in.
+    pub fn from_copilot_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+            locate_json(&located, path)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Copilot,
+        };
+        Ok(Config::of_hooks(source_name, copilot::read(&cx, &text)?))
+    }
+
+    /// Every hooks file Copilot loads, in its order: the `*.json` files of
+    /// `home_dir/.copilot/hooks/` (none when `home_dir` is `None`), then those of
+    /// `project_dir/.github/hooks/`, each directory in file-name order. The project's files are
+    /// untrusted, as a project's `hookchain.yaml` is. A directory that does not exist is
+    /// skipped; a file that does not read or parse is an error.
+    pub fn discover_copilot_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let mut dirs = Vec::new();
+        if let Some(home) = home_dir {
+            dirs.push((home.join(".copilot").join("hooks"), false));
+        }
+        dirs.push((project_dir.join(".github").join("hooks"), true));
+        for (dir, is_project) in dirs {
+            for path in json_files(&dir)? {
+                let file = Config::load_copilot(&path)?;
+                config = config.merge(if is_project {
+                    untrusted(file, true)
+                } else {
+                    file
+                });
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// The `*.json` files of `dir`, in name order; none when `dir` does not exist.
+fn json_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, ConfigError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(ConfigError::Read {
+                file: dir.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json") && path.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
 }

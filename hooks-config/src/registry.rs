@@ -21,6 +21,9 @@
 //!   drifted or unusable, its point blocks at every firing whatever its `on_error`. The chains
 //!   never change after that:
 //!   [`ConfigHooksExt::set_config`] reloads sections and flags only.
+//! - The hooks of one Hermes Python hook directory or plugin
+//!   ([`hermes_python`](crate::hermes_python)) share one worker: one interpreter serves every
+//!   point the directory hooks.
 //! - Without [`ConfigBuilderExt::consent`], the allowlist is
 //!   `~/.config/hookchain/approved-hooks.json` and the policy is the environment's
 //!   (`HOOKCHAIN_ACCEPT_HOOKS`); nobody is asked on a terminal unless the program gives a
@@ -266,18 +269,42 @@ fn apply(builder: &mut HooksBuilder, pending: Pending, mode: BuildMode) -> Resul
         }
         report.skipped = admission.skipped;
         report.errors.extend(admission.errors);
+        // The points one Hermes Python hook directory hooks share its one interpreter.
+        let mut shared: Vec<(
+            hookchain_external::CommandSpec,
+            Arc<dyn hookchain_external::Invoke>,
+        )> = Vec::new();
         for hook in admitted {
             let approved = consent::pin_hash(&hook);
-            let inner =
-                hookchain_external::hook::invoker(&hook.transport).unwrap_or_else(|error| {
-                    tracing::error!(
-                        hook = hook.name,
-                        "external hook `{}` ({}) cannot be used, every firing will fail: {error}",
-                        hook.name,
-                        hook.origin.short()
-                    );
-                    Arc::new(Unusable(error))
-                });
+            let python = match &hook.transport {
+                hookchain_external::Transport::Process(spec)
+                    if spec.env.contains_key(crate::hermes_python::DIR_ENV) =>
+                {
+                    Some(spec.clone())
+                }
+                _ => None,
+            };
+            let known = python
+                .as_ref()
+                .and_then(|spec| shared.iter().find(|(s, _)| s == spec))
+                .map(|(_, invoker)| Arc::clone(invoker));
+            let inner = known.unwrap_or_else(|| {
+                let inner =
+                    hookchain_external::hook::invoker(&hook.transport).unwrap_or_else(|error| {
+                        tracing::error!(
+                            hook = hook.name,
+                            "external hook `{}` ({}) cannot be used, every firing will fail: \
+                             {error}",
+                            hook.name,
+                            hook.origin.short()
+                        );
+                        Arc::new(Unusable(error))
+                    });
+                if let Some(spec) = python {
+                    shared.push((spec, Arc::clone(&inner)));
+                }
+                inner
+            });
             let verified = consent::Verified {
                 inner,
                 hook: hook.clone(),

@@ -482,6 +482,36 @@ fn claude_code_if_args_and_shell_are_honoured() {
     }
 }
 
+/// A `config.yaml` in a `.hermes` directory is Hermes' whatever keys it holds: the docs' own
+/// snippet, `hooks:` alone with `fail_closed: true`, loads as Hermes' (read as a
+/// `hookchain.yaml`, `fail_closed` would be an unknown key and the file would fail). The same
+/// file elsewhere is a `hookchain.yaml`.
+#[test]
+fn a_config_yaml_in_a_hermes_directory_is_hermes_whatever_its_keys() {
+    let dir = Scratch::new();
+    let guard = dir.script("agent-hooks/guard.sh", "cat >/dev/null");
+    let text = format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: terminal\n      fail_closed: true\n",
+        guard.display()
+    );
+    let file = dir.write(".hermes/config.yaml", &text);
+    let config = Config::load(&file).unwrap();
+    let [hook] = config.external_hooks() else {
+        panic!("{:#?}", config.warnings());
+    };
+    assert_eq!(
+        (hook.event.as_str(), hook.on_error, hook.dialect),
+        (
+            "pre_tool_call",
+            hookchain::OnError::Block,
+            hookchain::external::Dialect::Hermes
+        )
+    );
+    let elsewhere = dir.write("project/config.yaml", &text);
+    let error = Config::load(&elsewhere).unwrap_err().to_string();
+    assert!(error.contains("fail_closed"), "{error}");
+}
+
 /// A Hermes `config.yaml` in the shape its docs give loads as it is: its other keys are
 /// Hermes' own, `fail_closed: true` blocks when the hook fails, a `fail_closed` entry that
 /// cannot load blocks its point, the matcher is a full match, and a `hooks_auto_accept` in a

@@ -122,7 +122,8 @@ impl Firing {
             return Ok(HookResult::Pass);
         }
         if let Some(overlay) = agents::overlay(self.dialect)
-            && !(overlay.fires_for)(P::NAME, &self.event, P::tool_name(input))
+            && (!(overlay.fires_for)(P::NAME, &self.event, P::tool_name(input))
+                || !agents::fires_for_fields(overlay, &self.event, || P::fields(input)))
         {
             return Ok(HookResult::Pass);
         }

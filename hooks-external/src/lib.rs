@@ -242,6 +242,10 @@ pub enum TransportError {
     /// Any other I/O failure.
     #[error("{0}")]
     Io(String),
+    /// The worker of a `process` hook answered that the hook failed (`{"id":7,"error":"…"}`,
+    /// see [`process`]): the message it gave, such as the file and line of an exception.
+    #[error("{0}")]
+    Failed(String),
     /// The hook's transport is not part of this build (a cargo feature is off, or the platform
     /// has no such transport).
     #[error("the `{transport}` transport is not part of this build: {fix}")]

@@ -25,7 +25,10 @@
 //! tool, and anything else is a regular expression that must match the whole name (docker-agent
 //! compiles `^(?:pattern)$`), so `shell` fires for `shell` only and `read_.*` for every
 //! `read_…` tool. Hermes' rule ([`Dialect::Hermes`]) is the same: it calls `re.fullmatch` on the
-//! tool name (`agent/shell_hooks.py`, `matches_tool`).
+//! tool name (`agent/shell_hooks.py`, `matches_tool`). Copilot's rule ([`Dialect::Copilot`],
+//! its `.github/hooks/*.json` with camelCase events) is the same: the CLI hooks reference
+//! anchors a `matcher` as `^(?:PATTERN)$` against `toolName` (and `agentName`, `trigger`,
+//! `notification_type` on the events that have them).
 //!
 //! Gemini CLI's rule ([`Dialect::Gemini`], `packages/core/src/hooks/hookPlanner.ts`): empty or
 //! `*` is every tool, and anything else a regular expression searched anywhere in the name,
@@ -122,7 +125,10 @@ impl Matcher {
                 Ok(regex) => Rule::Regex(regex, false),
                 Err(_) => Rule::Names(Box::new([pattern.to_owned()])),
             }
-        } else if matches!(dialect, Dialect::DockerAgent | Dialect::Hermes) {
+        } else if matches!(
+            dialect,
+            Dialect::DockerAgent | Dialect::Hermes | Dialect::Copilot
+        ) {
             Rule::Regex(compile(text, &format!("^(?:{pattern})$"))?, true)
         } else if pattern.chars().all(is_name_char) {
             Rule::Names(

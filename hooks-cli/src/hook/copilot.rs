@@ -6,16 +6,22 @@
 //! `sessionStart`, `reason` for `sessionEnd`, `error` for `errorOccurred` — so the event is
 //! read from the fields when EVENT does not name it.
 //!
-//! Tools, as the guards name them: `bash` → `Bash` (its `command` is the command line),
-//! `edit` → `Edit`, `create` → `Write`, `view` → `Read`. `powershell` keeps its name: its
+//! Tools and payload fields are read with the table the Copilot dialect fires hooks with
+//! ([`payload_from_agent`], one table both ways): `bash` → `Bash` (its `command` is the command
+//! line), `edit` → `Edit`, `create` → `Write`, `view` → `Read`, `glob`, `grep`, `web_fetch`,
+//! `task`, `ask_user`; `toolArgs` as JSON text or an object. `powershell` keeps its name: its
 //! command is PowerShell, which the guards' bash reading does not judge.
 //!
 //! Answers, exit 0 with JSON on stdout: `preToolUse` blocks with `permissionDecision: "deny"`
 //! and `permissionDecisionReason`, rewrites with `modifiedArgs` (the tool's new arguments);
+//! `permissionRequest` (given as EVENT) refuses with `behavior: "deny"` + `message`;
 //! `agentStop` and `subagentStop` block with `decision: "block"` + `reason` (the agent goes
-//! on). Copilot ignores the output of its other events: a block there is said on stderr. A
-//! pass is exit 0 and no output.
+//! on); context is `additionalContext` on `subagentStart` and `notification`, and exit 2 with
+//! the text on stderr on `postToolUseFailure` (recovery guidance). Copilot ignores the output
+//! of its other events: a block there is said on stderr. A pass is exit 0 and no output.
 
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
 use serde_json::{Map, Value, json};
 
 use super::{Answer, Protocol, Verdict, copy};
@@ -28,19 +34,16 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     answer,
 };
 
-/// Copilot's tools and the names the guards judge them by.
-const TOOLS: [(&str, &str); 4] = [
-    ("bash", "Bash"),
-    ("edit", "Edit"),
-    ("create", "Write"),
-    ("view", "Read"),
-];
-
 /// Copilot's events with a point.
 fn point_of(event: &str) -> Option<&'static str> {
     match event {
         "preToolUse" => Some("intercept_tool_call"),
+        "permissionRequest" => Some("permission_request"),
         "postToolUse" => Some("after_tool_call"),
+        "postToolUseFailure" => Some("after_tool_call"),
+        "subagentStart" => Some("session_start"),
+        "preCompact" => Some("before_compaction"),
+        "notification" => Some("notification"),
         "userPromptSubmitted" => Some("transform_user_input"),
         "agentStop" => Some("on_stop"),
         "subagentStop" => Some("subagent_stop"),
@@ -58,12 +61,24 @@ fn event_of(payload: &Map<String, Value>) -> Option<String> {
         return Some(name.clone());
     } else if has("toolName") && has("toolResult") {
         "postToolUse"
+    } else if has("toolName") && has("error") {
+        "postToolUseFailure"
     } else if has("toolName") {
         "preToolUse"
-    } else if has("prompt") {
-        "userPromptSubmitted"
+    } else if has("errorContext") {
+        "errorOccurred"
+    } else if has("notification_type") {
+        "notification"
+    } else if has("agentName") && has("stopReason") {
+        "subagentStop"
+    } else if has("agentName") {
+        "subagentStart"
     } else if has("stopReason") {
         "agentStop"
+    } else if has("trigger") && has("customInstructions") {
+        "preCompact"
+    } else if has("prompt") {
+        "userPromptSubmitted"
     } else if has("error") {
         "errorOccurred"
     } else if has("source") || has("initialPrompt") {
@@ -76,30 +91,34 @@ fn event_of(payload: &Map<String, Value>) -> Option<String> {
     Some(event.to_owned())
 }
 
-/// The payload in the wire's fields.
-fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+/// The payload in the wire's fields, read with the Copilot dialect's table
+/// ([`payload_from_agent`]); arguments that are not JSON are no arguments.
+fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+    let claude = payload_from_agent(Dialect::Copilot, event, payload);
     let mut wire = Map::new();
-    copy(payload, &mut wire, &["cwd", "prompt", "source", "reason"]);
-    let session = payload
-        .get("sessionId")
+    copy(
+        &claude,
+        &mut wire,
+        &[
+            "cwd",
+            "prompt",
+            "source",
+            "reason",
+            "tool_name",
+            "tool_response",
+        ],
+    );
+    let session = claude
+        .get("session_id")
         .cloned()
         .unwrap_or_else(|| Value::from("copilot"));
     wire.insert("session_id".to_owned(), session);
-    if let Some(Value::String(tool)) = payload.get("toolName") {
-        let ours = TOOLS
-            .iter()
-            .find(|(theirs, _)| theirs == tool)
-            .map_or(tool.as_str(), |(_, ours)| ours);
-        wire.insert("tool_name".to_owned(), Value::from(ours));
-        let args = match payload.get("toolArgs") {
-            Some(Value::String(text)) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
-            Some(value) => value.clone(),
-            None => json!({}),
+    if wire.contains_key("tool_name") {
+        let args = match claude.get("tool_input") {
+            Some(Value::String(_)) | None => json!({}),
+            Some(args) => args.clone(),
         };
         wire.insert("tool_input".to_owned(), args);
-    }
-    if let Some(result) = payload.get("toolResult") {
-        wire.insert("tool_response".to_owned(), result.clone());
     }
     wire
 }
@@ -114,8 +133,45 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         ("intercept_tool_call", Verdict::Rewrite { value, .. }) => {
             Answer::json(&json!({"modifiedArgs": value}))
         }
+        ("permission_request", Verdict::Block { reason }) => {
+            Answer::json(&json!({"behavior": "deny", "message": reason}))
+        }
         ("on_stop" | "subagent_stop", Verdict::Block { reason }) => {
             Answer::json(&json!({"decision": "block", "reason": reason}))
+        }
+        // Context where the CLI hooks reference gives it a form: `additionalContext` on
+        // `subagentStart` (prepended to the child's prompt) and `notification` (a user
+        // message); exit 2 with the text on stderr on `postToolUseFailure` (recovery guidance).
+        // `session_start` injects: its new value carries the child's context.
+        ("session_start", Verdict::Rewrite { value, context }) if event == "subagentStart" => {
+            let mut lines: Vec<String> = value
+                .get("context")
+                .and_then(Value::as_array)
+                .map(|lines| {
+                    lines
+                        .iter()
+                        .filter_map(|line| line.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            lines.extend(context);
+            if lines.is_empty() {
+                Answer::silent()
+            } else {
+                Answer::json(&json!({"additionalContext": lines.join("\n")}))
+            }
+        }
+        (_, Verdict::Pass { context })
+            if !context.is_empty() && matches!(event, "subagentStart" | "notification") =>
+        {
+            Answer::json(&json!({"additionalContext": context.join("\n")}))
+        }
+        (_, Verdict::Pass { context }) if !context.is_empty() && event == "postToolUseFailure" => {
+            Answer {
+                stderr: format!("{}\n", context.join("\n")),
+                code: 2,
+                ..Answer::default()
+            }
         }
         (_, Verdict::Block { reason }) => Answer::silent().say(&format!(
             "a hook blocked {event}, whose answer Copilot does not read: {reason}"
@@ -153,5 +209,17 @@ mod tests {
             Some("agentStop")
         );
         assert_eq!(event(json!({"timestamp": 1})), None);
+        let failed = json!({"toolName": "view", "toolArgs": {}, "error": "ENOENT"});
+        assert_eq!(event(failed).as_deref(), Some("postToolUseFailure"));
+        let error = json!({"error": {"message": "x"}, "errorContext": "model_call"});
+        assert_eq!(event(error).as_deref(), Some("errorOccurred"));
+        let child = json!({"agentName": "explore", "transcriptPath": "t"});
+        assert_eq!(event(child).as_deref(), Some("subagentStart"));
+        let child_end = json!({"agentName": "explore", "stopReason": "end_turn"});
+        assert_eq!(event(child_end).as_deref(), Some("subagentStop"));
+        let compact = json!({"trigger": "auto", "customInstructions": ""});
+        assert_eq!(event(compact).as_deref(), Some("preCompact"));
+        let note = json!({"hook_event_name": "Notification", "notification_type": "agent_idle"});
+        assert_eq!(event(note).as_deref(), Some("notification"));
     }
 }

@@ -2,27 +2,35 @@
 //! `conversation_id` (the session), `generation_id` and `workspace_roots` (the first is the
 //! directory) in every payload; each "before" event carries its own fields.
 //!
-//! Events with a point: `beforeShellExecution` (`command`: a call of `Bash`),
-//! `beforeMCPExecution` (`tool_name`, `tool_input`: a call of that tool), `beforeReadFile`
-//! (`file_path`: a call of `Read`), `preToolUse` (`tool_name`, `tool_input`; `Shell` is
-//! `Bash`) — all `intercept_tool_call`; `afterShellExecution`, `afterMCPExecution`,
-//! `afterFileEdit`, `postToolUse` (`after_tool_call`); `beforeSubmitPrompt`
-//! (`transform_user_input`); `stop` (`on_stop`); `sessionStart`, `sessionEnd`, `preCompact`.
+//! Events with a point: the Cursor dialect's table (`hookchain_config::cursor`): the four
+//! before-tool events (`preToolUse`, `beforeShellExecution`, `beforeMCPExecution`,
+//! `beforeReadFile`) are `intercept_tool_call`, `postToolUse` `transform_tool_result`, the
+//! after-events `after_tool_call`, `beforeSubmitPrompt` `transform_user_input`, `stop`
+//! `on_stop`, and so on. The payload is read by the Cursor overlay
+//! (`hookchain_external::wire::agents`), the table the dialect writes Cursor's payloads with:
+//! `command` is a call of `Bash`, `file_path` a call of `Read` (or, after an edit, of `Edit`),
+//! an MCP tool's `tool_input` the JSON text of its arguments.
 //!
 //! Answers, exit 0 with JSON on stdout:
 //!
 //! | event | block | allow | rewrite | context |
 //! |---|---|---|---|---|
-//! | `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `preToolUse` | `permission: "deny"` + `user_message` + `agent_message` (the reason) | `permission: "allow"` | `preToolUse` only: `updated_input` with `permission: "allow"`; elsewhere refused (Cursor cannot take the new command, and running the old one would undo the hook) | — |
+//! | `beforeShellExecution`, `beforeMCPExecution`, `preToolUse` | `permission: "deny"` + `user_message` + `agent_message` (the reason) | `permission: "allow"` | `preToolUse` only: `updated_input` with `permission: "allow"`; elsewhere refused (Cursor cannot take the new command, and running the old one would undo the hook) | — |
+//! | `beforeReadFile` | `permission: "deny"` (the reason on stderr: this event reads nothing else) | `permission: "allow"` | refused, as above | — |
 //! | `beforeSubmitPrompt` | `continue: false` + `user_message` | `continue: true` | — | — |
 //! | `stop` | `followup_message` (the agent goes on with it) | `{}` | — | — |
 //! | `sessionStart` | — | `{}` | — | `additional_context` |
+//! | `subagentStart` | `permission: "deny"` + both messages (secondary) | `{}` | — | `additional_context` |
+//! | `postToolUse` | — (the tool ran: said on stderr) | `{}` | — (said on stderr) | `additional_context` (secondary) |
 //!
 //! Every other event is answered `{}`.
 
 use serde_json::{Map, Value, json};
 
-use super::{Answer, Protocol, Verdict, copy, hook_event_name, joined};
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
+
+use super::{Answer, Protocol, Verdict, hook_event_name, joined};
 
 /// Cursor's side of the protocol.
 pub(crate) const PROTOCOL: Protocol = Protocol {
@@ -32,80 +40,31 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     answer,
 };
 
-/// Cursor's events with a point.
+/// Cursor's events with a point: the Cursor dialect's table
+/// ([`hookchain_config::cursor::EVENTS`]), so an event means the same point both ways.
 fn point_of(event: &str) -> Option<&'static str> {
-    match event {
-        "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "preToolUse" => {
-            Some("intercept_tool_call")
-        }
-        "afterShellExecution" | "afterMCPExecution" | "afterFileEdit" | "postToolUse" => {
-            Some("after_tool_call")
-        }
-        "beforeSubmitPrompt" => Some("transform_user_input"),
-        "stop" => Some("on_stop"),
-        "sessionStart" => Some("session_start"),
-        "sessionEnd" => Some("session_end"),
-        "preCompact" => Some("before_compaction"),
-        _ => None,
-    }
+    hookchain_config::cursor::EVENTS
+        .iter()
+        .find(|(name, _)| *name == event)
+        .and_then(|(_, point)| *point)
 }
 
-/// Cursor's tool input: an object, or the JSON text of one (its MCP events send a string).
-fn tool_input(payload: &Map<String, Value>) -> Value {
-    match payload.get("tool_input") {
-        Some(Value::String(text)) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
-        Some(value) => value.clone(),
-        None => json!({}),
-    }
-}
-
-/// The payload in the wire's fields.
+/// The payload in the wire's fields: the Cursor overlay's reading of it
+/// ([`payload_from_agent`]), the same table the Cursor dialect writes payloads with — the
+/// session from `conversation_id`, the directory from `workspace_roots`, Cursor's tools by
+/// the names the guards know (`Shell` is `Bash`), each before-event's own fields as a tool
+/// call (`command` of `Bash`, `file_path` of `Read`, an MCP tool's JSON text as its input).
 fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
-    let mut wire = Map::new();
-    if let Some(session) = payload.get("conversation_id") {
-        wire.insert("session_id".to_owned(), session.clone());
-    }
-    if let Some(dir) = super::working_dir(payload) {
-        wire.insert("cwd".to_owned(), Value::from(dir.display().to_string()));
-    }
-    copy(payload, &mut wire, &["prompt", "tool_use_id"]);
-    let call = |name: &str, input: Value| (Value::from(name), input);
-    let tool = match event {
-        "beforeShellExecution" | "afterShellExecution" => Some(call(
-            "Bash",
-            json!({"command": payload.get("command").cloned().unwrap_or_default()}),
-        )),
-        "beforeReadFile" => Some(call(
-            "Read",
-            json!({"file_path": payload.get("file_path").cloned().unwrap_or_default()}),
-        )),
-        "afterFileEdit" => Some(call(
-            "Edit",
-            json!({"file_path": payload.get("file_path").cloned().unwrap_or_default()}),
-        )),
-        _ => payload
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .map(|name| {
-                call(
-                    if name == "Shell" { "Bash" } else { name },
-                    tool_input(payload),
-                )
-            }),
-    };
-    if let Some((name, input)) = tool {
-        wire.insert("tool_name".to_owned(), name);
-        wire.insert("tool_input".to_owned(), input);
-    }
-    if let Some(output) = payload.get("output").or_else(|| payload.get("tool_output")) {
-        wire.insert("tool_response".to_owned(), output.clone());
-    }
-    wire
+    payload_from_agent(Dialect::Cursor, event, payload)
 }
 
 /// Cursor's answer (see the table above).
 fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
     match (point, verdict) {
+        // `beforeReadFile` reads `permission` alone: the reason is said on stderr.
+        ("intercept_tool_call", Verdict::Block { reason }) if event == "beforeReadFile" => {
+            Answer::json(&json!({"permission": "deny"})).say(&reason)
+        }
         ("intercept_tool_call", Verdict::Block { reason }) => Answer::json(&json!({
             "permission": "deny",
             "user_message": reason,
@@ -134,6 +93,20 @@ fn answer(event: &str, point: &str, verdict: Verdict) -> Answer {
         ("transform_user_input", _) => Answer::json(&json!({"continue": true})),
         ("on_stop", Verdict::Block { reason }) => {
             Answer::json(&json!({"followup_message": reason}))
+        }
+        // `subagentStart` reads `permission` (secondary): a block keeps the child from starting.
+        ("session_start", Verdict::Block { reason }) if event == "subagentStart" => {
+            Answer::json(&json!({
+                "permission": "deny",
+                "user_message": reason,
+                "agent_message": reason,
+            }))
+        }
+        // `postToolUse` takes `additional_context` (secondary), as the Cursor dialect reads it.
+        ("transform_tool_result", Verdict::Pass { context } | Verdict::Rewrite { context, .. })
+            if event == "postToolUse" && !context.is_empty() =>
+        {
+            Answer::json(&json!({"additional_context": context.join("\n")}))
         }
         ("session_start", Verdict::Pass { context } | Verdict::Rewrite { context, .. }) => {
             match joined(&context) {
@@ -188,6 +161,31 @@ mod tests {
             },
         );
         assert_eq!(stdout(&start), json!({"additional_context": "branch: dev"}));
+    }
+
+    /// The Cursor dialect reads these forms as a host: `permission` on `subagentStart`,
+    /// `additional_context` on `postToolUse`.
+    #[test]
+    fn a_child_and_a_tool_result_answer_in_the_forms_the_host_reads() {
+        let child = answer(
+            "subagentStart",
+            "session_start",
+            Verdict::Block {
+                reason: "no children".to_owned(),
+            },
+        );
+        assert_eq!(stdout(&child)["permission"], "deny");
+        let result = answer(
+            "postToolUse",
+            "transform_tool_result",
+            Verdict::Pass {
+                context: vec!["lint: 2 warnings".to_owned()],
+            },
+        );
+        assert_eq!(
+            stdout(&result),
+            json!({"additional_context": "lint: 2 warnings"})
+        );
     }
 
     #[test]

@@ -16,9 +16,13 @@
 //!
 //! 1. **The event.** EVENT when given; else the payload's `hook_event_name` (Claude Code,
 //!    Codex, Gemini, Cursor); else, for Copilot, which names none, its fields: `toolName` with
-//!    `toolResult` is `postToolUse`, `toolName` alone `preToolUse`, `prompt`
-//!    `userPromptSubmitted`, `stopReason` `agentStop`, `error` `errorOccurred`, `source` or
-//!    `initialPrompt` `sessionStart`, `reason` `sessionEnd`. The event is mapped to a point by
+//!    `toolResult` is `postToolUse`, with `error` `postToolUseFailure`, alone `preToolUse`
+//!    (`permissionRequest` carries the same fields: only EVENT names it); `errorContext`
+//!    `errorOccurred`, `notification_type` `notification`, `agentName` with `stopReason`
+//!    `subagentStop`, alone `subagentStart`, `stopReason` `agentStop`, `trigger` with
+//!    `customInstructions` `preCompact`, `prompt` `userPromptSubmitted`, `error`
+//!    `errorOccurred`, `source` or `initialPrompt` `sessionStart`, `reason` `sessionEnd`
+//!    (`hook/copilot.rs`). The event is mapped to a point by
 //!    the agent's table; an event with no point is an unknown event (rule 5).
 //! 2. **The working directory.** The payload's `cwd` (Cursor: the first of `workspace_roots`)
 //!    becomes the process's current directory before the config is read, so the project's

@@ -34,6 +34,12 @@
 //! read the line may accept it. `hookchain doctor` and
 //! `list` say `not pinnable: runs what the line computes`.
 //!
+//! A Hermes gateway hook or Python plugin ([`hermes_python`](crate::hermes_python)) runs
+//! hookchain's Python runner, which loads the directory it is given: its approval pins the
+//! runner and every `*.py` file of that directory (its subdirectories too, `__pycache__` and
+//! hidden ones excepted) with its `HOOK.yaml` or `plugin.yaml`, so an edited `handler.py`, an
+//! edited sibling module a plugin imports, or a module added beside them makes it drifted.
+//!
 //! The hash covers the hook's `env`, `working_dir`, `env_clear` and `env_allow` too, so adding `BASH_ENV`, `LD_PRELOAD` or a `PATH`
 //! to an approved hook, moving it to another directory, or letting it inherit more of the agent's
 //! environment (`env_clear` switched off, a name added to `env_allow`) makes it drifted. A hook

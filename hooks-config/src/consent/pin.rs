@@ -5,7 +5,9 @@
 //! # The rules it keeps
 //!
 //! - The hash covers the command line, then the hook's `env`, `working_dir`, `env_clear` and
-//!   `env_allow`, then the script's content and every other file the command names; an HTTP
+//!   `env_allow`, then the script's content and every other file the command names — and, for
+//!   a Hermes Python hook, every Python file of its directory and its `HOOK.yaml` or
+//!   `plugin.yaml` ([`hermes_python`](crate::hermes_python)); an HTTP
 //!   hook's covers its URL and its headers as written (see the module docs of
 //!   [`consent`](crate::consent), "What is approved").
 //! - A file is keyed by its canonical path, however the path to it was written.
@@ -117,6 +119,18 @@ impl Pin {
                     hasher.update([0]);
                     if let Ok(content) = std::fs::read(&file) {
                         hasher.update(&content);
+                    }
+                }
+                // A Hermes Python hook: the runner loads the directory its environment names,
+                // so every Python file of it (and its manifest) is what runs.
+                if let Some(dir) = spec.env.get(crate::hermes_python::DIR_ENV) {
+                    for file in crate::hermes_python::pinned_files(std::path::Path::new(dir)) {
+                        hasher.update(b"\0python=");
+                        hasher.update(file.as_os_str().as_encoded_bytes());
+                        hasher.update([0]);
+                        if let Ok(content) = std::fs::read(&file) {
+                            hasher.update(&content);
+                        }
                     }
                 }
                 (script, Some(hex(&hasher.finalize())))

@@ -21,8 +21,9 @@ pub(super) fn request_line(id: u64, payload: &[u8]) -> Vec<u8> {
     line
 }
 
-/// The id an answer line is for, and the decision's JSON (empty for a pass).
-pub(super) fn parse_answer(line: &[u8]) -> Result<(u64, Vec<u8>), String> {
+/// The id an answer line is for, and the decision's JSON (empty for a pass) — or, for an error
+/// answer (`{"id":7,"error":"…"}`: those two keys, `error` a string), the worker's message.
+pub(super) fn parse_answer(line: &[u8]) -> Result<(u64, Result<Vec<u8>, String>), String> {
     let value: Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
     let Value::Object(mut fields) = value else {
         return Err("not a JSON object".to_owned());
@@ -31,15 +32,20 @@ pub(super) fn parse_answer(line: &[u8]) -> Result<(u64, Vec<u8>), String> {
         .remove("id")
         .and_then(|id| id.as_u64())
         .ok_or_else(|| "no unsigned integer `id`".to_owned())?;
+    if fields.len() == 1
+        && let Some(Value::String(error)) = fields.get("error")
+    {
+        return Ok((id, Err(error.clone())));
+    }
     let output = match fields.remove("output") {
-        Some(Value::Null) => return Ok((id, Vec::new())),
-        Some(Value::String(text)) => return Ok((id, text.into_bytes())),
+        Some(Value::Null) => return Ok((id, Ok(Vec::new()))),
+        Some(Value::String(text)) => return Ok((id, Ok(text.into_bytes()))),
         Some(output) => output,
-        None if fields.is_empty() => return Ok((id, Vec::new())),
+        None if fields.is_empty() => return Ok((id, Ok(Vec::new()))),
         None => Value::Object(fields),
     };
     let json = serde_json::to_vec(&output).map_err(|e| format!("cannot re-serialize: {e}"))?;
-    Ok((id, json))
+    Ok((id, Ok(json)))
 }
 
 /// A byte stream cut into lines, each kept up to a cap.
@@ -115,27 +121,40 @@ mod tests {
             parse_answer(br#"{"id":3,"output":{"decision":"block","reason":"r"}}"#).unwrap();
         assert_eq!(id, 3);
         assert_eq!(
-            json(out),
+            json(out.unwrap()),
             serde_json::json!({"decision":"block","reason":"r"})
         );
         let (id, out) = parse_answer(br#"{"decision":"block","id":4,"reason":"r"}"#).unwrap();
         assert_eq!(id, 4);
         assert_eq!(
-            json(out),
+            json(out.unwrap()),
             serde_json::json!({"decision":"block","reason":"r"})
         );
-        assert_eq!(parse_answer(br#"{"id":5}"#).unwrap(), (5, vec![]));
+        assert_eq!(parse_answer(br#"{"id":5}"#).unwrap(), (5, Ok(vec![])));
         assert_eq!(
             parse_answer(br#"{"id":5,"output":null}"#).unwrap(),
-            (5, vec![])
+            (5, Ok(vec![]))
         );
         assert_eq!(
             parse_answer(br#"{"id":6,"output":"plain text"}"#).unwrap(),
-            (6, b"plain text".to_vec())
+            (6, Ok(b"plain text".to_vec()))
         );
         assert!(parse_answer(b"hello").is_err());
         assert!(parse_answer(br#"{"id":-1}"#).is_err());
         assert!(parse_answer(br#"[1]"#).is_err());
+    }
+
+    #[test]
+    fn an_error_answer_is_the_two_keys_only() {
+        assert_eq!(
+            parse_answer(br#"{"id":8,"error":"handler.py:3: ZeroDivisionError"}"#).unwrap(),
+            (8, Err("handler.py:3: ZeroDivisionError".to_owned()))
+        );
+        // Beside a decision's fields, or not a string, `error` is the decision's.
+        let (_, flat) = parse_answer(br#"{"id":9,"error":"x","decision":"block"}"#).unwrap();
+        assert!(flat.is_ok());
+        let (_, flat) = parse_answer(br#"{"id":9,"error":{"code":1}}"#).unwrap();
+        assert!(flat.is_ok());
     }
 
     #[test]

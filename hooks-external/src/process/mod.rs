@@ -19,7 +19,10 @@
 //!   beside the dialect's fields.
 //!
 //! A line with an `output` key is an envelope; any other is flat (no dialect has a top-level
-//! `output` field). Ids are unsigned integers, unique per hook. Answers may come in any order:
+//! `output` field). A worker that could not decide — the code it runs raised — answers
+//! `{"id":7,"error":"guard.py line 12: KeyError: 'path'"}` (those two keys only, `error` a
+//! string): the firing fails with that message ([`TransportError::Failed`]), under the hook's
+//! `on_error`, and the worker goes on serving. Ids are unsigned integers, unique per hook. Answers may come in any order:
 //! each is routed to its request by id. Blank lines are skipped; a line that is not a JSON object
 //! with an unsigned integer `id`, or an answer nobody waits for any more (its request timed out),
 //! is logged and dropped. A line longer than [`OUTPUT_CAP`](crate::OUTPUT_CAP) ends the worker.

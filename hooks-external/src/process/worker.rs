@@ -489,16 +489,20 @@ impl Worker {
             return;
         }
         match parse_answer(line) {
-            Ok((id, stdout)) => {
+            Ok((id, answer)) => {
                 let alive = self.started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64;
                 self.last_seen_ms.store(alive, Ordering::Relaxed);
                 let slot = self.pending.lock().waiting.remove(&id);
                 match slot {
-                    Some(slot) => slot.fill(Ok(RawOutput {
-                        exit_code: None,
-                        stdout,
-                        stderr: Vec::new(),
-                    })),
+                    Some(slot) => slot.fill(
+                        answer
+                            .map(|stdout| RawOutput {
+                                exit_code: None,
+                                stdout,
+                                stderr: Vec::new(),
+                            })
+                            .map_err(TransportError::Failed),
+                    ),
                     None => tracing::debug!(
                         worker = %self.command,
                         "dropped the answer to request {id}: nobody waits for it (timed out?)"

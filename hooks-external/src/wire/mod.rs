@@ -291,7 +291,9 @@ pub fn payload_in<P: WirePoint>(
     // An agent with an overlay gets Claude Code's payload, then its own differences.
     let base = dialect.base();
     let mut payload = P::fields(input);
-    P::dialect_fields(input, base, &mut payload);
+    if overlay.is_none_or(|overlay| overlay.claude_fields) {
+        P::dialect_fields(input, base, &mut payload);
+    }
     if dialect == Dialect::Hermes {
         // Hermes sends these keys on every event: `null` where there is no tool, and the
         // event's other arguments under `extra`.

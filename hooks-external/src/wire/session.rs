@@ -43,8 +43,9 @@ impl WirePoint for SessionStart {
     fn fires_for(input: &SessionStartEvent, event: &str, dialect: Dialect) -> bool {
         let child = input.source == SessionSource::Subagent;
         match event {
-            // Claude Code's SubagentStart: a child session only.
-            "SubagentStart" => child,
+            // Claude Code's SubagentStart (Cursor's and Copilot's `subagentStart`): a child
+            // session only.
+            "SubagentStart" | "subagentStart" => child,
             // Claude Code fires no SessionStart for a subagent (it has SubagentStart).
             _ if dialect == Dialect::ClaudeCode => !child,
             _ => true,

@@ -188,7 +188,11 @@
 //! `Notification`'s `notification_type` (`idle_prompt`, `permission_prompt`; a notification of
 //! none of Claude Code's types passes only a matcher for everything, `*` or empty). A
 //! `SubagentStart` matcher filters on `agent_type`, which hookchain has no value for: only a
-//! matcher for everything fires there. In other dialects, and in hookchain's
+//! matcher for everything fires there. The agents fired as Claude Code hooks
+//! ([`agents`](super::agents)) follow the same rule; for Copilot, `subagentStart` filters on
+//! `agentName` (hookchain has no value for it either: only a matcher for everything fires),
+//! `preCompact` on `trigger`, `notification` on `notification_type`, and its loader drops a
+//! matcher on the events Copilot filters by none. In other dialects, and in hookchain's
 //! own protocol, a matcher on such an event is not consulted.
 //!
 //! # Refused tool calls
@@ -214,6 +218,16 @@ use serde_json::{Map, Value};
 /// is not consulted. [`WirePoint::event_subject`](super::WirePoint::event_subject) gives the
 /// field's value for one firing.
 pub fn subject_field(dialect: Dialect, point: &str, event: &str) -> Option<&'static str> {
+    if dialect == Dialect::Copilot {
+        // Copilot's names for the fields its matchers read (its loader drops the matchers of
+        // the other events).
+        return match (point, event) {
+            ("session_start", "subagentStart") => Some("agentName"),
+            ("before_compaction", _) => Some("trigger"),
+            ("notification", "notification") => Some("notification_type"),
+            _ => None,
+        };
+    }
     if dialect != Dialect::ClaudeCode {
         return None;
     }

@@ -193,6 +193,8 @@ impl WirePoint for AfterToolCall {
         match event {
             // Claude Code's PermissionDenied: a refused call only.
             "PermissionDenied" => input.blocked.is_some(),
+            // Cursor's postToolUseFailure: a call that ran and failed.
+            "postToolUseFailure" => input.is_error && input.blocked.is_none(),
             _ => input.blocked.is_none() || !no_post_tool_event_when_denied(dialect),
         }
     }

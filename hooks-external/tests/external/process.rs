@@ -79,6 +79,32 @@ fn flat_answers_pass_and_junk_lines() {
 }
 
 #[test]
+fn an_error_answer_fails_the_firing_with_its_message_and_the_worker_serves_on() {
+    let hook = worker("echo_worker.py");
+    let pid = {
+        call(&hook, json!({"a": 1}), LONG).unwrap();
+        hook.pid().unwrap()
+    };
+    let error = hook
+        .invoke(
+            br#"{"flat": {"error": "guard.py line 3: KeyError: 'path'"}}"#,
+            LONG,
+        )
+        .unwrap_err();
+    assert_eq!(
+        error,
+        TransportError::Failed("guard.py line 3: KeyError: 'path'".to_owned())
+    );
+    assert!(!error.cannot_run());
+    // Not a death: the same worker answers the next request.
+    assert_eq!(
+        call(&hook, json!({"b": 2}), LONG).unwrap(),
+        json!({"echo": {"b": 2}})
+    );
+    assert_eq!(hook.pid(), Some(pid));
+}
+
+#[test]
 fn a_pretty_printed_payload_travels_on_one_line() {
     let hook = worker("echo_worker.py");
     let payload = json!({"prompt": "two\nlines", "n": [1, 2]});

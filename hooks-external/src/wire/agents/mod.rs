@@ -7,9 +7,9 @@
 //!
 //! | step | what the overlay says |
 //! |---|---|
-//! | which firings | an event that names some firings of its point only (Cursor's `beforeShellExecution`: shell calls) |
+//! | which firings | an event that names some firings of its point only (Cursor's `beforeShellExecution`: shell calls; by the payload's fields, Copilot's `errorOccurred`: error-level notifications) |
 //! | tool names | the agent's name for a tool of the session (`Bash` → Gemini's `run_shell_command`), what its scripts read and its matchers match; a matcher passes when it matches the agent's name or the session's own |
-//! | the payload | the agent's field names and case, its own fields, its tool names |
+//! | the payload | the agent's field names and case, its own fields, its tool names (built on Claude Code's payload, or, for an agent whose payload shares little with it, on the point's own fields: Copilot's) |
 //! | the answer | exit codes, the JSON fields it reads, what it rejects |
 //! | plain stdout | on which events it is context |
 //! | decisions | whether Claude Code's per-point rules apply, and the agent's own |
@@ -33,6 +33,9 @@ use crate::RawOutput;
 use crate::answer::Answer;
 use crate::protocol::{self, ProtocolError};
 
+/// A test of a firing's payload fields (see [`Overlay::narrowed`]).
+pub(crate) type FieldTest = fn(fields: &Map<String, Value>) -> bool;
+
 /// What one agent does differently from Claude Code (see the [module docs](self)).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Overlay {
@@ -41,6 +44,15 @@ pub(crate) struct Overlay {
     /// `false` when a hook configured as `event` must not fire for this firing of `point`;
     /// `tool` is the firing's tool on tool points (the session's own name for it).
     pub(crate) fires_for: fn(point: &str, event: &str, tool: Option<&str>) -> bool,
+    /// Events that fire for some firings of their point only, told by the point's payload
+    /// fields ([`WirePoint::fields`](super::WirePoint::fields)): `(event, test)`, the hook
+    /// firing when `test` says `true` (Copilot's `errorOccurred`: error-level notifications).
+    pub(crate) narrowed: &'static [(&'static str, FieldTest)],
+    /// `true` when the payload gets Claude Code's own fields of the point
+    /// ([`WirePoint::dialect_fields`](super::WirePoint::dialect_fields) in Claude Code's
+    /// dialect: its `SessionEnd` reasons, `notification_type`, …) before `payload`; `false` for
+    /// an agent whose payload is built from the point's fields alone (Copilot's).
+    pub(crate) claude_fields: bool,
     /// Turns the payload built with Claude Code's tables into the agent's, in place.
     pub(crate) payload: fn(point: &str, event: &str, payload: &mut Map<String, Value>),
     /// Turns a payload the agent sends into Claude Code's form, in place (the reverse of
@@ -67,6 +79,8 @@ impl Overlay {
     pub(crate) const CLAUDE_CODE: Overlay = Overlay {
         tools: &[],
         fires_for: |_, _, _| true,
+        narrowed: &[],
+        claude_fields: true,
         payload: |_, _, _| {},
         from_agent: |_, _| {},
         decide: |_, _, raw| protocol::decide_in(raw, Dialect::ClaudeCode),
@@ -87,6 +101,19 @@ pub(crate) fn overlay(dialect: Dialect) -> Option<&'static Overlay> {
         Dialect::Cursor => Some(&cursor::OVERLAY),
         Dialect::Copilot => Some(&copilot::OVERLAY),
         _ => None,
+    }
+}
+
+/// `false` when `overlay` narrows `event` to some firings of its point and the firing whose
+/// payload fields `fields` gives is not one of them.
+pub(crate) fn fires_for_fields(
+    overlay: &Overlay,
+    event: &str,
+    fields: impl FnOnce() -> Map<String, Value>,
+) -> bool {
+    match overlay.narrowed.iter().find(|(name, _)| *name == event) {
+        Some((_, test)) => test(&fields()),
+        None => true,
     }
 }
 
