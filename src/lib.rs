@@ -174,6 +174,8 @@ pub mod config {
     // Cursor's `hooks.json`.
     #[doc(inline)]
     pub use hookchain_config::cursor;
+    #[doc(inline)]
+    pub use hookchain_config::{codex, gemini};
     // External extensions (`NAME/EXTENSION.yaml`) and the master switch.
     #[doc(inline)]
     pub use hookchain_config::{

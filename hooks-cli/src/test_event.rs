@@ -87,8 +87,8 @@ pub(crate) fn test(
 
 /// The payload file at `path`, read as a value of `point` (see [`from_file`]), and the session
 /// it names. A payload in the form of the agent whose event `event` is (Cursor's
-/// `beforeShellExecution`, with `conversation_id`) is read as that agent's first
-/// ([`payload_from_agent`]).
+/// `beforeShellExecution`, with `conversation_id`; Codex's `Interrupt`, Gemini CLI's
+/// `BeforeTool`) is read as that agent's first ([`payload_from_agent`]).
 fn payload_file(
     path: &Path,
     point: &PointInfo,
@@ -125,7 +125,7 @@ fn payload_file(
 /// when the payload has Cursor's `conversation_id` or `workspace_roots` (its `stop` is also
 /// docker-agent's name), or when the event is Cursor's alone (`beforeShellExecution`); but
 /// first Copilot, for a camelCase event and a field only Copilot sends (`toolName`,
-/// `sessionId`, …).
+/// `sessionId`, …); Codex or Gemini CLI when the event is theirs (`Interrupt`, `BeforeTool`).
 fn agent_of_payload(point: &PointInfo, event: &str, json: &Value) -> Option<Dialect> {
     let cursor_event = hookchain_config::cursor::EVENTS
         .iter()
@@ -139,7 +139,9 @@ fn agent_of_payload(point: &PointInfo, event: &str, json: &Value) -> Option<Dial
     if cursor_event && (cursor_fields || point.dialect_of(event) == Some(Dialect::Cursor)) {
         return Some(Dialect::Cursor);
     }
-    None
+    point
+        .dialect_of(event)
+        .filter(|d| matches!(d, Dialect::Codex | Dialect::Gemini))
 }
 
 /// The registry `test` fires, built as the agent builds it (consent as the agent asks it, with

@@ -58,10 +58,17 @@
 //!   than waking the model later.
 //!
 //! Priority is [`DEFAULT_PRIORITY`] and names are `<file>#<n>`, so hooks keep the file's order.
+//!
+//! The agents whose files copy this shape — Codex ([`crate::codex`]) and Gemini CLI — are read by
+//! the same code, given their differences as a `Shape`: their events, the keys of a group and a
+//! hook, what an unknown key costs (Claude Code: the entry; Codex: nothing, it is ignored with
+//! a warning), the hook types hookchain runs, the unit and default of `timeout`, and the events
+//! whose `matcher` is read.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use hookchain_core::{ConfigError, ConfigOrigin, PathSegment};
 use serde::Deserialize;
@@ -71,8 +78,8 @@ use serde_json::{Map, Value};
 use crate::entry::{Entry, FileContext, Loaded, ValuePath, at, json_kind};
 use crate::permission_rule::PermissionRule;
 use hookchain_external::{
-    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, Matcher, OnError,
-    Transport,
+    CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, HttpSpec, MAX_TIMEOUT, Matcher,
+    OnError, Transport,
 };
 
 /// Claude Code's event names, current and past, for the hint when a name differs from one in
@@ -183,7 +190,6 @@ pub(crate) fn read(
 ) -> Result<Loaded, ConfigError> {
     let settings: Settings = serde_json::from_str(text).map_err(|e| syntax(cx.file, &e))?;
     let mut loaded = Loaded::default();
-    let root = vec![PathSegment::Key("hooks".to_owned())];
     if let Some(disable) = settings.disable_all_hooks {
         let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
         if cx.boolean("`disableAllHooks`", &disable, &path)? {
@@ -194,13 +200,140 @@ pub(crate) fn read(
             return Ok(loaded);
         }
     }
-    let project_dir = settings_project_dir(cx.file);
-    // The user's own settings (`~/.claude/settings.json`) belong to no project: their hooks run
-    // in the session's project directory, the agent's current directory when they fire.
-    let fixed_dir = (!is_user_settings(cx.file)).then(|| project_dir.clone());
-    for (event, groups) in settings.hooks.map(|e| e.0).unwrap_or_default() {
+    let place = Place::of(cx.file, ".claude", plugin_env.clone());
+    let events = settings.hooks.map(|e| e.0).unwrap_or_default();
+    read_events(&CLAUDE, cx, events, &place, &mut loaded);
+    Ok(loaded)
+}
+
+/// What differs between the agents whose files copy Claude Code's settings shape — Claude
+/// Code, Codex and Gemini CLI: their events, keys, hook types, time unit and matcher rules.
+/// Each agent's module holds its own; [`CLAUDE`] is Claude Code's.
+pub(crate) struct Shape {
+    /// The agent's event names, current and past (see [`EVENTS`]).
+    pub(crate) events: &'static [&'static str],
+    /// The keys of a matcher group.
+    pub(crate) group_keys: &'static [&'static str],
+    /// The keys of a hook object.
+    pub(crate) hook_keys: &'static [&'static str],
+    /// What an unknown key of a group or a hook costs.
+    pub(crate) unknown_keys: UnknownKeys,
+    /// Every hook `type` the agent knows, for the "did you mean" of an unknown one.
+    pub(crate) types: &'static [&'static str],
+    /// The types hookchain runs (`command`, and `http` for Claude Code); the agent's other
+    /// types are left out with a warning.
+    pub(crate) runs: &'static [&'static str],
+    /// The unit of `timeout`.
+    pub(crate) unit: TimeUnit,
+    /// The time limit of a hook that sets none.
+    pub(crate) default_timeout: Duration,
+    /// The shortest time limit the agent gives a hook (a shorter one is raised to it).
+    pub(crate) min_timeout: Duration,
+    /// The events whose `matcher` the agent reads; on the others it is ignored, unread (`None`:
+    /// read on every event, and checked).
+    pub(crate) matcher_events: Option<&'static [&'static str]>,
+}
+
+/// What an unknown key of a group or a hook costs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnknownKeys {
+    /// The entry is left out, with a warning (Claude Code).
+    LeaveOut,
+    /// The key is ignored, as the agent ignores it, with a warning (Codex).
+    Ignore,
+}
+
+/// The unit a file writes `timeout` in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    /// Seconds (Claude Code, Codex).
+    Seconds,
+    /// Milliseconds (Gemini CLI).
+    Millis,
+}
+
+/// Claude Code's shape.
+pub(crate) const CLAUDE: Shape = Shape {
+    events: EVENTS,
+    group_keys: GROUP_KEYS,
+    hook_keys: HOOK_KEYS,
+    unknown_keys: UnknownKeys::LeaveOut,
+    types: TYPES,
+    runs: &["command", "http"],
+    unit: TimeUnit::Seconds,
+    default_timeout: DEFAULT_TIMEOUT,
+    min_timeout: Duration::ZERO,
+    matcher_events: None,
+};
+
+/// Where the hooks of one file run, and what they get.
+pub(crate) struct Place {
+    /// The project of the file: what `$CLAUDE_PROJECT_DIR` and a relative script are read
+    /// against when the file is loaded.
+    pub(crate) project_dir: PathBuf,
+    /// Where its hooks run: the project of a project's file; `None` (the session's project
+    /// directory, the agent's current directory when they fire) for the user's own file.
+    pub(crate) working_dir: Option<PathBuf>,
+    /// What its hooks get on top of the agent's environment (a plugin's variables).
+    pub(crate) env: BTreeMap<String, String>,
+}
+
+impl Place {
+    /// The place of `file`, an agent's settings file under `config_dir` (`.claude`, `.codex`,
+    /// `.gemini`): a project's `<project>/<config_dir>/…` runs in its project; the user's own
+    /// `~/<config_dir>/…` in the session's project; any other file in the current directory.
+    pub(crate) fn of(file: &str, config_dir: &str, env: BTreeMap<String, String>) -> Place {
+        let project_dir = settings_project_dir(file, config_dir);
+        // The user's own settings (`~/.claude/settings.json`) belong to no project: their hooks
+        // run in the session's project directory, the agent's current directory when they fire.
+        let working_dir = (!is_user_settings(file, config_dir)).then(|| project_dir.clone());
+        Place {
+            project_dir,
+            working_dir,
+            env,
+        }
+    }
+}
+
+/// Reads the `hooks` object of a file in `shape`, event by event in file order, into `loaded`.
+pub(crate) fn read_events(
+    shape: &Shape,
+    cx: &FileContext<'_>,
+    events: Vec<(String, Value)>,
+    place: &Place,
+    loaded: &mut Loaded,
+) {
+    read_events_with(shape, cx, events, place, loaded, &mut |_, _| None);
+}
+
+/// What becomes of one hook of a file: `None` to load it; `Some(warning)` to leave it out
+/// (switched off by the agent's own state), saying why. Given the hook's event, its group's index
+/// and its own index in the group, and the name the hook gives itself (Gemini CLI's `name`).
+pub(crate) type Skip<'a> = dyn FnMut(&HookAt<'_>, &Map<String, Value>) -> Option<String> + 'a;
+
+/// Where a hook is in its file.
+pub(crate) struct HookAt<'a> {
+    /// The event, as the file names it.
+    pub(crate) event: &'a str,
+    /// The index of its matcher group in the event's list.
+    pub(crate) group: usize,
+    /// Its index in its group's `hooks`.
+    pub(crate) index: usize,
+}
+
+/// [`read_events`], asking `skip` about each hook before it is read.
+pub(crate) fn read_events_with(
+    shape: &Shape,
+    cx: &FileContext<'_>,
+    events: Vec<(String, Value)>,
+    place: &Place,
+    loaded: &mut Loaded,
+    skip: &mut Skip<'_>,
+) {
+    let root = vec![PathSegment::Key("hooks".to_owned())];
+    for (event, groups) in events {
         let path = at(&root, event.as_str());
-        let Some(point) = cx.agent_event(&event, &path, EVENTS, &mut loaded.warnings) else {
+        let Some(point) = cx.agent_event(&event, &path, shape.events, &mut loaded.warnings) else {
             continue;
         };
         let point = point.name;
@@ -221,10 +354,26 @@ pub(crate) fn read(
                 continue;
             }
         };
+        let reads_matcher = shape
+            .matcher_events
+            .is_none_or(|events| events.contains(&event.as_str()));
         for (g, group) in groups.iter().enumerate() {
             let path = at(&path, g);
             let subject = format!("matcher #{} of `{event}`", g + 1);
-            let hooks = match read_group(cx, &subject, group, &path) {
+            if shape.unknown_keys == UnknownKeys::Ignore
+                && let Value::Object(group) = group
+            {
+                for key in group.keys() {
+                    if !shape.group_keys.contains(&key.as_str()) {
+                        loaded.warnings.push(format!(
+                            "{}: unknown key `{key}` of {subject} is ignored, as {} ignores it",
+                            cx.place(&at(&path, key.as_str())),
+                            cx.dialect.name()
+                        ));
+                    }
+                }
+            }
+            let hooks = match read_group(shape, cx, &subject, group, &path, reads_matcher) {
                 Ok(found) => found,
                 Err(error) => {
                     loaded.left_out(&error, point, false, &cx.hook_origin(&path));
@@ -234,31 +383,44 @@ pub(crate) fn read(
             let (matcher, hooks_path, hooks) = hooks;
             for (h, hook) in hooks.iter().enumerate() {
                 let path = at(&hooks_path, h);
+                if let Value::Object(fields) = hook {
+                    let here = HookAt {
+                        event: &event,
+                        group: g,
+                        index: h,
+                    };
+                    if let Some(why) = skip(&here, fields) {
+                        loaded.warnings.push(format!("{}: {why}", cx.place(&path)));
+                        continue;
+                    }
+                }
                 let subject = format!("hook #{} of {subject}", h + 1);
                 let read = ReadHook {
+                    shape,
                     cx,
                     event: &event,
                     point,
                     subject: &subject,
                     path: &path,
-                    project_dir: &project_dir,
-                    working_dir: fixed_dir.as_deref(),
-                    env: plugin_env,
+                    project_dir: &place.project_dir,
+                    working_dir: place.working_dir.as_deref(),
+                    env: &place.env,
                 };
                 let entry = read.entry(hook, &matcher, &mut loaded.warnings);
                 loaded.take(entry, point, false, &cx.hook_origin(&path));
             }
         }
     }
-    Ok(loaded)
 }
 
 /// A matcher group's matcher and its list of hooks (with the list's path).
 fn read_group<'v>(
+    shape: &Shape,
     cx: &FileContext<'_>,
     subject: &str,
     group: &'v Value,
     path: &[PathSegment],
+    reads_matcher: bool,
 ) -> Result<(Matcher, ValuePath, &'v Vec<Value>), ConfigError> {
     let Value::Object(group) = group else {
         return Err(cx.error(
@@ -270,12 +432,19 @@ fn read_group<'v>(
             ),
         ));
     };
-    cx.known_keys(subject, group, path, GROUP_KEYS)?;
-    let matcher = cx.matcher(
-        &format!("`matcher` of {subject}"),
-        group.get("matcher"),
-        &at(path, "matcher"),
-    )?;
+    if shape.unknown_keys == UnknownKeys::LeaveOut {
+        cx.known_keys(subject, group, path, shape.group_keys)?;
+    }
+    // An event whose matcher the agent does not read fires for everything, whatever it says.
+    let matcher = if reads_matcher {
+        cx.matcher(
+            &format!("`matcher` of {subject}"),
+            group.get("matcher"),
+            &at(path, "matcher"),
+        )?
+    } else {
+        Matcher::all()
+    };
     let hooks_path = at(path, "hooks");
     match group.get("hooks") {
         Some(Value::Array(hooks)) => Ok((matcher, hooks_path, hooks)),
@@ -289,7 +458,9 @@ fn read_group<'v>(
 }
 
 /// One hook object of a matcher group.
+#[derive(Clone, Copy)]
 struct ReadHook<'a> {
+    shape: &'a Shape,
     cx: &'a FileContext<'a>,
     event: &'a str,
     point: &'static str,
@@ -322,16 +493,32 @@ impl ReadHook<'_> {
                 ),
             ));
         };
+        let fields = &self.known(fields, warnings)?;
+        if let Some(value) = fields.get("env").filter(|v| !v.is_null()) {
+            // Gemini CLI's handler `env`, over what the file's hooks get.
+            let subject = format!("`env` of {}", self.subject);
+            let mut env = self.env.clone();
+            env.extend(cx.env_map(&subject, value, &at(self.path, "env"))?);
+            let read = ReadHook { env: &env, ..*self };
+            return read.entry_of(fields, matcher, warnings);
+        }
+        self.entry_of(fields, matcher, warnings)
+    }
+
+    /// [`entry`](Self::entry) of a hook object whose keys are known.
+    fn entry_of(
+        &self,
+        fields: &Map<String, Value>,
+        matcher: &Matcher,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Entry>, ConfigError> {
+        let cx = self.cx;
         let Some(transport) = self.transport(fields, warnings)? else {
             return Ok(None);
         };
         let timeout = match fields.get("timeout").filter(|v| !v.is_null()) {
-            Some(v) => cx.timeout(
-                &format!("`timeout` of {}", self.subject),
-                v,
-                &at(self.path, "timeout"),
-            )?,
-            None => DEFAULT_TIMEOUT,
+            Some(v) => self.timeout(v, warnings)?,
+            None => self.shape.default_timeout,
         };
         let condition = match fields.get("if").filter(|v| !v.is_null()) {
             Some(v) => {
@@ -370,7 +557,6 @@ impl ReadHook<'_> {
         warnings: &mut Vec<String>,
     ) -> Result<Option<Transport>, ConfigError> {
         let cx = self.cx;
-        cx.known_keys(self.subject, fields, self.path, HOOK_KEYS)?;
         let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
         let key_subject = |key: &str| format!("`{key}` of {}", self.subject);
         let type_path = at(self.path, "type");
@@ -459,58 +645,41 @@ impl ReadHook<'_> {
                     env_allow: Vec::new(),
                 })))
             }
-            "http" => {
-                let url_path = at(self.path, "url");
-                let Some(url) = field("url") else {
-                    return Err(cx.error(self.subject, self.path, "has no `url`"));
+            "http" if self.shape.runs.contains(&"http") => self.http(fields).map(Some),
+            kind if self.shape.types.contains(&kind) => {
+                let agent = cx.dialect.name();
+                let does = match kind {
+                    "prompt" | "agent" => format!("asks a model inside {agent}"),
+                    "mcp_tool" => format!("calls a tool of an MCP server inside {agent}"),
+                    _ => format!("is run by {agent} itself"),
                 };
-                let url = cx.string(&key_subject("url"), url, &url_path)?;
-                let allowed: Vec<String> = match field("allowedEnvVars") {
-                    Some(Value::Array(names)) => names
-                        .iter()
-                        .filter_map(|n| n.as_str().map(str::to_owned))
-                        .collect(),
-                    Some(other) => {
-                        return Err(cx.error(
-                            key_subject("allowedEnvVars"),
-                            &at(self.path, "allowedEnvVars"),
-                            format!(
-                                "expected a list of variable names, found {}",
-                                json_kind(other)
-                            ),
-                        ));
-                    }
-                    None => Vec::new(),
+                let runs = match self.shape.runs {
+                    [one] => format!("`{one}` hooks"),
+                    [first, second] => format!("`{first}` and `{second}` hooks"),
+                    _ => "its own hooks".to_owned(),
                 };
-                let headers = match field("headers") {
-                    Some(v) => cx
-                        .string_map(&key_subject("headers"), v, &at(self.path, "headers"))?
-                        .into_iter()
-                        .map(|(name, value)| (name, interpolate(&value, &allowed)))
-                        .collect(),
-                    None => BTreeMap::new(),
-                };
-                let spec = HttpSpec {
-                    url: url.to_owned(),
-                    headers,
-                    allow_local: false,
-                };
-                cx.check_http(&key_subject("url"), &spec, &url_path)?;
-                Ok(Some(Transport::Http(spec)))
-            }
-            "prompt" | "agent" => {
                 warnings.push(format!(
-                    "{}: a `{kind}` hook of `{}` asks a model inside Claude Code; hookchain runs \
-                     `command` and `http` hooks only, so it is left out",
+                    "{}: a `{kind}` hook of `{}` {does}; hookchain runs {runs} only, so it is \
+                     left out",
                     cx.place(self.path),
                     self.event
                 ));
                 Ok(None)
             }
             other => {
-                let hint = hookchain_core::suggest::closest(other, TYPES.iter().copied())
+                let types = self.shape.types;
+                let hint = hookchain_core::suggest::closest(other, types.iter().copied())
                     .map(|s| format!(", did you mean `{s}`?"))
-                    .unwrap_or_else(|| " (`command`, `http`, `prompt` or `agent`)".to_owned());
+                    .unwrap_or_else(|| {
+                        let names: Vec<String> = types.iter().map(|t| format!("`{t}`")).collect();
+                        let listed = match names.split_last() {
+                            Some((last, rest)) if !rest.is_empty() => {
+                                format!("{} or {last}", rest.join(", "))
+                            }
+                            _ => names.join(""),
+                        };
+                        format!(" ({listed})")
+                    });
                 Err(cx.error(
                     key_subject("type"),
                     &type_path,
@@ -518,6 +687,138 @@ impl ReadHook<'_> {
                 ))
             }
         }
+    }
+
+    /// An `http` hook: a POST to its `url` with its `headers`.
+    fn http(&self, fields: &Map<String, Value>) -> Result<Transport, ConfigError> {
+        let cx = self.cx;
+        let field = |key: &str| fields.get(key).filter(|v| !v.is_null());
+        let key_subject = |key: &str| format!("`{key}` of {}", self.subject);
+        let url_path = at(self.path, "url");
+        let Some(url) = field("url") else {
+            return Err(cx.error(self.subject, self.path, "has no `url`"));
+        };
+        let url = cx.string(&key_subject("url"), url, &url_path)?;
+        let allowed: Vec<String> = match field("allowedEnvVars") {
+            Some(Value::Array(names)) => names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect(),
+            Some(other) => {
+                return Err(cx.error(
+                    key_subject("allowedEnvVars"),
+                    &at(self.path, "allowedEnvVars"),
+                    format!(
+                        "expected a list of variable names, found {}",
+                        json_kind(other)
+                    ),
+                ));
+            }
+            None => Vec::new(),
+        };
+        let headers = match field("headers") {
+            Some(v) => cx
+                .string_map(&key_subject("headers"), v, &at(self.path, "headers"))?
+                .into_iter()
+                .map(|(name, value)| (name, interpolate(&value, &allowed)))
+                .collect(),
+            None => BTreeMap::new(),
+        };
+        let spec = HttpSpec {
+            url: url.to_owned(),
+            headers,
+            allow_local: false,
+        };
+        cx.check_http(&key_subject("url"), &spec, &url_path)?;
+        Ok(Transport::Http(spec))
+    }
+
+    /// The hook's fields the agent knows. An unknown key costs the hook (Claude Code's
+    /// [`UnknownKeys::LeaveOut`]), or is ignored as the agent ignores it, with a warning naming
+    /// it ([`UnknownKeys::Ignore`]).
+    fn known(
+        &self,
+        fields: &Map<String, Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Map<String, Value>, ConfigError> {
+        let cx = self.cx;
+        let known = self.shape.hook_keys;
+        if self.shape.unknown_keys == UnknownKeys::LeaveOut {
+            cx.known_keys(self.subject, fields, self.path, known)?;
+            return Ok(fields.clone());
+        }
+        let mut kept = Map::new();
+        for (key, value) in fields {
+            if known.contains(&key.as_str()) {
+                kept.insert(key.clone(), value.clone());
+                continue;
+            }
+            let hint = hookchain_core::suggest::closest(key, known.iter().copied())
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            warnings.push(format!(
+                "{}: unknown key `{key}` of {} is ignored, as {} ignores it{hint}",
+                cx.place(&at(self.path, key.as_str())),
+                self.subject,
+                cx.dialect.name()
+            ));
+        }
+        Ok(kept)
+    }
+
+    /// The hook's time limit, in the shape's unit, raised to the agent's shortest. A limit in
+    /// milliseconds under a second is said: `gemini hooks migrate --from-claude` copies Claude
+    /// Code's seconds unchanged, so a migrated `30` gives the hook 30 ms.
+    fn timeout(&self, value: &Value, warnings: &mut Vec<String>) -> Result<Duration, ConfigError> {
+        let cx = self.cx;
+        let subject = format!("`timeout` of {}", self.subject);
+        let path = at(self.path, "timeout");
+        let limit = match self.shape.unit {
+            TimeUnit::Seconds => cx.timeout(&subject, value, &path)?,
+            TimeUnit::Millis => {
+                let millis = value.as_f64().ok_or_else(|| {
+                    cx.error(
+                        &subject,
+                        &path,
+                        format!(
+                            "expected a number of milliseconds, found {}",
+                            json_kind(value)
+                        ),
+                    )
+                })?;
+                if !(millis.is_finite() && millis >= 1.0) {
+                    return Err(cx.error(
+                        &subject,
+                        &path,
+                        format!("a time limit must be at least 1 millisecond, found {value}"),
+                    ));
+                }
+                let seconds = millis / 1000.0;
+                if seconds > MAX_TIMEOUT.as_secs_f64() {
+                    return Err(cx.error(
+                        &subject,
+                        &path,
+                        format!(
+                            "{value} milliseconds is over the longest time limit a hook may \
+                             have, {} ms",
+                            MAX_TIMEOUT.as_millis()
+                        ),
+                    ));
+                }
+                if millis < 1000.0 {
+                    warnings.push(format!(
+                        "{}: `timeout` {value} is {value} milliseconds, as {} reads it (a file \
+                         migrated from Claude Code keeps its seconds unchanged: write {} for \
+                         {value} seconds)",
+                        cx.place(&path),
+                        cx.dialect.name(),
+                        millis * 1000.0
+                    ));
+                }
+                Duration::from_secs_f64(seconds)
+            }
+        };
+        Ok(limit.max(self.shape.min_timeout))
     }
 }
 
@@ -636,28 +937,32 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
     ])
 }
 
-/// `true` for the user's own settings, `~/.claude/settings*.json`.
-fn is_user_settings(file: &str) -> bool {
+/// `true` for the user's own settings, `~/<config_dir>/settings*.json` (`~/.claude/…`).
+fn is_user_settings(file: &str, config_dir: &str) -> bool {
     let Some(home) = crate::file::home_dir() else {
         return false;
     };
-    let claude = home.join(".claude");
+    let own = home.join(config_dir);
     let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
     };
-    same(&dir, &claude)
+    same(&dir, &own)
 }
 
-/// The project directory of a settings file: the directory holding `.claude/` for a project's
-/// `.claude/settings*.json`, else (the user's own `~/.claude/settings.json` included) the
-/// project directory of a session given none ([`hookchain_core::project::decide`]).
-fn settings_project_dir(file: &str) -> PathBuf {
+/// The project directory of a settings file: the directory holding `<config_dir>/` for a
+/// project's `<config_dir>/settings*.json` (`.claude/`), else (the user's own
+/// `~/.claude/settings.json` included) the project directory of a session given none
+/// ([`hookchain_core::project::decide`]).
+fn settings_project_dir(file: &str, config_dir: &str) -> PathBuf {
     let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
     match path.parent() {
-        Some(dir) if dir.file_name().is_some_and(|n| n == ".claude") && !is_user_settings(file) => {
+        Some(dir)
+            if dir.file_name().is_some_and(|n| n == config_dir)
+                && !is_user_settings(file, config_dir) =>
+        {
             dir.parent()
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| dir.to_path_buf())

@@ -172,6 +172,136 @@ impl Config {
     }
 }
 
+impl Config {
+    /// Every hooks file Codex loads for a session in `project_dir`, in Codex's order (see
+    /// [`external::codex`](crate::codex)): the user's `~/.codex/hooks.json` and
+    /// `~/.codex/config.toml` (under `home_dir`; none when it is `None`), then the project's
+    /// `.codex/hooks.json` and `.codex/config.toml`. Every hook of every file runs, as in
+    /// Codex; the project's are the project's (they cannot approve themselves: [`consent`]
+    /// asks). The user's `config.toml` switches hooks off as Codex reads it: `[features] hooks
+    /// = false` leaves every hook out, `[hooks.state."<key>"] enabled = false` one hook; each
+    /// with a warning. A layer with both files loads both, with Codex's warning. Files that do
+    /// not exist are skipped; one that does not parse is an error.
+    ///
+    /// [`consent`]: crate::consent
+    pub fn discover_codex_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let user_dir = home_dir.map(|home| home.join(".codex"));
+        let mut state = crate::codex::UserState::default();
+        if let Some(dir) = &user_dir {
+            let toml = dir.join("config.toml");
+            if let Some(text) = file::read_text(&toml)? {
+                state = crate::codex::user_state(&toml.display().to_string(), &text);
+            }
+        }
+        if let Some(off) = &state.hooks_off {
+            let warning = format!(
+                "{off}: hooks are switched off in the user's ~/.codex/config.toml, so none of \
+                 Codex's hooks runs"
+            );
+            tracing::warn!("{warning}");
+            config.warnings.push(warning.clone());
+            config.notices.push(warning);
+            return Ok(config);
+        }
+        let layers = user_dir
+            .into_iter()
+            .map(|dir| (dir, true))
+            .chain([(project_dir.join(".codex"), false)]);
+        for (dir, user) in layers {
+            let mut found = Vec::new();
+            for name in ["hooks.json", "config.toml"] {
+                let path = dir.join(name);
+                let Some(text) = file::read_text(&path)? else {
+                    continue;
+                };
+                let shown = path.display().to_string();
+                let layer = Config::codex(&text, &shown, Some(user), &state)?;
+                found.push(shown);
+                config = config.merge(discovered(layer, !user));
+            }
+            if let [json, toml] = found.as_slice() {
+                let warning = format!(
+                    "{} has hooks in both {json} and {toml}: both load, as in Codex, which \
+                     prefers a single representation per layer",
+                    dir.display()
+                );
+                config.warnings.push(warning.clone());
+                config.notices.push(warning);
+            }
+        }
+        Ok(config)
+    }
+}
+
+impl Config {
+    /// Every settings file Gemini CLI loads hooks from for a session in `project_dir` (see
+    /// [`external::gemini`](crate::gemini)): the project's `.gemini/settings.json`, the user's
+    /// `~/.gemini/settings.json` (under `home_dir`; none when it is `None`) and the system's
+    /// (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else `/etc/gemini-cli/settings.json`), in Gemini
+    /// CLI's order; [`discover_gemini_in`](Config::discover_gemini_in) names the system's file.
+    pub fn discover_gemini_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let system = crate::gemini::system_settings();
+        Config::discover_gemini_in(project_dir, home_dir, Some(&system))
+    }
+
+    /// [`discover_gemini_from`](Config::discover_gemini_from) with the system's settings file
+    /// given (`None`: none). Every hook of every file runs, as in Gemini CLI; the project's are
+    /// the project's (they cannot approve themselves: [`consent`] asks). The user's and the
+    /// system's `hooksConfig` switch hooks off as Gemini CLI reads it: `enabled: false` leaves
+    /// every hook out, `disabled` the hooks it names, in every file; a project's `hooksConfig`
+    /// switches off its own hooks only. Each with a warning. Files that do not exist are
+    /// skipped; one that does not parse is an error.
+    ///
+    /// [`consent`]: crate::consent
+    pub fn discover_gemini_in(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+        system: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut config = Config::new();
+        let user = home_dir.map(|home| home.join(".gemini").join("settings.json"));
+        let shared: Vec<PathBuf> = user
+            .into_iter()
+            .chain(system.map(Path::to_path_buf))
+            .collect();
+        let mut switches = crate::gemini::Switches::default();
+        for path in &shared {
+            if let Some(text) = file::read_text(path)? {
+                let found = crate::gemini::switches(&path.display().to_string(), &text);
+                switches.disabled.extend(found.disabled);
+                switches.hooks_off = switches.hooks_off.or(found.hooks_off);
+            }
+        }
+        if let Some(off) = &switches.hooks_off {
+            let warning = format!(
+                "{off}: `hooksConfig.enabled` is false, so none of Gemini CLI's hooks runs"
+            );
+            tracing::warn!("{warning}");
+            config.warnings.push(warning.clone());
+            config.notices.push(warning);
+            return Ok(config);
+        }
+        let project = project_dir.join(".gemini").join("settings.json");
+        let files = std::iter::once((project, false)).chain(shared.into_iter().map(|p| (p, true)));
+        for (path, user) in files {
+            let Some(text) = file::read_text(&path)? else {
+                continue;
+            };
+            let shown = path.display().to_string();
+            let file = Config::gemini(&text, &shown, Some(user), &switches)?;
+            config = config.merge(discovered(file, !user));
+        }
+        Ok(config)
+    }
+}
+
 /// The global file, then the project's.
 fn discovered_files(project_dir: &Path, home_dir: Option<&Path>) -> Vec<PathBuf> {
     let mut files = Vec::new();

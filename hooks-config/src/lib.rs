@@ -92,6 +92,14 @@
 //!   `~/.claude/settings.json` runs in the session's project directory.
 //! - [`Config::load_claude_plugin`]: a Claude Code plugin's `hooks/hooks.json`, with
 //!   `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` set.
+//! - [`Config::load_codex`]: OpenAI Codex's `.codex/hooks.json`, the `[hooks]` of
+//!   `.codex/config.toml` and a plugin's `hooks/hooks.json` (`PLUGIN_ROOT` set);
+//!   [`Config::discover_codex_from`] loads every one Codex loads. Answers are read as strictly
+//!   as Codex reads them.
+//! - [`Config::load_gemini`]: Gemini CLI's `.gemini/settings.json` (its `hooks` and
+//!   `hooksConfig`) and an extension's `hooks/hooks.json` (`extensionPath` set), timeouts in
+//!   milliseconds; [`Config::discover_gemini_from`] loads the project's, the user's and the
+//!   system's.
 //! - [`Config::load_docker_agent`]: the `hooks:` blocks of every agent of a docker-agent agent
 //!   YAML (shell lines run with `$SHELL -c`, matchers anchored as docker-agent anchors them,
 //!   `tool_input_transform` and `tool_guard` ahead of `pre_tool_use`).
@@ -109,12 +117,16 @@
 //!   Code's); [`Config::discover_copilot_from`] loads every file Copilot loads, in its order.
 //!
 //! [`Config::load`] tells them apart: a `.json` file of a `.github/hooks/` or `.copilot/hooks/`
-//! directory is Copilot's, `.cursor/hooks.json` (and a `hooks/hooks.json` in Cursor's form) is
-//! Cursor's, `hooks/hooks.json` is a plugin's, any other `.json` file is Claude Code
+//! directory is Copilot's, a `.codex/hooks.json`, a `.codex/config.toml` and a
+//! `hooks/hooks.json` whose plugin holds `.codex-plugin/` are Codex's, a `.gemini/settings.json`
+//! and a `hooks/hooks.json` beside a `gemini-extension.json` are Gemini CLI's,
+//! `.cursor/hooks.json` (and a `hooks/hooks.json` in Cursor's form) is Cursor's, any other
+//! `hooks/hooks.json` is a Claude Code plugin's, any other `.json` file is Claude Code
 //! settings, a YAML file with a top-level `agents:` is a docker-agent file, one
 //! whose `hooks:` is a list is Starchild's, a `config.yaml` with keys of its own is Hermes', and
 //! anything else is a `hookchain.yaml`. The rules of each format are in the docs of
-//! [`external::claude`](crate::claude), [`external::docker_agent`](crate::docker_agent),
+//! [`external::claude`](crate::claude), [`external::codex`](crate::codex),
+//! [`external::gemini`](crate::gemini), [`external::docker_agent`](crate::docker_agent),
 //! [`external::copilot`](crate::copilot) and
 //! [`external::hermes`](crate::hermes) (Hermes and Starchild), and in the table of what each
 //! dialect supports, in the guide of the `hookchain` crate (`hookchain::guide::dialects`).
@@ -239,6 +251,7 @@
 #![forbid(unsafe_code)]
 
 pub mod claude;
+pub mod codex;
 mod config;
 pub mod consent;
 pub mod copilot;
@@ -248,6 +261,7 @@ pub mod docker_agent;
 mod entry;
 pub mod external_extension;
 mod file;
+pub mod gemini;
 pub mod hermes;
 pub mod hermes_python;
 mod hookchain_file;

@@ -7,8 +7,12 @@
 //!
 //! - A file is told apart by its name and top level: a `.json` file of a `.github/hooks/` or
 //!   `.copilot/hooks/` directory is GitHub Copilot's (`.github/hooks/hooks.json` included, though
-//!   it has Cursor's `version`); `.cursor/hooks.json`, and another `hooks/hooks.json` with
-//!   Cursor's `version` or event names, are Cursor's ([`cursor`](crate::cursor)); another
+//!   it has Cursor's `version`); `.codex/hooks.json`, `.codex/config.toml` and a
+//!   `hooks/hooks.json` whose plugin directory holds `.codex-plugin/` are Codex's;
+//!   `.gemini/settings.json`, `gemini-cli/settings.json` and a `hooks/hooks.json` beside a
+//!   `gemini-extension.json` are Gemini CLI's; `.cursor/hooks.json`, and another
+//!   `hooks/hooks.json` with Cursor's `version` or event names, are Cursor's
+//!   ([`cursor`](crate::cursor)); another
 //!   `hooks/hooks.json` is a Claude Code plugin's, any other
 //!   `.json` is Claude Code settings, YAML with a top-level `agents:` (and neither of
 //!   hookchain's own keys) is docker-agent's, YAML whose `hooks:` is a list is Starchild's, a
@@ -32,12 +36,15 @@ use crate::entry::{self, FileContext, name_entries};
 use crate::file::{self, home_dir};
 use crate::hookchain_file::{is_user_file, untrusted};
 use crate::position::{locate, locate_json, syntax, yaml_key};
-use crate::{claude, copilot, docker_agent, hermes};
+use crate::{claude, codex, copilot, docker_agent, gemini, hermes};
 
 impl Config {
     /// Reads one config file, of any format hookchain reads: a `.json` file of a
     /// `.github/hooks/` or `.copilot/hooks/` directory is GitHub Copilot's
-    /// ([`load_copilot`](Config::load_copilot)), `hooks/hooks.json` is a Claude Code
+    /// ([`load_copilot`](Config::load_copilot)), a `.codex/hooks.json`, `.codex/config.toml` or
+    /// Codex plugin's `hooks/hooks.json` is Codex's ([`load_codex`](Config::load_codex)), a
+    /// `.gemini/settings.json` or Gemini CLI extension's `hooks/hooks.json` is Gemini CLI's
+    /// ([`load_gemini`](Config::load_gemini)), any other `hooks/hooks.json` is a Claude Code
     /// plugin's hooks ([`load_claude_plugin`](Config::load_claude_plugin)), any other `.json`
     /// file is Claude Code settings
     /// ([`load_claude_settings`](Config::load_claude_settings)), a YAML file with a
@@ -82,6 +89,13 @@ impl Config {
         // and camelCase events, and is Copilot's.
         if is_copilot_hooks(path) {
             return Config::from_copilot_str(&text, &name);
+        }
+        // Codex's and Gemini CLI's files by their paths, before Cursor's guess from the content.
+        if codex::is_codex_file(path) || codex::is_plugin_hooks(path) {
+            return Config::from_codex_str(&text, &name);
+        }
+        if gemini::is_settings(path) || gemini::is_extension_hooks(path) {
+            return Config::from_gemini_str(&text, &name);
         }
         if crate::cursor::is_cursor_path(path, &text) {
             return Config::from_cursor_str(&text, &name);
@@ -165,6 +179,122 @@ impl Config {
             source_name,
             claude::read(&cx, &text, &env)?,
         ))
+    }
+
+    /// Reads the hooks of one of Codex's files, as Codex reads it (see
+    /// [`external::codex`](crate::codex)): a `.codex/hooks.json`, the `[hooks]` of a
+    /// `config.toml` (told apart by the `.toml` extension), or a plugin's `hooks/hooks.json`
+    /// (its directory holds `.codex-plugin/`; its hooks get `PLUGIN_ROOT` and the other plugin
+    /// variables). Codex's hooks fail open: a hook that fails, or whose answer Codex would
+    /// reject, is a warning and the action goes on.
+    pub fn load_codex(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_codex_str(&text, &name)
+    }
+
+    /// Parses the text of one of Codex's files; `source_name` is its path, which says which
+    /// file it is (`.toml`: a `config.toml`; a plugin's `hooks/hooks.json`; else a layer's
+    /// `hooks.json`) and decides where its hooks run.
+    pub fn from_codex_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::codex(text, source_name, None, &codex::UserState::default())
+    }
+
+    /// [`from_codex_str`](Config::from_codex_str) with what the user's `config.toml` switched
+    /// off; `user` says whether the file is the user's own layer (`None`: as its path says).
+    pub(crate) fn codex(
+        text: &str,
+        source_name: &str,
+        user: Option<bool>,
+        state: &codex::UserState,
+    ) -> Result<Config, ConfigError> {
+        let path = Path::new(source_name);
+        let toml = path.extension().is_some_and(|e| e == "toml");
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = if toml {
+            ConfigSource::file(source_name, move |at: &[PathSegment]| {
+                codex::locate_toml(&located, at)
+            })
+        } else {
+            ConfigSource::file(source_name, move |at: &[PathSegment]| {
+                locate_json(&located, at)
+            })
+        };
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Codex,
+        };
+        let plugin = codex::is_plugin_hooks(path);
+        let env = if plugin {
+            codex::plugin_env(source_name)
+        } else {
+            Default::default()
+        };
+        let mut place = claude::Place::of(source_name, ".codex", env);
+        if plugin || user == Some(true) {
+            // The user's own hooks and a plugin's run in the session's project.
+            place.working_dir = None;
+            place.project_dir = hookchain_core::project::decide(None);
+        }
+        let loaded = if toml {
+            codex::read_toml(&cx, &text, &place, state)?
+        } else {
+            codex::read_json(&cx, &text, &place, state)?
+        };
+        Ok(Config::of_hooks(source_name, loaded))
+    }
+
+    /// Reads the hooks of one of Gemini CLI's files, as Gemini CLI reads it (see
+    /// [`external::gemini`](crate::gemini)): a `settings.json` (`.gemini/settings.json`, the
+    /// user's or the system's: its `hooks` and `hooksConfig`, every other key left alone) or an
+    /// extension's `hooks/hooks.json` (its directory holds `gemini-extension.json`; its hooks
+    /// get `extensionPath`). Timeouts are milliseconds. Gemini CLI's hooks fail open: a hook
+    /// that fails is a warning and the action goes on.
+    pub fn load_gemini(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let (name, text) = read(path.as_ref())?;
+        Config::from_gemini_str(&text, &name)
+    }
+
+    /// Parses the text of one of Gemini CLI's files; `source_name` is its path, which says
+    /// whether it is an extension's `hooks/hooks.json` and decides where its hooks run.
+    pub fn from_gemini_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
+        Config::gemini(text, source_name, None, &gemini::Switches::default())
+    }
+
+    /// [`from_gemini_str`](Config::from_gemini_str) with the user's and the system's switches;
+    /// `user` says whether the file is the user's or the system's (`None`: as its path says).
+    pub(crate) fn gemini(
+        text: &str,
+        source_name: &str,
+        user: Option<bool>,
+        switches: &gemini::Switches,
+    ) -> Result<Config, ConfigError> {
+        let path = Path::new(source_name);
+        let text: Arc<str> = text.into();
+        let located = Arc::clone(&text);
+        let source = ConfigSource::file(source_name, move |at: &[PathSegment]| {
+            locate_json(&located, at)
+        });
+        let cx = FileContext {
+            file: source_name,
+            source: &source,
+            dialect: Dialect::Gemini,
+        };
+        let extension = gemini::is_extension_hooks(path);
+        let env = if extension {
+            gemini::extension_env(source_name)
+        } else {
+            Default::default()
+        };
+        let mut place = claude::Place::of(source_name, ".gemini", env);
+        if extension || user == Some(true) {
+            // The user's, the system's and an extension's hooks run in the session's project.
+            place.working_dir = None;
+            place.project_dir = hookchain_core::project::decide(None);
+        }
+        let loaded = gemini::read(&cx, &text, &place, switches)?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Reads the `hooks:` block of a Hermes `config.yaml` (see the table of

@@ -293,8 +293,9 @@ fn why(line: &str, dynamic: &[hookchain_shell::Dynamic]) -> String {
 }
 
 /// What the shell line knows before it runs, as the hook is started: the directory it starts
-/// in, the agent's environment, `CLAUDE_PROJECT_DIR` and `HOOKCHAIN_PROJECT_DIR` (both the
-/// directory it starts in), and the hook's `env` over them, which may set either alone.
+/// in, the agent's environment, `CLAUDE_PROJECT_DIR`, `HOOKCHAIN_PROJECT_DIR` and Gemini CLI's
+/// `GEMINI_PROJECT_DIR` and `GEMINI_CWD` (all the directory it starts in), and the hook's `env`
+/// over them, which may set any alone.
 fn line_context(spec: &CommandSpec, base: &Path) -> hookchain_shell::Context {
     let inherited: Vec<(String, String)> = if spec.env_clear {
         spec.env_allow
@@ -310,6 +311,8 @@ fn line_context(spec: &CommandSpec, base: &Path) -> hookchain_shell::Context {
         // The shell starts with `PWD` its directory, whatever the agent's `PWD` was.
         .var("PWD", dir.clone())
         .var("CLAUDE_PROJECT_DIR", dir.clone())
+        .var("GEMINI_PROJECT_DIR", dir.clone())
+        .var("GEMINI_CWD", dir.clone())
         .var("HOOKCHAIN_PROJECT_DIR", dir)
         .vars(spec.env.clone())
         .complete(true)
@@ -355,7 +358,10 @@ fn current_dir() -> PathBuf {
 pub(crate) fn expand(word: &str, project_dir: &Path, env: &BTreeMap<String, String>) -> String {
     let value = |name: &str| -> String {
         match name {
-            "CLAUDE_PROJECT_DIR" | "HOOKCHAIN_PROJECT_DIR" => project_dir.display().to_string(),
+            "CLAUDE_PROJECT_DIR"
+            | "HOOKCHAIN_PROJECT_DIR"
+            | "GEMINI_PROJECT_DIR"
+            | "GEMINI_CWD" => project_dir.display().to_string(),
             _ => env
                 .get(name)
                 .cloned()

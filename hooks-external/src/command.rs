@@ -12,12 +12,12 @@
 //!   Code and docker-agent, whose commands are shell strings, use [`shell_argv`]
 //!   (`sh -c LINE`), as those agents do.
 //! - **Its environment.** The agent's environment — or with `env_clear`, only the variables of
-//!   it that `env_allow` names —, plus `HOOKCHAIN_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (both the
-//!   project directory: `working_dir` when set — a relative one taken from the directory of the
+//!   it that `env_allow` names —, plus `HOOKCHAIN_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` and Gemini
+//!   CLI's `GEMINI_PROJECT_DIR` and `GEMINI_CWD` (all the project directory: `working_dir` when set — a relative one taken from the directory of the
 //!   firing —, else the directory of the firing: the session's project directory when the agent
 //!   gives one, else the agent's current directory, see
 //!   [`firing_dir`](super::program::firing_dir)), plus the hook's `env` (applied last, so it may
-//!   override either). It runs in the project directory.
+//!   override any). It runs in the project directory.
 //! - **One thread, no blocking read.** A firing runs on its caller's thread only: the payload is
 //!   written to the hook's stdin and its stdout and stderr are read through non-blocking pipes
 //!   waited on with `poll(2)`, so no thread is started and nothing
@@ -109,6 +109,9 @@ pub(crate) fn command(spec: &CommandSpec, program: &Path) -> Result<Command, Tra
         .current_dir(&dir)
         .env("HOOKCHAIN_PROJECT_DIR", &dir)
         .env("CLAUDE_PROJECT_DIR", &dir)
+        // Gemini CLI's names for the same directory, which its hooks are written with.
+        .env("GEMINI_PROJECT_DIR", &dir)
+        .env("GEMINI_CWD", &dir)
         .envs(&spec.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -164,7 +164,12 @@ impl Firing {
         }
         match P::event_subject(input, self.dialect.base()) {
             Subject::Unfiltered => true,
-            Subject::Value(value) => self.matcher.matches(&value),
+            Subject::Value(value) => {
+                // The agent's name for the value, when it has its own.
+                let theirs = agents::overlay(self.dialect)
+                    .and_then(|overlay| (overlay.subject)(P::NAME, &value));
+                self.matcher.matches(theirs.unwrap_or(&value))
+            }
             Subject::Unknown => self.matcher.is_all(),
         }
     }

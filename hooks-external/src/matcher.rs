@@ -30,6 +30,11 @@
 //! anchors a `matcher` as `^(?:PATTERN)$` against `toolName` (and `agentName`, `trigger`,
 //! `notification_type` on the events that have them).
 //!
+//! Gemini CLI's rule ([`Dialect::Gemini`], `packages/core/src/hooks/hookPlanner.ts`): empty or
+//! `*` is every tool, and anything else a regular expression searched anywhere in the name,
+//! names-only text included (`read_` fires for `read_file` and `read_many_files`); one that does
+//! not compile is compared as an exact name, as Gemini CLI compares it.
+//!
 //! Starchild's rule, for its `shell_hooks.yaml` ([`Dialect::Starchild`]): the matcher is a regular
 //! expression searched in the payload's *content*, on every event — `"rm -rf|dd if=|mkfs"` on
 //! `pre_tool_call` fires for a shell call whose command holds `rm -rf`, a pattern on `on_stop`
@@ -115,6 +120,11 @@ impl Matcher {
             Rule::All
         } else if dialect == Dialect::Starchild {
             Rule::Content(compile(text, pattern)?)
+        } else if dialect == Dialect::Gemini {
+            match compile(text, pattern) {
+                Ok(regex) => Rule::Regex(regex, false),
+                Err(_) => Rule::Names(Box::new([pattern.to_owned()])),
+            }
         } else if matches!(
             dialect,
             Dialect::DockerAgent | Dialect::Hermes | Dialect::Copilot

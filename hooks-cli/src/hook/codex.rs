@@ -17,11 +17,16 @@
 //!
 //! Codex's events with a point: `SessionStart`, `PreToolUse`, `PermissionRequest`,
 //! `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `PostCompact`,
-//! `SessionEnd`, `Notification`. Others (`Interrupt`) are unknown events (fail open).
+//! `SessionEnd`, `Notification`, `SubagentStart` (`session_start` of a child's session) and
+//! `Interrupt` (`turn_end` of a canceled turn, observed, answered with nothing), as the Codex
+//! dialect fires them. Others (`StopFailure`) are unknown
+//! events (fail open).
 
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
 use serde_json::{Map, Value, json};
 
-use super::claude_code::{claude_form, point_of};
+use super::claude_code::claude_form;
 use super::{Answer, Protocol, Verdict, hook_event_name, joined};
 
 /// Codex's side of the protocol. Its events with a point are Claude Code's, named alike.
@@ -32,18 +37,20 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     answer,
 };
 
-/// The payload with Codex's shell tools named as the guards name the shell tool.
-fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
-    let mut wire = payload.clone();
-    if let Some(Value::String(tool)) = wire.get("tool_name")
-        && matches!(
-            tool.as_str(),
-            "exec_command" | "shell" | "shell_command" | "local_shell"
-        )
-    {
-        wire.insert("tool_name".to_owned(), Value::from("Bash"));
+/// Claude Code's events with a point, `SubagentStart` and `Interrupt`, as the Codex dialect
+/// maps them.
+fn point_of(event: &str) -> Option<&'static str> {
+    match event {
+        "SubagentStart" => Some("session_start"),
+        "Interrupt" => Some("turn_end"),
+        _ => super::claude_code::point_of(event),
     }
-    wire
+}
+
+/// The payload with Codex's shell tools named as the guards name the shell tool: the Codex
+/// dialect's own table ([`payload_from_agent`]), the one its hosted hooks are fired with.
+fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+    payload_from_agent(Dialect::Codex, event, payload)
 }
 
 /// Codex's answer: Claude Code's forms, with only the fields Codex supports; and on

@@ -8,10 +8,11 @@
 //! (`before_compaction`), `Notification`, `BeforeModel` (`before_llm_call`), `AfterModel`
 //! (`after_llm_call`). `BeforeToolSelection` has none (an unknown event: fail open).
 //!
-//! Tools, as the guards name them: `run_shell_command` → `Bash` (its `command` is the command
-//! line), `write_file` → `Write`, `replace` → `Edit`, `read_file` → `Read`, `glob` → `Glob`,
-//! `search_file_content` and `grep_search` → `Grep`, `list_directory` → `LS`, `web_fetch` →
-//! `WebFetch`; the argument keys (`command`, `file_path`, `content`, `old_string`,
+//! Tools, as the guards name them (the Gemini dialect's table, shared with the host side):
+//! `run_shell_command` → `Bash` (its `command` is the command line), `write_file` → `Write`,
+//! `replace` → `Edit`, `read_file` → `Read`, `glob` → `Glob`, `search_file_content` and
+//! `grep_search` → `Grep`, `list_directory` → `LS`, `web_fetch` → `WebFetch`,
+//! `google_web_search` → `WebSearch`, `write_todos` → `TodoWrite`; the argument keys (`command`, `file_path`, `content`, `old_string`,
 //! `new_string`) are the same on both sides.
 //!
 //! Answers, exit 0 with JSON on stdout:
@@ -29,6 +30,8 @@
 //! and an empty object is its documented "success, nothing to change"; a `decision: "allow"`
 //! is never sent, since hookchain did not approve the call.
 
+use hookchain_core::Dialect;
+use hookchain_external::wire::agents::payload_from_agent;
 use serde_json::{Map, Value, json};
 
 use super::{Answer, Protocol, Verdict, hook_event_name, joined};
@@ -40,19 +43,6 @@ pub(crate) const PROTOCOL: Protocol = Protocol {
     normalize,
     answer,
 };
-
-/// Gemini's tools and the names the guards judge them by.
-const TOOLS: [(&str, &str); 9] = [
-    ("run_shell_command", "Bash"),
-    ("write_file", "Write"),
-    ("replace", "Edit"),
-    ("read_file", "Read"),
-    ("glob", "Glob"),
-    ("search_file_content", "Grep"),
-    ("grep_search", "Grep"),
-    ("list_directory", "LS"),
-    ("web_fetch", "WebFetch"),
-];
 
 /// Gemini's events with a point.
 fn point_of(event: &str) -> Option<&'static str> {
@@ -71,18 +61,11 @@ fn point_of(event: &str) -> Option<&'static str> {
     }
 }
 
-/// The payload with Gemini's tool renamed and its reply under the wire's name.
-fn normalize(_event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
-    let mut wire = payload.clone();
-    if let Some(Value::String(tool)) = wire.get("tool_name")
-        && let Some((_, ours)) = TOOLS.iter().find(|(theirs, _)| theirs == tool)
-    {
-        wire.insert("tool_name".to_owned(), Value::from(*ours));
-    }
-    if let Some(reply) = payload.get("prompt_response") {
-        wire.insert("last_assistant_message".to_owned(), reply.clone());
-    }
-    wire
+/// The payload in the wire's form, by the Gemini dialect's own tables
+/// ([`payload_from_agent`]): its tools under the guards' names, its reply under the wire's
+/// name, an `AfterTool` result as its text.
+fn normalize(event: &str, payload: &Map<String, Value>) -> Map<String, Value> {
+    payload_from_agent(Dialect::Gemini, event, payload)
 }
 
 /// Gemini's answer (see the table above).

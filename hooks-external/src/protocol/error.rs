@@ -44,6 +44,15 @@ pub enum ProtocolError {
         /// What it was.
         found: String,
     },
+    /// The hook's agent rejects this answer, and counts the hook as failed (Codex validates
+    /// every answer against the schema of its event).
+    #[error("{agent} rejects this answer, and counts the hook as failed: {problem}")]
+    Rejected {
+        /// The agent (`Codex`).
+        agent: &'static str,
+        /// What it rejects (`unknown field \`foo\``).
+        problem: String,
+    },
     /// A verdict field has a value its dialect does not know.
     #[error("the hook printed `{field}: {value}`, but it must be one of {expected}")]
     UnknownValue {

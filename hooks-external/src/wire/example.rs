@@ -128,6 +128,18 @@ where
     P::Value: DeserializeOwned,
 {
     match P::NAME {
+        "turn_end" => value_from_payload_inner::<P>(dialects, turn_end(payload), tool),
+        _ => value_from_payload_inner::<P>(dialects, payload, tool),
+    }
+}
+
+/// [`value_from_payload`], once a `turn_end` payload's reason is in the value's form.
+fn value_from_payload_inner<P>(dialects: &[Dialect], payload: Value, tool: Option<&str>) -> Value
+where
+    P: WirePoint,
+    P::Value: DeserializeOwned,
+{
+    match P::NAME {
         "intercept_tool_call" => tool_call(payload, tool),
         "transform_tool_result" | "after_tool_call" | "permission_request" => {
             tool_result(payload, tool)
@@ -145,6 +157,22 @@ where
         }
         _ => payload,
     }
+}
+
+/// A `turn_end` payload's `reason` (and `detail`), as the wire sends them side by side
+/// (`"reason": "canceled"`), in the value's form (`"reason": {"reason": "canceled"}`).
+fn turn_end(mut payload: Value) -> Value {
+    if let Value::Object(object) = &mut payload
+        && let Some(Value::String(reason)) = object.get("reason").cloned()
+    {
+        let mut end = Map::new();
+        end.insert("reason".to_owned(), Value::from(reason));
+        if let Some(detail) = object.remove("detail") {
+            end.insert("detail".to_owned(), detail);
+        }
+        object.insert("reason".to_owned(), Value::Object(end));
+    }
+    payload
 }
 
 /// A tool call's wire form as `intercept_tool_call`'s value, its tool renamed to `tool`.

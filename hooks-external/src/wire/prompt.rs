@@ -180,6 +180,12 @@ impl WirePoint for TurnEnded {
         }
     }
 
+    /// Codex's `Interrupt` is the end of a turn the user interrupted: it fires for a canceled
+    /// turn only.
+    fn fires_for(input: &TurnEndEvent, event: &str, _: Dialect) -> bool {
+        event != "Interrupt" || input.reason == TurnEnd::Canceled
+    }
+
     fn dialect_fields(input: &TurnEndEvent, dialect: Dialect, map: &mut Map<String, Value>) {
         if dialect == Dialect::DockerAgent && input.reason == TurnEnd::Blocked {
             map.insert("reason".to_owned(), Value::from("hook_blocked"));

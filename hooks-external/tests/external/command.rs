@@ -443,6 +443,8 @@ fn env_clear_keeps_only_the_allowed_variables_of_the_agent() {
         names,
         [
             "CLAUDE_PROJECT_DIR",
+            "GEMINI_CWD",
+            "GEMINI_PROJECT_DIR",
             "HOOKCHAIN_PROJECT_DIR",
             "HOOKCHAIN_TEST_ALLOWED",
             "HOOK_GREETING"
@@ -453,4 +455,5 @@ fn env_clear_keeps_only_the_allowed_variables_of_the_agent() {
     assert!(cleared.contains(&"HOOK_GREETING=hello".to_owned()));
     let cwd = std::env::current_dir().unwrap();
     assert!(cleared.contains(&format!("CLAUDE_PROJECT_DIR={}", cwd.display())));
+    assert!(cleared.contains(&format!("GEMINI_PROJECT_DIR={}", cwd.display())));
 }

@@ -90,6 +90,7 @@ pub(super) const OVERLAY: Overlay = Overlay {
     plain_stdout_is_context: |_| false,
     claude_rules: false,
     adjust: |_, _, _| {},
+    subject: |_, _| None,
 };
 
 /// Cursor's tools, as (Cursor's name, Claude Code's): `docs/agents/cursor.md`, "Tool names"

@@ -13,6 +13,7 @@
 //! | the answer | exit codes, the JSON fields it reads, what it rejects |
 //! | plain stdout | on which events it is context |
 //! | decisions | whether Claude Code's per-point rules apply, and the agent's own |
+//! | matchers on other events | the agent's name for the value its matcher filters on (a notification's type) |
 //!
 //! The same tables serve the other direction: [`payload_from_agent`] reads an agent's payload as
 //! Claude Code's (for `hookchain hook --agent NAME` and `hookchain test`), and
@@ -67,6 +68,10 @@ pub(crate) struct Overlay {
     pub(crate) claude_rules: bool,
     /// The agent's own reading of a decision, after Claude Code's rules (when they apply).
     pub(crate) adjust: fn(point: &str, event: &str, answer: &mut Answer),
+    /// The agent's name for the value a matcher filters on, on a point that is not about a
+    /// tool (Claude Code's `permission_prompt` is Gemini CLI's `ToolPermission`); `None`: the
+    /// same name.
+    pub(crate) subject: fn(point: &str, value: &str) -> Option<&'static str>,
 }
 
 impl Overlay {
@@ -84,6 +89,7 @@ impl Overlay {
         },
         claude_rules: true,
         adjust: |_, _, _| {},
+        subject: |_, _| None,
     };
 }
 
@@ -182,6 +188,23 @@ pub fn tool_name_from_agent(dialect: Dialect, tool: &str) -> &str {
     overlay(dialect)
         .and_then(|overlay| overlay.tools.iter().find(|(theirs, _)| *theirs == tool))
         .map_or(tool, |(_, ours)| ours)
+}
+
+/// A hook's raw output — exit code, stdout, stderr — answering `event` (a firing of `point`),
+/// read as `dialect`'s agent reads it, before the point applies it: `Err` when that agent counts
+/// the hook as failed (Codex rejects an answer with a field it does not support for the event).
+/// Dialects without an overlay read it as [`protocol::decide_in`] does. What `hookchain hook
+/// --agent NAME` answers can be checked with it: an agent never rejects it.
+pub fn read_answer(
+    dialect: Dialect,
+    point: &str,
+    event: &str,
+    raw: &RawOutput,
+) -> Result<Answer, ProtocolError> {
+    match overlay(dialect) {
+        Some(overlay) => (overlay.decide)(point, event, raw),
+        None => protocol::decide_in(raw, dialect),
+    }
 }
 
 /// A payload `dialect`'s agent sends for `event`, in Claude Code's form: its field names, its
