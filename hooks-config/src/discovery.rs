@@ -28,6 +28,99 @@ use crate::load::is_docker_agent;
 use crate::position::{locate, yaml_key};
 
 impl Config {
+    /// Every hook file `dialect`'s agent loads for a session in the current directory, as that
+    /// agent finds them, so the hooks written for it run in this program:
+    ///
+    /// | dialect | files |
+    /// |---|---|
+    /// | hookchain | [`discover`](Config::discover) |
+    /// | Claude Code | `~/.claude/settings.json`, then the project's `.claude/settings.json` and `.claude/settings.local.json` |
+    /// | Codex | [`discover_codex_from`](Config::discover_codex_from) |
+    /// | Gemini CLI | [`discover_gemini_from`](Config::discover_gemini_from) |
+    /// | Cursor | [`discover_cursor`](Config::discover_cursor) |
+    /// | Copilot | [`discover_copilot_from`](Config::discover_copilot_from) |
+    /// | Hermes | `~/.hermes/config.yaml` (its gateway hooks and plugins come with [`discover`](Config::discover)) |
+    ///
+    /// docker-agent's and Starchild's hooks live in files a user names (an agent YAML, a
+    /// `shell_hooks.yaml`), and Pi's in `hookchain.yaml`: for those the result is empty, with a
+    /// warning saying to load the file with [`load`](Config::load). The project's files are
+    /// untrusted: their hooks run once the user approves them ([`consent`](crate::consent)).
+    ///
+    /// ```no_run
+    /// use hookchain::Dialect;
+    /// use hookchain::config::Config;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let config = Config::discover()?.merge(Config::discover_agent(Dialect::Codex)?);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn discover_agent(dialect: hookchain_core::Dialect) -> Result<Config, ConfigError> {
+        use hookchain_core::Dialect;
+        let project = Path::new(".");
+        let home = home_dir();
+        match dialect {
+            Dialect::Hookchain => Config::discover(),
+            Dialect::ClaudeCode => Config::discover_claude_from(project, home.as_deref()),
+            Dialect::Codex => Config::discover_codex_from(project, home.as_deref()),
+            Dialect::Gemini => Config::discover_gemini_from(project, home.as_deref()),
+            Dialect::Cursor => Config::discover_cursor(),
+            Dialect::Copilot => Config::discover_copilot_from(project, home.as_deref()),
+            Dialect::Hermes => match &home {
+                Some(home) => {
+                    let path = home.join(".hermes").join("config.yaml");
+                    match file::read_text(&path)? {
+                        Some(_) => Config::load_hermes(&path),
+                        None => Ok(Config::new()),
+                    }
+                }
+                None => Ok(Config::new()),
+            },
+            other => {
+                let mut config = Config::new();
+                config.warnings.push(format!(
+                    "{other}'s hooks are in a file of its own that hookchain cannot find by \
+                     itself: load it with `Config::load(PATH)` (or `hookchain --config PATH`)"
+                ));
+                Ok(config)
+            }
+        }
+    }
+
+    /// Claude Code's settings files for a session in `project_dir`, in Claude Code's order:
+    /// `home_dir/.claude/settings.json` (the user's), then the project's
+    /// `.claude/settings.json` and `.claude/settings.local.json` (untrusted). Files that do not
+    /// exist are skipped; one that does not parse is an error.
+    pub fn discover_claude_from(
+        project_dir: &Path,
+        home_dir: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let mut files: Vec<(PathBuf, bool)> = Vec::new();
+        if let Some(home) = home_dir {
+            files.push((home.join(".claude").join("settings.json"), false));
+        }
+        let claude = project_dir.join(".claude");
+        files.push((claude.join("settings.json"), true));
+        files.push((claude.join("settings.local.json"), true));
+        let canonical: Vec<PathBuf> = files
+            .iter()
+            .map(|(path, _)| std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()))
+            .collect();
+        let mut config = Config::new();
+        for (index, (path, is_project)) in files.iter().enumerate() {
+            // A session in the home directory: its project's file is the user's, read once.
+            if canonical[..index].contains(&canonical[index]) {
+                continue;
+            }
+            if file::read_text(path)?.is_none() {
+                continue;
+            }
+            let loaded = Config::load_claude_settings(path)?;
+            config = config.merge(discovered(loaded, *is_project));
+        }
+        Ok(config)
+    }
+
     /// The config of the current directory's project over the user's: `./hookchain.yaml` over
     /// `~/.config/hookchain/hookchain.yaml` (`$HOME`). Files that do not exist are skipped; a
     /// file that does not read or parse is an error.
