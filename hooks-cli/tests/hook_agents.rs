@@ -35,6 +35,13 @@ const REWRITE: &str = "#!/bin/sh\nif grep -q rewrite-me; then\n  printf '%s' '{\
 /// The context hook's script.
 const CONTEXT: &str = "#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"follow the style guide\"}}'\n";
 
+/// A turn's context hook: plain text, which hookchain's own protocol takes as context.
+const TURN: &str = "#!/bin/sh\ncat >/dev/null\necho 'the turn has started'\n";
+
+/// An audit hook: appends the tool's name to `audit.log`.
+const AUDIT: &str =
+    "#!/bin/sh\nsed -n 's/.*\"tool_name\": *\"\\([^\"]*\\)\".*/\\1/p' >> audit.log\n";
+
 /// The required hook's file: a pass-through hook marked `required`.
 const REQUIRED: &str = "hooks:\n  PreToolUse:\n    - command: ./pass.sh\n      name: must-judge\n      required: true\n";
 
@@ -96,6 +103,8 @@ impl Sandbox {
             "branch.sh",
             "#!/bin/sh\ncat >/dev/null\necho 'branch: dev'\n",
         );
+        script(dir, "turn.sh", TURN);
+        script(dir, "audit.sh", AUDIT);
         if config.contains("hooks:") {
             let approve = sandbox.command(&["approve", "--all"]).output().unwrap();
             assert!(approve.status.success(), "{approve:?}");
@@ -564,4 +573,41 @@ fn a_session_start_injection_reaches_the_agent() {
             "{agent}: {run:?}"
         );
     }
+}
+
+/// An agent's prompt event also starts the turn, and its post-tool event also finishes the
+/// call: hooks on `turn_start` (context, workflow) and on `after_tool_call` (audit logs) run
+/// under every agent, as they run in a Rust agent's loop.
+#[test]
+fn the_turns_start_and_the_finished_call_run_under_the_agent() {
+    let config = "hooks:\n  turn_start:\n    - command: ./turn.sh\n      name: turn-context\n  after_tool_call:\n    - command: ./audit.sh\n      name: audit\n";
+    let sandbox = Sandbox::with(config);
+    let dir = sandbox.project.path();
+
+    let prompt = json!({
+        "session_id": "s-1",
+        "cwd": sandbox.dir(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "tidy the module",
+    });
+    let run = sandbox.hook("claude-code", None, &prompt.to_string());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.json().pointer("/hookSpecificOutput/additionalContext"),
+        Some(&json!("the turn has started")),
+        "{run:?}"
+    );
+
+    let result = json!({
+        "session_id": "s-1",
+        "cwd": sandbox.dir(),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_response": {"stdout": "src\n"},
+    });
+    let run = sandbox.hook("claude-code", None, &result.to_string());
+    assert_eq!(run.code, 0, "{run:?}");
+    let log = std::fs::read_to_string(dir.join("audit.log")).unwrap_or_default();
+    assert_eq!(log.trim(), "Bash", "{run:?}");
 }

@@ -48,6 +48,14 @@
 //!    agent's convention for a failed hook — go on, with the message on stderr (exit 1) —
 //!    unless the registry holds a `required` hook on the point (on any point when the point
 //!    is not known): then the agent's block form, with the message as the reason.
+//! 6. **The step's other side.** An event is one point, and two of them are also the start of
+//!    the next step, which no agent has an event for: a prompt that goes on starts the turn
+//!    (`transform_user_input`, then `turn_start` with the prompt as rewritten), and a tool's
+//!    transformed result is the finished call (`transform_tool_result`, then `after_tool_call`
+//!    with the result as transformed). The second chain runs when the first did not block;
+//!    its context joins the first's, and a block of the turn's start blocks the prompt. So a
+//!    context hook on `turn_start` or an audit log on `after_tool_call` runs under every
+//!    agent, as in a Rust agent's loop.
 //!
 //! [`Built::new`]: crate::test_event::Built::new
 //! [`fire`]: crate::test_event::fire::fire
@@ -227,7 +235,7 @@ fn answer(cli: &Cli, args: &HookArgs, hooks: HooksBuilder, stdin: &mut dyn Read)
         });
     };
     let wire = (protocol.normalize)(&event, &payload);
-    match run(&built, point, wire) {
+    match run(&built, point, wire.clone()).and_then(|ran| follow_up(&built, point, &wire, ran)) {
         Ok((verdict, warnings)) => {
             let mut answer = (protocol.answer)(&event, point.name, verdict);
             for warning in warnings {
@@ -327,6 +335,69 @@ fn named(value: Option<&Value>) -> Option<&str> {
     value.and_then(Value::as_str).filter(|dir| !dir.is_empty())
 }
 
+/// The point an agent's event runs after its own, for the hooks that see the same step from
+/// the other side: a prompt that goes on starts the turn (`turn_start`: workflow and context
+/// hooks), and a tool's result, once transformed, is the finished call (`after_tool_call`:
+/// audit logs, the module router's reads). Every agent's loop has these steps; none has an
+/// event of its own for both.
+fn next_point(point: &str) -> Option<&'static PointInfo> {
+    match point {
+        "transform_user_input" => points::resolve("turn_start"),
+        "transform_tool_result" => points::resolve("after_tool_call"),
+        _ => None,
+    }
+}
+
+/// Runs [`next_point`] of `point` when the first chain did not block: its payload is the
+/// first one with the first chain's outcome (the rewritten prompt, the transformed result),
+/// its context joins the first chain's, and a block of the turn's start blocks the prompt.
+fn follow_up(
+    built: &Built,
+    point: &'static PointInfo,
+    wire: &Map<String, Value>,
+    (verdict, mut warnings): (Verdict, Vec<String>),
+) -> Result<(Verdict, Vec<String>), Failure> {
+    let Some(next) = next_point(point.name) else {
+        return Ok((verdict, warnings));
+    };
+    let mut next_wire = wire.clone();
+    match (&verdict, point.name) {
+        (Verdict::Block { .. }, _) => return Ok((verdict, warnings)),
+        (Verdict::Rewrite { value, .. }, "transform_user_input") => {
+            next_wire.insert("prompt".to_owned(), value.clone());
+        }
+        (Verdict::Rewrite { value, .. }, _) => {
+            if let Some(response) = value.get("tool_response") {
+                next_wire.insert("tool_response".to_owned(), response.clone());
+            }
+        }
+        (Verdict::Pass { .. }, _) => {}
+    }
+    next_wire.remove("context");
+    let (next_verdict, next_warnings) = run(built, next, next_wire)?;
+    for warning in next_warnings {
+        if !warnings.contains(&warning) {
+            warnings.push(warning);
+        }
+    }
+    let more = match next_verdict {
+        Verdict::Block { reason } => return Ok((Verdict::Block { reason }, warnings)),
+        Verdict::Pass { context } | Verdict::Rewrite { context, .. } => context,
+    };
+    let verdict = match verdict {
+        Verdict::Pass { mut context } => {
+            context.extend(more);
+            Verdict::Pass { context }
+        }
+        Verdict::Rewrite { value, mut context } => {
+            context.extend(more);
+            Verdict::Rewrite { value, context }
+        }
+        block @ Verdict::Block { .. } => block,
+    };
+    Ok((verdict, warnings))
+}
+
 /// Dispatches the wire payload through `point`'s chain in its session; the verdict and the
 /// warnings to say on stderr (config left out, hooks skipped, hooks that failed).
 fn run(
@@ -357,7 +428,7 @@ fn run(
             let final_value: Value = serde_json::from_str(&final_value)?;
             if fired.rewritten_by.is_empty() {
                 Verdict::Pass { context }
-            } else if point.name == "session_start" {
+            } else if matches!(point.name, "session_start" | "turn_start") {
                 // An inject point: the hooks' injections are the new lines of the value's
                 // `context`, which every agent takes as context for the model.
                 let mut injected: Vec<String> = context_lines(&final_value)
