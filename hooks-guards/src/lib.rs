@@ -17,7 +17,8 @@
 //! And the context injectors ([`inject`]), which add context rather than block: `add-date`,
 //! `add-environment-info`, `add-prompt-files`, `add-git-status`, `add-git-diff`,
 //! `add-directory-listing`, `add-user-info`, `add-recent-commits`, each on `session_start`
-//! (persistent) or `turn_start` (this turn only), as docker-agent's builtins of those names.
+//! (persistent) or `turn_start` (this turn only), as docker-agent's builtins of those names; and
+//! `boot-md`, Hermes' startup instructions (`~/.hermes/BOOT.md`).
 //!
 //! # What it owns
 //!
@@ -111,7 +112,7 @@ pub use destructive_commands::DestructiveCommands;
 pub use git_checkpoint::GitCheckpoint;
 pub use inject::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
-    AddRecentCommits, AddUserInfo, InjectAt, Injector,
+    AddRecentCommits, AddUserInfo, BootMd, InjectAt, Injector,
 };
 pub use max_iterations::MaxIterations;
 pub use metrics::{Metrics, MetricsSnapshot};
@@ -184,6 +185,7 @@ guards!(
     AddDirectoryListing,
     AddUserInfo,
     AddRecentCommits,
+    BootMd,
 );
 
 /// The priority of the guards' hooks: before the agent's own hooks (0) and external ones (50).

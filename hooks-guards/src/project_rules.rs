@@ -31,8 +31,8 @@ use hookchain_core::ProjectRules;
 
 use crate::{
     AddDate, AddDirectoryListing, AddEnvironmentInfo, AddGitDiff, AddGitStatus, AddPromptFiles,
-    AddRecentCommits, AddUserInfo, AuditLog, DestructiveCommands, GitCheckpoint, MaxIterations,
-    Metrics, ModuleRouter, ProtectedPaths, Secrets, StopVerifier, WorkflowGuard,
+    AddRecentCommits, AddUserInfo, AuditLog, BootMd, DestructiveCommands, GitCheckpoint,
+    MaxIterations, Metrics, ModuleRouter, ProtectedPaths, Secrets, StopVerifier, WorkflowGuard,
 };
 
 /// What the `secrets` guard does with a secret at a point, weakest first.
@@ -196,6 +196,13 @@ project_rules! {
         "point": Free,
         "project_dir": UserOnly,
         "timeout_ms": Lower,
+    }
+    BootMd {
+        // Which file is read, and how much of it, are the user's: a project's file cannot
+        // point the hook at another of the user's files.
+        "path": UserOnly,
+        "max_bytes": UserOnly,
+        "point": Free,
     }
 }
 

@@ -204,6 +204,36 @@ fn one_config_entry_enables_a_context_injector() {
     assert!(start.context[0].contains("NOPE.md: skipped, it does not exist"));
 }
 
+/// Hermes' `boot-md`, switched on in the user's file: `BOOT.md` is every session's startup
+/// context. A project's file may switch it on but not point it at another file.
+#[test]
+fn boot_md_gives_the_users_startup_instructions_to_each_session() {
+    let temp = temp_dir();
+    let boot = temp.path().join("BOOT.md");
+    std::fs::write(&boot, "Check the deploy channel first.\n").unwrap();
+    let yaml = format!(
+        "extensions:\n  boot-md:\n    enabled: true\n    path: {}\n",
+        boot.display()
+    );
+    let hooks = user_registry(&yaml);
+    let session = hooks.session("boot-md");
+    assert!(
+        session.context()[0].ends_with("Check the deploy channel first."),
+        "{:?}",
+        session.context()
+    );
+
+    let project = Config::from_yaml_str(&yaml, "./hookchain.yaml").unwrap();
+    let hooks = HooksBuilder::new().config(project).build().unwrap();
+    let refusals = hooks.refusals().join("\n");
+    assert!(refusals.contains("`path: "), "{refusals}");
+    let context = hooks.session("boot-md-project").context().join("\n");
+    assert!(
+        !context.contains("Check the deploy channel first."),
+        "{context}"
+    );
+}
+
 #[test]
 fn docker_agent_builtin_entries_load_as_the_injectors() {
     let text = "agents:\n  root:\n    hooks:\n      turn_start:\n        - type: builtin\n          command: add_date\n        - type: builtin\n          command: add_git_diff\n          args: [full]\n      session_start:\n        - type: builtin\n          command: add_recent_commits\n          args: [\"3\"]\n        - type: builtin\n          command: http_post\n";

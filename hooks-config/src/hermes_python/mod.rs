@@ -109,9 +109,11 @@
 //!
 //! `agent:end`'s `message` is the turn's `agent:start` message: a hook that lists `agent:end`
 //! alone is hooked on `transform_user_input` too, and its runner only remembers the message
-//! there. The built-in `boot-md` hook is not provided: current Hermes ships none either (its
-//! docs: "Hermes does not ship a built-in BOOT.md hook"); a `boot-md` directory of the user's
-//! listens to `gateway:startup`, which is not delivered.
+//! there. Hermes' built-in `boot-md` (the instructions of `~/.hermes/BOOT.md` at startup) is the
+//! built-in extension `boot-md` of `hookchain::guards`, off by default (`extensions: {boot-md:
+//! {enabled: true}}`), which gives the file to each session as its startup context; current
+//! Hermes ships it as a user hook directory instead ("Hermes does not ship a built-in BOOT.md
+//! hook"), and such a directory listens to `gateway:startup`, which is not delivered.
 //!
 //! # Plugin hooks
 //!

@@ -11,6 +11,7 @@
 //! | [`add-directory-listing`](AddDirectoryListing) | the project directory's entries, bounded | `session_start` | `add_directory_listing` |
 //! | [`add-user-info`](AddUserInfo) | the user's name and the host name | `session_start` | `add_user_info` |
 //! | [`add-recent-commits`](AddRecentCommits) | `git log --oneline -n N` (N = 10) | `session_start` | `add_recent_commits` |
+//! | [`boot-md`](BootMd) | Hermes' startup instructions, `~/.hermes/BOOT.md` | `session_start` | none (Hermes' built-in) |
 //!
 //! # What it owns
 //!
@@ -52,6 +53,7 @@ pub mod add_git_status;
 pub mod add_prompt_files;
 pub mod add_recent_commits;
 pub mod add_user_info;
+pub mod boot_md;
 
 pub use add_date::AddDate;
 pub use add_directory_listing::AddDirectoryListing;
@@ -61,6 +63,7 @@ pub use add_git_status::AddGitStatus;
 pub use add_prompt_files::AddPromptFiles;
 pub use add_recent_commits::AddRecentCommits;
 pub use add_user_info::AddUserInfo;
+pub use boot_md::BootMd;
 
 /// Where an injector adds its context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
