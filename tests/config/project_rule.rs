@@ -504,6 +504,7 @@ fn the_guides_table_of_the_project_rule_is_what_every_builtin_declares() {
     declared::<AddDirectoryListing>(&mut code);
     declared::<AddUserInfo>(&mut code);
     declared::<AddRecentCommits>(&mut code);
+    declared::<BootMd>(&mut code);
 
     let guide = include_str!("../../docs/guide/05-config.md");
     let cells = |line: &str| -> Vec<String> {
