@@ -100,6 +100,10 @@ pub struct Answer {
     /// Claude Code's PermissionDenied `retry`: `true` tells the model it may retry the denied
     /// call; used by `after_tool_call` in Claude Code's dialect only.
     pub retry: Option<bool>,
+    /// `true` when the [`context`](Self::context) goes to the model in the user's message, not
+    /// the system prompt, on `before_llm_call`: Hermes' `pre_llm_call` ("injected into the user
+    /// message, never the system prompt"); set by its dialect's reading.
+    pub context_as_user: bool,
 }
 
 impl Answer {

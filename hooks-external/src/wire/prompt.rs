@@ -101,9 +101,33 @@ impl WirePoint for BeforeLlmCall {
         }
     }
 
+    /// Hermes fires `pre_llm_call` once per turn, before its first model call: the call whose
+    /// last message is the user's (later calls of the turn end with the model's tool calls and
+    /// their results).
+    fn fires_for(input: &LlmCall, event: &str, dialect: Dialect) -> bool {
+        if dialect == Dialect::Hermes && event == "pre_llm_call" {
+            return input.messages.last().is_none_or(|m| m.role == Role::User);
+        }
+        true
+    }
+
+    /// Hermes puts `pre_llm_call`'s context in the user's message, never the system prompt.
+    fn in_dialect(_: &LlmCall, answer: &mut Answer, dialect: Dialect, _: &HookContext<'_>) {
+        if dialect == Dialect::Hermes {
+            answer.context_as_user = true;
+        }
+    }
+
     fn apply_answer(_: &LlmCall, decision: Answer, cx: &HookContext<'_>) -> HookResult<Injection> {
+        let as_user = decision.context_as_user;
         apply(decision, cx, Context::Inject, |d| {
-            joined(&mut d.context).map(Injection::system)
+            joined(&mut d.context).map(|text| {
+                if as_user {
+                    Injection::user(text)
+                } else {
+                    Injection::system(text)
+                }
+            })
         })
     }
 }
@@ -131,6 +155,15 @@ impl WirePoint for AfterLlmCall {
             }
             _ => {}
         }
+    }
+
+    /// Hermes fires `post_llm_call` once per turn, after the final reply: the one that calls no
+    /// tool.
+    fn fires_for(input: &LlmReply, event: &str, dialect: Dialect) -> bool {
+        if dialect == Dialect::Hermes && event == "post_llm_call" {
+            return input.tool_calls.is_empty();
+        }
+        true
     }
 
     fn transcript_entry(input: &LlmReply) -> Option<Value> {

@@ -146,6 +146,8 @@
 //!   reply (the agent-hooks skill's security guard masks a leaked key so). Other dialects do
 //!   not read these keys so (a top-level `message` is Hermes' block reason).
 //!
+//! - **Hermes, `pre_llm_call`** (`before_llm_call`): the context goes into the user's message
+//!   (an `Injection::user`), never the system prompt, as Hermes injects it.
 //! - **Claude Code, `PermissionDenied`** (`after_tool_call` for a refused call):
 //!   `hookSpecificOutput.retry: true` tells the model it may retry the call, as context beside
 //!   the refusal.
@@ -178,6 +180,8 @@
 //! | `on_user_input` (docker-agent) | `notification` | `NotificationKind::UserInput` (`Turn::waiting_for_user`) |
 //! | `SubagentStart` (Claude Code) | `session_start` | a child agent's session (`Session::child`); Claude Code's `SessionStart` fires for the others |
 //! | `PermissionDenied` (Claude Code) | `after_tool_call` | a call a hook refused (`ToolResult::blocked`) |
+//! | `pre_llm_call` (Hermes) | `before_llm_call` | the turn's first model call, the one whose last message is the user's: Hermes fires it once per turn |
+//! | `post_llm_call` (Hermes) | `after_llm_call` | the turn's final reply, the one that calls no tool: Hermes fires it once per turn |
 //!
 //!
 //! # Matchers on other events

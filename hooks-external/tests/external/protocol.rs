@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hookchain_core::points::{
-    AfterToolCall, BeforeCompaction, BeforeLlmCall, InterceptToolCall, TransformResponse,
-    TransformToolResult, TransformUserInput,
+    AfterLlmCall, AfterToolCall, BeforeCompaction, BeforeLlmCall, InterceptToolCall,
+    TransformResponse, TransformToolResult, TransformUserInput,
 };
 use hookchain_core::{
-    Compaction, Flow, HookContext, HookResult, Level, LlmCall, Notification, PermissionAsk,
-    ToolCall, ToolResult, TurnEnd,
+    Compaction, Flow, HookContext, HookResult, Level, LlmCall, LlmReply, Message, Notification,
+    PermissionAsk, ToolCall, ToolResult, TurnEnd,
 };
 use hookchain_external::ExternalHooksExt;
 use hookchain_external::{
@@ -450,19 +450,60 @@ fn hermes_unknown_actions_pass_as_in_hermes() {
     unchanged(&pre_tool_use_json(json!({"action": "allow"})));
 }
 
+/// Hermes' `pre_llm_call` context goes into the user's message ("never the system prompt").
 #[test]
-fn hermes_context_injects_on_before_llm_call() {
+fn hermes_context_injects_on_before_llm_call_as_the_users() {
     let fake = Fake::json(json!({"context": "Plan before you implement."}));
     let hooks = registry(hook("before_llm_call", "pre_llm_call"), &fake);
-    let outcome =
-        turn(&hooks, "hermes-llm").fire::<BeforeLlmCall>(LlmCall::new("You are helpful.", vec![]));
+    let outcome = turn(&hooks, "hermes-llm").fire::<BeforeLlmCall>(LlmCall::new(
+        "You are helpful.",
+        vec![Message::user("add a cache")],
+    ));
     let Flow::Continue(call) = outcome.flow else {
         panic!("blocked")
     };
+    assert_eq!(call.system_prompt, "You are helpful.");
     assert_eq!(
-        call.system_prompt,
-        "You are helpful.\n\nPlan before you implement."
+        call.messages.last(),
+        Some(&Message::user("Plan before you implement."))
     );
+}
+
+/// Hermes fires `pre_llm_call` once per turn, before the first model call (the one that ends
+/// with the user's message), and `post_llm_call` once, after the final reply (the one that
+/// calls no tool); hookchain's own protocol gets every model call.
+#[test]
+fn hermes_llm_hooks_fire_once_per_turn() {
+    let fake = Fake::json(json!({}));
+    let hooks = registry(hook("before_llm_call", "pre_llm_call"), &fake);
+    let turn = turn(&hooks, "hermes-once");
+    let first = vec![Message::user("add a cache")];
+    let mut second = first.clone();
+    second.push(Message::assistant("reading the module"));
+    second.push(Message::tool("src/cache.rs: 40 lines"));
+    let _ = turn.fire::<BeforeLlmCall>(LlmCall::new("", first));
+    let _ = turn.fire::<BeforeLlmCall>(LlmCall::new("", second.clone()));
+    assert_eq!(fake.calls(), 1);
+
+    let own = Fake::json(json!({}));
+    let hooks = registry(hook("before_llm_call", "before_llm_call"), &own);
+    let _ = hooks
+        .session("own-every-call")
+        .begin_turn()
+        .fire::<BeforeLlmCall>(LlmCall::new("", second));
+    assert_eq!(own.calls(), 1);
+
+    let after = Fake::json(json!({}));
+    let hooks = registry(hook("after_llm_call", "post_llm_call"), &after);
+    let turn = hooks.session("hermes-after").begin_turn();
+    let mut calling = LlmReply::text("reading the module");
+    calling
+        .tool_calls
+        .push(ToolCall::new("read_file", json!({"path": "src/cache.rs"})));
+    let _ = turn.fire::<AfterLlmCall>(calling);
+    assert_eq!(after.calls(), 0);
+    let _ = turn.fire::<AfterLlmCall>(LlmReply::text("done"));
+    assert_eq!(after.calls(), 1);
 }
 
 // ---------------------------------------------------------------------------------------------
