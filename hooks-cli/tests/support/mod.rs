@@ -1,0 +1,165 @@
+//! What the agent-fixture tests of the `hookchain` binary share: temporary directories, a copy
+//! of an agent's fixtures (`tests/fixtures/agents/AGENT/`), the binary run with a temporary home
+//! directory (`HOME`), and fixture payloads with their `cwd` rewritten. Each test program
+//! declares it with `mod support;` and uses some of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// The fixtures of `agent` (`codex`, `gemini`, `cursor`, `copilot`), in the source tree.
+pub(crate) fn fixtures(agent: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/agents")
+        .join(agent)
+}
+
+/// A fresh, empty directory under the system's temporary directory, removed when dropped. Its
+/// path has no symbolic link in it, so that it reads the same as a script's `pwd`.
+pub(crate) fn temp() -> TempDir {
+    let base = std::env::temp_dir().canonicalize().unwrap();
+    tempfile::Builder::new()
+        .prefix("hookchain-")
+        .tempdir_in(base)
+        .unwrap()
+}
+
+/// `from` copied into `to`, recursively, file modes kept.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The JSON payload in the file `payload`, its `cwd` replaced by `cwd`.
+pub(crate) fn with_cwd(payload: &Path, cwd: &Path) -> String {
+    let text = std::fs::read_to_string(payload).unwrap();
+    let mut json: Value = serde_json::from_str(&text).unwrap();
+    json["cwd"] = Value::from(cwd.display().to_string());
+    json.to_string()
+}
+
+/// What a run of `hookchain` answered.
+#[derive(Debug)]
+pub(crate) struct Run {
+    /// The exit code, -1 when a signal ended the process.
+    pub(crate) code: i32,
+    /// Standard output.
+    pub(crate) out: String,
+    /// Standard error.
+    pub(crate) err: String,
+}
+
+impl Run {
+    /// Standard output read as JSON; panics naming the run when it is not.
+    pub(crate) fn json(&self) -> Value {
+        serde_json::from_str(&self.out)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+}
+
+/// The `hookchain` binary run with `args` in `cwd`, `home` as its home directory and `stdin` on
+/// its standard input; `HOOKCHAIN_ACCEPT_HOOKS` and `CLAUDE_PROJECT_DIR` removed from its
+/// environment.
+pub(crate) fn hookchain(cwd: &Path, home: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home)
+        .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A copy of one agent's fixture directory and an empty home directory (with its
+/// `.config/hookchain`), both removed when dropped. The binary runs in the copy's project
+/// sub-directory.
+pub(crate) struct Sandbox {
+    /// The home directory.
+    pub(crate) home: TempDir,
+    /// The copy of the agent's fixture directory.
+    pub(crate) root: TempDir,
+    project: PathBuf,
+}
+
+impl Sandbox {
+    /// `tests/fixtures/agents/AGENT/` copied, its `project` sub-directory the project.
+    pub(crate) fn new(agent: &str, project: &str) -> Sandbox {
+        let home = temp();
+        let root = temp();
+        copy_dir(&fixtures(agent), root.path());
+        std::fs::create_dir_all(home.path().join(".config/hookchain")).unwrap();
+        let project = root.path().join(project);
+        Sandbox {
+            home,
+            root,
+            project,
+        }
+    }
+
+    /// The copy's project directory.
+    pub(crate) fn project(&self) -> PathBuf {
+        self.project.clone()
+    }
+
+    /// `hookchain ARGS` in the project, `stdin` on its standard input.
+    pub(crate) fn run(&self, args: &[&str], stdin: &str) -> Run {
+        hookchain(&self.project, self.home.path(), args, stdin)
+    }
+
+    /// `hookchain --config CONFIG [--consent-file CONSENT] --accept-hooks test EVENT
+    /// --payload-file FILE --json` in the project, `payload` written to FILE (in the copy's
+    /// root).
+    pub(crate) fn test(
+        &self,
+        config: &str,
+        consent: Option<&Path>,
+        event: &str,
+        payload: &str,
+    ) -> Run {
+        let file = self.root.path().join("payload.json");
+        std::fs::write(&file, payload).unwrap();
+        let file = file.display().to_string();
+        let consent = consent.map(|path| path.display().to_string());
+        let mut args = vec!["--config", config];
+        if let Some(consent) = &consent {
+            args.extend(["--consent-file", consent.as_str()]);
+        }
+        args.extend([
+            "--accept-hooks",
+            "test",
+            event,
+            "--payload-file",
+            &file,
+            "--json",
+        ]);
+        self.run(&args, "")
+    }
+}
