@@ -11,13 +11,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use hookchain_core::points;
+use hookchain_external::Dialect;
 use hookchain_external::answer::Verdict;
 use hookchain_external::wire::agents::read_answer;
-use hookchain_external::{Dialect, RawOutput};
 use serde_json::{Value, json};
 
-use support::{Run, Sandbox};
+use support::{GUARD, Run, Sandbox};
 
 fn fixtures() -> PathBuf {
     support::fixtures("codex")
@@ -111,9 +110,6 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
     );
 }
 
-/// The guard as hookchain's projects configure it.
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
-
 /// Every fixture payload through `hookchain hook --agent codex`, and a force push: each answer
 /// is one Codex accepts (read back as Codex reads answers, it is no failed hook), and the force
 /// push comes back as Codex's block.
@@ -121,51 +117,17 @@ const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n  
 fn hook_agent_codex_answers_every_fixture_payload_in_a_form_codex_accepts() {
     let sandbox = Sandbox::new("codex", "project");
     std::fs::write(sandbox.project().join("hookchain.yaml"), GUARD).unwrap();
-    let cwd = sandbox.project().display().to_string();
-    let mut payloads: Vec<PathBuf> = std::fs::read_dir(fixtures().join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    payloads.sort();
-    let mut force_push = None;
-    for path in &payloads {
-        let mut payload: Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        payload["cwd"] = Value::from(cwd.as_str());
-        if path.ends_with("PreToolUse.json") {
-            let mut push = payload.clone();
-            push["tool_input"]["command"] = Value::from("git push --force origin main");
-            force_push = Some(push);
-        }
-        let event = payload["hook_event_name"].as_str().unwrap().to_owned();
-        let run = sandbox.run(&["hook", "--agent", "codex"], &payload.to_string());
-        let Some(point) = points::resolve(&event).map(|p| p.name) else {
-            // An event with no point (`StopFailure`): the hook fails open, as Codex takes a
-            // failed hook — never a block.
-            assert!(run.code != 2 && run.out.is_empty(), "{event}: {run:?}");
-            continue;
-        };
-        let raw = RawOutput {
-            exit_code: Some(run.code),
-            stdout: run.out.clone().into_bytes(),
-            stderr: run.err.clone().into_bytes(),
-        };
-        let answer = read_answer(Dialect::Codex, point, &event, &raw);
-        assert!(
-            answer.is_ok(),
-            "{}: Codex would reject {run:?}: {answer:?}",
-            path.display()
-        );
-    }
-    let push = force_push.expect("the fixtures have PreToolUse.json");
+    // An event with no point (`StopFailure`) fails open, as Codex takes a failed hook.
+    let push =
+        support::hook_every_payload(&sandbox, "codex", Dialect::Codex, "PreToolUse", "Codex");
     let run = sandbox.run(&["hook", "--agent", "codex"], &push.to_string());
-    let raw = RawOutput {
-        exit_code: Some(run.code),
-        stdout: run.out.clone().into_bytes(),
-        stderr: run.err.clone().into_bytes(),
-    };
-    let answer = read_answer(Dialect::Codex, "intercept_tool_call", "PreToolUse", &raw)
-        .unwrap_or_else(|e| panic!("Codex would reject {run:?}: {e}"));
+    let answer = read_answer(
+        Dialect::Codex,
+        "intercept_tool_call",
+        "PreToolUse",
+        &run.raw(),
+    )
+    .unwrap_or_else(|e| panic!("Codex would reject {run:?}: {e}"));
     assert!(
         matches!(&answer.verdict, Verdict::Block(reason) if !reason.is_empty()),
         "{run:?} read as {answer:?}"

@@ -11,13 +11,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use hookchain_core::points;
+use hookchain_external::Dialect;
 use hookchain_external::answer::Verdict;
 use hookchain_external::wire::agents::read_answer;
-use hookchain_external::{Dialect, RawOutput};
 use serde_json::{Value, json};
 
-use support::{Run, Sandbox};
+use support::{GUARD, Run, Sandbox};
 
 fn fixtures() -> PathBuf {
     support::fixtures("gemini")
@@ -84,60 +83,28 @@ fn hookchain_test_fires_gemini_hooks_with_gemini_payloads() {
     );
 }
 
-/// The guard as hookchain's projects configure it.
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
-
 /// Every fixture payload through `hookchain hook --agent gemini`, and a force push: each answer
 /// is one Gemini CLI reads without a failure, and the force push comes back as its `deny`.
 #[test]
 fn hook_agent_gemini_answers_every_fixture_payload_in_a_form_gemini_reads() {
     let sandbox = Sandbox::new("gemini", "project");
     std::fs::write(sandbox.project().join("hookchain.yaml"), GUARD).unwrap();
-    let cwd = sandbox.project().display().to_string();
-    let mut payloads: Vec<PathBuf> = std::fs::read_dir(fixtures().join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    payloads.sort();
-    let mut force_push = None;
-    for path in &payloads {
-        let mut payload: Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        payload["cwd"] = Value::from(cwd.as_str());
-        if path.ends_with("BeforeTool.json") {
-            let mut push = payload.clone();
-            push["tool_input"]["command"] = Value::from("git push --force origin main");
-            force_push = Some(push);
-        }
-        let event = payload["hook_event_name"].as_str().unwrap().to_owned();
-        let run = sandbox.run(&["hook", "--agent", "gemini"], &payload.to_string());
-        let Some(point) = points::resolve(&event).map(|p| p.name) else {
-            // An event with no point (`BeforeToolSelection`): the hook fails open, as Gemini CLI
-            // takes a failed hook — never a block.
-            assert!(run.code != 2 && run.out.is_empty(), "{event}: {run:?}");
-            continue;
-        };
-        let raw = RawOutput {
-            exit_code: Some(run.code),
-            stdout: run.out.clone().into_bytes(),
-            stderr: run.err.clone().into_bytes(),
-        };
-        let answer = read_answer(Dialect::Gemini, point, &event, &raw);
-        assert!(
-            answer.is_ok(),
-            "{}: Gemini CLI would count {run:?} as failed: {answer:?}",
-            path.display()
-        );
-    }
-    let push = force_push.expect("the fixtures have BeforeTool.json");
+    // An event with no point (`BeforeToolSelection`) fails open, as Gemini CLI takes a failed hook.
+    let push = support::hook_every_payload(
+        &sandbox,
+        "gemini",
+        Dialect::Gemini,
+        "BeforeTool",
+        "Gemini CLI",
+    );
     let run = sandbox.run(&["hook", "--agent", "gemini"], &push.to_string());
-    let raw = RawOutput {
-        exit_code: Some(run.code),
-        stdout: run.out.clone().into_bytes(),
-        stderr: run.err.clone().into_bytes(),
-    };
-    let answer = read_answer(Dialect::Gemini, "intercept_tool_call", "BeforeTool", &raw)
-        .unwrap_or_else(|e| panic!("Gemini CLI would count {run:?} as failed: {e}"));
+    let answer = read_answer(
+        Dialect::Gemini,
+        "intercept_tool_call",
+        "BeforeTool",
+        &run.raw(),
+    )
+    .unwrap_or_else(|e| panic!("Gemini CLI would count {run:?} as failed: {e}"));
     assert!(
         matches!(&answer.verdict, Verdict::Block(reason) if !reason.is_empty()),
         "{run:?} read as {answer:?}"

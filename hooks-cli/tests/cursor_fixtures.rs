@@ -18,9 +18,7 @@ mod support;
 
 use serde_json::{Value, json};
 
-use support::Sandbox;
-
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
+use support::{GUARD, Sandbox};
 
 /// A copy of the fixtures and an empty home directory.
 fn sandbox() -> Sandbox {

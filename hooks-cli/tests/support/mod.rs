@@ -8,8 +8,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use hookchain_core::points;
+use hookchain_external::{Dialect, RawOutput};
 use serde_json::Value;
 use tempfile::TempDir;
+
+/// The destructive-commands guard as hookchain's projects configure it.
+pub(crate) const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
 
 /// The fixtures of `agent` (`codex`, `gemini`, `cursor`, `copilot`), in the source tree.
 pub(crate) fn fixtures(agent: &str) -> PathBuf {
@@ -66,6 +71,15 @@ impl Run {
     pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.out)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+
+    /// The run as a hook process's output, for a host's reading of answers.
+    pub(crate) fn raw(&self) -> RawOutput {
+        RawOutput {
+            exit_code: Some(self.code),
+            stdout: self.out.clone().into_bytes(),
+            stderr: self.err.clone().into_bytes(),
+        }
     }
 }
 
@@ -162,4 +176,49 @@ impl Sandbox {
         ]);
         self.run(&args, "")
     }
+}
+
+/// Every fixture payload of `agent` (`payloads/*.json`, in name order), its `cwd` the project,
+/// through `hookchain hook --agent AGENT` in `sandbox`: an event with no point fails open (no
+/// exit 2, nothing on stdout, as the host takes a failed hook); every other answer reads back
+/// without a failure as `dialect` reads answers (`host` names the agent in the messages).
+/// Gives back the payload of `tool_event`'s fixture with its command a force push.
+pub(crate) fn hook_every_payload(
+    sandbox: &Sandbox,
+    agent: &str,
+    dialect: Dialect,
+    tool_event: &str,
+    host: &str,
+) -> Value {
+    let cwd = sandbox.project().display().to_string();
+    let mut payloads: Vec<PathBuf> = std::fs::read_dir(fixtures(agent).join("payloads"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    payloads.sort();
+    let mut force_push = None;
+    for path in &payloads {
+        let mut payload: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        payload["cwd"] = Value::from(cwd.as_str());
+        if path.ends_with(format!("{tool_event}.json")) {
+            let mut push = payload.clone();
+            push["tool_input"]["command"] = Value::from("git push --force origin main");
+            force_push = Some(push);
+        }
+        let event = payload["hook_event_name"].as_str().unwrap().to_owned();
+        let run = sandbox.run(&["hook", "--agent", agent], &payload.to_string());
+        let Some(point) = points::resolve(&event).map(|p| p.name) else {
+            assert!(run.code != 2 && run.out.is_empty(), "{event}: {run:?}");
+            continue;
+        };
+        let answer =
+            hookchain_external::wire::agents::read_answer(dialect, point, &event, &run.raw());
+        assert!(
+            answer.is_ok(),
+            "{}: {host} would count {run:?} as failed: {answer:?}",
+            path.display()
+        );
+    }
+    force_push.unwrap_or_else(|| panic!("the fixtures have {tool_event}.json"))
 }
