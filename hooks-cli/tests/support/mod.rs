@@ -1,7 +1,7 @@
-//! What the agent-fixture tests of the `hookchain` binary share: temporary directories, a copy
+//! What the tests of the `hookchain` binary under an agent share: temporary directories, a copy
 //! of an agent's fixtures (`tests/fixtures/agents/AGENT/`), the binary run with a temporary home
-//! directory (`HOME`), and fixture payloads with their `cwd` rewritten. Each test program
-//! declares it with `mod support;` and uses some of it.
+//! directory (`HOME`), fixture payloads with their `cwd` rewritten, and the guest check of every
+//! fixture payload. Each test program declares it with `mod support;` and uses some of it.
 #![allow(dead_code)]
 
 use std::io::Write;
