@@ -96,10 +96,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use std::sync::Arc;
-
 use hookchain_core::suggest::closest;
-use hookchain_core::{ConfigError, ConfigSource, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -107,7 +105,7 @@ use crate::claude::{Events, syntax};
 use crate::config::Config;
 use crate::entry::{Entry, FileContext, Loaded, at, json_kind};
 use crate::hookchain_file::untrusted;
-use crate::position::locate_json;
+use crate::load::read_agent_json;
 use hookchain_external::Dialect;
 use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
@@ -710,17 +708,10 @@ impl Config {
         scope: Scope,
         priority: i32,
     ) -> Result<Config, ConfigError> {
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate_json(&located, path)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::Cursor,
-        };
-        let config = Config::of_hooks(source_name, read(&cx, &text, scope, priority)?);
+        let loaded = read_agent_json(text, source_name, Dialect::Cursor, |cx, text| {
+            read(cx, text, scope, priority)
+        })?;
+        let config = Config::of_hooks(source_name, loaded);
         Ok(if scope == Scope::Project {
             untrusted(config, true)
         } else {
