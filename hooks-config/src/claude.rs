@@ -917,24 +917,48 @@ fn interpolate(value: &str, allowed: &[String]) -> String {
 /// plugin's directory (the one holding `hooks/hooks.json`), and `CLAUDE_PLUGIN_DATA`, its
 /// persistent data directory, `~/.claude/plugins/data/<plugin>` (not created here).
 pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
-    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
-    let root = path
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let name = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plugin".to_owned());
-    let data = match crate::file::home_dir() {
-        Some(home) => home.join(".claude").join("plugins").join("data").join(name),
-        None => root.join(".data"),
-    };
+    let root = plugin_root(file);
+    let data = plugin_data(&root, ".claude");
     BTreeMap::from([
         ("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()),
         ("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()),
     ])
+}
+
+/// The directory of the plugin (or extension) whose hooks file is `file`, the one holding
+/// `hooks/hooks.json`, made absolute (`.` when the path has no such parent). Claude Code's
+/// plugins, Codex's plugins and Gemini CLI's extensions lay their hooks out alike.
+pub(crate) fn plugin_root(file: &str) -> PathBuf {
+    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
+    path.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The persistent data directory of the plugin in `root`: `~/<agent_dir>/plugins/data/<plugin>`
+/// (`agent_dir` `.claude` or `.codex`), `<plugin>` the name of `root` (`plugin` when it has
+/// none); `root/.data` with no home directory. Not created here.
+pub(crate) fn plugin_data(root: &Path, agent_dir: &str) -> PathBuf {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plugin".to_owned());
+    match crate::file::home_dir() {
+        Some(home) => home.join(agent_dir).join("plugins").join("data").join(name),
+        None => root.join(".data"),
+    }
+}
+
+/// The plugin directory of a `hooks/hooks.json`: for `<root>/hooks/hooks.json`, `<root>`
+/// (empty for a relative `hooks/hooks.json`); `None` for any other path.
+pub(crate) fn plugin_hooks_root(path: &Path) -> Option<&Path> {
+    if path.file_name().is_none_or(|n| n != "hooks.json") {
+        return None;
+    }
+    path.parent()
+        .filter(|dir| dir.file_name().is_some_and(|d| d == "hooks"))
+        .and_then(Path::parent)
 }
 
 /// `true` for the user's own settings, `~/<config_dir>/settings*.json` (`~/.claude/…`).

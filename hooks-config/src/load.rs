@@ -528,11 +528,7 @@ fn is_copilot_hooks(path: &Path) -> bool {
 
 /// `true` for a Claude Code plugin's `hooks/hooks.json`.
 fn is_plugin_hooks(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "hooks.json")
-        && path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|d| d == "hooks")
+    claude::plugin_hooks_root(path).is_some()
 }
 
 /// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.
