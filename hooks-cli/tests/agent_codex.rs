@@ -9,32 +9,12 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use hookchain_external::Dialect;
 use hookchain_external::answer::Verdict;
 use hookchain_external::wire::agents::read_answer;
 use serde_json::{Value, json};
 
-use support::{GUARD, Run, Sandbox};
-
-fn fixtures() -> PathBuf {
-    support::fixtures("codex")
-}
-
-/// `hookchain --config CONFIG --accept-hooks test EVENT --payload-file PAYLOAD --json` in a
-/// sandbox of the fixtures, the payload's `cwd` the project's copy.
-fn test(sandbox: &Sandbox, config: &str, event: &str, payload: &Path) -> (Run, Value) {
-    let config = sandbox.project().join(config).display().to_string();
-    let payload = support::with_cwd(payload, &sandbox.project());
-    let run = sandbox.test(&config, None, event, &payload);
-    let json = run.json();
-    (run, json)
-}
-
-fn payload_file(name: &str) -> PathBuf {
-    fixtures().join("payloads").join(format!("{name}.json"))
-}
+use support::{GUARD, Sandbox};
 
 /// `hookchain test` with Codex's event names and Codex's payloads fires the project's Codex
 /// hooks as Codex would: `deny_rm.sh` blocks the `rm -rf` payload (exit code 2, the reason
@@ -44,11 +24,10 @@ fn payload_file(name: &str) -> PathBuf {
 #[test]
 fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
     let sandbox = Sandbox::new("codex", "project");
-    let (run, json) = test(
-        &sandbox,
+    let (run, json) = sandbox.test_file(
         ".codex/hooks.json",
         "PreToolUse",
-        &payload_file("PreToolUse"),
+        &sandbox.payload_file("PreToolUse"),
     );
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(json["outcome"], "blocked", "{json}");
@@ -57,11 +36,10 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "recursive forced delete is not allowed in this repository"
     );
 
-    let (run, json) = test(
-        &sandbox,
+    let (run, json) = sandbox.test_file(
         ".codex/hooks.json",
         "PreToolUse",
-        &payload_file("PreToolUse.npm_install"),
+        &sandbox.payload_file("PreToolUse.npm_install"),
     );
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -70,21 +48,19 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "{json}"
     );
 
-    let (_, json) = test(
-        &sandbox,
+    let (_, json) = sandbox.test_file(
         ".codex/hooks.json",
         "UserPromptSubmit",
-        &payload_file("UserPromptSubmit"),
+        &sandbox.payload_file("UserPromptSubmit"),
     );
     assert_eq!(json["context"], json!(["Answer in English."]), "{json}");
 
     // `Interrupt` is the end of a turn the user canceled: the config.toml's hook says its
     // `systemMessage`.
-    let (run, json) = test(
-        &sandbox,
+    let (run, json) = sandbox.test_file(
         ".codex/config.toml",
         "Interrupt",
-        &payload_file("Interrupt"),
+        &sandbox.payload_file("Interrupt"),
     );
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
@@ -102,7 +78,7 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "tool_use_id": "c"
     });
     std::fs::write(&push, text.to_string()).unwrap();
-    let (run, json) = test(&sandbox, ".codex/config.toml", "PreToolUse", &push);
+    let (run, json) = sandbox.test_file(".codex/config.toml", "PreToolUse", &push);
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
         json["reason"],

@@ -9,32 +9,12 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use hookchain_external::Dialect;
 use hookchain_external::answer::Verdict;
 use hookchain_external::wire::agents::read_answer;
 use serde_json::{Value, json};
 
-use support::{GUARD, Run, Sandbox};
-
-fn fixtures() -> PathBuf {
-    support::fixtures("gemini")
-}
-
-/// `hookchain --config CONFIG --accept-hooks test EVENT --payload-file PAYLOAD --json` in a
-/// sandbox of the fixtures, the payload's `cwd` the project's copy.
-fn test(sandbox: &Sandbox, config: &str, event: &str, payload: &Path) -> (Run, Value) {
-    let config = sandbox.project().join(config).display().to_string();
-    let payload = support::with_cwd(payload, &sandbox.project());
-    let run = sandbox.test(&config, None, event, &payload);
-    let json = run.json();
-    (run, json)
-}
-
-fn payload_file(name: &str) -> PathBuf {
-    fixtures().join("payloads").join(format!("{name}.json"))
-}
+use support::{GUARD, Sandbox};
 
 /// `hookchain test` with Gemini CLI's event names and payloads fires the project's hooks as
 /// Gemini CLI would: `shell_guard.sh` denies the `rm -rf` payload (exit code 2, its reason),
@@ -44,12 +24,8 @@ fn payload_file(name: &str) -> PathBuf {
 fn hookchain_test_fires_gemini_hooks_with_gemini_payloads() {
     let sandbox = Sandbox::new("gemini", "project");
     let settings = ".gemini/settings.json";
-    let (run, json) = test(
-        &sandbox,
-        settings,
-        "BeforeTool",
-        &payload_file("BeforeTool"),
-    );
+    let (run, json) =
+        sandbox.test_file(settings, "BeforeTool", &sandbox.payload_file("BeforeTool"));
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(json["outcome"], "blocked", "{json}");
     assert_eq!(
@@ -57,11 +33,10 @@ fn hookchain_test_fires_gemini_hooks_with_gemini_payloads() {
         "recursive forced delete is not allowed in this repository"
     );
 
-    let (run, json) = test(
-        &sandbox,
+    let (run, json) = sandbox.test_file(
         settings,
         "BeforeTool",
-        &payload_file("BeforeTool.npm_install"),
+        &sandbox.payload_file("BeforeTool.npm_install"),
     );
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -70,11 +45,10 @@ fn hookchain_test_fires_gemini_hooks_with_gemini_payloads() {
         "{json}"
     );
 
-    let (_, json) = test(
-        &sandbox,
+    let (_, json) = sandbox.test_file(
         settings,
         "BeforeAgent",
-        &payload_file("BeforeAgent"),
+        &sandbox.payload_file("BeforeAgent"),
     );
     assert_eq!(
         json["context"],

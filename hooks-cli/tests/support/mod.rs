@@ -120,6 +120,7 @@ pub(crate) struct Sandbox {
     pub(crate) home: TempDir,
     /// The copy of the agent's fixture directory.
     pub(crate) root: TempDir,
+    agent: String,
     project: PathBuf,
 }
 
@@ -134,6 +135,7 @@ impl Sandbox {
         Sandbox {
             home,
             root,
+            agent: agent.to_owned(),
             project,
         }
     }
@@ -175,6 +177,23 @@ impl Sandbox {
             "--json",
         ]);
         self.run(&args, "")
+    }
+
+    /// The agent's fixture payload `payloads/NAME.json`, in the source tree.
+    pub(crate) fn payload_file(&self, name: &str) -> PathBuf {
+        fixtures(&self.agent)
+            .join("payloads")
+            .join(format!("{name}.json"))
+    }
+
+    /// [`test`](Self::test) with the project's `config` (approved by `--accept-hooks`) on the
+    /// JSON payload in the file `payload`, its `cwd` the project: the run and its stdout as JSON.
+    pub(crate) fn test_file(&self, config: &str, event: &str, payload: &Path) -> (Run, Value) {
+        let config = self.project.join(config).display().to_string();
+        let payload = with_cwd(payload, &self.project);
+        let run = self.test(&config, None, event, &payload);
+        let json = run.json();
+        (run, json)
     }
 }
 
