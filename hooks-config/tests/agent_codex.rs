@@ -12,7 +12,6 @@ use std::path::PathBuf;
 
 use hookchain::Flow;
 use hookchain::config::Config;
-use hookchain::consent::{Consent, ConsentStatus};
 use hookchain::points::{
     InterceptToolCall, OnStop, PermissionRequest, SessionStart, ToolCall, TransformToolResult,
     TransformUserInput, TurnEnd, TurnEndEvent, TurnEnded,
@@ -23,7 +22,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use support::{agent_fixtures, agent_payload, copy_dir, make_executable, registry, temp_dir};
+use support::{
+    agent_fixtures, agent_payload, assert_consent_pins_script, copy_dir, make_executable, registry,
+    temp_dir,
+};
 
 /// The fixtures, in the repository.
 fn fixtures() -> PathBuf {
@@ -449,22 +451,7 @@ fn a_plugin_runs_its_scripts_from_its_root() {
 fn consent_pins_a_codex_script_by_content() {
     let codex = Codex::new();
     let config = Config::load(codex.project.join(".codex/hooks.json")).unwrap();
-    let hook = config
-        .external_hooks()
-        .iter()
-        .find(|h| h.transport.target().contains("deny_rm.sh"))
-        .unwrap()
-        .clone();
-    let mut consent = Consent::in_memory();
-    consent.approve(&hook).unwrap();
-    assert_eq!(consent.status(&hook), ConsentStatus::Approved);
-    let script = codex.project.join(".codex/hooks/deny_rm.sh");
-    let text = std::fs::read_to_string(&script).unwrap();
-    std::fs::write(&script, text.replace("exit 0", "exit 0 # edited")).unwrap();
-    assert!(matches!(
-        consent.status(&hook),
-        ConsentStatus::Drifted { .. }
-    ));
+    assert_consent_pins_script(&config, &codex.project.join(".codex/hooks/deny_rm.sh"));
 }
 
 /// Forms of public Codex files (`forms/.codex/hooks.json`, see the README): a dispatcher found

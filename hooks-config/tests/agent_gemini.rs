@@ -13,7 +13,6 @@ mod support;
 use std::path::PathBuf;
 
 use hookchain::config::Config;
-use hookchain::consent::{Consent, ConsentStatus};
 use hookchain::points::{
     BeforeCompaction, InterceptToolCall, Level, Notification, NotificationKind, Notify, OnStop,
     SessionStart, ToolCall, TransformToolResult, TransformUserInput,
@@ -25,7 +24,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use support::{agent_fixtures, agent_payload, copy_dir, make_executable, registry, temp_dir};
+use support::{
+    agent_fixtures, agent_payload, assert_consent_pins_script, copy_dir, make_executable, registry,
+    temp_dir,
+};
 
 /// The fixtures, in the repository.
 fn fixtures() -> PathBuf {
@@ -396,22 +398,10 @@ fn what_gemini_ignores_is_said() {
 fn consent_pins_a_gemini_script_by_content() {
     let gemini = Gemini::new();
     let config = Config::load(gemini.settings()).unwrap();
-    let hook = config
-        .external_hooks()
-        .iter()
-        .find(|h| h.transport.target().contains("shell_guard.sh"))
-        .unwrap()
-        .clone();
-    let mut consent = Consent::in_memory();
-    consent.approve(&hook).unwrap();
-    assert_eq!(consent.status(&hook), ConsentStatus::Approved);
-    let script = gemini.project.join(".gemini/hooks/shell_guard.sh");
-    let text = std::fs::read_to_string(&script).unwrap();
-    std::fs::write(&script, text.replace("exit 0", "exit 0 # edited")).unwrap();
-    assert!(matches!(
-        consent.status(&hook),
-        ConsentStatus::Drifted { .. }
-    ));
+    assert_consent_pins_script(
+        &config,
+        &gemini.project.join(".gemini/hooks/shell_guard.sh"),
+    );
 }
 
 /// Forms of public Gemini CLI files (`forms/.gemini/settings.json`, see the README): Gemini

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy};
+use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
 use hookchain::{Hooks, HooksBuilder};
 use hookchain_external::Dialect;
 use hookchain_external::wire::agents::payload_from_agent;
@@ -83,4 +83,25 @@ where
     let map = payload_from_agent(dialect, &event, &map);
     let value = value_from_payload::<P>(&[Dialect::ClaudeCode], Value::Object(map), None);
     serde_json::from_value(value).unwrap()
+}
+
+/// Consent pins the hook of `config` whose command names the file `script` to the script's
+/// content: approved, it is approved; `script` edited (its `exit 0` marked), it has drifted.
+pub(crate) fn assert_consent_pins_script(config: &Config, script: &Path) {
+    let name = script.file_name().unwrap().to_string_lossy().into_owned();
+    let hook = config
+        .external_hooks()
+        .iter()
+        .find(|h| h.transport.target().contains(&name))
+        .unwrap()
+        .clone();
+    let mut consent = Consent::in_memory();
+    consent.approve(&hook).unwrap();
+    assert_eq!(consent.status(&hook), ConsentStatus::Approved);
+    let text = std::fs::read_to_string(script).unwrap();
+    std::fs::write(script, text.replace("exit 0", "exit 0 # edited")).unwrap();
+    assert!(matches!(
+        consent.status(&hook),
+        ConsentStatus::Drifted { .. }
+    ));
 }
