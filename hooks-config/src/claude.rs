@@ -190,15 +190,8 @@ pub(crate) fn read(
 ) -> Result<Loaded, ConfigError> {
     let settings: Settings = serde_json::from_str(text).map_err(|e| syntax(cx.file, &e))?;
     let mut loaded = Loaded::default();
-    if let Some(disable) = settings.disable_all_hooks {
-        let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
-        if cx.boolean("`disableAllHooks`", &disable, &path)? {
-            loaded.warnings.push(format!(
-                "{}: `disableAllHooks` is true: none of its hooks runs",
-                cx.place(&path)
-            ));
-            return Ok(loaded);
-        }
+    if all_hooks_disabled(cx, settings.disable_all_hooks.as_ref(), &mut loaded)? {
+        return Ok(loaded);
     }
     let place = Place::of(cx.file, ".claude", plugin_env.clone());
     let events = settings.hooks.map(|e| e.0).unwrap_or_default();
@@ -923,6 +916,28 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
         ("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()),
         ("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()),
     ])
+}
+
+/// `true` when a file's `disableAllHooks` (Claude Code's key, which Copilot reads too) is
+/// `true`: none of the file's hooks runs, and `loaded` gets a warning saying so. A value that is
+/// not a boolean is an error.
+pub(crate) fn all_hooks_disabled(
+    cx: &FileContext<'_>,
+    disable: Option<&Value>,
+    loaded: &mut Loaded,
+) -> Result<bool, ConfigError> {
+    let Some(disable) = disable else {
+        return Ok(false);
+    };
+    let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
+    let disabled = cx.boolean("`disableAllHooks`", disable, &path)?;
+    if disabled {
+        loaded.warnings.push(format!(
+            "{}: `disableAllHooks` is true: none of its hooks runs",
+            cx.place(&path)
+        ));
+    }
+    Ok(disabled)
 }
 
 /// The directory of the plugin (or extension) whose hooks file is `file`, the one holding
