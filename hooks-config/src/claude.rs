@@ -330,22 +330,9 @@ pub(crate) fn read_events_with(
             continue;
         };
         let point = point.name;
-        let groups = match groups {
-            Value::Null => continue,
-            Value::Array(groups) => groups,
-            other => {
-                let error = cx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of matchers (`[{{\"matcher\": ..., \"hooks\": [...]}}]`), \
-                         found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &cx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"matchers (`[{"matcher": ..., "hooks": [...]}]`)"#;
+        let Some(groups) = cx.event_list(&event, &path, point, groups, expected, loaded) else {
+            continue;
         };
         let reads_matcher = shape
             .matcher_events

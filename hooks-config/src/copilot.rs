@@ -203,22 +203,10 @@ pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigErr
             continue;
         };
         let point = point.name;
-        let entries = match entries {
-            Value::Null => continue,
-            Value::Array(entries) => entries,
-            other => {
-                let error = ecx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of hooks (`[{{\"type\": \"command\", \"bash\": ...}}]`), \
-                         found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &ecx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"hooks (`[{"type": "command", "bash": ...}]`)"#;
+        let Some(entries) = ecx.event_list(&event, &path, point, entries, expected, &mut loaded)
+        else {
+            continue;
         };
         for (n, entry) in entries.iter().enumerate() {
             let path = at(&path, n);

@@ -256,21 +256,9 @@ pub(crate) fn read(
         let Some(point) = point_of(cx, &event, &path, &mut loaded.warnings) else {
             continue;
         };
-        let hooks = match hooks {
-            Value::Null => continue,
-            Value::Array(hooks) => hooks,
-            other => {
-                let error = cx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of hooks (`[{{\"command\": ...}}]`), found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &cx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"hooks (`[{"command": ...}]`)"#;
+        let Some(hooks) = cx.event_list(&event, &path, point, hooks, expected, &mut loaded) else {
+            continue;
         };
         for (h, hook) in hooks.iter().enumerate() {
             let path = at(&path, h);
