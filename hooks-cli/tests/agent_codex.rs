@@ -7,125 +7,14 @@
 //! directories.
 #![cfg(unix)]
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod support;
 
-use hookchain_core::points;
+use hookchain_external::Dialect;
 use hookchain_external::answer::Verdict;
 use hookchain_external::wire::agents::read_answer;
-use hookchain_external::{Dialect, RawOutput};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/codex")
-}
-
-fn temp() -> TempDir {
-    let base = std::env::temp_dir().canonicalize().unwrap();
-    tempfile::Builder::new()
-        .prefix("hookchain-")
-        .tempdir_in(base)
-        .unwrap()
-}
-
-/// `from` copied into `to`, file modes kept.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// A home directory and a copy of the fixtures' project, removed when dropped.
-struct Sandbox {
-    home: TempDir,
-    project: TempDir,
-}
-
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        let sandbox = Sandbox {
-            home: temp(),
-            project: temp(),
-        };
-        copy_dir(&fixtures().join("project"), sandbox.project.path());
-        std::fs::create_dir_all(sandbox.home.path().join(".config/hookchain")).unwrap();
-        sandbox
-    }
-
-    fn run(&self, args: &[&str], stdin: &str) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
-            .args(args)
-            .current_dir(self.project.path())
-            .env("HOME", self.home.path())
-            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            out: String::from_utf8_lossy(&output.stdout).into_owned(),
-            err: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-
-    /// `hookchain --config CONFIG --accept-hooks test EVENT --payload-file PAYLOAD --json`,
-    /// the payload's `cwd` the project's copy.
-    fn test(&self, config: &str, event: &str, payload: &Path) -> (Run, Value) {
-        let config = self.project.path().join(config).display().to_string();
-        let mut json: Value =
-            serde_json::from_str(&std::fs::read_to_string(payload).unwrap()).unwrap();
-        json["cwd"] = Value::from(self.project.path().display().to_string());
-        let copy = self.home.path().join("payload.json");
-        std::fs::write(&copy, json.to_string()).unwrap();
-        let payload = copy.display().to_string();
-        let run = self.run(
-            &[
-                "--config",
-                &config,
-                "--accept-hooks",
-                "test",
-                event,
-                "--payload-file",
-                &payload,
-                "--json",
-            ],
-            "",
-        );
-        let json =
-            serde_json::from_str(&run.out).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"));
-        (run, json)
-    }
-}
-
-fn payload_file(name: &str) -> PathBuf {
-    fixtures().join("payloads").join(format!("{name}.json"))
-}
+use support::{GUARD, Sandbox};
 
 /// `hookchain test` with Codex's event names and Codex's payloads fires the project's Codex
 /// hooks as Codex would: `deny_rm.sh` blocks the `rm -rf` payload (exit code 2, the reason
@@ -134,11 +23,11 @@ fn payload_file(name: &str) -> PathBuf {
 /// tool `exec_command`.
 #[test]
 fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
-    let sandbox = Sandbox::new();
-    let (run, json) = sandbox.test(
+    let sandbox = Sandbox::new("codex", "project");
+    let (run, json) = sandbox.test_file(
         ".codex/hooks.json",
         "PreToolUse",
-        &payload_file("PreToolUse"),
+        &sandbox.payload_file("PreToolUse"),
     );
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(json["outcome"], "blocked", "{json}");
@@ -147,10 +36,10 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "recursive forced delete is not allowed in this repository"
     );
 
-    let (run, json) = sandbox.test(
+    let (run, json) = sandbox.test_file(
         ".codex/hooks.json",
         "PreToolUse",
-        &payload_file("PreToolUse.npm_install"),
+        &sandbox.payload_file("PreToolUse.npm_install"),
     );
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -159,19 +48,19 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "{json}"
     );
 
-    let (_, json) = sandbox.test(
+    let (_, json) = sandbox.test_file(
         ".codex/hooks.json",
         "UserPromptSubmit",
-        &payload_file("UserPromptSubmit"),
+        &sandbox.payload_file("UserPromptSubmit"),
     );
     assert_eq!(json["context"], json!(["Answer in English."]), "{json}");
 
     // `Interrupt` is the end of a turn the user canceled: the config.toml's hook says its
     // `systemMessage`.
-    let (run, json) = sandbox.test(
+    let (run, json) = sandbox.test_file(
         ".codex/config.toml",
         "Interrupt",
-        &payload_file("Interrupt"),
+        &sandbox.payload_file("Interrupt"),
     );
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
@@ -181,7 +70,7 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "{json}"
     );
 
-    let push = sandbox.project.path().join("push.json");
+    let push = sandbox.project().join("push.json");
     let text = json!({
         "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": "/work/project",
         "hook_event_name": "PreToolUse", "model": "gpt-5-codex", "permission_mode": "default",
@@ -189,7 +78,7 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
         "tool_use_id": "c"
     });
     std::fs::write(&push, text.to_string()).unwrap();
-    let (run, json) = sandbox.test(".codex/config.toml", "PreToolUse", &push);
+    let (run, json) = sandbox.test_file(".codex/config.toml", "PreToolUse", &push);
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
         json["reason"],
@@ -197,61 +86,24 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
     );
 }
 
-/// The guard as hookchain's projects configure it.
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
-
 /// Every fixture payload through `hookchain hook --agent codex`, and a force push: each answer
 /// is one Codex accepts (read back as Codex reads answers, it is no failed hook), and the force
 /// push comes back as Codex's block.
 #[test]
 fn hook_agent_codex_answers_every_fixture_payload_in_a_form_codex_accepts() {
-    let sandbox = Sandbox::new();
-    std::fs::write(sandbox.project.path().join("hookchain.yaml"), GUARD).unwrap();
-    let cwd = sandbox.project.path().display().to_string();
-    let mut payloads: Vec<PathBuf> = std::fs::read_dir(fixtures().join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    payloads.sort();
-    let mut force_push = None;
-    for path in &payloads {
-        let mut payload: Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        payload["cwd"] = Value::from(cwd.as_str());
-        if path.ends_with("PreToolUse.json") {
-            let mut push = payload.clone();
-            push["tool_input"]["command"] = Value::from("git push --force origin main");
-            force_push = Some(push);
-        }
-        let event = payload["hook_event_name"].as_str().unwrap().to_owned();
-        let run = sandbox.run(&["hook", "--agent", "codex"], &payload.to_string());
-        let Some(point) = points::resolve(&event).map(|p| p.name) else {
-            // An event with no point (`StopFailure`): the hook fails open, as Codex takes a
-            // failed hook — never a block.
-            assert!(run.code != 2 && run.out.is_empty(), "{event}: {run:?}");
-            continue;
-        };
-        let raw = RawOutput {
-            exit_code: Some(run.code),
-            stdout: run.out.clone().into_bytes(),
-            stderr: run.err.clone().into_bytes(),
-        };
-        let answer = read_answer(Dialect::Codex, point, &event, &raw);
-        assert!(
-            answer.is_ok(),
-            "{}: Codex would reject {run:?}: {answer:?}",
-            path.display()
-        );
-    }
-    let push = force_push.expect("the fixtures have PreToolUse.json");
+    let sandbox = Sandbox::new("codex", "project");
+    std::fs::write(sandbox.project().join("hookchain.yaml"), GUARD).unwrap();
+    // An event with no point (`StopFailure`) fails open, as Codex takes a failed hook.
+    let push =
+        support::hook_every_payload(&sandbox, "codex", Dialect::Codex, "PreToolUse", "Codex");
     let run = sandbox.run(&["hook", "--agent", "codex"], &push.to_string());
-    let raw = RawOutput {
-        exit_code: Some(run.code),
-        stdout: run.out.clone().into_bytes(),
-        stderr: run.err.clone().into_bytes(),
-    };
-    let answer = read_answer(Dialect::Codex, "intercept_tool_call", "PreToolUse", &raw)
-        .unwrap_or_else(|e| panic!("Codex would reject {run:?}: {e}"));
+    let answer = read_answer(
+        Dialect::Codex,
+        "intercept_tool_call",
+        "PreToolUse",
+        &run.raw(),
+    )
+    .unwrap_or_else(|e| panic!("Codex would reject {run:?}: {e}"));
     assert!(
         matches!(&answer.verdict, Verdict::Block(reason) if !reason.is_empty()),
         "{run:?} read as {answer:?}"

@@ -8,46 +8,19 @@
 //! runs with a temporary home: the user's own is never read or written.
 #![cfg(unix)]
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use hookchain::HooksBuilder;
 use hookchain::cli::{self, EXIT_BLOCKED, EXIT_OK};
 use serde_json::Value;
-use tempfile::TempDir;
+
+use support::{Run, copy_dir, hookchain, temp};
 
 /// The fixtures of Copilot, in the source tree.
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/copilot")
-}
-
-fn temp() -> TempDir {
-    let base = std::env::temp_dir().canonicalize().unwrap();
-    tempfile::Builder::new()
-        .prefix("hookchain-")
-        .tempdir_in(base)
-        .unwrap()
-}
-
-/// Copies `from` into `to`, recursively, file modes kept.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
+    support::fixtures("copilot")
 }
 
 /// `hookchain --config FILE --consent-file … ARGS`, in process.
@@ -71,11 +44,12 @@ fn run(config: &Path, consent: &Path, args: &[&str]) -> Run {
 
 /// A fixture payload, written into `dir` with `dir` as its `cwd` (the hooks run there).
 fn payload(dir: &Path, name: &str) -> String {
-    let text = std::fs::read_to_string(fixtures().join("payloads").join(name)).unwrap();
-    let mut json: Value = serde_json::from_str(&text).unwrap();
-    json["cwd"] = Value::from(dir.display().to_string());
     let path = dir.join(name);
-    std::fs::write(&path, json.to_string()).unwrap();
+    std::fs::write(
+        &path,
+        support::with_cwd(&fixtures().join("payloads").join(name), dir),
+    )
+    .unwrap();
     path.display().to_string()
 }
 
@@ -84,7 +58,7 @@ fn payload(dir: &Path, name: &str) -> String {
 #[test]
 fn hookchain_test_reads_copilots_events_and_payloads() {
     let dir = temp();
-    copy_tree(&fixtures().join("repo"), &dir.path().join("repo"));
+    copy_dir(&fixtures().join("repo"), &dir.path().join("repo"));
     let hooks = dir.path().join("repo/.github/hooks");
     let consent = dir.path().join("approved-hooks.json");
     let guard = hooks.join("guard.json");
@@ -249,31 +223,11 @@ fn the_guest_answers_every_fixture_payload_in_copilots_form() {
         ("notification.json", "notification", None),
     ];
     for (file, event, given) in cases {
-        let text = std::fs::read_to_string(fixtures().join("payloads").join(file)).unwrap();
-        let mut payload: Value = serde_json::from_str(&text).unwrap();
-        payload["cwd"] = Value::from(project.path().display().to_string());
+        let payload = support::with_cwd(&fixtures().join("payloads").join(file), project.path());
         let mut args = vec!["hook", "--agent", "copilot"];
         args.extend(given);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
-            .args(&args)
-            .current_dir(home.path())
-            .env("HOME", home.path())
-            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        let out = String::from_utf8(output.stdout).unwrap();
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "{file}: {out}{err}");
+        let Run { code, out, err } = hookchain(home.path(), home.path(), &args, &payload);
+        assert_eq!(code, 0, "{file}: {out}{err}");
         if out.trim().is_empty() {
             continue;
         }
@@ -309,40 +263,19 @@ fn the_guest_gives_context_where_copilot_reads_it() {
         "hooks:\n  session_start:\n    - command: ./context.sh\n  after_tool_call:\n    - command: ./context.sh\n",
     )
     .unwrap();
-    let hookchain = |args: &[&str], stdin: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
-            .args(args)
-            .current_dir(project.path())
-            .env("HOME", home.path())
-            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let hookchain =
+        |args: &[&str], stdin: &str| hookchain(project.path(), home.path(), args, stdin);
     let approved = hookchain(&["approve", "--all"], "");
-    assert!(approved.status.success(), "{approved:?}");
-    let with_cwd = |name: &str| {
-        let text = std::fs::read_to_string(fixtures().join("payloads").join(name)).unwrap();
-        let mut payload: Value = serde_json::from_str(&text).unwrap();
-        payload["cwd"] = Value::from(project.path().display().to_string());
-        payload.to_string()
-    };
+    assert_eq!(approved.code, 0, "{approved:?}");
+    let with_cwd =
+        |name: &str| support::with_cwd(&fixtures().join("payloads").join(name), project.path());
 
     let child = hookchain(
         &["hook", "--agent", "copilot"],
         &with_cwd("subagentStart.json"),
     );
-    let out = String::from_utf8(child.stdout).unwrap();
-    assert_eq!(child.status.code(), Some(0), "{out}");
+    let out = child.out;
+    assert_eq!(child.code, 0, "{out}");
     let answer: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(
         answer,
@@ -353,10 +286,7 @@ fn the_guest_gives_context_where_copilot_reads_it() {
         &["hook", "--agent", "copilot"],
         &with_cwd("postToolUseFailure.json"),
     );
-    assert_eq!(failure.status.code(), Some(2));
-    assert!(failure.stdout.is_empty());
-    assert_eq!(
-        String::from_utf8(failure.stderr).unwrap(),
-        "read the runbook first\n"
-    );
+    assert_eq!(failure.code, 2);
+    assert!(failure.out.is_empty());
+    assert_eq!(failure.err, "read the runbook first\n");
 }

@@ -14,152 +14,60 @@
 //! the payloads' `/work/project` is rewritten to the copy's project.
 #![cfg(unix)]
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod support;
 
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/cursor")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use support::{GUARD, Sandbox};
 
 /// A copy of the fixtures and an empty home directory.
-struct Sandbox {
-    home: TempDir,
-    root: TempDir,
+fn sandbox() -> Sandbox {
+    Sandbox::new("cursor", "project")
 }
 
-/// What the binary answered.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
+/// The fixture payload `name`, its project directory the copy's.
+fn payload(sandbox: &Sandbox, name: &str) -> String {
+    let text = std::fs::read_to_string(sandbox.root.path().join("payloads").join(name)).unwrap();
+    text.replace("/work/project", &sandbox.project().display().to_string())
 }
 
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.out)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
-    }
-}
-
-fn temp() -> TempDir {
-    let base = std::env::temp_dir().canonicalize().unwrap();
-    tempfile::Builder::new()
-        .prefix("hookchain-")
-        .tempdir_in(base)
-        .unwrap()
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        let sandbox = Sandbox {
-            home: temp(),
-            root: temp(),
-        };
-        copy_tree(&fixtures(), sandbox.root.path());
-        std::fs::create_dir_all(sandbox.home.path().join(".config/hookchain")).unwrap();
-        sandbox
-    }
-
-    fn project(&self) -> PathBuf {
-        self.root.path().join("project")
-    }
-
-    /// The fixture payload `name`, its project directory the copy's.
-    fn payload(&self, name: &str) -> String {
-        let text = std::fs::read_to_string(self.root.path().join("payloads").join(name)).unwrap();
-        text.replace("/work/project", &self.project().display().to_string())
-    }
-
-    fn run(&self, args: &[&str], stdin: &str) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hookchain"))
-            .args(args)
-            .current_dir(self.project())
-            .env("HOME", self.home.path())
-            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            out: String::from_utf8_lossy(&output.stdout).into_owned(),
-            err: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-
-    /// `hookchain test EVENT` on the fixture payload, with the project's Cursor hooks approved.
-    fn test(&self, event: &str, payload: &str) -> Value {
-        let file = self.root.path().join("payload.json");
-        std::fs::write(&file, self.payload(payload)).unwrap();
-        let consent = self.root.path().join("consent.json");
-        let run = self.run(
-            &[
-                "--config",
-                ".cursor/hooks.json",
-                "--consent-file",
-                &consent.display().to_string(),
-                "--accept-hooks",
-                "test",
-                event,
-                "--payload-file",
-                &file.display().to_string(),
-                "--json",
-            ],
-            "",
-        );
-        run.json()
-    }
+/// `hookchain test EVENT` on the fixture payload, with the project's Cursor hooks approved.
+fn test(sandbox: &Sandbox, event: &str, name: &str) -> Value {
+    let consent = sandbox.root.path().join("consent.json");
+    sandbox
+        .test(
+            ".cursor/hooks.json",
+            Some(&consent),
+            event,
+            &payload(sandbox, name),
+        )
+        .json()
 }
 
 /// Host: Cursor's own payloads fire the project's Cursor hooks, read as Cursor reads them.
 #[test]
 fn hookchain_test_runs_cursor_hooks_on_cursor_payloads() {
-    let sandbox = Sandbox::new();
-    let shell = sandbox.test("beforeShellExecution", "beforeShellExecution.json");
+    let sandbox = sandbox();
+    let shell = test(
+        &sandbox,
+        "beforeShellExecution",
+        "beforeShellExecution.json",
+    );
     assert_eq!(shell["outcome"], "blocked", "{shell}");
     assert_eq!(
         shell["reason"],
         "rm -rf is not allowed in this repository; delete specific files instead."
     );
-    let mcp = sandbox.test("beforeMCPExecution", "beforeMCPExecution.json");
+    let mcp = test(&sandbox, "beforeMCPExecution", "beforeMCPExecution.json");
     assert_eq!(
         mcp["reason"], "Destructive SQL through MCP is not allowed; use a read-only query.",
         "{mcp}"
     );
-    let prompt = sandbox.test("beforeSubmitPrompt", "beforeSubmitPrompt.json");
+    let prompt = test(&sandbox, "beforeSubmitPrompt", "beforeSubmitPrompt.json");
     assert_eq!(prompt["outcome"], "continue", "{prompt}");
     // `stop` is docker-agent's name too: the payload's Cursor fields say whose it is, and
     // the follow-up sends the agent back to work.
-    let stop = sandbox.test("stop", "stop.json");
+    let stop = test(&sandbox, "stop", "stop.json");
     assert_eq!(
         (&stop["outcome"], &stop["reason"]),
         (
@@ -199,7 +107,7 @@ fn documented(event: &str) -> &'static [&'static str] {
 /// Guest: every fixture payload gets an answer in Cursor's form for its event.
 #[test]
 fn every_fixture_payload_gets_an_answer_cursor_reads() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     std::fs::write(sandbox.project().join("hookchain.yaml"), GUARD).unwrap();
     let mut names: Vec<String> = std::fs::read_dir(sandbox.root.path().join("payloads"))
         .unwrap()
@@ -208,7 +116,7 @@ fn every_fixture_payload_gets_an_answer_cursor_reads() {
     names.sort();
     assert_eq!(names.len(), 12);
     for name in &names {
-        let payload = sandbox.payload(name);
+        let payload = payload(&sandbox, name);
         let event = serde_json::from_str::<Value>(&payload).unwrap()["hook_event_name"]
             .as_str()
             .unwrap()
@@ -237,12 +145,10 @@ fn every_fixture_payload_gets_an_answer_cursor_reads() {
 /// field that event reads.
 #[test]
 fn the_guards_block_is_cursors_deny() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     std::fs::write(sandbox.project().join("hookchain.yaml"), GUARD).unwrap();
     for name in ["beforeShellExecution.json", "preToolUse.json"] {
-        let payload = sandbox
-            .payload(name)
-            .replace("rm -rf node_modules/.cache", "rm -rf /");
+        let payload = payload(&sandbox, name).replace("rm -rf node_modules/.cache", "rm -rf /");
         let run = sandbox.run(&["hook", "--agent", "cursor"], &payload);
         let answer = run.json();
         assert_eq!(answer["permission"], "deny", "{name}: {run:?}");
@@ -273,7 +179,7 @@ fn the_guards_block_is_cursors_deny() {
     assert_eq!(approve.code, 0, "{approve:?}");
     let run = sandbox.run(
         &["hook", "--agent", "cursor"],
-        &sandbox.payload("beforeReadFile.json"),
+        &payload(&sandbox, "beforeReadFile.json"),
     );
     assert_eq!(run.json(), json!({"permission": "deny"}), "{run:?}");
     assert!(run.err.contains("no reads here"), "{run:?}");

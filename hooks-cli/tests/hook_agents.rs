@@ -14,16 +14,15 @@
 //! (docs.github.com/en/copilot/reference/hooks-configuration, "preToolUse").
 #![cfg(unix)]
 
-use std::io::Write;
+mod support;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-/// The guard, as the issue's projects configure it.
-const GUARD: &str = "extensions:\n  destructive-commands:\n    enabled: true\n    protected_branches: [main, master]\n";
+use support::{GUARD, Run, hookchain, temp};
 
 /// A configured hook that rewrites a command naming `rewrite-me`, and one that adds context
 /// to every prompt; both in Claude Code's answer form, which hookchain reads as a host.
@@ -49,30 +48,6 @@ const REQUIRED: &str = "hooks:\n  PreToolUse:\n    - command: ./pass.sh\n      n
 struct Sandbox {
     home: TempDir,
     project: TempDir,
-}
-
-/// What the hook answered.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-impl Run {
-    /// Stdout as JSON.
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.out)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}", self))
-    }
-}
-
-fn temp() -> TempDir {
-    let base = std::env::temp_dir().canonicalize().unwrap();
-    tempfile::Builder::new()
-        .prefix("hookchain-")
-        .tempdir_in(base)
-        .unwrap()
 }
 
 fn script(dir: &Path, name: &str, text: &str) {
@@ -106,25 +81,14 @@ impl Sandbox {
         script(dir, "turn.sh", TURN);
         script(dir, "audit.sh", AUDIT);
         if config.contains("hooks:") {
-            let approve = sandbox.command(&["approve", "--all"]).output().unwrap();
-            assert!(approve.status.success(), "{approve:?}");
+            let approve = hookchain(dir, sandbox.home.path(), &["approve", "--all"], "");
+            assert_eq!(approve.code, 0, "{approve:?}");
         }
         sandbox
     }
 
     fn dir(&self) -> String {
         self.project.path().display().to_string()
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hookchain"));
-        command
-            .args(args)
-            .current_dir(self.project.path())
-            .env("HOME", self.home.path())
-            .env_remove("HOOKCHAIN_ACCEPT_HOOKS")
-            .env_remove("CLAUDE_PROJECT_DIR");
-        command
     }
 
     /// `hookchain hook --agent AGENT [EVENT]` with `stdin`, run from the home directory (the
@@ -137,26 +101,7 @@ impl Sandbox {
     fn hook_in(&self, dir: &Path, agent: &str, event: Option<&str>, stdin: &str) -> Run {
         let mut args = vec!["hook", "--agent", agent];
         args.extend(event);
-        let mut child = self
-            .command(&args)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            out: String::from_utf8(output.stdout).unwrap(),
-            err: String::from_utf8(output.stderr).unwrap(),
-        }
+        hookchain(dir, self.home.path(), &args, stdin)
     }
 }
 

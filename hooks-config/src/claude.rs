@@ -190,15 +190,8 @@ pub(crate) fn read(
 ) -> Result<Loaded, ConfigError> {
     let settings: Settings = serde_json::from_str(text).map_err(|e| syntax(cx.file, &e))?;
     let mut loaded = Loaded::default();
-    if let Some(disable) = settings.disable_all_hooks {
-        let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
-        if cx.boolean("`disableAllHooks`", &disable, &path)? {
-            loaded.warnings.push(format!(
-                "{}: `disableAllHooks` is true: none of its hooks runs",
-                cx.place(&path)
-            ));
-            return Ok(loaded);
-        }
+    if all_hooks_disabled(cx, settings.disable_all_hooks.as_ref(), &mut loaded)? {
+        return Ok(loaded);
     }
     let place = Place::of(cx.file, ".claude", plugin_env.clone());
     let events = settings.hooks.map(|e| e.0).unwrap_or_default();
@@ -337,22 +330,9 @@ pub(crate) fn read_events_with(
             continue;
         };
         let point = point.name;
-        let groups = match groups {
-            Value::Null => continue,
-            Value::Array(groups) => groups,
-            other => {
-                let error = cx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of matchers (`[{{\"matcher\": ..., \"hooks\": [...]}}]`), \
-                         found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &cx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"matchers (`[{"matcher": ..., "hooks": [...]}]`)"#;
+        let Some(groups) = cx.event_list(&event, &path, point, groups, expected, loaded) else {
+            continue;
         };
         let reads_matcher = shape
             .matcher_events
@@ -917,24 +897,70 @@ fn interpolate(value: &str, allowed: &[String]) -> String {
 /// plugin's directory (the one holding `hooks/hooks.json`), and `CLAUDE_PLUGIN_DATA`, its
 /// persistent data directory, `~/.claude/plugins/data/<plugin>` (not created here).
 pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
-    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
-    let root = path
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let name = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plugin".to_owned());
-    let data = match crate::file::home_dir() {
-        Some(home) => home.join(".claude").join("plugins").join("data").join(name),
-        None => root.join(".data"),
-    };
+    let root = plugin_root(file);
+    let data = plugin_data(&root, ".claude");
     BTreeMap::from([
         ("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()),
         ("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()),
     ])
+}
+
+/// `true` when a file's `disableAllHooks` (Claude Code's key, which Copilot reads too) is
+/// `true`: none of the file's hooks runs, and `loaded` gets a warning saying so. A value that is
+/// not a boolean is an error.
+pub(crate) fn all_hooks_disabled(
+    cx: &FileContext<'_>,
+    disable: Option<&Value>,
+    loaded: &mut Loaded,
+) -> Result<bool, ConfigError> {
+    let Some(disable) = disable else {
+        return Ok(false);
+    };
+    let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
+    let disabled = cx.boolean("`disableAllHooks`", disable, &path)?;
+    if disabled {
+        loaded.warnings.push(format!(
+            "{}: `disableAllHooks` is true: none of its hooks runs",
+            cx.place(&path)
+        ));
+    }
+    Ok(disabled)
+}
+
+/// The directory of the plugin (or extension) whose hooks file is `file`, the one holding
+/// `hooks/hooks.json`, made absolute (`.` when the path has no such parent). Claude Code's
+/// plugins, Codex's plugins and Gemini CLI's extensions lay their hooks out alike.
+pub(crate) fn plugin_root(file: &str) -> PathBuf {
+    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
+    path.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The persistent data directory of the plugin in `root`: `~/<agent_dir>/plugins/data/<plugin>`
+/// (`agent_dir` `.claude` or `.codex`), `<plugin>` the name of `root` (`plugin` when it has
+/// none); `root/.data` with no home directory. Not created here.
+pub(crate) fn plugin_data(root: &Path, agent_dir: &str) -> PathBuf {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plugin".to_owned());
+    match crate::file::home_dir() {
+        Some(home) => home.join(agent_dir).join("plugins").join("data").join(name),
+        None => root.join(".data"),
+    }
+}
+
+/// The plugin directory of a `hooks/hooks.json`: for `<root>/hooks/hooks.json`, `<root>`
+/// (empty for a relative `hooks/hooks.json`); `None` for any other path.
+pub(crate) fn plugin_hooks_root(path: &Path) -> Option<&Path> {
+    if path.file_name().is_none_or(|n| n != "hooks.json") {
+        return None;
+    }
+    path.parent()
+        .filter(|dir| dir.file_name().is_some_and(|d| d == "hooks"))
+        .and_then(Path::parent)
 }
 
 /// `true` for the user's own settings, `~/<config_dir>/settings*.json` (`~/.claude/…`).

@@ -429,20 +429,8 @@ pub(crate) fn locate_toml(text: &str, path: &[PathSegment]) -> Option<usize> {
 /// `~/.codex/plugins/data/<plugin>`, not created here), the same under Claude Code's names
 /// (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`) as Codex sets them, and `CODEX_PLUGIN_ROOT`.
 pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
-    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
-    let root = path
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let name = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plugin".to_owned());
-    let data = match crate::file::home_dir() {
-        Some(home) => home.join(".codex").join("plugins").join("data").join(name),
-        None => root.join(".data"),
-    };
+    let root = claude::plugin_root(file);
+    let data = claude::plugin_data(&root, ".codex");
     let (root, data) = (root.display().to_string(), data.display().to_string());
     BTreeMap::from([
         ("PLUGIN_ROOT".to_owned(), root.clone()),
@@ -456,12 +444,7 @@ pub(crate) fn plugin_env(file: &str) -> BTreeMap<String, String> {
 /// `true` for a Codex plugin's `hooks/hooks.json`: its plugin directory holds
 /// `.codex-plugin/`.
 pub(crate) fn is_plugin_hooks(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "hooks.json")
-        && path
-            .parent()
-            .filter(|dir| dir.file_name().is_some_and(|d| d == "hooks"))
-            .and_then(Path::parent)
-            .is_some_and(|root| root.join(".codex-plugin").is_dir())
+    claude::plugin_hooks_root(path).is_some_and(|root| root.join(".codex-plugin").is_dir())
 }
 
 /// `true` for a file under a `.codex/` directory.

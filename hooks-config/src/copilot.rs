@@ -167,15 +167,8 @@ struct File {
 pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigError> {
     let file: File = serde_json::from_str(text).map_err(|e| claude::syntax(cx.file, &e))?;
     let mut loaded = Loaded::default();
-    if let Some(disable) = file.disable_all_hooks {
-        let path = vec![PathSegment::Key("disableAllHooks".to_owned())];
-        if cx.boolean("`disableAllHooks`", &disable, &path)? {
-            loaded.warnings.push(format!(
-                "{}: `disableAllHooks` is true: none of its hooks runs",
-                cx.place(&path)
-            ));
-            return Ok(loaded);
-        }
+    if claude::all_hooks_disabled(cx, file.disable_all_hooks.as_ref(), &mut loaded)? {
+        return Ok(loaded);
     }
     match &file.version {
         Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
@@ -210,22 +203,10 @@ pub(crate) fn read(cx: &FileContext<'_>, text: &str) -> Result<Loaded, ConfigErr
             continue;
         };
         let point = point.name;
-        let entries = match entries {
-            Value::Null => continue,
-            Value::Array(entries) => entries,
-            other => {
-                let error = ecx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of hooks (`[{{\"type\": \"command\", \"bash\": ...}}]`), \
-                         found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &ecx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"hooks (`[{"type": "command", "bash": ...}]`)"#;
+        let Some(entries) = ecx.event_list(&event, &path, point, entries, expected, &mut loaded)
+        else {
+            continue;
         };
         for (n, entry) in entries.iter().enumerate() {
             let path = at(&path, n);

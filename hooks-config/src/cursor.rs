@@ -96,10 +96,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use std::sync::Arc;
-
 use hookchain_core::suggest::closest;
-use hookchain_core::{ConfigError, ConfigSource, PathSegment};
+use hookchain_core::{ConfigError, PathSegment};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -107,7 +105,7 @@ use crate::claude::{Events, syntax};
 use crate::config::Config;
 use crate::entry::{Entry, FileContext, Loaded, at, json_kind};
 use crate::hookchain_file::untrusted;
-use crate::position::locate_json;
+use crate::load::read_agent_json;
 use hookchain_external::Dialect;
 use hookchain_external::{
     CommandSpec, DEFAULT_PRIORITY, DEFAULT_TIMEOUT, ExternalHook, Matcher, OnError, Transport,
@@ -258,21 +256,9 @@ pub(crate) fn read(
         let Some(point) = point_of(cx, &event, &path, &mut loaded.warnings) else {
             continue;
         };
-        let hooks = match hooks {
-            Value::Null => continue,
-            Value::Array(hooks) => hooks,
-            other => {
-                let error = cx.error(
-                    format!("`{event}`"),
-                    &path,
-                    format!(
-                        "expected a list of hooks (`[{{\"command\": ...}}]`), found {}",
-                        json_kind(&other)
-                    ),
-                );
-                loaded.left_out(&error, point, false, &cx.hook_origin(&path));
-                continue;
-            }
+        let expected = r#"hooks (`[{"command": ...}]`)"#;
+        let Some(hooks) = cx.event_list(&event, &path, point, hooks, expected, &mut loaded) else {
+            continue;
         };
         for (h, hook) in hooks.iter().enumerate() {
             let path = at(&path, h);
@@ -710,17 +696,10 @@ impl Config {
         scope: Scope,
         priority: i32,
     ) -> Result<Config, ConfigError> {
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate_json(&located, path)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::Cursor,
-        };
-        let config = Config::of_hooks(source_name, read(&cx, &text, scope, priority)?);
+        let loaded = read_agent_json(text, source_name, Dialect::Cursor, |cx, text| {
+            read(cx, text, scope, priority)
+        })?;
+        let config = Config::of_hooks(source_name, loaded);
         Ok(if scope == Scope::Project {
             untrusted(config, true)
         } else {

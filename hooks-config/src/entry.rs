@@ -108,6 +108,33 @@ impl FileContext<'_> {
         ConfigOrigin::file(self.file, self.line(path))
     }
 
+    /// The value of JSON `event` (at `path`, on `point`) as its list of entries: `None` for
+    /// `null` (nothing to load), and for anything else that is not a list, whose error — `the
+    /// list of EXPECTED`, e.g. ``hooks (`[{"command": ...}]`)`` — is left out in `loaded`.
+    pub(crate) fn event_list(
+        &self,
+        event: &str,
+        path: &[PathSegment],
+        point: &'static str,
+        value: Value,
+        expected: &str,
+        loaded: &mut Loaded,
+    ) -> Option<Vec<Value>> {
+        match value {
+            Value::Null => None,
+            Value::Array(list) => Some(list),
+            other => {
+                let error = self.error(
+                    format!("`{event}`"),
+                    path,
+                    format!("expected a list of {expected}, found {}", json_kind(&other)),
+                );
+                loaded.left_out(&error, point, false, &self.hook_origin(path));
+                None
+            }
+        }
+    }
+
     /// The directory of the file (`.` for a bare file name).
     pub(crate) fn dir(&self) -> PathBuf {
         match Path::new(self.file).parent() {

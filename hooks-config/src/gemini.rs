@@ -229,23 +229,13 @@ pub(crate) fn switches(file: &str, text: &str) -> Switches {
 /// The variable an extension's hooks get: `extensionPath`, the extension's directory (the one
 /// holding `hooks/hooks.json`), which the shell expands in `${extensionPath}`.
 pub(crate) fn extension_env(file: &str) -> BTreeMap<String, String> {
-    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
-    let root = path
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+    let root = claude::plugin_root(file);
     BTreeMap::from([("extensionPath".to_owned(), root.display().to_string())])
 }
 
 /// `true` for an extension's `hooks/hooks.json`: its directory holds `gemini-extension.json`.
 pub(crate) fn is_extension_hooks(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "hooks.json")
-        && path
-            .parent()
-            .filter(|dir| dir.file_name().is_some_and(|d| d == "hooks"))
-            .and_then(Path::parent)
-            .is_some_and(|root| root.join("gemini-extension.json").is_file())
+    claude::plugin_hooks_root(path).is_some_and(|root| root.join("gemini-extension.json").is_file())
 }
 
 /// `true` for a `settings.json` under a `.gemini/` directory, or the system's under

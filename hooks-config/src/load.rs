@@ -134,20 +134,10 @@ impl Config {
     /// Parses the text of a Claude Code `settings.json`; `source_name` names the file in
     /// errors and decides the project directory.
     pub fn from_claude_settings_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate_json(&located, path)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::ClaudeCode,
-        };
-        Ok(Config::of_hooks(
-            source_name,
-            claude::read(&cx, &text, &Default::default())?,
-        ))
+        let loaded = read_agent_json(text, source_name, Dialect::ClaudeCode, |cx, text| {
+            claude::read(cx, text, &Default::default())
+        })?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Reads the hooks of a Claude Code plugin's `hooks/hooks.json` (the format of a settings
@@ -164,21 +154,11 @@ impl Config {
     /// Parses the text of a Claude Code plugin's `hooks/hooks.json`; `source_name` is its path,
     /// which decides the plugin's directory.
     pub fn from_claude_plugin_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate_json(&located, path)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::ClaudeCode,
-        };
         let env = claude::plugin_env(source_name);
-        Ok(Config::of_hooks(
-            source_name,
-            claude::read(&cx, &text, &env)?,
-        ))
+        let loaded = read_agent_json(text, source_name, Dialect::ClaudeCode, |cx, text| {
+            claude::read(cx, text, &env)
+        })?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Reads the hooks of one of Codex's files, as Codex reads it (see
@@ -271,16 +251,6 @@ impl Config {
         switches: &gemini::Switches,
     ) -> Result<Config, ConfigError> {
         let path = Path::new(source_name);
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |at: &[PathSegment]| {
-            locate_json(&located, at)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::Gemini,
-        };
         let extension = gemini::is_extension_hooks(path);
         let env = if extension {
             gemini::extension_env(source_name)
@@ -293,7 +263,9 @@ impl Config {
             place.working_dir = None;
             place.project_dir = hookchain_core::project::decide(None);
         }
-        let loaded = gemini::read(&cx, &text, &place, switches)?;
+        let loaded = read_agent_json(text, source_name, Dialect::Gemini, |cx, text| {
+            gemini::read(cx, text, &place, switches)
+        })?;
         Ok(Config::of_hooks(source_name, loaded))
     }
 
@@ -467,6 +439,27 @@ pub(crate) fn read_agent_yaml<T>(
     read(&cx, document)
 }
 
+/// Reads an agent's JSON hooks file with `read`, that agent's reader of the text: every value of
+/// the file locatable by its path for the reader's messages.
+pub(crate) fn read_agent_json<T>(
+    text: &str,
+    source_name: &str,
+    dialect: Dialect,
+    read: impl FnOnce(&FileContext<'_>, &str) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    let text: Arc<str> = text.into();
+    let located = Arc::clone(&text);
+    let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
+        locate_json(&located, path)
+    });
+    let cx = FileContext {
+        file: source_name,
+        source: &source,
+        dialect,
+    };
+    read(&cx, &text)
+}
+
 /// Reads a file's text, with the name it has in messages.
 pub(crate) fn read(path: &Path) -> Result<(String, String), ConfigError> {
     let name = path.display().to_string();
@@ -535,11 +528,7 @@ fn is_copilot_hooks(path: &Path) -> bool {
 
 /// `true` for a Claude Code plugin's `hooks/hooks.json`.
 fn is_plugin_hooks(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "hooks.json")
-        && path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|d| d == "hooks")
+    claude::plugin_hooks_root(path).is_some()
 }
 
 /// `true` for YAML whose top level has `agents:` and neither of hookchain's own keys.
@@ -567,17 +556,8 @@ impl Config {
     /// Parses the text of a Copilot hooks file; `source_name` is its path, which decides the
     /// repository root its hooks run in.
     pub fn from_copilot_str(text: &str, source_name: &str) -> Result<Config, ConfigError> {
-        let text: Arc<str> = text.into();
-        let located = Arc::clone(&text);
-        let source = ConfigSource::file(source_name, move |path: &[PathSegment]| {
-            locate_json(&located, path)
-        });
-        let cx = FileContext {
-            file: source_name,
-            source: &source,
-            dialect: Dialect::Copilot,
-        };
-        Ok(Config::of_hooks(source_name, copilot::read(&cx, &text)?))
+        let loaded = read_agent_json(text, source_name, Dialect::Copilot, copilot::read)?;
+        Ok(Config::of_hooks(source_name, loaded))
     }
 
     /// Every hooks file Copilot loads, in its order: the `*.json` files of

@@ -9,35 +9,21 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
+use hookchain::config::Config;
+use hookchain::consent::{Consent, ConsentStatus};
 use hookchain::points::{
     AfterToolCall, InterceptToolCall, Level, Notification, Notify, OnStop, PermissionAsk,
     PermissionRequest, SessionEnd, SessionEndEvent, SessionSource, SessionStart, SessionStartEvent,
     StopEvent, ToolCall, ToolResult, TransformToolResult, TransformUserInput,
 };
-use hookchain::{Dialect, Flow, HooksBuilder};
+use hookchain::{Dialect, Flow};
 use serde_json::{Value, json};
-use support::{make_executable, temp_dir};
+use support::{agent_fixtures, copy_dir, make_executable, registry, temp_dir};
 use tempfile::TempDir;
 
 /// The fixtures of Copilot, in the source tree.
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/copilot")
-}
-
-/// Copies `from` into `to`, recursively (file modes kept: the scripts stay executable).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    agent_fixtures("copilot")
 }
 
 /// The fixtures' repository and home, copied into a fresh directory; the audit entries' log
@@ -50,8 +36,8 @@ struct Copied {
 impl Copied {
     fn new() -> Copied {
         let dir = temp_dir();
-        copy_tree(&fixtures().join("repo"), &dir.path().join("repo"));
-        copy_tree(&fixtures().join("home"), &dir.path().join("home"));
+        copy_dir(&fixtures().join("repo"), &dir.path().join("repo"));
+        copy_dir(&fixtures().join("home"), &dir.path().join("home"));
         let audit = dir.path().join("repo/.github/hooks/audit.json");
         let text = std::fs::read_to_string(&audit).unwrap();
         let log_dir = dir.path().join("audit");
@@ -83,18 +69,6 @@ impl Copied {
             .map(|line| serde_json::from_str(line).unwrap())
             .collect()
     }
-}
-
-/// A registry of `config`'s hooks, every hook approved.
-fn registry(config: Config) -> hookchain::Hooks {
-    HooksBuilder::new()
-        .config(config)
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .build()
-        .unwrap()
 }
 
 /// A fixture payload, read as Copilot sends it.

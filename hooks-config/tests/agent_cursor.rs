@@ -12,32 +12,18 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
+use hookchain::config::Config;
+use hookchain::consent::{Consent, ConsentStatus};
 use hookchain::external::OnError;
 use hookchain::points::ToolCall;
-use hookchain::{Hooks, HooksBuilder, Session, Stop};
+use hookchain::{Hooks, Session, Stop};
 use serde_json::{Map, Value, json};
-use support::{make_executable, temp_dir};
+use support::{agent_fixtures, copy_dir, make_executable, registry, temp_dir};
 use tempfile::TempDir;
 
 /// The fixtures, as checked in.
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/cursor")
-}
-
-/// Copies `from` into `to`, recursively, keeping each file's mode.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    agent_fixtures("cursor")
 }
 
 /// A copy of the fixtures: `project/`, `home/`, `plugin/`, `invalid/`, `payloads/`.
@@ -46,7 +32,7 @@ struct Fixtures(TempDir);
 impl Fixtures {
     fn new() -> Fixtures {
         let dir = temp_dir();
-        copy_tree(&fixtures(), dir.path());
+        copy_dir(&fixtures(), dir.path());
         Fixtures(dir)
     }
 
@@ -57,18 +43,6 @@ impl Fixtures {
     fn project(&self) -> PathBuf {
         self.path("project")
     }
-}
-
-/// A registry of `config`'s hooks, every hook approved.
-fn registry(config: Config) -> Hooks {
-    HooksBuilder::new()
-        .config(config)
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .build()
-        .unwrap()
 }
 
 /// What the hooks of a session were sent, as (hook's event, payload), in order.

@@ -7,13 +7,12 @@ mod support;
 
 use std::path::PathBuf;
 
-use hookchain::HooksBuilder;
-use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy};
+use hookchain::config::Config;
+use hookchain::consent::Consent;
 use hookchain::points::{InterceptToolCall, ToolCall};
 use tempfile::TempDir;
 
-use support::{make_executable, temp_dir};
+use support::{make_executable, registry, temp_dir};
 
 /// A directory of its own for one test, removed when the test ends.
 struct Scratch(TempDir);
@@ -41,18 +40,6 @@ impl Scratch {
         make_executable(&path);
         path
     }
-}
-
-/// A registry of `config`'s hooks, every hook approved.
-fn registry(config: Config) -> hookchain::Hooks {
-    HooksBuilder::new()
-        .config(config)
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .build()
-        .unwrap()
 }
 
 fn tool_call(tool: &str, input: serde_json::Value) -> ToolCall {

@@ -10,42 +10,28 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use hookchain::HooksBuilder;
-use hookchain::config::{Config, ConfigBuilderExt};
-use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
+use hookchain::config::Config;
 use hookchain::points::{
     BeforeCompaction, InterceptToolCall, Level, Notification, NotificationKind, Notify, OnStop,
     SessionStart, ToolCall, TransformToolResult, TransformUserInput,
 };
 use hookchain::{Flow, Hooks};
 use hookchain_external::Dialect;
-use hookchain_external::wire::agents::payload_from_agent;
-use hookchain_external::wire::{WirePoint, value_from_payload};
+use hookchain_external::wire::WirePoint;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use support::{make_executable, temp_dir};
+use support::{
+    agent_fixtures, agent_payload, assert_consent_pins_script, copy_dir, make_executable, registry,
+    temp_dir,
+};
 
 /// The fixtures, in the repository.
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents/gemini")
-}
-
-/// `from` copied into `to`, file modes kept.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    agent_fixtures("gemini")
 }
 
 /// The fixtures' project, user home and extension, copied into a directory of the test's own.
@@ -84,18 +70,6 @@ impl Gemini {
     }
 }
 
-/// A registry of `config`'s hooks, every hook approved.
-fn registry(config: Config) -> Hooks {
-    HooksBuilder::new()
-        .config(config)
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .build()
-        .unwrap()
-}
-
 /// The fixture payload `name` (`BeforeTool.npm_install`), as Gemini CLI sends it, read as point
 /// `P`'s value the way `hookchain test` reads it.
 fn payload<P>(name: &str) -> P::Value
@@ -104,14 +78,7 @@ where
     P::Value: DeserializeOwned,
 {
     let path = fixtures().join("payloads").join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let Value::Object(map) = serde_json::from_str(&text).unwrap() else {
-        panic!("{} is not an object", path.display())
-    };
-    let event = map["hook_event_name"].as_str().unwrap().to_owned();
-    let map = payload_from_agent(Dialect::Gemini, &event, &map);
-    let value = value_from_payload::<P>(&[Dialect::ClaudeCode], Value::Object(map), None);
-    serde_json::from_value(value).unwrap()
+    agent_payload::<P>(Dialect::Gemini, &path)
 }
 
 fn blocked<T: Clone>(flow: &Flow<T>) -> Option<String> {
@@ -431,22 +398,10 @@ fn what_gemini_ignores_is_said() {
 fn consent_pins_a_gemini_script_by_content() {
     let gemini = Gemini::new();
     let config = Config::load(gemini.settings()).unwrap();
-    let hook = config
-        .external_hooks()
-        .iter()
-        .find(|h| h.transport.target().contains("shell_guard.sh"))
-        .unwrap()
-        .clone();
-    let mut consent = Consent::in_memory();
-    consent.approve(&hook).unwrap();
-    assert_eq!(consent.status(&hook), ConsentStatus::Approved);
-    let script = gemini.project.join(".gemini/hooks/shell_guard.sh");
-    let text = std::fs::read_to_string(&script).unwrap();
-    std::fs::write(&script, text.replace("exit 0", "exit 0 # edited")).unwrap();
-    assert!(matches!(
-        consent.status(&hook),
-        ConsentStatus::Drifted { .. }
-    ));
+    assert_consent_pins_script(
+        &config,
+        &gemini.project.join(".gemini/hooks/shell_guard.sh"),
+    );
 }
 
 /// Forms of public Gemini CLI files (`forms/.gemini/settings.json`, see the README): Gemini

@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hookchain::config::{Config, ConfigBuilderExt};
+use hookchain::config::Config;
 use hookchain::consent::{Consent, ConsentPolicy, ConsentStatus};
 use hookchain::external::ExternalHooksExt;
 use hookchain::points::{
@@ -97,14 +97,7 @@ fn hooks_of(config: Config) -> Hooks {
         "{:?}",
         config.external_hooks()
     );
-    HooksBuilder::new()
-        .config(config)
-        .consent(
-            Consent::in_memory(),
-            ConsentPolicy::new().accept_hooks(true),
-        )
-        .build()
-        .unwrap()
+    support::registry(config)
 }
 
 /// The JSON lines of `path`, each with its keys sorted.

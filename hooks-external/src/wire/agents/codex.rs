@@ -405,14 +405,7 @@ fn adjust(point: &str, event: &str, answer: &mut Answer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
-        RawOutput {
-            exit_code: Some(code),
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: stderr.as_bytes().to_vec(),
-        }
-    }
+    use crate::wire::agents::raw;
 
     fn failed(event: &str, stdout: &str) -> bool {
         matches!(

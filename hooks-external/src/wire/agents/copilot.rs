@@ -467,19 +467,12 @@ fn adjust(point: &str, event: &str, answer: &mut Answer) {
 mod tests {
     use super::*;
     use crate::answer::Verdict;
+    use crate::wire::agents::raw;
     use crate::wire::payload_in;
     use crate::wire::testing::with_cx;
     use hookchain_core::points::{InterceptToolCall, Notify, SessionEnd, TransformToolResult};
     use hookchain_core::{Level, Notification, SessionEndEvent, ToolCall, ToolResult};
     use serde_json::json;
-
-    fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
-        RawOutput {
-            exit_code: Some(code),
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: stderr.as_bytes().to_vec(),
-        }
-    }
 
     fn keys(map: &Map<String, Value>) -> Vec<&str> {
         let mut keys: Vec<&str> = map

@@ -654,15 +654,8 @@ fn json_object(raw: &RawOutput) -> Result<Option<Map<String, Value>>, ProtocolEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::agents::raw;
     use serde_json::json;
-
-    fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
-        RawOutput {
-            exit_code: Some(code),
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: stderr.as_bytes().to_vec(),
-        }
-    }
 
     fn object(value: Value) -> Map<String, Value> {
         match value {

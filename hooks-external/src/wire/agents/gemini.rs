@@ -354,14 +354,7 @@ fn timestamp(secs: u64, millis: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
-        RawOutput {
-            exit_code: Some(code),
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: stderr.as_bytes().to_vec(),
-        }
-    }
+    use crate::wire::agents::raw;
 
     #[test]
     fn timestamps_are_iso_8601_in_utc() {

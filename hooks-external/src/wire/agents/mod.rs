@@ -220,3 +220,13 @@ pub fn payload_from_agent(
     }
     payload
 }
+
+/// What a hook process gave, for the tests of the overlays: its exit code and its output.
+#[cfg(test)]
+pub(super) fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
+    RawOutput {
+        exit_code: Some(code),
+        stdout: stdout.as_bytes().to_vec(),
+        stderr: stderr.as_bytes().to_vec(),
+    }
+}
