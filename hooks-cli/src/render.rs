@@ -102,6 +102,25 @@ mod tests {
             )),
             "agent_type:Explore"
         );
+        // Codex and Gemini CLI filter a session start on its source, as Claude Code does.
+        assert_eq!(
+            text(hook(
+                "session_start",
+                "SessionStart",
+                Dialect::Codex,
+                "startup|resume"
+            )),
+            "source:startup|resume"
+        );
+        assert_eq!(
+            text(hook(
+                "session_start",
+                "SessionStart",
+                Dialect::Gemini,
+                "startup"
+            )),
+            "source:startup"
+        );
         assert_eq!(
             text(hook(
                 "permission_request",

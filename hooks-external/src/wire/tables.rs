@@ -232,7 +232,8 @@ pub fn subject_field(dialect: Dialect, point: &str, event: &str) -> Option<&'sta
             _ => None,
         };
     }
-    if dialect != Dialect::ClaudeCode {
+    // Codex, Gemini CLI and Cursor filter on Claude Code's fields ([`Dialect::base`]).
+    if dialect.base() != Dialect::ClaudeCode {
         return None;
     }
     match point {
