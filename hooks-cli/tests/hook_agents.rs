@@ -556,3 +556,30 @@ fn the_turns_start_and_the_finished_call_run_under_the_agent() {
     let log = std::fs::read_to_string(dir.join("audit.log")).unwrap_or_default();
     assert_eq!(log.trim(), "Bash", "{run:?}");
 }
+
+/// An agent sends its stop hook back to work once per stop: a hook process cannot count a
+/// turn's redos, so when the agent says it is already going on because of a stop hook
+/// (`stop_hook_active`), a second block is a warning and the agent stops.
+#[test]
+fn a_stop_sends_the_agent_back_once() {
+    let sandbox = Sandbox::with("extensions:\n  stop-verifier:\n    enabled: true\n");
+    let stop = |again: bool| {
+        json!({
+            "session_id": "s-1",
+            "cwd": sandbox.dir(),
+            "hook_event_name": "Stop",
+            "stop_hook_active": again,
+            "last_assistant_message": "I updated README.md and ran the tests.",
+        })
+    };
+    let first = sandbox.hook("claude-code", None, &stop(false).to_string());
+    assert_eq!(first.code, 0, "{first:?}");
+    assert_eq!(first.json()["decision"], "block", "{first:?}");
+    let again = sandbox.hook("claude-code", None, &stop(true).to_string());
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(
+        again.out.trim().is_empty() || again.json().get("decision").is_none(),
+        "{again:?}"
+    );
+    assert!(again.err.contains("already went back once"), "{again:?}");
+}

@@ -56,6 +56,11 @@
 //!    its context joins the first's, and a block of the turn's start blocks the prompt. So a
 //!    context hook on `turn_start` or an audit log on `after_tool_call` runs under every
 //!    agent, as in a Rust agent's loop.
+//! 7. **One redo per stop.** When the agent says it is already going on because a stop hook
+//!    sent it back (`stop_hook_active: true`; Cursor's `loop_count` above 0), a block of
+//!    `on_stop` goes out as a warning on stderr and the agent stops: a hook process cannot
+//!    count a turn's redos as a Rust agent's runtime does (stop-verifier's cap lives in the
+//!    turn's state), and the agent sends it back for as long as its stop hook blocks.
 //!
 //! [`Built::new`]: crate::test_event::Built::new
 //! [`fire`]: crate::test_event::fire::fire
@@ -235,7 +240,10 @@ fn answer(cli: &Cli, args: &HookArgs, hooks: HooksBuilder, stdin: &mut dyn Read)
         });
     };
     let wire = (protocol.normalize)(&event, &payload);
-    match run(&built, point, wire.clone()).and_then(|ran| follow_up(&built, point, &wire, ran)) {
+    match run(&built, point, wire.clone())
+        .and_then(|ran| follow_up(&built, point, &wire, ran))
+        .map(|ran| once_per_stop(point, &wire, ran))
+    {
         Ok((verdict, warnings)) => {
             let mut answer = (protocol.answer)(&event, point.name, verdict);
             for warning in warnings {
@@ -396,6 +404,37 @@ fn follow_up(
         block @ Verdict::Block { .. } => block,
     };
     Ok((verdict, warnings))
+}
+
+/// Rule 7: an agent that is already going on because a stop hook sent it back (Claude Code's,
+/// Codex's, Gemini's and Copilot's `stop_hook_active`, Cursor's `loop_count`) is let stop: the
+/// second block of one stop goes out as a warning on stderr. A hook process cannot count the
+/// redos of a turn as a Rust agent's runtime does, and an agent keeps sending it back for as
+/// long as its stop hook blocks.
+fn once_per_stop(
+    point: &PointInfo,
+    wire: &Map<String, Value>,
+    (verdict, mut warnings): (Verdict, Vec<String>),
+) -> (Verdict, Vec<String>) {
+    let again = wire.get("stop_hook_active") == Some(&Value::Bool(true))
+        || wire
+            .get("loop_count")
+            .and_then(Value::as_u64)
+            .is_some_and(|count| count > 0);
+    match verdict {
+        Verdict::Block { reason } if again && matches!(point.name, "on_stop" | "subagent_stop") => {
+            warnings.push(format!(
+                "a hook would send the agent back again ({reason}); it already went back once                  for this stop, so it stops here"
+            ));
+            (
+                Verdict::Pass {
+                    context: Vec::new(),
+                },
+                warnings,
+            )
+        }
+        verdict => (verdict, warnings),
+    }
 }
 
 /// Dispatches the wire payload through `point`'s chain in its session; the verdict and the
