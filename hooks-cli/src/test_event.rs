@@ -106,7 +106,9 @@ fn payload_file(
         }
         _ => json,
     };
+    // The session the event fires in is the payload's (the parent's, for a child's start).
     let given = Given::of(&json, &shown.to_string())?;
+    let json = child_start(point, event, json);
     // Another agent's payload for a non-tool event (a Claude Code Stop payload has no
     // `response`) gives the fields the point's value has, the rest of the value is the
     // synthetic one's; a tool point's payload that names no tool is an error below.
@@ -119,6 +121,30 @@ fn payload_file(
         ))
     })?;
     Ok((json, given))
+}
+
+/// A `SubagentStart` payload (Claude Code's and Codex's; Cursor's and Copilot's
+/// `subagentStart`) as the start of a child session, which is what those events fire for: the
+/// value's `source` is `subagent`, its session the child's (`agent_id`, else the payload's
+/// session) and `parent_session_id` the payload's `session_id`. Without this the payload was
+/// read as a parent's session start: the event's own hooks never fired, the `SessionStart`
+/// hooks did.
+fn child_start(point: &PointInfo, event: &str, json: Value) -> Value {
+    let Value::Object(mut map) = json else {
+        return json;
+    };
+    if point.name != "session_start" || !event.eq_ignore_ascii_case("SubagentStart") {
+        return Value::Object(map);
+    }
+    let parent = map.get("session_id").cloned();
+    if let Some(child) = map.get("agent_id").filter(|v| v.is_string()).cloned() {
+        map.insert("session_id".to_owned(), child);
+    }
+    if let Some(parent) = parent.filter(Value::is_string) {
+        map.entry("parent_session_id").or_insert(parent);
+    }
+    map.insert("source".to_owned(), Value::from("subagent"));
+    Value::Object(map)
 }
 
 /// The agent whose payload `json` is, for `event` of `point`: Cursor for one of its events

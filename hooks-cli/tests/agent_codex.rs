@@ -86,6 +86,39 @@ fn hookchain_test_fires_codex_hooks_with_codex_payloads() {
     );
 }
 
+/// `hookchain test SubagentStart` fires a child agent's start, as Codex fires that event: the
+/// `SubagentStart` hook runs (with the child's `agent_id`), the `SessionStart` one does not
+/// (the `child` fixture, modelled on `1nf3rn0-H/agent-runtime-security`: one script on both
+/// events). It used to fire the parent's `SessionStart` hooks instead.
+#[test]
+fn hookchain_test_subagent_start_fires_the_child_start_hooks() {
+    let sandbox = Sandbox::new("codex", "child");
+    let (run, json) = sandbox.test_file(
+        ".codex/hooks.json",
+        "SubagentStart",
+        &sandbox.payload_file("SubagentStart"),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        json["value"]["context"],
+        json!(["trace: SubagentStart of agent-2"]),
+        "{json}"
+    );
+    assert_eq!(json["value"]["source"], "subagent", "{json}");
+
+    let (run, json) = sandbox.test_file(
+        ".codex/hooks.json",
+        "SessionStart",
+        &sandbox.payload_file("SessionStart"),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        json["value"]["context"],
+        json!(["trace: SessionStart"]),
+        "{json}"
+    );
+}
+
 /// Every fixture payload through `hookchain hook --agent codex`, and a force push: each answer
 /// is one Codex accepts (read back as Codex reads answers, it is no failed hook), and the force
 /// push comes back as Codex's block.

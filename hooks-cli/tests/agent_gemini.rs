@@ -57,6 +57,35 @@ fn hookchain_test_fires_gemini_hooks_with_gemini_payloads() {
     );
 }
 
+/// A deny printed as JSON on stdout beside exit 2, with nothing on stderr (the `gate` fixture,
+/// modelled on `5throck/co-safety`'s gate): Gemini CLI reads stdout whatever the exit code, so
+/// the block carries the JSON's reason, not an empty one.
+#[test]
+fn an_exit_2_deny_printed_as_json_keeps_its_reason() {
+    let sandbox = Sandbox::new("gemini", "gate");
+    let settings = ".gemini/settings.json";
+    let (run, json) = sandbox.test_file(
+        settings,
+        "BeforeTool",
+        &sandbox.payload_file("BeforeTool.write_file"),
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(json["outcome"], "blocked", "{json}");
+    assert_eq!(
+        json["reason"],
+        "first edit of this module: list its importers (git grep) before changing it",
+        "{json}"
+    );
+
+    let (run, json) = sandbox.test_file(
+        settings,
+        "BeforeTool",
+        &sandbox.payload_file("BeforeTool.replace"),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(json["outcome"], "continue", "{json}");
+}
+
 /// Every fixture payload through `hookchain hook --agent gemini`, and a force push: each answer
 /// is one Gemini CLI reads without a failure, and the force push comes back as its `deny`.
 #[test]

@@ -37,10 +37,15 @@
 //! | exit 0, nothing on stdout | pass (stderr read as the answer when it is a JSON object) |
 //! | exit 0, JSON (or a JSON string holding JSON) | read: `decision` `allow`/`approve`, `deny`/`block` (+ `reason`), `ask`; `continue: false` + `stopReason`; `systemMessage` a warning; `hookSpecificOutput` per event (above); other fields ignored |
 //! | exit 0, plain text | allow; the text is a warning (`systemMessage`), never context |
-//! | exit 2 | block, stderr the reason (on `AfterTool`: the replacement result; on `AfterAgent`: the next prompt) |
+//! | exit 2 | block; stdout is read first, stderr when stdout is empty (`stdout \|\| stderr`, as for every exit code): a JSON object is read as on exit 0 and its `reason` is the block's reason, other text is the reason (on `AfterTool`: the replacement result; on `AfterAgent`: the next prompt). Public scripts print `{"decision":"deny","reason":…}` and `exit 2` with nothing on stderr (`5throck/co-safety` `scripts/hooks/gateguard-fact-force.ts`) |
 //! | exit 1, a timeout | failed: a warning, the action goes on |
 //! | another exit code with text on stdout or stderr that is not JSON | `deny` with that text as the reason |
 //! | another exit code otherwise | failed |
+//!
+//! One divergence in the reading: Gemini CLI reads a JSON object on exit 2 as it reads it on
+//! exit 0, so an exit 2 whose JSON says `allow` (or says nothing) lets the action go on there;
+//! here exit 2 is the documented block whatever the JSON says (its `reason`, else stderr), as
+//! hookchain never lets a hook's blocking exit through.
 //!
 //! Several answers to one event: in Gemini CLI every hook of a parallel group sees the original
 //! input and the answers merge (any `deny` wins, `tool_input`s merge in order); here every
@@ -192,7 +197,28 @@ fn decide(point: &str, _event: &str, raw: &RawOutput) -> Result<Answer, Protocol
                 }),
             }
         }
-        2 => Ok(Answer::block(stderr)),
+        2 => {
+            // `hookRunner.ts` reads `stdout || stderr` whatever the exit code: a JSON object is
+            // the answer, other text the reason. Exit 2 stays a block here even when that JSON
+            // allows (see the module docs).
+            let text = if stdout.is_empty() {
+                stderr.as_str()
+            } else {
+                stdout
+            };
+            match json_object(text) {
+                Some(object) => {
+                    let mut answer = read_object(point, &object)?;
+                    if !matches!(answer.verdict, Verdict::Block(_)) {
+                        let reason = object.get("reason").and_then(Value::as_str);
+                        let reason = reason.map_or(stderr.clone(), str::to_owned);
+                        answer.verdict = Verdict::Block(reason);
+                    }
+                    Ok(answer)
+                }
+                None => Ok(Answer::block(text)),
+            }
+        }
         1 => protocol::decide_in(raw, Dialect::ClaudeCode),
         code => {
             let text = [stdout, stderr.as_str()]
@@ -415,6 +441,56 @@ mod tests {
         assert_eq!(
             merge.merge_input.map(Value::Object),
             Some(serde_json::json!({"command": "npm ci"}))
+        );
+    }
+
+    /// Exit 2 reads `stdout || stderr` as `hookRunner.ts` does: a deny printed as JSON with
+    /// nothing on stderr keeps its reason; an allow printed beside exit 2 still blocks.
+    #[test]
+    fn exit_2_reads_the_json_on_stdout_for_its_reason() {
+        let json_deny = raw(
+            2,
+            r#"{"decision":"deny","reason":"read the importers first"}"#,
+            "",
+        );
+        let answer = decide("intercept_tool_call", "BeforeTool", &json_deny).unwrap();
+        assert_eq!(
+            answer.verdict,
+            Verdict::Block("read the importers first".to_owned())
+        );
+        let plain_stdout = decide("intercept_tool_call", "BeforeTool", &raw(2, "out", "err"));
+        assert_eq!(
+            plain_stdout.unwrap().verdict,
+            Verdict::Block("out".to_owned())
+        );
+        let allow = decide(
+            "intercept_tool_call",
+            "BeforeTool",
+            &raw(2, r#"{"decision":"allow"}"#, "because"),
+        );
+        assert_eq!(allow.unwrap().verdict, Verdict::Block("because".to_owned()));
+        let context = decide(
+            "transform_tool_result",
+            "AfterTool",
+            &raw(
+                2,
+                r#"{"decision":"deny","reason":"r","hookSpecificOutput":{"additionalContext":"c"}}"#,
+                "",
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            (context.verdict, context.context),
+            (Verdict::Block("r".to_owned()), vec!["c".to_owned()])
+        );
+        let json_on_stderr = decide(
+            "intercept_tool_call",
+            "BeforeTool",
+            &raw(2, "", r#"{"decision":"deny","reason":"e2"}"#),
+        );
+        assert_eq!(
+            json_on_stderr.unwrap().verdict,
+            Verdict::Block("e2".to_owned())
         );
     }
 
