@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 pub enum SessionSource {
     /// A new conversation.
     Startup,
-    /// A conversation started over by `Session::reset`.
+    /// A conversation started over by `Session::reset` (read from Claude Code's spelling,
+    /// `clear`, too: its `/clear`).
+    #[serde(alias = "clear")]
     Reset,
     /// A child agent's session, started by `Session::child`.
     Subagent,
@@ -65,4 +67,17 @@ pub struct SubagentStopEvent {
     pub parent_session_id: String,
     /// Why the child stopped.
     pub reason: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SessionSource;
+
+    /// Claude Code's `clear` (its `/clear`) is a reset; hookchain writes `reset`.
+    #[test]
+    fn claude_codes_clear_reads_as_a_reset() {
+        let read: SessionSource = serde_json::from_str("\"clear\"").unwrap();
+        assert_eq!(read, SessionSource::Reset);
+        assert_eq!(serde_json::to_string(&read).unwrap(), "\"reset\"");
+    }
 }
