@@ -27,13 +27,12 @@
 //! - **At most `max_bytes` of a file are read**, whatever its size.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{InjectAt, Injector, add_injector, cap, project_dir};
+use super::{InjectAt, Injector, add_injector, project_dir, read_file_capped};
 use crate::BuiltinExtension;
-use crate::project_file::{Capped, FileError, Links, read_capped};
+use crate::project_file::{FileError, Links};
 use hookchain_runtime::HooksBuilder;
 
 /// The `add-prompt-files` injector and its config (see the [module docs](self)).
@@ -79,9 +78,6 @@ impl BuiltinExtension for AddPromptFiles {
     }
 }
 
-/// How long reading one file may take.
-const READ_TIMEOUT: Duration = Duration::from_millis(super::GIT_TIMEOUT_MS);
-
 impl AddPromptFiles {
     /// The part of the context for the file `name`: its text, capped, or a note saying why it
     /// was skipped.
@@ -118,25 +114,8 @@ impl AddPromptFiles {
                 }
             }
         };
-        let max = self.max_bytes as u64;
-        // A few bytes more than the cap, so that a character cut by it is not garbled.
-        match read_capped(&path, links, max.saturating_add(4), READ_TIMEOUT) {
-            Ok(Capped { bytes, len }) => {
-                let text = String::from_utf8_lossy(&bytes);
-                let shown = if len <= max {
-                    cap(text.trim_end(), self.max_bytes)
-                } else {
-                    let mut end = self.max_bytes.min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    format!(
-                        "{}\n[… truncated: {end} of {len} bytes shown]",
-                        &text[..end]
-                    )
-                };
-                format!("--- {name} ---\n{shown}")
-            }
+        match read_file_capped(&path, links, self.max_bytes) {
+            Ok(shown) => format!("--- {name} ---\n{shown}"),
             Err(FileError::NotFound) => {
                 skipped(format!("it does not exist (looked for {})", path.display()))
             }

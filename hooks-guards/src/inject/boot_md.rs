@@ -24,13 +24,12 @@
 //!   The file is read from the user's home directory (`~/`), never from the project.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{InjectAt, Injector, add_injector, cap};
+use super::{InjectAt, Injector, add_injector, read_file_capped};
 use crate::BuiltinExtension;
-use crate::project_file::{Capped, FileError, Links, read_capped};
+use crate::project_file::{FileError, Links};
 use hookchain_runtime::HooksBuilder;
 
 /// The file Hermes reads at startup.
@@ -82,9 +81,6 @@ impl BuiltinExtension for BootMd {
     }
 }
 
-/// How long reading the file may take.
-const READ_TIMEOUT: Duration = Duration::from_millis(super::GIT_TIMEOUT_MS);
-
 impl BootMd {
     /// The file, with `~/` expanded; `None` when it is neither absolute nor under `~/`.
     fn file(&self) -> Option<PathBuf> {
@@ -119,27 +115,9 @@ impl Injector for BootMd {
                     .to_owned(),
             );
         };
-        let max = self.max_bytes as u64;
-        match read_capped(&path, Links::Follow, max.saturating_add(4), READ_TIMEOUT) {
-            Ok(Capped { bytes, len }) => {
-                let text = String::from_utf8_lossy(&bytes);
-                let shown = if len <= max {
-                    cap(text.trim_end(), self.max_bytes)
-                } else {
-                    let mut end = self.max_bytes.min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    format!(
-                        "{}\n[… truncated: {end} of {len} bytes shown]",
-                        &text[..end]
-                    )
-                };
-                if shown.trim().is_empty() {
-                    return None;
-                }
-                Some(format!("Startup instructions ({}):\n{shown}", self.path))
-            }
+        match read_file_capped(&path, Links::Follow, self.max_bytes) {
+            Ok(shown) if shown.trim().is_empty() => None,
+            Ok(shown) => Some(format!("Startup instructions ({}):\n{shown}", self.path)),
             Err(FileError::NotFound) => None,
             Err(e) => note(format!("it cannot be read ({}: {e})", path.display())),
         }

@@ -189,6 +189,37 @@ pub(crate) fn cap(text: &str, max: usize) -> String {
     )
 }
 
+/// At most `max` bytes of the file at `path` as text (bad UTF-8 replaced), within the time
+/// limit of a file read, cut at a character boundary with a note of how much of the file was
+/// left out.
+pub(crate) fn read_file_capped(
+    path: &Path,
+    links: crate::project_file::Links,
+    max: usize,
+) -> Result<String, crate::project_file::FileError> {
+    const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(GIT_TIMEOUT_MS);
+    // A few bytes more than the cap, so that a character cut by it is not garbled.
+    let capped = crate::project_file::read_capped(
+        path,
+        links,
+        (max as u64).saturating_add(4),
+        READ_TIMEOUT,
+    )?;
+    let text = String::from_utf8_lossy(&capped.bytes);
+    if capped.len <= max as u64 {
+        return Ok(cap(text.trim_end(), max));
+    }
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Ok(format!(
+        "{}\n[… truncated: {end} of {} bytes shown]",
+        &text[..end],
+        capped.len
+    ))
+}
+
 /// docker-agent's `args:` for an injector that takes none.
 pub(crate) fn no_args(name: &str, args: &[String]) -> Result<(), String> {
     if args.is_empty() {
